@@ -1,0 +1,182 @@
+package bake
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Area ids with a meaning to the pipeline. Any other value 1..62 is a user
+// area that the pipeline carries through unchanged.
+const (
+	// NullArea marks spans and triangles that are not walkable.
+	NullArea uint8 = 0
+	// WalkableArea is the default area of walkable spans (RC_WALKABLE_AREA).
+	WalkableArea uint8 = 63
+)
+
+// SpanHeightBits is the number of bits of a span's height limits; heights
+// are clamped to MaxSpanHeight.
+const SpanHeightBits = 13
+
+// MaxSpanHeight is the largest span height in cells (RC_SPAN_MAX_HEIGHT).
+const MaxSpanHeight = 1<<SpanHeightBits - 1
+
+// NotConnected marks a missing neighbour in a compact span's connections
+// (RC_NOT_CONNECTED).
+const NotConnected = 0x3f
+
+// BorderRegion is set in region ids of spans inside the tile border
+// (RC_BORDER_REG).
+const BorderRegion uint16 = 0x8000
+
+// Contour vertex flags stored in the fourth value of a contour vertex.
+const (
+	// BorderVertex marks a vertex on the tile border (RC_BORDER_VERTEX).
+	BorderVertex = 0x10000
+	// AreaBorder marks a vertex on a border between areas (RC_AREA_BORDER).
+	AreaBorder = 0x20000
+	// ContourRegionMask extracts the neighbour region id (RC_CONTOUR_REG_MASK).
+	ContourRegionMask = 0xffff
+)
+
+// MeshNullIndex marks an unused vertex or neighbour slot in a PolyMesh
+// (RC_MESH_NULL_IDX).
+const MeshNullIndex uint16 = 0xffff
+
+// Span is one solid interval of a heightfield column (rcSpan). Spans are
+// stored in the Heightfield's pool and chained by index.
+type Span struct {
+	// Min is the bottom of the span, inclusive [Limit: < Max] [Units: cells]
+	Min uint16
+	// Max is the top of the span, exclusive [Limit: <= MaxSpanHeight] [Units: cells]
+	Max uint16
+	// Area is the area id of the span's top surface.
+	Area uint8
+	// Next is the pool index of the next span up the column, -1 for none.
+	Next int32
+}
+
+// Heightfield is the voxel field that triangles are rasterized into
+// (rcHeightfield): for each cell of a Width × Height grid, a column of solid
+// spans sorted bottom to top.
+type Heightfield struct {
+	// Width and Height are the grid size along x and z [Units: cells]
+	Width, Height int
+	// BMin and BMax bound the field [Units: world units]
+	BMin, BMax mgl32.Vec3
+	// CellSize is the xz size of a cell [Limit: > 0] [Units: world units]
+	CellSize float32
+	// CellHeight is the y size of a cell [Limit: > 0] [Units: world units]
+	CellHeight float32
+	// Columns holds, per cell x + z*Width, the pool index of the lowest span,
+	// -1 for an empty column.
+	Columns []int32
+	// Pool holds every span; free ones are chained from FreeList.
+	Pool []Span
+	// FreeList is the pool index of the first free span, -1 for none.
+	FreeList int32
+}
+
+// CompactCell locates a column's spans in CompactHeightfield.Spans.
+type CompactCell struct {
+	// Index of the first span of the column.
+	Index uint32
+	// Count of spans in the column.
+	Count uint32
+}
+
+// CompactSpan is the open space above a solid span (rcCompactSpan).
+type CompactSpan struct {
+	// Y is the floor of the open space [Units: cells]
+	Y uint16
+	// Region is the region id, 0 for none.
+	Region uint16
+	// Connections packs, 6 bits per direction (0..3: -x, +z, +x, -z), the
+	// index of the connected span within the neighbour column, NotConnected
+	// when there is none.
+	Connections uint32
+	// H is the height of the open space, clamped to 255 [Units: cells]
+	H uint8
+}
+
+// CompactHeightfield is the walkable open space of a Heightfield with
+// neighbour connections (rcCompactHeightfield).
+type CompactHeightfield struct {
+	Width, Height int
+	// WalkableHeight, WalkableClimb and BorderSize are the settings the field
+	// was built with [Units: cells]
+	WalkableHeight, WalkableClimb, BorderSize int
+	// MaxDistance is the largest value in Dist.
+	MaxDistance uint16
+	// MaxRegions is one more than the largest region id.
+	MaxRegions uint16
+	BMin, BMax mgl32.Vec3
+	CellSize   float32
+	CellHeight float32
+	// Cells has Width*Height entries.
+	Cells []CompactCell
+	// Spans has one entry per open span.
+	Spans []CompactSpan
+	// Dist is the distance field, one value per span, nil before it is built.
+	Dist []uint16
+	// Areas holds the area id of each span.
+	Areas []uint8
+}
+
+// Contour is the simplified outline of one region (rcContour). Each vertex is
+// x, y, z in cells and a fourth value holding the neighbour region id in its
+// low 16 bits plus the BorderVertex and AreaBorder flags.
+type Contour struct {
+	Verts    [][4]int32
+	RawVerts [][4]int32
+	Region   uint16
+	Area     uint8
+}
+
+// ContourSet holds the contours of a CompactHeightfield (rcContourSet).
+type ContourSet struct {
+	Contours   []Contour
+	BMin, BMax mgl32.Vec3
+	CellSize   float32
+	CellHeight float32
+	Width      int
+	Height     int
+	BorderSize int
+	MaxError   float32
+}
+
+// PolyMesh is the convex polygon mesh built from a ContourSet (rcPolyMesh).
+type PolyMesh struct {
+	// Verts are x, y, z in cells relative to BMin.
+	Verts [][3]uint16
+	// Polys holds 2*MaxVertsPerPoly values per polygon: the vertex indices,
+	// MeshNullIndex-padded, then one neighbour code per edge (the polygon
+	// index of the neighbour, MeshNullIndex for a wall, or 0x8000|side for
+	// an edge on the tile border).
+	Polys []uint16
+	// Regions, Flags and Areas have one value per polygon.
+	Regions []uint16
+	Flags   []uint16
+	Areas   []uint8
+	// PolyCount is the number of polygons.
+	PolyCount int
+	// MaxVertsPerPoly is the stride of Polys divided by 2 [Limit: 3..6]
+	MaxVertsPerPoly int
+	BMin, BMax      mgl32.Vec3
+	CellSize        float32
+	CellHeight      float32
+	BorderSize      int
+	MaxEdgeError    float32
+}
+
+// PolyMeshDetail holds a height-detail triangle mesh for each polygon of a
+// PolyMesh (rcPolyMeshDetail).
+type PolyMeshDetail struct {
+	// Meshes has per polygon: first vertex, vertex count, first triangle,
+	// triangle count.
+	Meshes [][4]uint32
+	// Verts are world-unit positions.
+	Verts []mgl32.Vec3
+	// Tris are three vertex indices relative to the sub-mesh's first vertex
+	// plus edge flags.
+	Tris [][4]uint8
+}
