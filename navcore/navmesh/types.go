@@ -160,9 +160,9 @@ type TileHeader struct {
 	// UserID is the caller's id for the tile.
 	UserID uint32
 	// PolyCount .. OffMeshConCount are the lengths of the tile's arrays.
-	PolyCount, VertCount, MaxLinkCount                int32
-	DetailMeshCount, DetailVertCount, DetailTriCount  int32
-	BVNodeCount, OffMeshConCount                      int32
+	PolyCount, VertCount, MaxLinkCount               int32
+	DetailMeshCount, DetailVertCount, DetailTriCount int32
+	BVNodeCount, OffMeshConCount                     int32
 	// OffMeshBase is the index of the first off-mesh connection polygon.
 	OffMeshBase int32
 	// WalkableHeight, WalkableRadius and WalkableClimb are the agent
