@@ -332,11 +332,12 @@ func (chf *CompactHeightfield) MarkAreaVolumes(g *Geometry) error {
 	return nil
 }
 
-// OffsetPoly appends to dst the polygon verts grown outwards by offset in the
-// xz-plane (shrunk for a negative offset) and returns it (rcOffsetPoly).
-// Corners sharper than the miter limit are bevelled into two corners; y
-// values are kept. The polygon must wind counter-clockwise seen from above
-// (clockwise in Recast's x/z terms) for "outwards" to hold.
+// OffsetPoly appends to dst the polygon verts with every edge moved offset
+// world units along its normal in the xz-plane, and returns it
+// (rcOffsetPoly). For corners that run counter-clockwise when plotted with x
+// to the right and z up, a positive offset grows the polygon and a negative
+// one shrinks it. Convex corners sharper than the miter limit (1.2) are
+// bevelled into two corners; y values are kept.
 func OffsetPoly(dst, verts []mgl32.Vec3, offset float32) []mgl32.Vec3 {
 	const miterLimit = float32(1.20)
 	n := len(verts)
