@@ -55,3 +55,54 @@ func TestFloorCeil(t *testing.T) {
 		assert.Equal(t, tt.ceil, Ceil(tt.x), "Ceil(%v)", tt.x)
 	}
 }
+
+// The vector tests below port recastnavigation's Tests_Recast.cpp cases for
+// the rcV* helpers to their geom equivalents.
+
+func TestVectorHelpersFromRecastTests(t *testing.T) {
+	t.Run("cross product", func(t *testing.T) {
+		assert.Equal(t, Vec3{-15, -2, 39}, Cross(Vec3{3, -3, 1}, Vec3{4, 9, 2}))
+		assert.Equal(t, Vec3{0, 0, 0}, Cross(Vec3{3, -3, 1}, Vec3{3, -3, 1}))
+	})
+	t.Run("dot product", func(t *testing.T) {
+		assert.Equal(t, float32(1), Dot(Vec3{1, 0, 0}, Vec3{1, 0, 0}))
+		assert.Equal(t, float32(0), Dot(Vec3{1, 2, 3}, Vec3{0, 0, 0}))
+	})
+	t.Run("scaled add", func(t *testing.T) {
+		assert.Equal(t, Vec3{1, 6, 11}, Mad(Vec3{1, 2, 3}, Vec3{0, 2, 4}, 2))
+		assert.Equal(t, Vec3{1, 2, 3}, Mad(Vec3{1, 2, 3}, Vec3{5, 6, 7}, 0))
+	})
+	t.Run("add and subtract", func(t *testing.T) {
+		assert.Equal(t, Vec3{6, 8, 10}, Add(Vec3{1, 2, 3}, Vec3{5, 6, 7}))
+		assert.Equal(t, Vec3{4, 2, 0}, Sub(Vec3{5, 4, 3}, Vec3{1, 2, 3}))
+	})
+	t.Run("min and max", func(t *testing.T) {
+		tests := []struct{ a, b, min, max Vec3 }{
+			{Vec3{5, 4, 0}, Vec3{1, 2, 9}, Vec3{1, 2, 0}, Vec3{5, 4, 9}},
+			{Vec3{1, 2, 3}, Vec3{4, 5, 6}, Vec3{1, 2, 3}, Vec3{4, 5, 6}},
+			{Vec3{4, 5, 6}, Vec3{1, 2, 3}, Vec3{1, 2, 3}, Vec3{4, 5, 6}},
+		}
+		for _, tt := range tests {
+			assert.Equal(t, tt.min, Min(tt.a, tt.b))
+			assert.Equal(t, tt.max, Max(tt.a, tt.b))
+		}
+	})
+	t.Run("distance", func(t *testing.T) {
+		assert.InDelta(t, 3.4641, Dist(Vec3{3, 1, 3}, Vec3{1, 3, 1}), 1e-4)
+		assert.Equal(t, Len(Vec3{3, 1, 3}), Dist(Vec3{3, 1, 3}, Vec3{}))
+		assert.Equal(t, float32(12), DistSqr(Vec3{3, 1, 3}, Vec3{1, 3, 1}))
+		assert.Equal(t, LenSqr(Vec3{3, 1, 3}), DistSqr(Vec3{3, 1, 3}, Vec3{}))
+	})
+	t.Run("normalize", func(t *testing.T) {
+		v := Normalize(Vec3{3, 3, 3})
+		want := Sqrt(float32(1.0 / 3.0))
+		for _, c := range v {
+			assert.InDelta(t, want, c, 1e-6)
+		}
+		assert.InDelta(t, 1, Len(v), 1e-6)
+	})
+	t.Run("square root", func(t *testing.T) {
+		assert.Equal(t, float32(2), Sqrt(4))
+		assert.Equal(t, float32(9), Sqrt(81))
+	})
+}
