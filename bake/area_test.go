@@ -128,3 +128,232 @@ func TestAreaMarkingMatchesReference(t *testing.T) {
 		})
 	}
 }
+
+// flatCompact returns a compact heightfield of width × height cells of unit
+// size, one walkable floor per cell at y = 1, built through the pipeline.
+func flatCompact(t *testing.T, width, height int) *CompactHeightfield {
+	t.Helper()
+	hf := newTestHeightfield(t, width, height, 1, 1, 20)
+	for z := range height {
+		for x := range width {
+			require.NoError(t, hf.AddSpan(x, z, 0, 1, WalkableArea, 1))
+		}
+	}
+	chf, err := BuildCompactHeightfield(hf, 2, 1)
+	require.NoError(t, err)
+	return chf
+}
+
+// areaGrid returns the areas of a one-floor compact field as rows of z.
+func areaGrid(chf *CompactHeightfield) [][]uint8 {
+	grid := make([][]uint8, chf.Height)
+	for z := range chf.Height {
+		for x := range chf.Width {
+			grid[z] = append(grid[z], chf.Areas[chf.Cells[x+z*chf.Width].Index])
+		}
+	}
+	return grid
+}
+
+func TestErodeWalkableArea(t *testing.T) {
+	const W = WalkableArea
+	t.Run("radius 1 removes the outer ring", func(t *testing.T) {
+		chf := flatCompact(t, 5, 4)
+		require.NoError(t, chf.ErodeWalkableArea(1))
+		assert.Equal(t, [][]uint8{
+			{0, 0, 0, 0, 0},
+			{0, W, W, W, 0},
+			{0, W, W, W, 0},
+			{0, 0, 0, 0, 0},
+		}, areaGrid(chf))
+	})
+	t.Run("radius 2 on a 7×7 leaves the centre 3×3", func(t *testing.T) {
+		// Chamfer distances: ring 0 is 0, ring 1 is 2, ring 2 is 4 (along an
+		// axis from ring 1; diagonally it would be 5); erosion keeps >= 4.
+		chf := flatCompact(t, 7, 7)
+		require.NoError(t, chf.ErodeWalkableArea(2))
+		assert.Equal(t, [][]uint8{
+			{0, 0, 0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0, 0, 0},
+			{0, 0, W, W, W, 0, 0},
+			{0, 0, W, W, W, 0, 0},
+			{0, 0, W, W, W, 0, 0},
+			{0, 0, 0, 0, 0, 0, 0},
+			{0, 0, 0, 0, 0, 0, 0},
+		}, areaGrid(chf))
+	})
+	t.Run("radius 3 on a 7×7 leaves the centre", func(t *testing.T) {
+		chf := flatCompact(t, 7, 7)
+		require.NoError(t, chf.ErodeWalkableArea(3))
+		walkable := 0
+		for _, a := range chf.Areas {
+			if a != NullArea {
+				walkable++
+			}
+		}
+		assert.Equal(t, 1, walkable)
+		assert.Equal(t, W, areaGrid(chf)[3][3])
+	})
+	t.Run("a hole erodes its surroundings", func(t *testing.T) {
+		chf := flatCompact(t, 7, 7)
+		chf.Areas[chf.Cells[3+3*7].Index] = NullArea
+		require.NoError(t, chf.ErodeWalkableArea(1))
+		grid := areaGrid(chf)
+		assert.Equal(t, []uint8{0, W, 0, 0, 0, W, 0}, grid[3])
+		assert.Equal(t, []uint8{0, W, W, W, W, W, 0}, grid[1])
+	})
+	t.Run("radius 0 changes nothing", func(t *testing.T) {
+		chf := flatCompact(t, 3, 3)
+		require.NoError(t, chf.ErodeWalkableArea(0))
+		for _, a := range chf.Areas {
+			assert.Equal(t, W, a)
+		}
+	})
+	t.Run("radius above 127 erodes everything", func(t *testing.T) {
+		chf := flatCompact(t, 600, 3) // distances cap at 255
+		require.NoError(t, chf.ErodeWalkableArea(128))
+		for _, a := range chf.Areas {
+			require.Equal(t, NullArea, a)
+		}
+	})
+	t.Run("negative radius", func(t *testing.T) {
+		chf := flatCompact(t, 3, 3)
+		assert.Error(t, chf.ErodeWalkableArea(-1))
+	})
+}
+
+func TestMedianFilterWalkableArea(t *testing.T) {
+	chf := flatCompact(t, 5, 5)
+	set := func(x, z int, a uint8) { chf.Areas[chf.Cells[x+z*5].Index] = a }
+	set(0, 2, 5) // a lone cell of area 5
+	for z := 2; z <= 4; z++ {
+		for x := 2; x <= 4; x++ {
+			set(x, z, 7) // a 3×3 block of area 7 in the corner
+		}
+	}
+	set(0, 4, NullArea)
+	chf.MedianFilterWalkableArea()
+	const W = WalkableArea
+	// The lone cell takes its neighbours' area, the block loses its inner
+	// corner, missing neighbours count as the cell's own area, and
+	// non-walkable spans stay non-walkable.
+	assert.Equal(t, [][]uint8{
+		{W, W, W, W, W},
+		{W, W, W, W, W},
+		{W, W, W, 7, 7},
+		{W, W, 7, 7, 7},
+		{0, W, 7, 7, 7},
+	}, areaGrid(chf))
+}
+
+func TestMarkAreasOnAFlatField(t *testing.T) {
+	const W = WalkableArea
+	t.Run("box", func(t *testing.T) {
+		chf := flatCompact(t, 5, 5)
+		chf.Areas[chf.Cells[2+2*5].Index] = NullArea
+		require.NoError(t, chf.MarkBoxArea(mgl32.Vec3{1.5, 0, 1}, mgl32.Vec3{3, 2, 2.9}, 9))
+		assert.Equal(t, [][]uint8{
+			{W, W, W, W, W},
+			{W, 9, 9, 9, W},
+			{W, 9, 0, 9, W},
+			{W, W, W, W, W},
+			{W, W, W, W, W},
+		}, areaGrid(chf), "coordinates truncate to cells; removed spans stay removed")
+	})
+	t.Run("box above the floor", func(t *testing.T) {
+		chf := flatCompact(t, 3, 3)
+		require.NoError(t, chf.MarkBoxArea(mgl32.Vec3{0, 2, 0}, mgl32.Vec3{3, 5, 3}, 9))
+		for _, a := range chf.Areas {
+			assert.Equal(t, W, a)
+		}
+	})
+	t.Run("box outside the field", func(t *testing.T) {
+		chf := flatCompact(t, 3, 3)
+		require.NoError(t, chf.MarkBoxArea(mgl32.Vec3{-5, 0, -5}, mgl32.Vec3{-2, 5, 5}, 9))
+		require.NoError(t, chf.MarkBoxArea(mgl32.Vec3{0, 0, 3}, mgl32.Vec3{3, 5, 5}, 9))
+		for _, a := range chf.Areas {
+			assert.Equal(t, W, a)
+		}
+	})
+	t.Run("cylinder", func(t *testing.T) {
+		chf := flatCompact(t, 5, 5)
+		require.NoError(t, chf.MarkCylinderArea(mgl32.Vec3{2.5, 0, 2.5}, 1.2, 3, 4))
+		assert.Equal(t, [][]uint8{
+			{W, W, W, W, W},
+			{W, W, 4, W, W},
+			{W, 4, 4, 4, W},
+			{W, W, 4, W, W},
+			{W, W, W, W, W},
+		}, areaGrid(chf), "cell centres strictly inside the circle")
+	})
+	t.Run("convex polygon", func(t *testing.T) {
+		chf := flatCompact(t, 5, 5)
+		triangle := []mgl32.Vec3{{0, 0, 0}, {5, 0, 0}, {0, 0, 5}}
+		require.NoError(t, chf.MarkConvexPolyArea(triangle, 0, 3, 2))
+		assert.Equal(t, [][]uint8{
+			{2, 2, 2, 2, W},
+			{2, 2, 2, W, W},
+			{2, 2, W, W, W},
+			{2, W, W, W, W},
+			{W, W, W, W, W},
+		}, areaGrid(chf))
+	})
+	t.Run("errors leave the field alone", func(t *testing.T) {
+		chf := flatCompact(t, 3, 3)
+		assert.ErrorContains(t, chf.MarkBoxArea(mgl32.Vec3{2, 0, 0}, mgl32.Vec3{1, 1, 1}, 1), "min corner")
+		assert.ErrorContains(t, chf.MarkBoxArea(mgl32.Vec3{}, mgl32.Vec3{1, 1, 1}, 64), "area 64")
+		assert.ErrorContains(t, chf.MarkCylinderArea(mgl32.Vec3{}, -1, 1, 1), "radius")
+		assert.ErrorContains(t, chf.MarkConvexPolyArea([]mgl32.Vec3{{0, 0, 0}, {1, 0, 0}}, 0, 1, 1), "2 points")
+		g := &Geometry{
+			BoxVolumes:      []BoxVolume{{Min: mgl32.Vec3{}, Max: mgl32.Vec3{3, 3, 3}, Area: 1}},
+			CylinderVolumes: []CylinderVolume{{Radius: 0}},
+		}
+		assert.ErrorContains(t, chf.MarkAreaVolumes(g), "cylinder volume 0")
+		for _, a := range chf.Areas {
+			assert.Equal(t, W, a)
+		}
+	})
+}
+
+func TestOffsetPoly(t *testing.T) {
+	// Counter-clockwise with x to the right and z up.
+	square := []mgl32.Vec3{{0, 1, 0}, {2, 1, 0}, {2, 1, 2}, {0, 1, 2}}
+	reversed := []mgl32.Vec3{{0, 1, 2}, {2, 1, 2}, {2, 1, 0}, {0, 1, 0}}
+	assertCorners := func(t *testing.T, want, got []mgl32.Vec3) {
+		t.Helper()
+		require.Len(t, got, len(want))
+		for i := range want {
+			assert.InDeltaSlice(t, want[i][:], got[i][:], 1e-6, "corner %d", i)
+		}
+	}
+	t.Run("convex right angles are bevelled", func(t *testing.T) {
+		assertCorners(t, []mgl32.Vec3{
+			{-0.5, 1, -0.25}, {-0.25, 1, -0.5}, {2.25, 1, -0.5}, {2.5, 1, -0.25},
+			{2.5, 1, 2.25}, {2.25, 1, 2.5}, {-0.25, 1, 2.5}, {-0.5, 1, 2.25},
+		}, OffsetPoly(nil, square, 0.5))
+	})
+	t.Run("the other winding mitres and moves the other way", func(t *testing.T) {
+		assertCorners(t, []mgl32.Vec3{{0.5, 1, 1.5}, {1.5, 1, 1.5}, {1.5, 1, 0.5}, {0.5, 1, 0.5}},
+			OffsetPoly(nil, reversed, 0.5))
+		assertCorners(t, []mgl32.Vec3{{-0.5, 1, 2.5}, {2.5, 1, 2.5}, {2.5, 1, -0.5}, {-0.5, 1, -0.5}},
+			OffsetPoly(nil, reversed, -0.5))
+	})
+	t.Run("obtuse corners are mitred", func(t *testing.T) {
+		var hexagon []mgl32.Vec3
+		for i := range 6 {
+			angle := float64(i) * math.Pi / 3
+			hexagon = append(hexagon, mgl32.Vec3{float32(math.Cos(angle)), 0, float32(math.Sin(angle))})
+		}
+		grown := OffsetPoly(nil, hexagon, 0.5)
+		require.Len(t, grown, 6)
+		for _, v := range grown {
+			// The miter reaches 0.5/cos(30°) further out.
+			assert.InDelta(t, 1+0.5/math.Cos(math.Pi/6), math.Hypot(float64(v[0]), float64(v[2])), 1e-6)
+		}
+	})
+	t.Run("appends to dst", func(t *testing.T) {
+		out := OffsetPoly([]mgl32.Vec3{{9, 9, 9}}, reversed, 1)
+		assert.Len(t, out, 5)
+		assert.Equal(t, mgl32.Vec3{9, 9, 9}, out[0])
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -159,4 +160,177 @@ func TestBakePrefixMatchesReference(t *testing.T) {
 			assert.Equal(t, ref.erodedHash, hashBytes(chf.Areas), "eroded areas")
 		})
 	}
+}
+
+func TestBuildCompactHeightfieldSmall(t *testing.T) {
+	hf := newTestHeightfield(t, 3, 1, 1, 0.5, 40)
+	setColumn(hf, 0, 0, spanSpec{0, 2, WalkableArea})
+	setColumn(hf, 1, 0, spanSpec{0, 3, 7}, spanSpec{10, 12, NullArea}, spanSpec{20, 22, WalkableArea})
+	setColumn(hf, 2, 0, spanSpec{0, 2, NullArea})
+
+	chf, err := BuildCompactHeightfield(hf, 4, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 3, chf.Width)
+	assert.Equal(t, 1, chf.Height)
+	assert.Equal(t, 4, chf.WalkableHeight)
+	assert.Equal(t, 1, chf.WalkableClimb)
+	assert.Equal(t, hf.BMin, chf.BMin)
+	assert.Equal(t, hf.BMax[1]+4*0.5, chf.BMax[1])
+	assert.Equal(t, []CompactCell{{0, 1}, {1, 2}, {3, 0}}, chf.Cells)
+	require.Len(t, chf.Spans, 3)
+	assert.Equal(t, []uint8{WalkableArea, 7, WalkableArea}, chf.Areas)
+
+	type open struct {
+		y uint16
+		h uint8
+	}
+	var got []open
+	for _, s := range chf.Spans {
+		got = append(got, open{s.Y, s.H})
+	}
+	assert.Equal(t, []open{{2, 255}, {3, 7}, {22, 255}}, got, "open space above each span, clamped to 255")
+
+	connections := func(s CompactSpan) [4]int {
+		return [4]int{s.Connection(0), s.Connection(1), s.Connection(2), s.Connection(3)}
+	}
+	assert.Equal(t, [4]int{NotConnected, NotConnected, 0, NotConnected}, connections(chf.Spans[0]))
+	assert.Equal(t, [4]int{0, NotConnected, NotConnected, NotConnected}, connections(chf.Spans[1]))
+	assert.Equal(t, [4]int{NotConnected, NotConnected, NotConnected, NotConnected}, connections(chf.Spans[2]), "20 cells above its neighbour")
+
+	_, err = BuildCompactHeightfield(hf, -1, 1)
+	assert.Error(t, err)
+}
+
+func TestBuildCompactHeightfieldLayerLimit(t *testing.T) {
+	// Column 1 stacks 70 walkable floors; the span of column 0 can only reach
+	// the 65th, which is above the 62 layers a connection can name.
+	hf := newTestHeightfield(t, 2, 1, 1, 1, 8000)
+	setColumn(hf, 0, 0, spanSpec{0, 65*4 + 1, WalkableArea})
+	var stack []spanSpec
+	for i := range 70 {
+		stack = append(stack, spanSpec{uint16(i * 4), uint16(i*4 + 1), WalkableArea})
+	}
+	setColumn(hf, 1, 0, stack...)
+	chf, unlinked, err := buildCompactHeightfield(hf, 2, 1)
+	require.NoError(t, err)
+	assert.Equal(t, 65, unlinked)
+	assert.Equal(t, NotConnected, chf.Spans[0].Connection(2))
+	// The other way round the link is fine: column 0 has a single span.
+	assert.Equal(t, 0, chf.Spans[1+65].Connection(0))
+}
+
+// TestBuildCompactPrefix checks BuildCompact's counts against the reference
+// solo bake figures.
+func TestBuildCompactPrefix(t *testing.T) {
+	for _, ref := range referenceBakes {
+		t.Run(ref.mesh, func(t *testing.T) {
+			g := loadTestMesh(t, ref.mesh)
+			cfg := defaultConfig(t, g)
+			chf, stats, err := BuildCompact(g, cfg)
+			require.NoError(t, err)
+			assert.Equal(t, ref.width, stats.GridWidth)
+			assert.Equal(t, ref.height, stats.GridHeight)
+			assert.Equal(t, ref.heightfieldSpans, stats.HeightfieldSpans)
+			assert.Equal(t, ref.compactSpans, stats.CompactSpans)
+			assert.Equal(t, ref.walkableAfterErode, stats.WalkableSpans)
+			assert.Equal(t, 0, stats.UnlinkedLayer)
+			assert.Equal(t, ref.erodedHash, hashBytes(chf.Areas))
+			assert.Positive(t, stats.Rasterize)
+			assert.Equal(t, 0, chf.BorderSize)
+		})
+	}
+}
+
+func TestBuildCompactOptions(t *testing.T) {
+	g := loadTestMesh(t, "dungeon")
+	cfg := defaultConfig(t, g)
+
+	t.Run("without filters more spans stay walkable", func(t *testing.T) {
+		noFilters := *cfg
+		noFilters.Filters = Filters{}
+		_, stats, err := BuildCompact(g, &noFilters)
+		require.NoError(t, err)
+		assert.Equal(t, 52106, stats.HeightfieldSpans)
+		assert.Greater(t, stats.CompactSpans, 23569)
+	})
+	t.Run("no erosion with radius 0", func(t *testing.T) {
+		noErode := *cfg
+		noErode.WalkableRadius = 0
+		_, stats, err := BuildCompact(g, &noErode)
+		require.NoError(t, err)
+		assert.Equal(t, stats.CompactSpans, stats.WalkableSpans)
+	})
+	t.Run("given areas are used and steep ones cleared", func(t *testing.T) {
+		withAreas := *g
+		withAreas.Areas = make([]uint8, len(g.Triangles))
+		for i := range withAreas.Areas {
+			withAreas.Areas[i] = 5
+		}
+		chf, stats, err := BuildCompact(&withAreas, cfg)
+		require.NoError(t, err)
+		assert.Equal(t, 23569, stats.CompactSpans, "same surface, other area")
+		for _, a := range chf.Areas {
+			assert.Contains(t, []uint8{NullArea, 5}, a)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		bad := *cfg
+		bad.Width = 0
+		_, _, err := BuildCompact(g, &bad)
+		assert.ErrorContains(t, err, "grid")
+		bad = *cfg
+		bad.WalkableSlopeAngle = 91
+		_, _, err = BuildCompact(g, &bad)
+		assert.ErrorContains(t, err, "slope")
+		_, _, err = BuildCompact(&Geometry{}, cfg)
+		assert.ErrorContains(t, err, "no triangles")
+		_, _, err = BuildCompact(g, nil)
+		assert.ErrorContains(t, err, "config is nil")
+	})
+}
+
+// TestCompactHeightfieldBeyond24BitIndices builds a compact heightfield with
+// more than 2^24 spans, where the reference's 24-bit cell index wraps around
+// and the bake silently fails, and checks indices, links and erosion at the
+// far end. It needs about 650 MB and a few seconds, so -short skips it.
+func TestCompactHeightfieldBeyond24BitIndices(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs ~650 MB")
+	}
+	const width, height = 4096, 4100 // 16,793,600 columns, one span each
+	hf, err := NewHeightfield(width, height, mgl32.Vec3{}, mgl32.Vec3{width, 10, height}, 1, 1)
+	require.NoError(t, err)
+	hf.Pool = make([]Span, width*height)
+	for i := range hf.Pool {
+		hf.Pool[i] = Span{Min: 0, Max: 1, Area: WalkableArea, Next: noSpan}
+		hf.Columns[i] = int32(i)
+	}
+
+	chf, err := BuildCompactHeightfield(hf, 2, 1)
+	require.NoError(t, err)
+	hf = nil
+	require.Len(t, chf.Spans, width*height)
+	require.Greater(t, len(chf.Spans), 1<<24)
+
+	last := width*height - 1
+	assert.Equal(t, CompactCell{Index: uint32(last), Count: 1}, chf.Cells[last])
+	beyond := 4097*width + 100 // an interior column of row 4097, past 2^24
+	assert.Equal(t, CompactCell{Index: uint32(beyond), Count: 1}, chf.Cells[beyond])
+	x, z := beyond%width, beyond/width
+	for dir := range 4 {
+		require.Equal(t, 0, chf.Spans[beyond].Connection(dir))
+		neighbour := chf.neighbourIndex(x, z, dir, 0)
+		assert.Equal(t, uint32(beyond+DirOffsetX(dir)+DirOffsetZ(dir)*width), neighbour)
+	}
+
+	require.NoError(t, chf.ErodeWalkableArea(1))
+	walkable := 0
+	for _, a := range chf.Areas {
+		if a != NullArea {
+			walkable++
+		}
+	}
+	assert.Equal(t, (width-2)*(height-2), walkable, "only the outer ring is eroded")
+	assert.Equal(t, NullArea, chf.Areas[last])
+	assert.Equal(t, WalkableArea, chf.Areas[beyond])
 }
