@@ -31,83 +31,77 @@ func (chf *CompactHeightfield) ErodeWalkableArea(radius int) error {
 // span that is not walkable or misses a walkable neighbour, capped at 255.
 func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 	width, height := chf.Width, chf.Height
-	distances := make([]uint8, len(chf.Spans))
+	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
+	distances := make([]uint8, len(spans))
 	for i := range distances {
 		distances[i] = 0xff
 	}
+	steps := [4]int{-1, width, 1, -width} // column index step of directions 0..3
 
 	// Boundary spans start at distance 0.
-	for z := range height {
-		for x := range width {
-			cell := chf.Cells[x+z*width]
-			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				if chf.Areas[i] == NullArea {
+	for column, cell := range cells {
+		for i := cell.Index; i < cell.Index+cell.Count; i++ {
+			if areas[i] == NullArea {
+				distances[i] = 0
+				continue
+			}
+			connections := spans[i].Connections
+			for dir := range 4 {
+				con := connections >> (uint(dir) * 6) & 0x3f
+				if con == NotConnected || areas[cells[column+steps[dir]].Index+con] == NullArea {
 					distances[i] = 0
-					continue
-				}
-				span := &chf.Spans[i]
-				for dir := range 4 {
-					con := span.Connection(dir)
-					if con == NotConnected {
-						distances[i] = 0
-						break
-					}
-					neighbour := chf.neighbourIndex(x, z, dir, con)
-					if chf.Areas[neighbour] == NullArea {
-						distances[i] = 0
-						break
-					}
+					break
 				}
 			}
+		}
+	}
+
+	// relax lowers the distance of span i in column through its neighbour a
+	// in direction dir (cost 2) and a's neighbour in direction diagonalDir
+	// (cost 3 in total).
+	relax := func(column int, i uint32, dir, diagonalDir int) {
+		con := spans[i].Connections >> (uint(dir) * 6) & 0x3f
+		if con == NotConnected {
+			return
+		}
+		aColumn := column + steps[dir]
+		a := cells[aColumn].Index + con
+		if d := min(distances[a], 253) + 2; d < distances[i] {
+			distances[i] = d
+		}
+		con = spans[a].Connections >> (uint(diagonalDir) * 6) & 0x3f
+		if con == NotConnected {
+			return
+		}
+		b := cells[aColumn+steps[diagonalDir]].Index + con
+		if d := min(distances[b], 252) + 3; d < distances[i] {
+			distances[i] = d
 		}
 	}
 
 	// Forward pass: from the -x, -z, (-x,-z) and (+x,-z) neighbours.
 	for z := range height {
 		for x := range width {
-			cell := chf.Cells[x+z*width]
+			column := x + z*width
+			cell := cells[column]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				chf.relaxDistance(distances, x, z, i, 0, 3)
-				chf.relaxDistance(distances, x, z, i, 3, 2)
+				relax(column, i, 0, 3)
+				relax(column, i, 3, 2)
 			}
 		}
 	}
 	// Backward pass: from the +x, +z, (+x,+z) and (-x,+z) neighbours.
 	for z := height - 1; z >= 0; z-- {
 		for x := width - 1; x >= 0; x-- {
-			cell := chf.Cells[x+z*width]
+			column := x + z*width
+			cell := cells[column]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				chf.relaxDistance(distances, x, z, i, 2, 1)
-				chf.relaxDistance(distances, x, z, i, 1, 0)
+				relax(column, i, 2, 1)
+				relax(column, i, 1, 0)
 			}
 		}
 	}
 	return distances
-}
-
-// relaxDistance lowers the distance of span i at (x, z) through its
-// neighbour a in direction dir (cost 2) and a's neighbour in direction
-// diagonalDir (cost 3 in total).
-func (chf *CompactHeightfield) relaxDistance(distances []uint8, x, z int, i uint32, dir, diagonalDir int) {
-	span := &chf.Spans[i]
-	con := span.Connection(dir)
-	if con == NotConnected {
-		return
-	}
-	ax, az := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-	a := chf.Cells[ax+az*chf.Width].Index + uint32(con)
-	if d := min(int(distances[a])+2, 255); d < int(distances[i]) {
-		distances[i] = uint8(d)
-	}
-	aSpan := &chf.Spans[a]
-	con = aSpan.Connection(diagonalDir)
-	if con == NotConnected {
-		return
-	}
-	b := chf.neighbourIndex(ax, az, diagonalDir, con)
-	if d := min(int(distances[b])+3, 255); d < int(distances[i]) {
-		distances[i] = uint8(d)
-	}
 }
 
 // neighbourIndex returns the index of the span con of the neighbour column of

@@ -357,3 +357,24 @@ func TestOffsetPoly(t *testing.T) {
 		assert.Equal(t, mgl32.Vec3{9, 9, 9}, out[0])
 	})
 }
+
+// BenchmarkErode times erosion by the default agent radius.
+func BenchmarkErode(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			s := prepareStages(b, mesh)
+			chf := *s.compact
+			chf.Areas = make([]uint8, len(s.compact.Areas))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				copy(chf.Areas, s.compact.Areas)
+				b.StartTimer()
+				if err := chf.ErodeWalkableArea(s.config.WalkableRadius); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -334,3 +334,76 @@ func TestCompactHeightfieldBeyond24BitIndices(t *testing.T) {
 	assert.Equal(t, NullArea, chf.Areas[last])
 	assert.Equal(t, WalkableArea, chf.Areas[beyond])
 }
+
+var benchmarkMeshes = []string{"dungeon", "nav_test", "undulating"}
+
+// benchmarkStages holds a mesh and its bake prefix up to each stage, shared
+// by the stage benchmarks.
+type benchmarkStages struct {
+	geometry   *Geometry
+	config     *Config
+	areas      []uint8
+	rasterized *Heightfield
+	filtered   *Heightfield
+	compact    *CompactHeightfield
+}
+
+func prepareStages(b *testing.B, mesh string) *benchmarkStages {
+	b.Helper()
+	s := &benchmarkStages{geometry: loadTestMesh(b, mesh)}
+	s.config = defaultConfig(b, s.geometry)
+	cfg := s.config
+	s.areas = make([]uint8, len(s.geometry.Triangles))
+	require.NoError(b, MarkWalkableTriangles(cfg.WalkableSlopeAngle, s.geometry.Vertices, s.geometry.Triangles, s.areas))
+	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
+	require.NoError(b, err)
+	require.NoError(b, hf.RasterizeTriangles(s.geometry.Vertices, s.geometry.Triangles, s.areas, cfg.WalkableClimb))
+	s.rasterized = cloneHeightfield(hf)
+	hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
+	hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
+	hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
+	s.filtered = hf
+	s.compact, err = BuildCompactHeightfield(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+	require.NoError(b, err)
+	return s
+}
+
+func cloneHeightfield(hf *Heightfield) *Heightfield {
+	c := *hf
+	c.Columns = append([]int32(nil), hf.Columns...)
+	c.Pool = append([]Span(nil), hf.Pool...)
+	return &c
+}
+
+func BenchmarkBuildCompactHeightfield(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			s := prepareStages(b, mesh)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := BuildCompactHeightfield(s.filtered, s.config.WalkableHeight, s.config.WalkableClimb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBuildCompact times the whole prefix, from triangles to the eroded
+// compact heightfield.
+func BenchmarkBuildCompact(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			g := loadTestMesh(b, mesh)
+			cfg := defaultConfig(b, g)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, _, err := BuildCompact(g, cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

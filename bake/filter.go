@@ -10,12 +10,14 @@ const openTop = 0xffff
 // and stair steps become part of the floor. Only the first of several stacked
 // obstacles is promoted.
 func (hf *Heightfield) FilterLowHangingWalkableObstacles(walkableClimb int) {
+	pool := hf.Pool
 	for _, first := range hf.Columns {
 		previousWalkable := false
 		previousArea := NullArea
 		previousTop := 0
-		for s := first; s != noSpan; s = hf.Pool[s].Next {
-			span := &hf.Pool[s]
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
 			walkable := span.Area != NullArea
 			if !walkable && previousWalkable && int(span.Max)-previousTop <= walkableClimb {
 				span.Area = previousArea
@@ -36,14 +38,20 @@ func (hf *Heightfield) FilterLowHangingWalkableObstacles(walkableClimb int) {
 // than walkableClimb (a steep slope).
 func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	width, height := hf.Width, hf.Height
+	pool, columns := hf.Pool, hf.Columns
 	for z := range height {
 		for x := range width {
-			for s := hf.Columns[x+z*width]; s != noSpan; s = hf.Pool[s].Next {
-				span := &hf.Pool[s]
+			for s := columns[x+z*width]; s != noSpan; {
+				span := &pool[s]
+				s = span.Next
 				if span.Area == NullArea {
 					continue
 				}
-				if hf.isLedge(x, z, span, walkableHeight, walkableClimb) {
+				if x == 0 || z == 0 || x == width-1 || z == height-1 {
+					span.Area = NullArea // the field's edge is a drop
+					continue
+				}
+				if isLedge(pool, columns, x+z*width, width, span, walkableHeight, walkableClimb) {
 					span.Area = NullArea
 				}
 			}
@@ -51,64 +59,62 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	}
 }
 
-// isLedge reports whether the walkable span at column (x, z) is a ledge; see
-// FilterLedgeSpans.
-func (hf *Heightfield) isLedge(x, z int, span *Span, walkableHeight, walkableClimb int) bool {
+// isLedge reports whether the walkable span of column, which is not on the
+// field's edge, is a ledge; see FilterLedgeSpans.
+func isLedge(pool []Span, columns []int32, column, width int, span *Span, walkableHeight, walkableClimb int) bool {
 	floor := int(span.Max)
 	ceiling := openTop
 	if span.Next != noSpan {
-		ceiling = int(hf.Pool[span.Next].Min)
+		ceiling = int(pool[span.Next].Min)
 	}
-	// The deepest drop to a neighbour floor the agent fits above.
-	lowestDrop := openTop
 	// The range of neighbour floors within climbing reach.
 	lowestReachable, highestReachable := floor, floor
 
-	for dir := range 4 {
-		nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-		if nx < 0 || nz < 0 || nx >= hf.Width || nz >= hf.Height {
-			return true
-		}
-		neighbour := hf.Columns[nx+nz*hf.Width]
+	for _, step := range [4]int{-1, width, 1, -width} { // directions 0..3
+		neighbour := columns[column+step]
 		// The open space below the neighbour column's first span.
 		neighbourCeiling := openTop
 		if neighbour != noSpan {
-			neighbourCeiling = int(hf.Pool[neighbour].Min)
+			neighbourCeiling = int(pool[neighbour].Min)
 		}
 		if min(ceiling, neighbourCeiling)-floor >= walkableHeight {
 			return true // the agent can step down past the neighbour's lowest span
 		}
-		for n := neighbour; n != noSpan; n = hf.Pool[n].Next {
-			neighbourFloor := int(hf.Pool[n].Max)
+		for n := neighbour; n != noSpan; {
+			ns := &pool[n]
+			n = ns.Next
+			neighbourFloor := int(ns.Max)
 			neighbourCeiling = openTop
-			if next := hf.Pool[n].Next; next != noSpan {
-				neighbourCeiling = int(hf.Pool[next].Min)
+			if n != noSpan {
+				neighbourCeiling = int(pool[n].Min)
 			}
 			if min(ceiling, neighbourCeiling)-max(floor, neighbourFloor) < walkableHeight {
 				continue // no room to pass between the two spans
 			}
 			drop := neighbourFloor - floor
-			lowestDrop = min(lowestDrop, drop)
-			if abs(drop) <= walkableClimb {
+			if drop < -walkableClimb {
+				return true // a drop too deep to climb
+			}
+			if drop <= walkableClimb {
 				lowestReachable = min(lowestReachable, neighbourFloor)
 				highestReachable = max(highestReachable, neighbourFloor)
-			} else if drop < -walkableClimb {
-				break // already a ledge
 			}
 		}
 	}
-	return lowestDrop < -walkableClimb || highestReachable-lowestReachable > walkableClimb
+	return highestReachable-lowestReachable > walkableClimb
 }
 
 // FilterWalkableLowHeightSpans marks spans with less than walkableHeight cells
 // of open space above them as not walkable (rcFilterWalkableLowHeightSpans).
 func (hf *Heightfield) FilterWalkableLowHeightSpans(walkableHeight int) {
+	pool := hf.Pool
 	for _, first := range hf.Columns {
-		for s := first; s != noSpan; s = hf.Pool[s].Next {
-			span := &hf.Pool[s]
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
 			ceiling := openTop
-			if span.Next != noSpan {
-				ceiling = int(hf.Pool[span.Next].Min)
+			if s != noSpan {
+				ceiling = int(pool[s].Min)
 			}
 			if ceiling-int(span.Max) < walkableHeight {
 				span.Area = NullArea

@@ -186,3 +186,25 @@ func columnAreas(hf *Heightfield, x, z int) []uint8 {
 	}
 	return areas
 }
+
+// BenchmarkFilters times the three span filters on a freshly rasterized
+// field.
+func BenchmarkFilters(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			s := prepareStages(b, mesh)
+			cfg := s.config
+			hf := cloneHeightfield(s.rasterized)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				b.StopTimer()
+				copy(hf.Pool, s.rasterized.Pool)
+				b.StartTimer()
+				hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
+				hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
+				hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
+			}
+		})
+	}
+}

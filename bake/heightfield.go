@@ -33,7 +33,10 @@ func NewHeightfield(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeig
 		CellSize:   cellSize,
 		CellHeight: cellHeight,
 		Columns:    columns,
-		FreeList:   noSpan,
+		// Level geometry gives about one span per column; reserving that
+		// saves most of the pool's regrowth.
+		Pool:     make([]Span, 0, width*height),
+		FreeList: noSpan,
 	}, nil
 }
 

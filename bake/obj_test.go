@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -216,4 +217,21 @@ func FuzzReadOBJ(f *testing.F) {
 			t.Fatal("round trip changed the geometry")
 		}
 	})
+}
+
+func BenchmarkReadOBJ(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			data, err := os.ReadFile("../testdata/" + mesh + ".obj")
+			require.NoError(b, err)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := ReadOBJ(bytes.NewReader(data)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

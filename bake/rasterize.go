@@ -168,44 +168,50 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 // equals offset: corners at or below go to below, corners at or above to
 // above, and each crossing edge adds its crossing point to both. It returns
 // the corner counts (dividePoly).
+//
+// Corners are read and written one float at a time: copying whole Vec3s
+// that were just stored as separate floats stalls on store forwarding.
 func dividePoly(in []mgl32.Vec3, below, above *clipPolygon, offset float32, axis int) (belowCount, aboveCount int) {
+	n := min(len(in), maxClipVertices)
 	var delta [maxClipVertices]float32
-	for i := range in {
+	for i := range n {
 		delta[i] = offset - in[i][axis]
 	}
-	push := func(p *clipPolygon, count *int, v mgl32.Vec3) {
+	push := func(p *clipPolygon, count *int, x, y, z float32) {
 		if *count < maxClipVertices {
-			p[*count] = v
+			v := &p[*count]
+			v[0], v[1], v[2] = x, y, z
 			*count++
 		}
 	}
-	for a, b := 0, len(in)-1; a < len(in); b, a = a, a+1 {
-		if (delta[a] >= 0) != (delta[b] >= 0) {
-			s := delta[b] / (delta[b] - delta[a])
-			va, vb := in[a], in[b]
-			crossing := mgl32.Vec3{
-				vb[0] + (va[0]-vb[0])*s,
-				vb[1] + (va[1]-vb[1])*s,
-				vb[2] + (va[2]-vb[2])*s,
-			}
-			push(below, &belowCount, crossing)
-			push(above, &aboveCount, crossing)
+	b := n - 1
+	for a := range n {
+		deltaA, deltaB := delta[a], delta[b]
+		ax, ay, az := in[a][0], in[a][1], in[a][2]
+		if (deltaA >= 0) != (deltaB >= 0) {
+			bx, by, bz := in[b][0], in[b][1], in[b][2]
+			s := deltaB / (deltaB - deltaA)
+			x := bx + (ax-bx)*s
+			y := by + (ay-by)*s
+			z := bz + (az-bz)*s
+			push(below, &belowCount, x, y, z)
+			push(above, &aboveCount, x, y, z)
 			// A corner on the plane was just added as the crossing point.
-			if delta[a] > 0 {
-				push(below, &belowCount, va)
-			} else if delta[a] < 0 {
-				push(above, &aboveCount, va)
+			if deltaA > 0 {
+				push(below, &belowCount, ax, ay, az)
+			} else if deltaA < 0 {
+				push(above, &aboveCount, ax, ay, az)
 			}
-			continue
-		}
-		// Same side: corners on the plane go to both polygons.
-		if delta[a] >= 0 {
-			push(below, &belowCount, in[a])
-			if delta[a] != 0 {
-				continue
+		} else {
+			// Same side: corners on the plane go to both polygons.
+			if deltaA >= 0 {
+				push(below, &belowCount, ax, ay, az)
+			}
+			if deltaA <= 0 {
+				push(above, &aboveCount, ax, ay, az)
 			}
 		}
-		push(above, &aboveCount, in[a])
+		b = a
 	}
 	return belowCount, aboveCount
 }

@@ -214,3 +214,30 @@ func TestDividePoly(t *testing.T) {
 		assert.Equal(t, maxClipVertices, na)
 	})
 }
+
+// BenchmarkRasterize times a new heightfield, walkable-triangle marking and
+// rasterization of every triangle (the C++ rasterize timer covers the last).
+func BenchmarkRasterize(b *testing.B) {
+	for _, mesh := range benchmarkMeshes {
+		b.Run(mesh, func(b *testing.B) {
+			s := prepareStages(b, mesh)
+			g, cfg := s.geometry, s.config
+			areas := make([]uint8, len(g.Triangles))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
+				if err != nil {
+					b.Fatal(err)
+				}
+				clear(areas)
+				if err := MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas); err != nil {
+					b.Fatal(err)
+				}
+				if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
