@@ -144,6 +144,7 @@ func TestBakePrefixMatchesReference(t *testing.T) {
 			require.NoError(t, hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb))
 			assert.Equal(t, ref.heightfieldSpans, hf.SpanCount())
 			assert.Equal(t, ref.rasterizedHash, hashHeightfield(hf), "rasterized heightfield")
+			checkColumns(t, hf)
 
 			hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
 			hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)

@@ -2,6 +2,7 @@ package bake
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -239,5 +240,48 @@ func BenchmarkRasterize(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// checkColumns asserts the heightfield invariants: in every column spans are
+// non-empty, within the height range, sorted bottom to top and separated by
+// at least one cell.
+func checkColumns(t *testing.T, hf *Heightfield) {
+	t.Helper()
+	for column, first := range hf.Columns {
+		previousTop := -1
+		for s := first; s != noSpan; s = hf.Pool[s].Next {
+			span := hf.Pool[s]
+			require.Less(t, span.Min, span.Max, "column %d", column)
+			require.LessOrEqual(t, int(span.Max), MaxSpanHeight, "column %d", column)
+			require.Greater(t, int(span.Min), previousTop, "column %d", column)
+			require.LessOrEqual(t, span.Area, uint8(MaxAreaID))
+			previousTop = int(span.Max)
+		}
+	}
+}
+
+// TestRasterizeExtremeTriangles throws random triangles of every scale at a
+// small field, far outside it, huge, tiny and tall ones included: nothing
+// may panic and the column invariants must hold.
+func TestRasterizeExtremeTriangles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	scales := []float32{1e-6, 0.01, 1, 30, 1e4, 1e9, 1e30}
+	for _, cellHeight := range []float32{0.001, 0.2} {
+		hf, err := NewHeightfield(20, 20, mgl32.Vec3{-3, -3, -3}, mgl32.Vec3{3, 3, 3}, 0.3, cellHeight)
+		require.NoError(t, err)
+		for range 5000 {
+			scale := scales[rng.IntN(len(scales))]
+			var v [3]mgl32.Vec3
+			for i := range v {
+				for c := range 3 {
+					v[i][c] = (rng.Float32()*2 - 1) * scale
+				}
+			}
+			area := uint8(rng.IntN(MaxAreaID + 1))
+			require.NoError(t, hf.RasterizeTriangle(v[0], v[1], v[2], area, rng.IntN(4)))
+		}
+		checkColumns(t, hf)
+		assert.Positive(t, hf.SpanCount())
 	}
 }
