@@ -15,11 +15,12 @@ const maxLayerIndex = NotConnected - 1
 // step to when the floors differ by at most walkableClimb cells
 // (rcBuildCompactHeightfield). The field's top grows by walkableHeight cells.
 //
-// Unlike the reference, whose cells store the first span index in 24 bits and
-// the count in 8, the field may hold any number of spans (it fails silently
-// above 2^24 spans). A neighbour more than 62 spans up its column cannot be
-// linked and is left out, as in the reference; BuildCompact reports how high
-// such spans reach in CompactStats.UnlinkedLayer.
+// The reference stores a cell's first span index in 24 bits and its span
+// count in 8, so a field of more than 2^24 spans silently comes out broken;
+// here cells hold 32-bit values and any field that fits in memory works. A
+// neighbour more than 62 spans up its column cannot be linked and is left
+// out, as in the reference; BuildCompact reports how high such spans reach in
+// CompactStats.UnlinkedLayer. BorderSize stays 0: region building sets it.
 func BuildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, error) {
 	chf, _, err := buildCompactHeightfield(hf, walkableHeight, walkableClimb)
 	return chf, err
