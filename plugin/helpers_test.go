@@ -100,3 +100,17 @@ func (f *crowdFixture) reached(tb testing.TB, within float32) int {
 	}
 	return n
 }
+
+// stageTimes runs ticks ticks and returns the mean wall time per stage.
+func (f *crowdFixture) stageTimes(tb testing.TB, ticks int) map[string]float64 {
+	tb.Helper()
+	out := map[string]float64{}
+	for i := 0; i < ticks; i++ {
+		require.NoError(tb, f.plugin.Step(f.world, 1.0/60))
+		st := f.plugin.Stats(f.world)
+		for j, name := range st.StageNames {
+			out[name] += float64(st.StageDurations[j].Microseconds()) / 1000 / float64(ticks)
+		}
+	}
+	return out
+}

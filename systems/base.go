@@ -50,6 +50,15 @@ func (s *stage) init(world *ecs.World) {
 // least one query, Filters) is missing. Settings default to
 // components.DefaultSettings(0.6) and the time step to 1/60 s.
 func (s *stage) begin(world *ecs.World) bool {
+	if !s.beginResources() {
+		return false
+	}
+	s.agents = s.table.collect(world)
+	return true
+}
+
+// beginResources is begin without listing the agents.
+func (s *stage) beginResources() bool {
 	s.queries, s.filters = nil, nil
 	if !s.queriesRes.Has() || !s.filtersRes.Has() {
 		return false
@@ -78,7 +87,6 @@ func (s *stage) begin(world *ecs.World) bool {
 	if s.workersRes.Has() {
 		s.workers = s.workersRes.Get()
 	}
-	s.agents = s.table.collect(world)
 	return true
 }
 

@@ -26,7 +26,10 @@ type BoundaryUpdate struct {
 
 	grid    *crowd.ProximityGrid
 	scratch [][maxNeighbourCandidates]uint32
-	job     func(worker, begin, end int)
+	// bodies holds each agent's position and height, indexed like the
+	// agent table, for the neighbour checks.
+	bodies []body
+	job    func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
@@ -49,9 +52,11 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 		s.scratch = make([][maxNeighbourCandidates]uint32, n)
 	}
 	s.grid.Clear()
+	s.bodies = s.bodies[:0]
 	for i := range s.agents {
 		a := &s.agents[i]
 		p, r := a.position, a.params.Radius
+		s.bodies = append(s.bodies, body{position: p.Vec3(), height: a.params.Height})
 		// An agent that does not fit (more agents than the grid was sized
 		// for, or a radius above the crowd's maximum) is not found as a
 		// neighbour.
@@ -71,6 +76,7 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 		filter := s.filter(a.params)
 		pos := a.position.Vec3()
 		queryRange := a.params.CollisionQueryRange
+		height := a.params.Height
 
 		updateThreshold := queryRange * 0.25
 		if geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
@@ -84,9 +90,12 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 			if int(id) == i {
 				continue
 			}
-			other := &s.agents[id]
+			other := &s.bodies[id]
 			dy := pos[1] - other.position[1]
-			if geom.Abs(dy) >= (a.params.Height+other.params.Height)/2 {
+			if dy < 0 {
+				dy = -dy
+			}
+			if dy >= (height+other.height)/2 {
 				continue
 			}
 			dx, dz := pos[0]-other.position[0], pos[2]-other.position[2]
@@ -94,7 +103,7 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 			if distSqr > queryRange*queryRange {
 				continue
 			}
-			addNeighbour(a.neighbours, other.entity, distSqr)
+			addNeighbour(a.neighbours, s.agents[id].entity, distSqr)
 		}
 	}
 }
@@ -126,4 +135,10 @@ func addNeighbour(n *components.Neighbours, e ecs.Entity, distSqr float32) {
 	}
 	list[at] = components.Neighbour{Entity: e, DistanceSqr: distSqr}
 	n.Count = min(count+1, components.MaxNeighbours)
+}
+
+// body is what the neighbour search needs of an agent.
+type body struct {
+	position geom.Vec3
+	height   float32
 }

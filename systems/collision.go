@@ -18,23 +18,24 @@ const collisionResolveFactor = float32(0.7)
 // on top of each other part sideways to their desired velocity, in opposite
 // directions by their order.
 //
-// With Settings.WallSafeCollisions, a push never takes an agent across a
-// wall of its local boundary: the pushed position is kept on the walkable
-// side of every boundary segment the agent is near, so the push goes to the
-// neighbour instead of into the wall, where the reference would leave the
-// agents overlapping (recastnavigation #305, #387).
-//
 // Resources: Queries, Filters; optional Settings, Workers.
 type CollisionResolve struct {
 	stage
-	displaceJob, applyJob func(worker, begin, end int)
+
+	// Per Update, indexed like the agent table: positions before and after
+	// the current pass, radii, and neighbours as table indices (-1: none).
+	positions, next []geom.Vec3
+	radii           []float32
+	neighbours      [][components.MaxNeighbours]int32
+
+	prepareJob, displaceJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *CollisionResolve) Initialize(world *ecs.World) {
 	s.init(world)
+	s.prepareJob = s.prepare
 	s.displaceJob = s.displace
-	s.applyJob = s.apply
 }
 
 // Finalize does nothing.
@@ -45,31 +46,72 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	if !s.begin(world) {
 		return
 	}
+	n := len(s.agents)
+	if cap(s.positions) < n {
+		s.positions = make([]geom.Vec3, n, n+n/2)
+		s.next = make([]geom.Vec3, n, n+n/2)
+		s.radii = make([]float32, n, n+n/2)
+		s.neighbours = make([][components.MaxNeighbours]int32, n, n+n/2)
+	}
+	s.positions, s.next = s.positions[:n], s.next[:n]
+	s.radii, s.neighbours = s.radii[:n], s.neighbours[:n]
+
+	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
 		s.parallel(s.displaceJob)
-		s.parallel(s.applyJob)
+		s.positions, s.next = s.next, s.positions
+	}
+	for i := range s.agents {
+		if a := &s.agents[i]; walking(a) {
+			*a.position = components.Position(s.positions[i])
+		}
 	}
 }
 
-// displace computes the push of agents[begin:end].
+// prepare copies the positions and radii of agents[begin:end] and resolves
+// their neighbours to table indices.
+func (s *CollisionResolve) prepare(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		s.positions[i] = a.position.Vec3()
+		s.radii[i] = a.params.Radius
+		list := &s.neighbours[i]
+		count := 0
+		if walking(a) {
+			for _, nb := range a.neighbours.Slice() {
+				if j := s.table.lookup(nb.Entity); j >= 0 {
+					list[count] = int32(j)
+					count++
+				}
+			}
+		}
+		for k := count; k < len(list); k++ {
+			list[k] = -1
+		}
+	}
+}
+
+// displace computes the pushed positions of agents[begin:end] from the
+// positions of the pass before.
 func (s *CollisionResolve) displace(worker, begin, end int) {
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		pos := s.positions[i]
 		if !walking(a) {
+			s.next[i] = pos
 			continue
 		}
-		pos := a.position
+		radius := s.radii[i]
 		var disp geom.Vec3
 		var w float32
-		for _, nb := range a.neighbours.Slice() {
-			j := s.table.lookup(nb.Entity)
+		for _, j := range s.neighbours[i] {
 			if j < 0 {
-				continue
+				break
 			}
-			other := &s.agents[j]
-			diff := geom.Vec3{pos[0] - other.position[0], 0, pos[2] - other.position[2]}
+			other := &s.positions[j]
+			diff := geom.Vec3{pos[0] - other[0], 0, pos[2] - other[2]}
 			dist := geom.LenSqr(diff)
-			radii := a.params.Radius + other.params.Radius
+			radii := radius + s.radii[j]
 			if dist > radii*radii {
 				continue
 			}
@@ -78,7 +120,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			if dist < 0.0001 {
 				// On top of each other: part sideways, each its own way.
 				desired := a.velocity.Desired
-				if i > j {
+				if i > int(j) {
 					diff = geom.Vec3{-desired[2], 0, desired[0]}
 				} else {
 					diff = geom.Vec3{desired[2], 0, -desired[0]}
@@ -94,16 +136,6 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			disp = geom.Scale(disp, 1.0/w)
 		}
 		a.state.Displacement = disp
-	}
-}
-
-// apply moves agents[begin:end] by their push.
-func (s *CollisionResolve) apply(worker, begin, end int) {
-	for i := begin; i < end; i++ {
-		a := &s.agents[i]
-		if !walking(a) {
-			continue
-		}
-		*a.position = components.Position(geom.Add(a.position.Vec3(), a.state.Displacement))
+		s.next[i] = geom.Add(pos, disp)
 	}
 }

@@ -283,6 +283,10 @@ func (s *PathRequest) requestPaths() {
 		s.queue = insertByReplanTime(s.queue, i, s.agents, maxQueue)
 	}
 	for _, i := range s.queue {
+		if s.pathQueue.Pending() >= s.pathQueue.Slots() {
+			// Full: Request would only build an error.
+			break
+		}
 		a := &s.agents[i]
 		id, err := s.pathQueue.Request(a.corridor.LastPoly(), a.target.Ref,
 			a.corridor.Target(), a.target.Position, s.filter(a.params))

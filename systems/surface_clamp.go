@@ -15,15 +15,11 @@ import (
 // Settings.ArrivalDistance (xz) of its target raises EventTargetReached,
 // once per target.
 //
-// Unlike the reference, a position that the height query cannot place on
-// its polygon (a point a rounding error outside it) is pulled onto the
-// polygon, so a walking agent always ends the tick on its corridor's first
-// polygon.
-//
 // Resources: Queries, Filters; optional Settings, Events, Workers.
 type SurfaceClamp struct {
 	stage
-	job func(worker, begin, end int)
+	scratch []moveScratch
+	job     func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
@@ -40,6 +36,9 @@ func (s *SurfaceClamp) Update(world *ecs.World) {
 	if !s.begin(world) {
 		return
 	}
+	if n := s.workerCount(); len(s.scratch) < n {
+		s.scratch = make([]moveScratch, n)
+	}
 	s.parallel(s.job)
 	s.emitPending()
 }
@@ -54,20 +53,11 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 		}
 		filter := s.filter(a.params)
 		corridor := a.corridor
-		if err := corridor.MovePosition(a.position.Vec3(), q, filter); err == nil {
-			pos := corridor.Position()
-			if _, err := q.PolyHeight(corridor.FirstPoly(), pos); err != nil {
-				// Off the polygon by a rounding error: pull it on, which
-				// snaps the height too (the reference keeps the old height).
-				if closest, _, err := q.ClosestPointOnPoly(corridor.FirstPoly(), pos); err == nil {
-					pos = closest
-				}
-			}
-			*a.position = components.Position(pos)
-		} else {
-			// The corridor's polygon went away; PathRequest recovers next tick.
-			*a.position = components.Position(corridor.Position())
-		}
+		// MovePosition snaps the height to the polygon's detail surface; when
+		// it fails (the polygon went away) the agent stays where the corridor
+		// is and PathRequest recovers it next tick.
+		_ = movePosition(corridor.Corridor, a.position.Vec3(), q, filter, &s.scratch[worker])
+		*a.position = components.Position(corridor.Position())
 
 		target := a.target
 		if !target.State.HasPath() {

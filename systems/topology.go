@@ -3,6 +3,7 @@ package systems
 import (
 	"github.com/archenav/archenav/components"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 )
 
 // topologyOptimizationPeriod is how long an agent waits between topology
@@ -18,35 +19,43 @@ const topologyOptimizationPeriod = float32(0.5)
 // Resources: Queries, Filters; optional TimeStep.
 type TopologyOptimize struct {
 	stage
+	agentFilter *generic.Filter4[components.AgentParams, components.AgentState, components.MoveTarget, components.Corridor]
 }
 
 // Initialize prepares the stage for world.
-func (s *TopologyOptimize) Initialize(world *ecs.World) { s.init(world) }
+func (s *TopologyOptimize) Initialize(world *ecs.World) {
+	s.init(world)
+	s.agentFilter = generic.NewFilter4[components.AgentParams, components.AgentState, components.MoveTarget, components.Corridor]().
+		With(generic.T[components.Position]())
+}
 
 // Finalize does nothing.
 func (s *TopologyOptimize) Finalize(world *ecs.World) {}
 
 // Update runs the stage.
 func (s *TopologyOptimize) Update(world *ecs.World) {
-	if !s.begin(world) {
+	if !s.beginResources() {
 		return
 	}
-	best := -1
-	for i := range s.agents {
-		a := &s.agents[i]
-		if !walking(a) || !a.target.State.HasPath() || !a.params.UpdateFlags.Has(components.OptimizeTopology) {
+	var bestParams *components.AgentParams
+	var bestState *components.AgentState
+	var bestCorridor *components.Corridor
+	q := s.agentFilter.Query(world)
+	for q.Next() {
+		params, state, target, corridor := q.Get()
+		if state.Mode != components.AgentWalking || !target.State.HasPath() ||
+			!params.UpdateFlags.Has(components.OptimizeTopology) {
 			continue
 		}
-		a.state.TopologyOptimizationTime += s.dt
-		t := a.state.TopologyOptimizationTime
-		if t >= topologyOptimizationPeriod && (best < 0 || t > s.agents[best].state.TopologyOptimizationTime) {
-			best = i
+		state.TopologyOptimizationTime += s.dt
+		t := state.TopologyOptimizationTime
+		if t >= topologyOptimizationPeriod && (bestState == nil || t > bestState.TopologyOptimizationTime) {
+			bestParams, bestState, bestCorridor = params, state, corridor
 		}
 	}
-	if best < 0 {
+	if bestState == nil || bestCorridor.Corridor == nil {
 		return
 	}
-	a := &s.agents[best]
-	_, _ = a.corridor.OptimizePathTopology(s.queries[0], s.filter(a.params))
-	a.state.TopologyOptimizationTime = 0
+	_, _ = bestCorridor.OptimizePathTopology(s.queries[0], s.filter(bestParams))
+	bestState.TopologyOptimizationTime = 0
 }
