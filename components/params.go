@@ -86,13 +86,16 @@ type AgentParams struct {
 // radii), path optimization range 18 (30 radii), separation weight 2, every
 // update flag, avoidance preset 3 (high quality, adaptive) and filter 0.
 func DefaultAgentParams() AgentParams {
+	// The ranges are float32 products, as RecastDemo computes them
+	// (radius * 12.0f): the exact 7.2 rounds to a different float32.
+	radius := float32(0.6)
 	return AgentParams{
-		Radius:                0.6,
+		Radius:                radius,
 		Height:                2,
 		MaxAcceleration:       8,
 		MaxSpeed:              3.5,
-		CollisionQueryRange:   0.6 * 12,
-		PathOptimizationRange: 0.6 * 30,
+		CollisionQueryRange:   radius * 12,
+		PathOptimizationRange: radius * 30,
 		SeparationWeight:      2,
 		UpdateFlags:           AllUpdateFlags,
 		AvoidancePreset:       3,
