@@ -80,17 +80,22 @@ type AgentState struct {
 // that agents stuck against each other or against a wall are noticed and
 // nudged (see systems.Steering).
 type Progress struct {
-	// Anchor is where the agent stood when the current observation window
-	// began [Units: world units]
-	Anchor geom.Vec3
-	// Elapsed is how long the current window has run [Units: s]
+	// Trail holds where the agent stood at the last ProgressSamples
+	// samples, newest first [Units: world units]
+	Trail [ProgressSamples]geom.Vec3
+	// TrailCount is the number of samples in Trail.
+	TrailCount uint8
+	// Elapsed is the time since the last sample [Units: s]
 	Elapsed float32
-	// StuckWindows counts consecutive windows in which the agent moved
-	// less than the progress threshold.
-	StuckWindows uint8
-	// Side is the side (+1 right, -1 left of the desired direction) of the
-	// current detour, 0 when none.
+	// Detours counts the detours since the agent last made progress.
+	Detours uint8
+	// Side is the side of the current detour: +1 right, -1 left of the
+	// desired direction.
 	Side float32
-	// DetourTime is how long the current detour still lasts [Units: s]
+	// DetourTime is how long the current detour still lasts, 0 when none
+	// [Units: s]
 	DetourTime float32
 }
+
+// ProgressSamples is the length of Progress.Trail.
+const ProgressSamples = 3

@@ -111,11 +111,27 @@ type Settings struct {
 	// boundary's walls (see systems.CollisionResolve); off, the crowd
 	// behaves like the reference.
 	WallSafeCollisions bool
+	// AllContacts makes the collision pass push apart every pair of
+	// overlapping agents (up to 16 per agent), not only an agent and its
+	// MaxNeighbours nearest neighbours (see systems.CollisionResolve); off,
+	// like the reference, dense crowds collapse into piles the pushes
+	// cannot undo.
+	AllContacts bool
+	// ContactSliding keeps agents from walking into neighbours they already
+	// touch: the part of the planned velocity towards such a neighbour is
+	// dropped (see systems.VelocitySampling). It keeps bodies apart (a
+	// tenth of the overlap) at the cost of throughput in dense crowds (more
+	// agents wait in queues), so it is off by default and in the reference.
+	ContactSliding bool
+	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
+	// the surface (see systems.SurfaceClamp); off, it keeps its last
+	// height, like the reference.
+	EdgeHeightSnap bool
 }
 
 // DefaultSettings returns the reference's values for a crowd whose largest
 // agent radius is maxAgentRadius, with an arrival distance of a third of it
-// and both improvements on.
+// and the improvements over the reference on (but ContactSliding).
 func DefaultSettings(maxAgentRadius float32) Settings {
 	return Settings{
 		PlacementHalfExtents:        geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2},
@@ -125,6 +141,8 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		CollisionIterations:         4,
 		DeadlockBreaker:             true,
 		WallSafeCollisions:          true,
+		EdgeHeightSnap:              true,
+		AllContacts:                 true,
 	}
 }
 

@@ -107,7 +107,6 @@ func initAgent(corridor *crowd.Corridor, pos geom.Vec3, params components.AgentP
 	*pPos = components.Position(pos)
 	*vel = components.Velocity{}
 	*state = components.AgentState{Mode: components.AgentWalking}
-	state.Progress.Anchor = pos
 	*corr = components.Corridor{Corridor: corridor}
 	*target = components.MoveTarget{}
 	boundary.LocalBoundary = crowd.NewLocalBoundary()
@@ -311,7 +310,6 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	*position = components.Position(nearest)
 	*vel = components.Velocity{}
 	*state = components.AgentState{Mode: components.AgentWalking}
-	state.Progress.Anchor = nearest
 	boundary.Reset()
 	*neighbours = components.Neighbours{}
 	*corners = components.Corners{}

@@ -80,7 +80,8 @@ type Config struct {
 	// [Units: s]
 	TimeStep float32
 	// Reference turns the improvements over DetourCrowd off (the deadlock
-	// breaker and wall-safe collisions), for comparisons.
+	// breaker, wall-safe collisions and the height snap on polygon edges),
+	// so that the crowd moves exactly like dtCrowd, for comparisons.
 	Reference bool
 	// OnEvent, when not nil, is called after each tick with each of the
 	// tick's events, in order. The world is not locked then.
@@ -182,5 +183,7 @@ func (c *Config) settings() components.Settings {
 	s.CollisionIterations = c.CollisionIterations
 	s.DeadlockBreaker = !c.Reference
 	s.WallSafeCollisions = !c.Reference
+	s.EdgeHeightSnap = !c.Reference
+	s.AllContacts = !c.Reference
 	return s
 }

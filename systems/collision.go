@@ -1,7 +1,10 @@
 package systems
 
 import (
+	"math"
+
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
 )
@@ -18,15 +21,34 @@ const collisionResolveFactor = float32(0.7)
 // on top of each other part sideways to their desired velocity, in opposite
 // directions by their order.
 //
+// With Settings.WallSafeCollisions (recastnavigation #305, #387, #483) a
+// wall takes its part: an agent pressed against a wall by a neighbour does
+// not move, so the neighbour takes the whole push (the reference splits it
+// and the wall then cancels half, so the pair stays overlapped, and agents
+// pressed into the same corner end up stacked); no push carries an agent
+// across a wall of its local boundary; and agents exactly on top of each
+// other part at full strength in a direction given by their order (the
+// reference pushes them 1 cm along their desired velocities, which does
+// nothing when these are zero).
+//
 // Resources: Queries, Filters; optional Settings, Workers.
 type CollisionResolve struct {
 	stage
 
 	// Per Update, indexed like the agent table: positions before and after
-	// the current pass, radii, and neighbours as table indices (-1: none).
+	// the current pass, radii, neighbours as table indices (-1: none) and
+	// the walls near each agent.
 	positions, next []geom.Vec3
 	radii           []float32
-	neighbours      [][components.MaxNeighbours]int32
+	neighbours      [][maxContacts]int32
+	walls           []nearWalls
+	waits           []bool
+
+	// With Settings.AllContacts: a grid of the agents' positions at the
+	// start of the stage, and per worker a buffer for its answers.
+	grid      *crowd.ProximityGrid
+	gridIDs   [][maxContacts * 2]uint32
+	maxRadius float32
 
 	prepareJob, displaceJob func(worker, begin, end int)
 }
@@ -51,11 +73,16 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.positions = make([]geom.Vec3, n, n+n/2)
 		s.next = make([]geom.Vec3, n, n+n/2)
 		s.radii = make([]float32, n, n+n/2)
-		s.neighbours = make([][components.MaxNeighbours]int32, n, n+n/2)
+		s.neighbours = make([][maxContacts]int32, n, n+n/2)
+		s.walls = make([]nearWalls, n, n+n/2)
+		s.waits = make([]bool, n, n+n/2)
 	}
 	s.positions, s.next = s.positions[:n], s.next[:n]
-	s.radii, s.neighbours = s.radii[:n], s.neighbours[:n]
+	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
 
+	if s.settings.AllContacts && !s.buildGrid() {
+		return
+	}
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
 		s.parallel(s.displaceJob)
@@ -75,9 +102,14 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
 		s.radii[i] = a.params.Radius
+		s.waits[i] = a.target.Arrived || a.target.State == components.TargetNone || a.target.State == components.TargetFailed
 		list := &s.neighbours[i]
 		count := 0
-		if walking(a) {
+		switch {
+		case !walking(a):
+		case s.settings.AllContacts:
+			count = s.contacts(worker, i, list)
+		default:
 			for _, nb := range a.neighbours.Slice() {
 				if j := s.table.lookup(nb.Entity); j >= 0 {
 					list[count] = int32(j)
@@ -87,6 +119,10 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		}
 		for k := count; k < len(list); k++ {
 			list[k] = -1
+		}
+		s.walls[i].count = 0
+		if s.settings.WallSafeCollisions && walking(a) {
+			s.walls[i].gather(s.positions[i], a.boundary.Segments())
 		}
 	}
 }
@@ -102,6 +138,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			continue
 		}
 		radius := s.radii[i]
+		wallSafe := s.settings.WallSafeCollisions
 		var disp geom.Vec3
 		var w float32
 		for _, j := range s.neighbours[i] {
@@ -117,7 +154,13 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			}
 			dist = geom.Sqrt(dist)
 			penetration := radii - dist
-			if dist < 0.0001 {
+			switch {
+			case dist < 0.0001 && wallSafe:
+				// On top of each other: part at full strength, in directions
+				// set by the pair's order.
+				diff = partingDirection(i, int(j))
+				penetration = penetration * 0.5 * collisionResolveFactor
+			case dist < 0.0001:
 				// On top of each other: part sideways, each its own way.
 				desired := a.velocity.Desired
 				if i > int(j) {
@@ -126,8 +169,12 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 					diff = geom.Vec3{desired[2], 0, -desired[0]}
 				}
 				penetration = 0.01
-			} else {
-				penetration = (1.0 / dist) * (penetration * 0.5) * collisionResolveFactor
+			default:
+				share := float32(0.5)
+				if wallSafe {
+					share = s.share(i, int(j), pos, *other, diff)
+				}
+				penetration = (1.0 / dist) * (penetration * share) * collisionResolveFactor
 			}
 			disp = geom.Mad(disp, diff, penetration)
 			w += 1.0
@@ -135,7 +182,137 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 		if w > 0.0001 {
 			disp = geom.Scale(disp, 1.0/w)
 		}
+		next := geom.Add(pos, disp)
+		if wallSafe {
+			next = s.walls[i].keepInside(pos, next)
+			disp = geom.Sub(next, pos)
+		}
 		a.state.Displacement = disp
-		s.next[i] = geom.Add(pos, disp)
+		s.next[i] = next
 	}
+}
+
+// share returns the part of the overlap between agents i and j that i
+// moves by (0.5 in the reference): all of it when j stands against a wall
+// it would be pushed into, or when j waits (arrived, or without a move
+// request) while i walks its path, so that idle agents step aside for
+// moving ones; none of it in the opposite cases.
+func (s *CollisionResolve) share(i, j int, pos, other, diff geom.Vec3) float32 {
+	iBlocked := s.walls[i].blocks(pos, diff)
+	jBlocked := s.walls[j].blocks(other, geom.Scale(diff, -1))
+	switch {
+	case jBlocked && !iBlocked:
+		return 1
+	case iBlocked && !jBlocked:
+		return 0
+	}
+	iWaits, jWaits := s.waits[i], s.waits[j]
+	switch {
+	case jWaits && !iWaits:
+		return 1 - yieldingShare
+	case iWaits && !jWaits:
+		return yieldingShare
+	}
+	return 0.5
+}
+
+// yieldingShare is the part of an overlap a walking agent moves by when the
+// other agent waits.
+const yieldingShare = float32(0.1)
+
+// maxContacts bounds the agents one agent is pushed apart from per tick
+// with Settings.AllContacts (MaxNeighbours without).
+const maxContacts = 16
+
+// contactSlack widens the contact search: agents may approach each other
+// by this much during the stage's passes [Units: world units]
+const contactSlack = float32(0.25)
+
+// buildGrid puts the agents' start positions into the stage's own grid
+// (the ProximityGrid resource holds the positions of before Integrate). It
+// reports false when the grid cannot be built.
+func (s *CollisionResolve) buildGrid() bool {
+	n := len(s.agents)
+	s.maxRadius = 0
+	for i := range s.agents {
+		s.maxRadius = max(s.maxRadius, s.agents[i].params.Radius)
+	}
+	if s.maxRadius <= 0 {
+		return false
+	}
+	cell := 2 * (s.maxRadius + contactSlack)
+	if s.grid == nil || s.grid.Capacity() < 4*n || s.grid.CellSize() != cell {
+		grid, err := crowd.NewProximityGrid(max(4*n, 64)+n, cell)
+		if err != nil {
+			return false
+		}
+		s.grid = grid
+	}
+	if w := s.workerCount(); len(s.gridIDs) < w {
+		s.gridIDs = make([][maxContacts * 2]uint32, w)
+	}
+	s.grid.Clear()
+	for i := range s.agents {
+		a := &s.agents[i]
+		if !walking(a) {
+			continue
+		}
+		p, r := a.position, a.params.Radius
+		_ = s.grid.Add(uint32(i), p[0]-r, p[2]-r, p[0]+r, p[2]+r)
+	}
+	return true
+}
+
+// contacts writes into list the walking agents whose bodies come within
+// contactSlack of agent i's, nearest first, and returns how many.
+func (s *CollisionResolve) contacts(worker, i int, list *[maxContacts]int32) int {
+	pos := s.positions[i]
+	reach := s.radii[i] + s.maxRadius + contactSlack
+	ids := s.gridIDs[worker][:]
+	n := s.grid.QueryItems(pos[0]-reach, pos[2]-reach, pos[0]+reach, pos[2]+reach, ids)
+	var dists [maxContacts]float32
+	count := 0
+	for _, id := range ids[:n] {
+		j := int(id)
+		if j == i {
+			continue
+		}
+		other := &s.agents[j]
+		if geom.Abs(pos[1]-other.position[1]) >= (s.agents[i].params.Height+other.params.Height)/2 {
+			continue
+		}
+		limit := s.radii[i] + other.params.Radius + contactSlack
+		distSqr := geom.Dist2DSqr(pos, other.position.Vec3())
+		if distSqr > limit*limit {
+			continue
+		}
+		// Insert by distance, keeping the nearest maxContacts.
+		at := count
+		for at > 0 && dists[at-1] > distSqr {
+			at--
+		}
+		if at >= maxContacts {
+			continue
+		}
+		last := min(count, maxContacts-1)
+		copy(list[at+1:last+1], list[at:last])
+		copy(dists[at+1:last+1], dists[at:last])
+		list[at], dists[at] = int32(j), distSqr
+		count = min(count+1, maxContacts)
+	}
+	return count
+}
+
+// partingDirection returns the direction in which agent i leaves agent j
+// when they stand on the same spot: an angle set by the pair's indices, and
+// the opposite one for j.
+func partingDirection(i, j int) geom.Vec3 {
+	lo, hi := min(i, j), max(i, j)
+	// The golden angle spreads the pairs of a pile of agents around.
+	angle := float64(lo*7919+hi) * 2.399963229728653
+	dir := geom.Vec3{float32(math.Cos(angle)), 0, float32(math.Sin(angle))}
+	if i > j {
+		return geom.Scale(dir, -1)
+	}
+	return dir
 }

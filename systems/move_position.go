@@ -30,7 +30,13 @@ type moveScratch struct {
 // point is not over the polygon, which happens to a few percent of the
 // agents each tick, so Corridor.MovePosition allocates in steady state; here
 // the height comes from navmesh.Tile.PolyHeight, which does not.
-func movePosition(c *crowd.Corridor, pos geom.Vec3, q *query.Query, filter *query.Filter, scratch *moveScratch) error {
+//
+// With snapOnEdges, a point that is not over the polygon takes the height
+// of the polygon's nearest surface point instead of keeping the old height:
+// an agent sliding along a wall on a slope sits exactly on such an edge tick
+// after tick, and in the reference its height stays where it was while the
+// floor rises or falls away.
+func movePosition(c *crowd.Corridor, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool, scratch *moveScratch) error {
 	path := c.Path()
 	if len(path) == 0 {
 		return fmt.Errorf("systems: move position: empty corridor")
@@ -49,7 +55,7 @@ func movePosition(c *crowd.Corridor, pos geom.Vec3, q *query.Query, filter *quer
 	count = crowd.MergeCorridorStartMoved(buf, count, scratch.visited[:visited])
 
 	result[1] = start[1]
-	if h, ok := polyHeight(q, buf[0], result); ok {
+	if h, ok := polyHeight(q, buf[0], result, snapOnEdges); ok {
 		result[1] = h
 	}
 	target := c.Target()
@@ -58,9 +64,10 @@ func movePosition(c *crowd.Corridor, pos geom.Vec3, q *query.Query, filter *quer
 }
 
 // polyHeight is query.PolyHeight without the error value: the height of
-// polygon ref's detail surface at pos, ok false when pos is not over it or
-// ref is not valid.
-func polyHeight(q *query.Query, ref navmesh.Ref, pos geom.Vec3) (float32, bool) {
+// polygon ref's detail surface at pos, ok false when ref is not valid or pos
+// is not over the polygon (unless snapOnEdges, which then gives the height
+// of the polygon's point nearest pos).
+func polyHeight(q *query.Query, ref navmesh.Ref, pos geom.Vec3, snapOnEdges bool) (float32, bool) {
 	tile, poly, err := q.Mesh().Snapshot().TileAndPoly(ref)
 	if err != nil {
 		return 0, false
@@ -69,5 +76,9 @@ func polyHeight(q *query.Query, ref navmesh.Ref, pos geom.Vec3) (float32, bool) 
 		h, err := q.PolyHeight(ref, pos)
 		return h, err == nil
 	}
-	return tile.PolyHeight(poly, pos)
+	if h, ok := tile.PolyHeight(poly, pos); ok || !snapOnEdges {
+		return h, ok
+	}
+	closest, _ := tile.ClosestPointOnPoly(poly, pos)
+	return closest[1], true
 }

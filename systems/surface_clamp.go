@@ -11,6 +11,9 @@ import (
 // position towards the new one along the navmesh surface, sliding along
 // walls, and the agent takes the corridor's position, its height snapped to
 // the detail surface. An agent without a path keeps a one-polygon corridor.
+// With Settings.EdgeHeightSnap, an agent that ends on a polygon edge (it
+// slides along a wall) gets the height of the surface there; the reference
+// keeps its old height, which drifts off a sloped floor tick after tick.
 // Finally an agent with a complete corridor that came within
 // Settings.ArrivalDistance (xz) of its target raises EventTargetReached,
 // once per target.
@@ -53,10 +56,10 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 		}
 		filter := s.filter(a.params)
 		corridor := a.corridor
-		// MovePosition snaps the height to the polygon's detail surface; when
-		// it fails (the polygon went away) the agent stays where the corridor
+		// The move snaps the height to the polygon's detail surface; when it
+		// fails (the polygon went away) the agent stays where the corridor
 		// is and PathRequest recovers it next tick.
-		_ = movePosition(corridor.Corridor, a.position.Vec3(), q, filter, &s.scratch[worker])
+		_ = movePosition(corridor.Corridor, a.position.Vec3(), q, filter, s.settings.EdgeHeightSnap, &s.scratch[worker])
 		*a.position = components.Position(corridor.Position())
 
 		target := a.target

@@ -19,7 +19,8 @@ const (
 // it scores candidate velocities around the desired one against its
 // neighbours (moving circles) and the walls of its local boundary that face
 // it, with the adaptive sampler and the agent's avoidance preset, and plans
-// the best one. Without the flag the planned velocity is the desired one.
+// the best one. Without the flag the planned velocity is the desired one, and
+// so it is for an agent the deadlock breaker is nudging (see Steering).
 //
 // Resources: Queries, Filters, AvoidancePresets; optional Stats, Workers.
 type VelocitySampling struct {
@@ -80,8 +81,12 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			continue
 		}
 		velocity := a.velocity
-		if !a.params.UpdateFlags.Has(components.ObstacleAvoidance) {
+		if !a.params.UpdateFlags.Has(components.ObstacleAvoidance) ||
+			(s.settings.DeadlockBreaker && detouring(a)) {
 			velocity.Planned = velocity.Desired
+			if s.settings.ContactSliding {
+				velocity.Planned = s.slideAlongContacts(a, velocity.Planned)
+			}
 			continue
 		}
 		pos := a.position.Vec3()
@@ -106,7 +111,41 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 		if err != nil {
 			planned = velocity.Desired
 		}
+		if s.settings.ContactSliding {
+			planned = s.slideAlongContacts(a, planned)
+		}
 		velocity.Planned = planned
 		total += samples
 	}
+}
+
+// contactMargin is how near two agents' bodies must come to be in contact
+// for ContactSliding [Units: world units]
+const contactMargin = float32(0.02)
+
+// slideAlongContacts drops the part of velocity that walks agent a into a
+// neighbour it touches, so that it slides along instead of pressing into
+// it (Settings.ContactSliding).
+func (s *VelocitySampling) slideAlongContacts(a *agent, velocity geom.Vec3) geom.Vec3 {
+	pos := a.position
+	for _, nb := range a.neighbours.Slice() {
+		j := s.table.lookup(nb.Entity)
+		if j < 0 {
+			continue
+		}
+		other := &s.agents[j]
+		dx, dz := other.position[0]-pos[0], other.position[2]-pos[2]
+		reach := a.params.Radius + other.params.Radius + contactMargin
+		distSqr := dx*dx + dz*dz
+		if distSqr > reach*reach || distSqr < 1e-8 {
+			continue
+		}
+		dist := geom.Sqrt(distSqr)
+		nx, nz := dx/dist, dz/dist
+		if toward := velocity[0]*nx + velocity[2]*nz; toward > 0 {
+			velocity[0] -= nx * toward
+			velocity[2] -= nz * toward
+		}
+	}
+	return velocity
 }
