@@ -68,14 +68,16 @@ func (t *Tile) QueryPolygons(qmin, qmax mgl32.Vec3, dst []Ref) []Ref {
 func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3) {
 	qmin := geom.Sub(center, halfExtents)
 	qmax := geom.Add(center, halfExtents)
-	var buf [nearestPolyCandidates]Ref
-	candidates := t.queryPolygons(qmin, qmax, buf[:0], nearestPolyCandidates)
-
 	var nearest Ref
 	var nearestPoint mgl32.Vec3
 	nearestDistSqr := float32(math.MaxFloat32)
-	for _, ref := range candidates {
-		closest, overPoly := t.closestPointOnPoly(int(ref.PolyIndex()), center)
+	candidates := 0
+	for ip := range t.overlappingPolys(qmin, qmax) {
+		if candidates == nearestPolyCandidates {
+			break
+		}
+		candidates++
+		closest, overPoly := t.closestPointOnPoly(ip, center)
 		diff := geom.Sub(center, closest)
 		var d float32
 		if overPoly {
@@ -91,7 +93,7 @@ func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3)
 		if d < nearestDistSqr {
 			nearestPoint = closest
 			nearestDistSqr = d
-			nearest = ref
+			nearest = t.PolyRefBase() | Ref(ip)
 		}
 	}
 	return nearest, nearestPoint
@@ -192,54 +194,65 @@ func (t *Tile) closestPointOnPoly(ip int, pos mgl32.Vec3) (mgl32.Vec3, bool) {
 // queryPolygons appends at most limit refs to dst.
 func (t *Tile) queryPolygons(qmin, qmax mgl32.Vec3, dst []Ref, limit int) []Ref {
 	base := t.PolyRefBase()
-	found := 0
-	if len(t.BVTree) > 0 {
-		tbmin, tbmax := t.Header.BMin, t.Header.BMax
-		qfac := t.Header.BVQuantFactor
-		var bmin, bmax [3]uint16
-		for i := range 3 {
-			lo := geom.Clamp(qmin[i], tbmin[i], tbmax[i]) - tbmin[i]
-			hi := geom.Clamp(qmax[i], tbmin[i], tbmax[i]) - tbmin[i]
-			bmin[i] = quantize(qfac*lo) & 0xfffe
-			bmax[i] = quantize(qfac*hi+1) | 1
+	for ip := range t.overlappingPolys(qmin, qmax) {
+		if limit == 0 {
+			break
 		}
-		for i := 0; i < len(t.BVTree); {
-			node := &t.BVTree[i]
-			overlap := geom.OverlapQuantBounds(bmin, bmax, node.BMin, node.BMax)
-			leaf := node.Index >= 0
-			if leaf && overlap && found < limit {
-				dst = append(dst, base|Ref(node.Index))
-				found++
-			}
-			if overlap || leaf {
-				i++
-			} else {
-				i += int(-node.Index)
-			}
-		}
-		return dst
-	}
-
-	for i := range t.Polys {
-		poly := &t.Polys[i]
-		if poly.Type() == PolyTypeOffMeshConnection {
-			continue
-		}
-		bmin := t.Verts[poly.Verts[0]]
-		bmax := bmin
-		for j := 1; j < int(poly.VertCount); j++ {
-			v := t.Verts[poly.Verts[j]]
-			for k := range 3 {
-				bmin[k] = minf(bmin[k], v[k])
-				bmax[k] = maxf(bmax[k], v[k])
-			}
-		}
-		if geom.OverlapBounds(qmin, qmax, bmin, bmax) && found < limit {
-			dst = append(dst, base|Ref(i))
-			found++
-		}
+		dst = append(dst, base|Ref(ip))
+		limit--
 	}
 	return dst
+}
+
+// overlappingPolys yields, in the C++ order, the indices of the ground
+// polygons whose bounds overlap [qmin, qmax]: through the BV tree with
+// quantised bounds when the tile has one, else by scanning every polygon.
+func (t *Tile) overlappingPolys(qmin, qmax mgl32.Vec3) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if len(t.BVTree) > 0 {
+			tbmin, tbmax := t.Header.BMin, t.Header.BMax
+			qfac := t.Header.BVQuantFactor
+			var bmin, bmax [3]uint16
+			for i := range 3 {
+				lo := geom.Clamp(qmin[i], tbmin[i], tbmax[i]) - tbmin[i]
+				hi := geom.Clamp(qmax[i], tbmin[i], tbmax[i]) - tbmin[i]
+				bmin[i] = quantize(qfac*lo) & 0xfffe
+				bmax[i] = quantize(qfac*hi+1) | 1
+			}
+			for i := 0; i < len(t.BVTree); {
+				node := &t.BVTree[i]
+				overlap := geom.OverlapQuantBounds(bmin, bmax, node.BMin, node.BMax)
+				leaf := node.Index >= 0
+				if leaf && overlap && !yield(int(node.Index)) {
+					return
+				}
+				if overlap || leaf {
+					i++
+				} else {
+					i += int(-node.Index)
+				}
+			}
+			return
+		}
+		for i := range t.Polys {
+			poly := &t.Polys[i]
+			if poly.Type() == PolyTypeOffMeshConnection {
+				continue
+			}
+			bmin := t.Verts[poly.Verts[0]]
+			bmax := bmin
+			for j := 1; j < int(poly.VertCount); j++ {
+				v := t.Verts[poly.Verts[j]]
+				for k := range 3 {
+					bmin[k] = minf(bmin[k], v[k])
+					bmax[k] = maxf(bmax[k], v[k])
+				}
+			}
+			if geom.OverlapBounds(qmin, qmax, bmin, bmax) && !yield(i) {
+				return
+			}
+		}
+	}
 }
 
 // quantize converts a non-negative BV tree coordinate to uint16 the way the
