@@ -110,3 +110,58 @@ func BenchmarkRemoveAddTile(b *testing.B) {
 		})
 	}
 }
+
+// soloProbes returns points over the solo dungeon tile and their polygons.
+func soloProbes(b *testing.B, tile *Tile) ([]mgl32.Vec3, []*Poly) {
+	var points []mgl32.Vec3
+	var polys []*Poly
+	for i := range tile.Polys {
+		p := &tile.Polys[i]
+		var c mgl32.Vec3
+		for _, v := range p.Verts[:p.VertCount] {
+			c = c.Add(tile.Verts[v])
+		}
+		points = append(points, c.Mul(1/float32(p.VertCount)))
+		polys = append(polys, p)
+	}
+	return points[:64], polys[:64]
+}
+
+func BenchmarkPolyHeightSoloDungeon(b *testing.B) {
+	_, tile := loadSoloDungeon(b)
+	points, polys := soloProbes(b, tile)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, ok := tile.PolyHeight(polys[i&63], points[i&63]); !ok {
+			b.Fatal("centre not over its polygon")
+		}
+	}
+}
+
+func BenchmarkClosestPointOnPolySoloDungeon(b *testing.B) {
+	m, tile := loadSoloDungeon(b)
+	s := m.Snapshot()
+	points, _ := soloProbes(b, tile)
+	base := tile.PolyRefBase()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		// A polygon and the centre of another: mostly the boundary path.
+		if _, _, err := s.ClosestPointOnPoly(base|Ref(i&63), points[(i+7)&63]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFindNearestPolySoloDungeon(b *testing.B) {
+	_, tile := loadSoloDungeon(b)
+	points, _ := soloProbes(b, tile)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if ref, _ := tile.FindNearestPoly(points[i&63], mgl32.Vec3{2, 4, 2}); ref == 0 {
+			b.Fatal("nothing found")
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 // readSoloTileStandIn parses the C++ DNAV tile blob of the test data (x86-64
 // layout, 32-bit refs). It is a private stand-in for ReadDNAV until the
 // navmesh-files reader is on main; it trusts its input.
-func readSoloTileStandIn(t *testing.T, blob []byte) *TileData {
+func readSoloTileStandIn(t testing.TB, blob []byte) *TileData {
 	t.Helper()
 	r := bytes.NewReader(blob)
 	read := func(v any) { require.NoError(t, binary.Read(r, binary.LittleEndian, v)) }
@@ -81,7 +81,7 @@ func readSoloTileStandIn(t *testing.T, blob []byte) *TileData {
 	return d
 }
 
-func loadSoloDungeon(t *testing.T) (*Mesh, *Tile) {
+func loadSoloDungeon(t testing.TB) (*Mesh, *Tile) {
 	t.Helper()
 	blob, err := os.ReadFile("../../testdata/navmesh_solo_dungeon.bin")
 	require.NoError(t, err)
