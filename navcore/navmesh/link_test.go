@@ -255,3 +255,31 @@ func TestOffMeshConnectionInsideOneTile(t *testing.T) {
 		fixNext(linksOf(tile, 0)))
 	assert.Equal(t, 2+4+3, totalLinks(tile), "2 internal, 2 per based start, 2 ends landed + 1 back-link")
 }
+
+func TestLinksRunOutSilently(t *testing.T) {
+	tests := []struct {
+		name      string
+		maxLinks  int32
+		wantLinks []int // per polygon of the three strips
+	}{
+		{"none", 0, []int{0, 0, 0}},
+		{"one: the first polygon's only edge", 1, []int{1, 0, 0}},
+		{"two: the middle polygon's second edge is dropped", 2, []int{1, 1, 0}},
+		{"enough", 4, []int{1, 2, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := buildTile(tileSpec{polys: [][]mgl32.Vec3{rect(0, 0, 3, 10, 0), rect(3, 0, 6, 10, 0), rect(6, 0, 9, 10, 0)}})
+			data.Header.MaxLinkCount = tt.maxLinks
+			m, err := New(testParams(1))
+			require.NoError(t, err)
+			ref, err := m.AddTile(data, 0)
+			require.NoError(t, err)
+			tile := m.TileByRef(ref)
+			require.Len(t, tile.Links, int(tt.maxLinks))
+			for ip, want := range tt.wantLinks {
+				assert.Len(t, linksOf(tile, ip), want, "polygon %d", ip)
+			}
+		})
+	}
+}

@@ -246,3 +246,21 @@ func TestFindNearestPolyClimbRule(t *testing.T) {
 	assert.Equal(t, ref|1, got)
 	assert.Equal(t, mgl32.Vec3{10, 0, 7}, nearest)
 }
+
+func TestForeignPolyGivesPosBack(t *testing.T) {
+	m, err := New(testParams(1))
+	require.NoError(t, err)
+	ref, err := m.AddTile(buildTile(tileA()), 0)
+	require.NoError(t, err)
+	tile := m.TileByRef(ref)
+	pos := mgl32.Vec3{3, 4, 5}
+	foreign := &Poly{VertCount: 3}
+	closest, over := tile.ClosestPointOnPoly(foreign, pos)
+	assert.Equal(t, pos, closest)
+	assert.False(t, over)
+	assert.Equal(t, pos, tile.ClosestPointOnDetailEdges(foreign, pos, true))
+	assert.Equal(t, pos, tile.ClosestPointOnDetailEdges(nil, pos, false))
+	// A pointer into the tile's polygons but between two elements is not a
+	// polygon either.
+	assert.Equal(t, -1, indexInSlice(tile.Polys[1:], &tile.Polys[0]))
+}
