@@ -164,7 +164,12 @@ func TestReadMSETRejectsHostileInput(t *testing.T) {
 		{"wrong version", func(b []byte) []byte { le.PutUint32(b[4:], 2); return b }, ErrUnsupportedVersion, "version 2"},
 		{"negative tile count", func(b []byte) []byte { le.PutUint32(b[8:], 0xffffffff); return b }, ErrMalformedFile, "-1 tiles"},
 		{"tile count beyond MaxTiles", func(b []byte) []byte { le.PutUint32(b[8:], 5); return b }, ErrMalformedFile, "5 tiles"},
-		{"huge tile count", func(b []byte) []byte { le.PutUint32(b[8:], 1<<19); le.PutUint32(b[32:], 1<<20); le.PutUint32(b[36:], 1); return b }, ErrMalformedFile, "524288 tiles: the mesh holds 1048576 and the file has room for 12"},
+		{"huge tile count", func(b []byte) []byte {
+			le.PutUint32(b[8:], 1<<19)
+			le.PutUint32(b[32:], 1<<20)
+			le.PutUint32(b[36:], 1)
+			return b
+		}, ErrMalformedFile, "524288 tiles: the mesh holds 1048576 and the file has room for 12"},
 		{"NaN origin", func(b []byte) []byte { le.PutUint32(b[12:], 0x7fc00000); return b }, ErrMalformedFile, "origin"},
 		{"zero tile width", func(b []byte) []byte { le.PutUint32(b[24:], 0); return b }, ErrMalformedFile, "tile size"},
 		{"zero MaxPolys", func(b []byte) []byte { le.PutUint32(b[36:], 0); return b }, ErrMalformedFile, "MaxPolys 0"},
