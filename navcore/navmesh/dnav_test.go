@@ -101,12 +101,10 @@ func TestReadDNAVBigEndian(t *testing.T) {
 func TestReadDNAVWith64BitLinks(t *testing.T) {
 	blob := readDungeonBlob(t)
 	want := readDungeonTile(t)
-	layout := newDNAVLayout(headerCounts(&want.Header), dnavLinkSize)
 
 	// A DT_POLYREF64 build stores 16-byte links; the rest is the same.
-	wide := append([]byte{}, blob[:layout.start[sectionLinks]]...)
-	wide = append(wide, make([]byte, dnavLinkSize64*int(want.Header.MaxLinkCount))...)
-	wide = append(wide, blob[layout.start[sectionDetailMeshes]:]...)
+	wide := widenLinks(blob, want)
+	require.Len(t, wide, len(blob)+4*int(want.Header.MaxLinkCount))
 
 	got, err := ReadDNAV(wide)
 	require.NoError(t, err)
