@@ -163,7 +163,7 @@ func TestBuildTileDataOffMeshConnections(t *testing.T) {
 		{Start: mgl32.Vec3{1, 1, 1}, End: mgl32.Vec3{5, 1, 2}, Radius: 0.5, Poly: 2, Flags: OffMeshBidirectional, Side: 0xff, UserID: 100},
 		{Start: mgl32.Vec3{2, 1, 2}, End: mgl32.Vec3{7, 1, -3}, Radius: 0.25, Poly: 3, Flags: 0, Side: 7, UserID: 103},
 	}, data.OffMeshConnections)
-	assert.Nil(t, checkTileData(data))
+	assert.Nil(t, inspectTileData(data))
 }
 
 func TestBuildTileDataFanTriangulation(t *testing.T) {

@@ -140,7 +140,7 @@ func MarshalDNAV(data *TileData) ([]byte, error) {
 	if data == nil {
 		return nil, fmt.Errorf("navmesh: write DNAV tile: nil tile data: %w", ErrInconsistentTileData)
 	}
-	if problem := checkTileData(data); problem != nil {
+	if problem := inspectTileData(data); problem != nil {
 		return nil, fmt.Errorf("navmesh: write DNAV tile: %s: %w", problem.describe(), ErrInconsistentTileData)
 	}
 	return appendDNAV(make([]byte, 0, DNAVSize(data)), data), nil

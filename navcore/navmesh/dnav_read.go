@@ -34,7 +34,7 @@ func ReadDNAV(blob []byte) (*TileData, error) {
 	}
 	r.decodeSections(data, &layout)
 	dropEmptySlices(data)
-	if problem := checkTileData(data); problem != nil {
+	if problem := inspectTileData(data); problem != nil {
 		where := problem.section.String()
 		if problem.index >= 0 {
 			where = fmt.Sprintf("%s[%d] at offset %#x", problem.section, problem.index, layout.offset(problem.section, problem.index))

@@ -27,12 +27,12 @@ func problemf(section dnavSection, index int, format string, args ...any) *tileD
 	return &tileDataProblem{section: section, index: index, what: fmt.Sprintf(format, args...)}
 }
 
-// checkTileData checks that a TileData holds together well enough for a
+// inspectTileData checks that a TileData holds together well enough for a
 // Mesh to use without indexing outside any array: header counts equal the
 // slice lengths, ground polygons come first and off-mesh polygons after
 // them, every index points inside its array, floats are finite. It returns
 // nil when the data is sound.
-func checkTileData(d *TileData) *tileDataProblem {
+func inspectTileData(d *TileData) *tileDataProblem {
 	if problem := checkTileHeader(d); problem != nil {
 		return problem
 	}
