@@ -100,14 +100,19 @@ func subdivideBV(items []bvItem, imin, imax int, next *int, nodes []BVNode) {
 		}
 	}
 	axis := longestAxis(node.BMax[0]-node.BMin[0], node.BMax[1]-node.BMin[1], node.BMax[2]-node.BMin[2])
-	slices.SortStableFunc(items[imin:imax], func(a, b bvItem) int {
-		return cmp.Compare(a.bmin[axis], b.bmin[axis])
-	})
+	slices.SortStableFunc(items[imin:imax], compareBVItemsAlong[axis])
 
 	split := imin + count/2
 	subdivideBV(items, imin, split, next, nodes)
 	subdivideBV(items, split, imax, next, nodes)
 	node.Index = -int32(*next - current)
+}
+
+// compareBVItemsAlong orders items by their minimum along x, y or z.
+var compareBVItemsAlong = [3]func(a, b bvItem) int{
+	func(a, b bvItem) int { return cmp.Compare(a.bmin[0], b.bmin[0]) },
+	func(a, b bvItem) int { return cmp.Compare(a.bmin[1], b.bmin[1]) },
+	func(a, b bvItem) int { return cmp.Compare(a.bmin[2], b.bmin[2]) },
 }
 
 // longestAxis returns 0, 1 or 2 for the largest extent; ties go to the

@@ -21,7 +21,7 @@ const (
 // cells, neighbour codes in poly-mesh form, detail sub-meshes that start
 // with their polygon's vertices (lifted by one cell height, as
 // rcBuildPolyMeshDetail places them).
-func buildParamsFromTile(t *testing.T, data *TileData, cellSize, cellHeight float32) *BuildParams {
+func buildParamsFromTile(t testing.TB, data *TileData, cellSize, cellHeight float32) *BuildParams {
 	t.Helper()
 	h := data.Header
 	p := &BuildParams{

@@ -188,9 +188,9 @@ func validateDetailMesh(p *BuildParams, polyCount int) (uniqueVertCount int, err
 				i, vertCount, triCount, polyVertCount, math.MaxUint8)
 		}
 		for t := triBase; t < triBase+triCount; t++ {
-			tri := p.DetailTris[t]
-			if uint64(tri[0]) >= vertCount || uint64(tri[1]) >= vertCount || uint64(tri[2]) >= vertCount {
-				return 0, buildParamsError("detail mesh %d: triangle %d indexes %v beyond its %d vertices", i, t, tri[:3], vertCount)
+			a, b, c := uint64(p.DetailTris[t][0]), uint64(p.DetailTris[t][1]), uint64(p.DetailTris[t][2])
+			if a >= vertCount || b >= vertCount || c >= vertCount {
+				return 0, buildParamsError("detail mesh %d: triangle %d indexes [%d %d %d] beyond its %d vertices", i, t, a, b, c, vertCount)
 			}
 		}
 		uniqueVertCount += int(vertCount - polyVertCount)

@@ -146,9 +146,9 @@ func checkDetailMeshes(d *TileData) *tileDataProblem {
 		}
 		vertCount := int(d.Polys[i].VertCount) + int(m.VertCount)
 		for t := m.TriBase; t < m.TriBase+uint32(m.TriCount); t++ {
-			tri := d.DetailTris[t]
-			if int(tri[0]) >= vertCount || int(tri[1]) >= vertCount || int(tri[2]) >= vertCount {
-				return problemf(sectionDetailTris, int(t), "indices %v beyond the %d vertices of polygon %d", tri[:3], vertCount, i)
+			a, b, c := int(d.DetailTris[t][0]), int(d.DetailTris[t][1]), int(d.DetailTris[t][2])
+			if a >= vertCount || b >= vertCount || c >= vertCount {
+				return problemf(sectionDetailTris, int(t), "indices [%d %d %d] beyond the %d vertices of polygon %d", a, b, c, vertCount, i)
 			}
 		}
 	}
