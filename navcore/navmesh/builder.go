@@ -102,7 +102,8 @@ type OffMeshConnectionParams struct {
 // connections that start inside the tile. The result matches the C++ tile
 // blob byte for byte once written with WriteDNAV.
 //
-// Invalid parameters give an error wrapping ErrInvalidBuildParams.
+// The result shares no memory with p. Invalid parameters give an error
+// wrapping ErrInvalidBuildParams.
 func BuildTileData(p *BuildParams) (*TileData, error) {
 	shape, err := validateBuildParams(p)
 	if err != nil {
@@ -141,23 +142,7 @@ func BuildTileData(p *BuildParams) (*TileData, error) {
 		data.BVTree = buildBVTree(p, groundPolyCount)
 	}
 
-	for i, c := range p.OffMeshConnections {
-		if !offMesh.stored(i) {
-			continue
-		}
-		con := OffMeshConnection{
-			Start:  c.Start,
-			End:    c.End,
-			Radius: c.Radius,
-			Poly:   uint16(groundPolyCount + len(data.OffMeshConnections)),
-			Side:   offMesh.endClass[i],
-			UserID: c.UserID,
-		}
-		if c.Bidirectional {
-			con.Flags = OffMeshBidirectional
-		}
-		data.OffMeshConnections = append(data.OffMeshConnections, con)
-	}
+	data.OffMeshConnections = appendOffMeshConnections(data.OffMeshConnections, p, offMesh, groundPolyCount)
 
 	data.Header = TileHeader{
 		X:               p.TileX,
@@ -266,6 +251,29 @@ func storeOffMeshPolys(polys []Poly, p *BuildParams, offMesh offMeshClassificati
 		poly.SetType(PolyTypeOffMeshConnection)
 		n++
 	}
+}
+
+// appendOffMeshConnections appends the records of the stored off-mesh
+// connections, whose polygons follow the ground polygons.
+func appendOffMeshConnections(dst []OffMeshConnection, p *BuildParams, offMesh offMeshClassification, polyBase int) []OffMeshConnection {
+	for i, c := range p.OffMeshConnections {
+		if !offMesh.stored(i) {
+			continue
+		}
+		con := OffMeshConnection{
+			Start:  c.Start,
+			End:    c.End,
+			Radius: c.Radius,
+			Poly:   uint16(polyBase + len(dst)),
+			Side:   offMesh.endClass[i],
+			UserID: c.UserID,
+		}
+		if c.Bidirectional {
+			con.Flags = OffMeshBidirectional
+		}
+		dst = append(dst, con)
+	}
+	return dst
 }
 
 // storeDetailMeshes copies the detail mesh, dropping from each sub-mesh the
