@@ -107,7 +107,8 @@ type CompactHeightfield struct {
 	WalkableHeight, WalkableClimb, BorderSize int
 	// MaxDistance is the largest value in Dist.
 	MaxDistance uint16
-	// MaxRegions is one more than the largest region id.
+	// MaxRegions is the largest region id after partitioning: region ids
+	// run 1..MaxRegions, BorderRegion ids aside.
 	MaxRegions uint16
 	BMin, BMax mgl32.Vec3
 	CellSize   float32
@@ -120,6 +121,9 @@ type CompactHeightfield struct {
 	Dist []uint16
 	// Areas holds the area id of each span.
 	Areas []uint8
+	// Warnings collects problems a stage noticed but built through, as the
+	// C++ logs them (e.g. overlapping regions); stages append to it.
+	Warnings []string
 }
 
 // Contour is the simplified outline of one region (rcContour). Each vertex is
@@ -142,6 +146,9 @@ type ContourSet struct {
 	Height     int
 	BorderSize int
 	MaxError   float32
+	// Warnings collects problems BuildContours noticed but built through
+	// (e.g. a hole it could not merge into its region's outline).
+	Warnings []string
 }
 
 // PolyMesh is the convex polygon mesh built from a ContourSet (rcPolyMesh).

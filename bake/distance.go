@@ -1,0 +1,188 @@
+package bake
+
+import (
+	"errors"
+	"fmt"
+)
+
+// distanceUnset is the initial distance of a span before the two sweeps.
+const distanceUnset = 0xffff
+
+// BuildDistanceField computes, for every span of chf, an estimate of its
+// distance to the nearest border of the walkable area (a span with a missing
+// or different-area neighbour) and stores it in chf.Dist, smoothed by a 3×3
+// box blur (rcBuildDistanceField). chf.MaxDistance receives the largest
+// distance before the blur. Distances are in half cells: a straight step
+// counts 2 and a diagonal step 3 [Limit: 0..65535].
+//
+// The field is required by BuildRegions. A previous chf.Dist is replaced. On
+// error chf is left unchanged.
+func BuildDistanceField(chf *CompactHeightfield) error {
+	if err := checkCompactLayout(chf); err != nil {
+		return fmt.Errorf("bake: build distance field: %w", err)
+	}
+	spanCount := len(chf.Spans)
+	distances := make([]uint16, spanCount)
+	blurred := make([]uint16, spanCount)
+
+	maxDistance := calculateDistanceField(chf, distances)
+	boxBlur(chf, 1, distances, blurred)
+
+	chf.MaxDistance = maxDistance
+	chf.Dist = blurred
+	return nil
+}
+
+// checkCompactLayout verifies the sizes a region or contour stage relies on,
+// so that a malformed field gives an error instead of an index panic.
+func checkCompactLayout(chf *CompactHeightfield) error {
+	if chf == nil {
+		return errors.New("nil compact heightfield")
+	}
+	if chf.Width < 0 || chf.Height < 0 {
+		return fmt.Errorf("negative grid size %d×%d", chf.Width, chf.Height)
+	}
+	if len(chf.Cells) != chf.Width*chf.Height {
+		return fmt.Errorf("%d cells for a %d×%d grid", len(chf.Cells), chf.Width, chf.Height)
+	}
+	if len(chf.Areas) != len(chf.Spans) {
+		return fmt.Errorf("%d areas for %d spans", len(chf.Areas), len(chf.Spans))
+	}
+	for i, c := range chf.Cells {
+		if uint64(c.Index)+uint64(c.Count) > uint64(len(chf.Spans)) {
+			return fmt.Errorf("cell %d holds spans %d..%d of %d", i, c.Index, uint64(c.Index)+uint64(c.Count), len(chf.Spans))
+		}
+	}
+	return nil
+}
+
+// neighbourSpan returns the index of the span connected to span s of cell
+// (x, y) in direction dir; the caller has checked the connection exists.
+func neighbourSpan(chf *CompactHeightfield, x, y int, s *CompactSpan, dir int) int {
+	ax := x + dirOffsetX(dir)
+	ay := y + dirOffsetY(dir)
+	return int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
+}
+
+// calculateDistanceField fills distances with the two-pass chamfer distance
+// to the area border and returns the largest value.
+func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 {
+	w, h := chf.Width, chf.Height
+	for i := range distances {
+		distances[i] = distanceUnset
+	}
+
+	// Spans without four same-area neighbours sit on the border.
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				s := &chf.Spans[i]
+				area := chf.Areas[i]
+				connected := 0
+				for dir := 0; dir < 4; dir++ {
+					if getCon(s, dir) == NotConnected {
+						continue
+					}
+					if area == chf.Areas[neighbourSpan(chf, x, y, s, dir)] {
+						connected++
+					}
+				}
+				if connected != 4 {
+					distances[i] = 0
+				}
+			}
+		}
+	}
+
+	// Forward pass: (-1,0), (-1,-1), (0,-1), (1,-1).
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				relaxDistance(chf, distances, x, y, i, 0, 3)
+				relaxDistance(chf, distances, x, y, i, 3, 2)
+			}
+		}
+	}
+
+	// Backward pass: (1,0), (1,1), (0,1), (-1,1).
+	for y := h - 1; y >= 0; y-- {
+		for x := w - 1; x >= 0; x-- {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				relaxDistance(chf, distances, x, y, i, 2, 1)
+				relaxDistance(chf, distances, x, y, i, 1, 0)
+			}
+		}
+	}
+
+	var maxDistance uint16
+	for _, d := range distances {
+		maxDistance = max(maxDistance, d)
+	}
+	return maxDistance
+}
+
+// relaxDistance lowers the distance of span i of cell (x, y) through its
+// neighbour in direction dir (cost 2) and that neighbour's neighbour in
+// direction diagonalDir (cost 3).
+func relaxDistance(chf *CompactHeightfield, distances []uint16, x, y, i, dir, diagonalDir int) {
+	s := &chf.Spans[i]
+	if getCon(s, dir) == NotConnected {
+		return
+	}
+	ax := x + dirOffsetX(dir)
+	ay := y + dirOffsetY(dir)
+	ai := int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
+	if int(distances[ai])+2 < int(distances[i]) {
+		distances[i] = distances[ai] + 2
+	}
+	as := &chf.Spans[ai]
+	if getCon(as, diagonalDir) == NotConnected {
+		return
+	}
+	aai := neighbourSpan(chf, ax, ay, as, diagonalDir)
+	if int(distances[aai])+3 < int(distances[i]) {
+		distances[i] = distances[aai] + 3
+	}
+}
+
+// boxBlur writes into dst the 3×3 average of src around each span whose
+// distance exceeds 2*threshold; missing neighbours count as the span itself.
+func boxBlur(chf *CompactHeightfield, threshold int, src, dst []uint16) {
+	w, h := chf.Width, chf.Height
+	threshold *= 2
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				s := &chf.Spans[i]
+				center := int(src[i])
+				if center <= threshold {
+					dst[i] = src[i]
+					continue
+				}
+				sum := center
+				for dir := 0; dir < 4; dir++ {
+					if getCon(s, dir) == NotConnected {
+						sum += center * 2
+						continue
+					}
+					ax := x + dirOffsetX(dir)
+					ay := y + dirOffsetY(dir)
+					ai := int(chf.Cells[ax+ay*w].Index) + getCon(s, dir)
+					sum += int(src[ai])
+					as := &chf.Spans[ai]
+					nextDir := (dir + 1) & 3
+					if getCon(as, nextDir) != NotConnected {
+						sum += int(src[neighbourSpan(chf, ax, ay, as, nextDir)])
+					} else {
+						sum += center
+					}
+				}
+				dst[i] = uint16((sum + 5) / 9)
+			}
+		}
+	}
+}

@@ -1,0 +1,394 @@
+package bake
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Watershed settings of rcBuildRegions.
+const (
+	// watershedExpandIterations bounds how far regions grow into each new
+	// level before new regions are flooded.
+	watershedExpandIterations = 8
+	// levelStackBits is log2 of the number of level stacks; each stack holds
+	// the spans of 1<<levelsPerStackShift distance levels.
+	levelStackBits      = 3
+	levelStackCount     = 1 << levelStackBits
+	levelsPerStackShift = 1
+)
+
+// errRegionIDOverflow is returned when a partition needs more than 65535 ids.
+var errRegionIDOverflow = errors.New("region id overflow: more than 65535 regions")
+
+// levelStackEntry is a span waiting to be assigned a region; index is -1
+// once the span has been handled.
+type levelStackEntry struct {
+	x, y, index int
+}
+
+// dirtyEntry is a region assignment computed in one expansion round and
+// applied after it, so that the round sees a consistent field.
+type dirtyEntry struct {
+	index    int
+	region   uint16
+	distance uint16
+}
+
+// BuildRegions partitions the walkable spans of chf into regions with the
+// watershed method (rcBuildRegions): regions grow outward from the spans
+// farthest from any border, which gives the best regions for tessellation
+// at the cost of needing the distance field from BuildDistanceField first.
+//
+// borderSize is the width of the tile border whose spans get BorderRegion
+// ids [Limit: >= 0] [Units: cells]. Connected groups of regions smaller than
+// minRegionArea spans that do not touch the tile border are removed
+// [Limit: >= 0] [Units: spans]. Regions of at most mergeRegionArea spans are
+// merged into a neighbour when possible [Limit: >= 0] [Units: spans].
+//
+// The result is written to the Region of every span, chf.MaxRegions (the
+// largest region id, ids run 1..MaxRegions) and chf.BorderSize. If merging
+// finds regions that overlap themselves vertically the partition is kept
+// and a warning is appended to chf.Warnings, as the C++ logs and goes on.
+// On error chf is left unchanged.
+func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) error {
+	if err := checkRegionInput(chf, borderSize); err != nil {
+		return fmt.Errorf("bake: build regions: %w", err)
+	}
+	if len(chf.Dist) != len(chf.Spans) {
+		return fmt.Errorf("bake: build regions: distance field has %d values for %d spans (run BuildDistanceField first)", len(chf.Dist), len(chf.Spans))
+	}
+
+	spanCount := len(chf.Spans)
+	regions := make([]uint16, spanCount)
+	distances := make([]uint16, spanCount)
+	var levelStacks [levelStackCount][]levelStackEntry
+	for i := range levelStacks {
+		levelStacks[i] = make([]levelStackEntry, 0, 256)
+	}
+	stack := make([]levelStackEntry, 0, 256)
+	var dirty []dirtyEntry
+
+	regionID := uint16(1)
+	level := uint16((int(chf.MaxDistance) + 1) &^ 1)
+	if borderSize > 0 {
+		regionID = paintBorderRegions(chf, borderSize, regions, regionID)
+	}
+
+	stackIndex := -1
+	for level > 0 {
+		if level >= 2 {
+			level -= 2
+		} else {
+			level = 0
+		}
+		stackIndex = (stackIndex + 1) & (levelStackCount - 1)
+		if stackIndex == 0 {
+			sortCellsByLevel(level, chf, regions, levelStacks[:], levelsPerStackShift)
+		} else {
+			levelStacks[stackIndex] = appendStacks(levelStacks[stackIndex-1], levelStacks[stackIndex], regions)
+		}
+
+		dirty = expandRegions(watershedExpandIterations, level, chf, regions, distances, levelStacks[stackIndex], false, dirty)
+
+		for j := range levelStacks[stackIndex] {
+			current := levelStacks[stackIndex][j]
+			if current.index < 0 || regions[current.index] != 0 {
+				continue
+			}
+			var flooded bool
+			flooded, stack = floodRegion(current.x, current.y, current.index, level, regionID, chf, regions, distances, stack)
+			if flooded {
+				if regionID == 0xffff {
+					return fmt.Errorf("bake: build regions: %w", errRegionIDOverflow)
+				}
+				regionID++
+			}
+		}
+	}
+
+	// Grow the regions over whatever is left, without an iteration limit.
+	stack = fillExpandStack(chf, regions, 0, stack)
+	expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
+
+	maxRegionID := regionID
+	overlaps := mergeAndFilterRegions(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
+	if len(overlaps) > 0 {
+		chf.Warnings = append(chf.Warnings, fmt.Sprintf("bake: build regions: %d overlapping regions", len(overlaps)))
+	}
+
+	storeRegions(chf, regions, borderSize, maxRegionID)
+	return nil
+}
+
+// checkRegionInput validates what every partition method needs.
+func checkRegionInput(chf *CompactHeightfield, borderSize int) error {
+	if err := checkCompactLayout(chf); err != nil {
+		return err
+	}
+	if borderSize < 0 {
+		return fmt.Errorf("negative border size %d", borderSize)
+	}
+	return nil
+}
+
+// storeRegions writes a finished partition into chf.
+func storeRegions(chf *CompactHeightfield, regions []uint16, borderSize int, maxRegionID uint16) {
+	for i := range chf.Spans {
+		chf.Spans[i].Region = regions[i]
+	}
+	chf.BorderSize = borderSize
+	chf.MaxRegions = maxRegionID
+}
+
+// paintBorderRegions gives the walkable spans of the four tile-border strips
+// their own BorderRegion ids, starting at id, and returns the next free id.
+func paintBorderRegions(chf *CompactHeightfield, borderSize int, regions []uint16, id uint16) uint16 {
+	w, h := chf.Width, chf.Height
+	bw := min(w, borderSize)
+	bh := min(h, borderSize)
+	paintRectRegion(0, bw, 0, h, id|BorderRegion, chf, regions)
+	id++
+	paintRectRegion(w-bw, w, 0, h, id|BorderRegion, chf, regions)
+	id++
+	paintRectRegion(0, w, 0, bh, id|BorderRegion, chf, regions)
+	id++
+	paintRectRegion(0, w, h-bh, h, id|BorderRegion, chf, regions)
+	id++
+	return id
+}
+
+// paintRectRegion sets the region of every walkable span in the cell
+// rectangle [minX, maxX) × [minY, maxY).
+func paintRectRegion(minX, maxX, minY, maxY int, id uint16, chf *CompactHeightfield, regions []uint16) {
+	w := chf.Width
+	for y := minY; y < maxY; y++ {
+		for x := minX; x < maxX; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				if chf.Areas[i] != NullArea {
+					regions[i] = id
+				}
+			}
+		}
+	}
+}
+
+// floodRegion grows the new region id from span i of cell (x, y) over the
+// connected same-area spans at or above level-2 that have no region yet.
+// A span next to another region is given back. It reports whether any span
+// was kept, and returns the (reused) work stack.
+func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry) (bool, []levelStackEntry) {
+	w := chf.Width
+	area := chf.Areas[i]
+
+	stack = append(stack[:0], levelStackEntry{x, y, i})
+	regions[i] = id
+	distances[i] = 0
+
+	var lowest uint16
+	if level >= 2 {
+		lowest = level - 2
+	}
+	count := 0
+
+	for len(stack) > 0 {
+		back := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		cx, cy, ci := back.x, back.y, back.index
+		cs := &chf.Spans[ci]
+
+		// Give the span back if a neighbour (or the diagonal next to it)
+		// already belongs to another region.
+		var other uint16
+		for dir := 0; dir < 4; dir++ {
+			if getCon(cs, dir) == NotConnected {
+				continue
+			}
+			ax := cx + dirOffsetX(dir)
+			ay := cy + dirOffsetY(dir)
+			ai := int(chf.Cells[ax+ay*w].Index) + getCon(cs, dir)
+			if chf.Areas[ai] != area {
+				continue
+			}
+			neighbour := regions[ai]
+			if neighbour&BorderRegion != 0 {
+				continue
+			}
+			if neighbour != 0 && neighbour != id {
+				other = neighbour
+				break
+			}
+			as := &chf.Spans[ai]
+			diagonalDir := (dir + 1) & 3
+			if getCon(as, diagonalDir) != NotConnected {
+				ai2 := neighbourSpan(chf, ax, ay, as, diagonalDir)
+				if chf.Areas[ai2] != area {
+					continue
+				}
+				diagonal := regions[ai2]
+				if diagonal != 0 && diagonal != id {
+					other = diagonal
+					break
+				}
+			}
+		}
+		if other != 0 {
+			regions[ci] = 0
+			continue
+		}
+
+		count++
+
+		for dir := 0; dir < 4; dir++ {
+			if getCon(cs, dir) == NotConnected {
+				continue
+			}
+			ax := cx + dirOffsetX(dir)
+			ay := cy + dirOffsetY(dir)
+			ai := int(chf.Cells[ax+ay*w].Index) + getCon(cs, dir)
+			if chf.Areas[ai] != area {
+				continue
+			}
+			if chf.Dist[ai] >= lowest && regions[ai] == 0 {
+				regions[ai] = id
+				distances[ai] = 0
+				stack = append(stack, levelStackEntry{ax, ay, ai})
+			}
+		}
+	}
+	return count > 0, stack
+}
+
+// fillExpandStack returns stack refilled with every walkable span at or
+// above level that has no region yet, in cell order.
+func fillExpandStack(chf *CompactHeightfield, regions []uint16, level uint16, stack []levelStackEntry) []levelStackEntry {
+	w, h := chf.Width, chf.Height
+	stack = stack[:0]
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				if chf.Dist[i] >= level && regions[i] == 0 && chf.Areas[i] != NullArea {
+					stack = append(stack, levelStackEntry{x, y, i})
+				}
+			}
+		}
+	}
+	return stack
+}
+
+// expandRegions grows existing regions into the spans of stack, one ring per
+// round, for at most maxIterations rounds when level > 0 and until nothing
+// changes otherwise. Each span joins the neighbouring region whose seed is
+// nearest. If filled is false, stack entries that already have a region are
+// first marked as handled; if true, stack was just built by fillExpandStack.
+// The dirty buffer is returned for reuse.
+func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry, filled bool, dirty []dirtyEntry) []dirtyEntry {
+	w := chf.Width
+	if !filled {
+		for j := range stack {
+			if regions[stack[j].index] != 0 {
+				stack[j].index = -1
+			}
+		}
+	}
+
+	iteration := 0
+	for len(stack) > 0 {
+		failed := 0
+		dirty = dirty[:0]
+
+		for j := range stack {
+			x, y, i := stack[j].x, stack[j].y, stack[j].index
+			if i < 0 {
+				failed++
+				continue
+			}
+
+			region := regions[i]
+			bestDistance := uint16(0xffff)
+			area := chf.Areas[i]
+			s := &chf.Spans[i]
+			for dir := 0; dir < 4; dir++ {
+				if getCon(s, dir) == NotConnected {
+					continue
+				}
+				ax := x + dirOffsetX(dir)
+				ay := y + dirOffsetY(dir)
+				ai := int(chf.Cells[ax+ay*w].Index) + getCon(s, dir)
+				if chf.Areas[ai] != area {
+					continue
+				}
+				if regions[ai] > 0 && regions[ai]&BorderRegion == 0 {
+					if int(distances[ai])+2 < int(bestDistance) {
+						region = regions[ai]
+						bestDistance = distances[ai] + 2
+					}
+				}
+			}
+			if region != 0 {
+				stack[j].index = -1
+				dirty = append(dirty, dirtyEntry{i, region, bestDistance})
+			} else {
+				failed++
+			}
+		}
+
+		for _, d := range dirty {
+			regions[d.index] = d.region
+			distances[d.index] = d.distance
+		}
+
+		if failed == len(stack) {
+			break
+		}
+		if level > 0 {
+			iteration++
+			if iteration >= maxIterations {
+				break
+			}
+		}
+	}
+	return dirty
+}
+
+// sortCellsByLevel distributes the walkable spans without a region over the
+// level stacks: stack k gets the spans whose distance level is k steps of
+// 1<<shift below startLevel; spans farther down are left out and spans above
+// go to stack 0.
+func sortCellsByLevel(startLevel uint16, chf *CompactHeightfield, regions []uint16, stacks [][]levelStackEntry, shift uint) {
+	w, h := chf.Width, chf.Height
+	start := int(startLevel >> shift)
+	for j := range stacks {
+		stacks[j] = stacks[j][:0]
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			c := chf.Cells[x+y*w]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				if chf.Areas[i] == NullArea || regions[i] != 0 {
+					continue
+				}
+				stackIndex := start - int(chf.Dist[i]>>shift)
+				if stackIndex >= len(stacks) {
+					continue
+				}
+				if stackIndex < 0 {
+					stackIndex = 0
+				}
+				stacks[stackIndex] = append(stacks[stackIndex], levelStackEntry{x, y, i})
+			}
+		}
+	}
+}
+
+// appendStacks appends to dst the entries of src still waiting for a region.
+func appendStacks(src, dst []levelStackEntry, regions []uint16) []levelStackEntry {
+	for _, entry := range src {
+		if entry.index < 0 || regions[entry.index] != 0 {
+			continue
+		}
+		dst = append(dst, entry)
+	}
+	return dst
+}
