@@ -45,8 +45,8 @@ type dirtyEntry struct {
 // [Limit: >= 0] [Units: spans]. Regions of at most mergeRegionArea spans are
 // merged into a neighbour when possible [Limit: >= 0] [Units: spans].
 //
-// The result is written to the Region of every span, chf.MaxRegions (the
-// largest region id, ids run 1..MaxRegions) and chf.BorderSize. If merging
+// The result is written to the Region of every span, chf.MaxRegions (all
+// region ids are below it) and chf.BorderSize. If merging
 // finds regions that overlap themselves vertically the partition is kept
 // and a warning is appended to chf.Warnings, as the C++ logs and goes on.
 // On error chf is left unchanged.

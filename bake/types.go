@@ -107,8 +107,10 @@ type CompactHeightfield struct {
 	WalkableHeight, WalkableClimb, BorderSize int
 	// MaxDistance is the largest value in Dist.
 	MaxDistance uint16
-	// MaxRegions is the largest region id after partitioning: region ids
-	// run 1..MaxRegions, BorderRegion ids aside.
+	// MaxRegions bounds the region ids after partitioning: every region id
+	// but BorderRegion ones is below it. Like the C++ it counts the id the
+	// partition would have handed out next (and, with a border, the four
+	// border ids), so n regions usually give n+1.
 	MaxRegions uint16
 	BMin, BMax mgl32.Vec3
 	CellSize   float32
