@@ -126,28 +126,26 @@ func removeBorderOffset(verts [][4]int32, borderSize int) {
 // neighbour is missing or in another region; spans outside any region or in
 // the tile border get 0.
 func markRegionEdges(chf *CompactHeightfield) []uint8 {
-	w, h := chf.Width, chf.Height
-	edges := make([]uint8, len(chf.Spans))
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				s := &chf.Spans[i]
-				if s.Region == 0 || s.Region&BorderRegion != 0 {
-					continue
-				}
-				var same uint8
-				for dir := 0; dir < 4; dir++ {
-					var neighbour uint16
-					if getCon(s, dir) != NotConnected {
-						neighbour = chf.Spans[neighbourSpan(chf, x, y, s, dir)].Region
-					}
-					if neighbour == s.Region {
-						same |= 1 << dir
-					}
-				}
-				edges[i] = same ^ 0xf
+	cells, spans := chf.Cells, chf.Spans
+	offsets := cellOffsets(chf.Width)
+	edges := make([]uint8, len(spans))
+	for cell, c := range cells {
+		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+			s := &spans[i]
+			if s.Region == 0 || s.Region&BorderRegion != 0 {
+				continue
 			}
+			var same uint8
+			for dir := 0; dir < 4; dir++ {
+				var neighbour uint16
+				if con := getCon(s, dir); con != NotConnected {
+					neighbour = spans[int(cells[cell+offsets[dir]].Index)+con].Region
+				}
+				if neighbour == s.Region {
+					same |= 1 << dir
+				}
+			}
+			edges[i] = same ^ 0xf
 		}
 	}
 	return edges
@@ -158,18 +156,20 @@ func markRegionEdges(chf *CompactHeightfield) []uint8 {
 // edge: the edge's corner x, height, z in cells and, in the fourth value,
 // the region beyond the edge with BorderVertex and AreaBorder flags.
 func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][4]int32) [][4]int32 {
+	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
+	offsets := cellOffsets(chf.Width)
 	dir := 0
 	for edges[i]&(1<<dir) == 0 {
 		dir++
 	}
 	startDir, startIndex := dir, i
-	area := chf.Areas[i]
-	w := chf.Width
+	area := areas[i]
+	cell := x + y*chf.Width
 
 	for iteration := 1; iteration < contourWalkLimit; iteration++ {
-		s := &chf.Spans[i]
+		s := &spans[i]
 		if edges[i]&(1<<dir) != 0 {
-			height, isBorderVertex := cornerHeight(x, y, i, dir, chf)
+			height, isBorderVertex := cornerHeight(cell, i, dir, chf)
 			px, pz := x, y
 			switch dir {
 			case 0:
@@ -182,10 +182,10 @@ func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][
 			}
 			isAreaBorder := false
 			neighbour := 0
-			if getCon(s, dir) != NotConnected {
-				ai := neighbourSpan(chf, x, y, s, dir)
-				neighbour = int(chf.Spans[ai].Region)
-				isAreaBorder = area != chf.Areas[ai]
+			if con := getCon(s, dir); con != NotConnected {
+				ai := int(cells[cell+offsets[dir]].Index) + con
+				neighbour = int(spans[ai].Region)
+				isAreaBorder = area != areas[ai]
 			}
 			if isBorderVertex {
 				neighbour |= BorderVertex
@@ -198,14 +198,15 @@ func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][
 			edges[i] &^= 1 << dir
 			dir = (dir + 1) & 3
 		} else {
-			if getCon(s, dir) == NotConnected {
+			con := getCon(s, dir)
+			if con == NotConnected {
 				// Cannot happen on a consistent field: the edge is open.
 				return points
 			}
-			nx := x + dirOffsetX(dir)
-			ny := y + dirOffsetY(dir)
-			i = int(chf.Cells[nx+ny*w].Index) + getCon(s, dir)
-			x, y = nx, ny
+			x += dirOffsetX(dir)
+			y += dirOffsetY(dir)
+			cell += offsets[dir]
+			i = int(cells[cell].Index) + con
 			dir = (dir + 3) & 3
 		}
 		if startIndex == i && startDir == dir {
@@ -216,45 +217,45 @@ func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][
 }
 
 // cornerHeight returns the height of the corner clockwise after edge dir of
-// span i (the highest floor among the up to four spans around it) and
-// whether the corner is a border vertex: one where two cells of the same
+// span i of cell (the highest floor among the up to four spans around it)
+// and whether the corner is a border vertex: one where two cells of the same
 // tile-border region meet two interior cells of one area, which the poly
 // mesh stage removes.
-func cornerHeight(x, y, i, dir int, chf *CompactHeightfield) (int, bool) {
-	s := &chf.Spans[i]
+func cornerHeight(cell, i, dir int, chf *CompactHeightfield) (int, bool) {
+	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
+	offsets := cellOffsets(chf.Width)
+	s := &spans[i]
 	height := int(s.Y)
 	nextDir := (dir + 1) & 3
 
 	// Region and area of the four cells around the corner.
 	var regions [4]uint32
-	regions[0] = uint32(s.Region) | uint32(chf.Areas[i])<<16
+	regions[0] = uint32(s.Region) | uint32(areas[i])<<16
 
-	if getCon(s, dir) != NotConnected {
-		ax := x + dirOffsetX(dir)
-		ay := y + dirOffsetY(dir)
-		ai := int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
-		as := &chf.Spans[ai]
+	if con := getCon(s, dir); con != NotConnected {
+		ac := cell + offsets[dir]
+		ai := int(cells[ac].Index) + con
+		as := &spans[ai]
 		height = max(height, int(as.Y))
-		regions[1] = uint32(as.Region) | uint32(chf.Areas[ai])<<16
-		if getCon(as, nextDir) != NotConnected {
-			ai2 := neighbourSpan(chf, ax, ay, as, nextDir)
-			as2 := &chf.Spans[ai2]
+		regions[1] = uint32(as.Region) | uint32(areas[ai])<<16
+		if con := getCon(as, nextDir); con != NotConnected {
+			ai2 := int(cells[ac+offsets[nextDir]].Index) + con
+			as2 := &spans[ai2]
 			height = max(height, int(as2.Y))
-			regions[2] = uint32(as2.Region) | uint32(chf.Areas[ai2])<<16
+			regions[2] = uint32(as2.Region) | uint32(areas[ai2])<<16
 		}
 	}
-	if getCon(s, nextDir) != NotConnected {
-		ax := x + dirOffsetX(nextDir)
-		ay := y + dirOffsetY(nextDir)
-		ai := int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, nextDir)
-		as := &chf.Spans[ai]
+	if con := getCon(s, nextDir); con != NotConnected {
+		ac := cell + offsets[nextDir]
+		ai := int(cells[ac].Index) + con
+		as := &spans[ai]
 		height = max(height, int(as.Y))
-		regions[3] = uint32(as.Region) | uint32(chf.Areas[ai])<<16
-		if getCon(as, dir) != NotConnected {
-			ai2 := neighbourSpan(chf, ax, ay, as, dir)
-			as2 := &chf.Spans[ai2]
+		regions[3] = uint32(as.Region) | uint32(areas[ai])<<16
+		if con := getCon(as, dir); con != NotConnected {
+			ai2 := int(cells[ac+offsets[dir]].Index) + con
+			as2 := &spans[ai2]
 			height = max(height, int(as2.Y))
-			regions[2] = uint32(as2.Region) | uint32(chf.Areas[ai2])<<16
+			regions[2] = uint32(as2.Region) | uint32(areas[ai2])<<16
 		}
 	}
 

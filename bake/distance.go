@@ -64,55 +64,114 @@ func neighbourSpan(chf *CompactHeightfield, x, y int, s *CompactSpan, dir int) i
 	return int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
 }
 
+// cellOffsets returns, per direction, the step between neighbouring cell
+// indices x + y*width.
+func cellOffsets(width int) [4]int {
+	return [4]int{-1, width, 1, -width}
+}
+
 // calculateDistanceField fills distances with the two-pass chamfer distance
 // to the area border and returns the largest value.
 func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 {
 	w, h := chf.Width, chf.Height
+	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
+	offsets := cellOffsets(w)
 	for i := range distances {
 		distances[i] = distanceUnset
 	}
 
 	// Spans without four same-area neighbours sit on the border.
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				s := &chf.Spans[i]
-				area := chf.Areas[i]
-				connected := 0
-				for dir := 0; dir < 4; dir++ {
-					if getCon(s, dir) == NotConnected {
-						continue
-					}
-					if area == chf.Areas[neighbourSpan(chf, x, y, s, dir)] {
+	for cell, c := range cells {
+		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+			s := &spans[i]
+			connected := 0
+			for dir := 0; dir < 4; dir++ {
+				if con := getCon(s, dir); con != NotConnected {
+					if areas[i] == areas[int(cells[cell+offsets[dir]].Index)+con] {
 						connected++
 					}
 				}
-				if connected != 4 {
-					distances[i] = 0
+			}
+			if connected != 4 {
+				distances[i] = 0
+			}
+		}
+	}
+
+	// relax lowers the distance of span i of cell through its neighbour in
+	// direction dir (cost 2) and that neighbour's neighbour in direction
+	// diagonalDir (cost 3). Written out in the sweeps below for speed.
+	//
+	// Forward sweep: (-1,0) then (-1,-1), (0,-1) then (1,-1).
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			cell := x + y*w
+			c := cells[cell]
+			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+				s := &spans[i]
+				if con := getCon(s, 0); con != NotConnected {
+					ac := cell + offsets[0]
+					ai := int(cells[ac].Index) + con
+					if int(distances[ai])+2 < int(distances[i]) {
+						distances[i] = distances[ai] + 2
+					}
+					if con := getCon(&spans[ai], 3); con != NotConnected {
+						aai := int(cells[ac+offsets[3]].Index) + con
+						if int(distances[aai])+3 < int(distances[i]) {
+							distances[i] = distances[aai] + 3
+						}
+					}
+				}
+				if con := getCon(s, 3); con != NotConnected {
+					ac := cell + offsets[3]
+					ai := int(cells[ac].Index) + con
+					if int(distances[ai])+2 < int(distances[i]) {
+						distances[i] = distances[ai] + 2
+					}
+					if con := getCon(&spans[ai], 2); con != NotConnected {
+						aai := int(cells[ac+offsets[2]].Index) + con
+						if int(distances[aai])+3 < int(distances[i]) {
+							distances[i] = distances[aai] + 3
+						}
+					}
 				}
 			}
 		}
 	}
 
-	// Forward pass: (-1,0), (-1,-1), (0,-1), (1,-1).
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				relaxDistance(chf, distances, x, y, i, 0, 3)
-				relaxDistance(chf, distances, x, y, i, 3, 2)
-			}
-		}
-	}
-
-	// Backward pass: (1,0), (1,1), (0,1), (-1,1).
+	// Backward sweep: (1,0) then (1,1), (0,1) then (-1,1).
 	for y := h - 1; y >= 0; y-- {
 		for x := w - 1; x >= 0; x-- {
-			c := chf.Cells[x+y*w]
+			cell := x + y*w
+			c := cells[cell]
 			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				relaxDistance(chf, distances, x, y, i, 2, 1)
-				relaxDistance(chf, distances, x, y, i, 1, 0)
+				s := &spans[i]
+				if con := getCon(s, 2); con != NotConnected {
+					ac := cell + offsets[2]
+					ai := int(cells[ac].Index) + con
+					if int(distances[ai])+2 < int(distances[i]) {
+						distances[i] = distances[ai] + 2
+					}
+					if con := getCon(&spans[ai], 1); con != NotConnected {
+						aai := int(cells[ac+offsets[1]].Index) + con
+						if int(distances[aai])+3 < int(distances[i]) {
+							distances[i] = distances[aai] + 3
+						}
+					}
+				}
+				if con := getCon(s, 1); con != NotConnected {
+					ac := cell + offsets[1]
+					ai := int(cells[ac].Index) + con
+					if int(distances[ai])+2 < int(distances[i]) {
+						distances[i] = distances[ai] + 2
+					}
+					if con := getCon(&spans[ai], 0); con != NotConnected {
+						aai := int(cells[ac+offsets[0]].Index) + con
+						if int(distances[aai])+3 < int(distances[i]) {
+							distances[i] = distances[aai] + 3
+						}
+					}
+				}
 			}
 		}
 	}
@@ -124,65 +183,38 @@ func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 
 	return maxDistance
 }
 
-// relaxDistance lowers the distance of span i of cell (x, y) through its
-// neighbour in direction dir (cost 2) and that neighbour's neighbour in
-// direction diagonalDir (cost 3).
-func relaxDistance(chf *CompactHeightfield, distances []uint16, x, y, i, dir, diagonalDir int) {
-	s := &chf.Spans[i]
-	if getCon(s, dir) == NotConnected {
-		return
-	}
-	ax := x + dirOffsetX(dir)
-	ay := y + dirOffsetY(dir)
-	ai := int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
-	if int(distances[ai])+2 < int(distances[i]) {
-		distances[i] = distances[ai] + 2
-	}
-	as := &chf.Spans[ai]
-	if getCon(as, diagonalDir) == NotConnected {
-		return
-	}
-	aai := neighbourSpan(chf, ax, ay, as, diagonalDir)
-	if int(distances[aai])+3 < int(distances[i]) {
-		distances[i] = distances[aai] + 3
-	}
-}
-
 // boxBlur writes into dst the 3×3 average of src around each span whose
 // distance exceeds 2*threshold; missing neighbours count as the span itself.
 func boxBlur(chf *CompactHeightfield, threshold int, src, dst []uint16) {
-	w, h := chf.Width, chf.Height
+	cells, spans := chf.Cells, chf.Spans
+	offsets := cellOffsets(chf.Width)
 	threshold *= 2
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				s := &chf.Spans[i]
-				center := int(src[i])
-				if center <= threshold {
-					dst[i] = src[i]
+	for cell, c := range cells {
+		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+			center := int(src[i])
+			if center <= threshold {
+				dst[i] = src[i]
+				continue
+			}
+			s := &spans[i]
+			sum := center
+			for dir := 0; dir < 4; dir++ {
+				con := getCon(s, dir)
+				if con == NotConnected {
+					sum += center * 2
 					continue
 				}
-				sum := center
-				for dir := 0; dir < 4; dir++ {
-					if getCon(s, dir) == NotConnected {
-						sum += center * 2
-						continue
-					}
-					ax := x + dirOffsetX(dir)
-					ay := y + dirOffsetY(dir)
-					ai := int(chf.Cells[ax+ay*w].Index) + getCon(s, dir)
-					sum += int(src[ai])
-					as := &chf.Spans[ai]
-					nextDir := (dir + 1) & 3
-					if getCon(as, nextDir) != NotConnected {
-						sum += int(src[neighbourSpan(chf, ax, ay, as, nextDir)])
-					} else {
-						sum += center
-					}
+				ac := cell + offsets[dir]
+				ai := int(cells[ac].Index) + con
+				sum += int(src[ai])
+				nextDir := (dir + 1) & 3
+				if con := getCon(&spans[ai], nextDir); con != NotConnected {
+					sum += int(src[int(cells[ac+offsets[nextDir]].Index)+con])
+				} else {
+					sum += center
 				}
-				dst[i] = uint16((sum + 5) / 9)
 			}
+			dst[i] = uint16((sum + 5) / 9)
 		}
 	}
 }

@@ -20,10 +20,10 @@ const (
 // errRegionIDOverflow is returned when a partition needs more than 65535 ids.
 var errRegionIDOverflow = errors.New("region id overflow: more than 65535 regions")
 
-// levelStackEntry is a span waiting to be assigned a region; index is -1
-// once the span has been handled.
+// levelStackEntry is a span waiting to be assigned a region: its cell
+// (x + y*width) and span index, -1 once the span has been handled.
 type levelStackEntry struct {
-	x, y, index int
+	cell, index int
 }
 
 // dirtyEntry is a region assignment computed in one expansion round and
@@ -96,7 +96,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 				continue
 			}
 			var flooded bool
-			flooded, stack = floodRegion(current.x, current.y, current.index, level, regionID, chf, regions, distances, stack)
+			flooded, stack = floodRegion(current.cell, current.index, level, regionID, chf, regions, distances, stack)
 			if flooded {
 				if regionID == 0xffff {
 					return fmt.Errorf("bake: build regions: %w", errRegionIDOverflow)
@@ -173,15 +173,16 @@ func paintRectRegion(minX, maxX, minY, maxY int, id uint16, chf *CompactHeightfi
 	}
 }
 
-// floodRegion grows the new region id from span i of cell (x, y) over the
+// floodRegion grows the new region id from span i of cell over the
 // connected same-area spans at or above level-2 that have no region yet.
 // A span next to another region is given back. It reports whether any span
 // was kept, and returns the (reused) work stack.
-func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry) (bool, []levelStackEntry) {
-	w := chf.Width
-	area := chf.Areas[i]
+func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry) (bool, []levelStackEntry) {
+	cells, spans, areas, dist := chf.Cells, chf.Spans, chf.Areas, chf.Dist
+	offsets := cellOffsets(chf.Width)
+	area := areas[i]
 
-	stack = append(stack[:0], levelStackEntry{x, y, i})
+	stack = append(stack[:0], levelStackEntry{cell, i})
 	regions[i] = id
 	distances[i] = 0
 
@@ -194,20 +195,20 @@ func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions
 	for len(stack) > 0 {
 		back := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		cx, cy, ci := back.x, back.y, back.index
-		cs := &chf.Spans[ci]
+		current, ci := back.cell, back.index
+		cs := &spans[ci]
 
 		// Give the span back if a neighbour (or the diagonal next to it)
 		// already belongs to another region.
 		var other uint16
 		for dir := 0; dir < 4; dir++ {
-			if getCon(cs, dir) == NotConnected {
+			con := getCon(cs, dir)
+			if con == NotConnected {
 				continue
 			}
-			ax := cx + dirOffsetX(dir)
-			ay := cy + dirOffsetY(dir)
-			ai := int(chf.Cells[ax+ay*w].Index) + getCon(cs, dir)
-			if chf.Areas[ai] != area {
+			ac := current + offsets[dir]
+			ai := int(cells[ac].Index) + con
+			if areas[ai] != area {
 				continue
 			}
 			neighbour := regions[ai]
@@ -218,11 +219,10 @@ func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions
 				other = neighbour
 				break
 			}
-			as := &chf.Spans[ai]
 			diagonalDir := (dir + 1) & 3
-			if getCon(as, diagonalDir) != NotConnected {
-				ai2 := neighbourSpan(chf, ax, ay, as, diagonalDir)
-				if chf.Areas[ai2] != area {
+			if con := getCon(&spans[ai], diagonalDir); con != NotConnected {
+				ai2 := int(cells[ac+offsets[diagonalDir]].Index) + con
+				if areas[ai2] != area {
 					continue
 				}
 				diagonal := regions[ai2]
@@ -240,19 +240,19 @@ func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions
 		count++
 
 		for dir := 0; dir < 4; dir++ {
-			if getCon(cs, dir) == NotConnected {
+			con := getCon(cs, dir)
+			if con == NotConnected {
 				continue
 			}
-			ax := cx + dirOffsetX(dir)
-			ay := cy + dirOffsetY(dir)
-			ai := int(chf.Cells[ax+ay*w].Index) + getCon(cs, dir)
-			if chf.Areas[ai] != area {
+			ac := current + offsets[dir]
+			ai := int(cells[ac].Index) + con
+			if areas[ai] != area {
 				continue
 			}
-			if chf.Dist[ai] >= lowest && regions[ai] == 0 {
+			if dist[ai] >= lowest && regions[ai] == 0 {
 				regions[ai] = id
 				distances[ai] = 0
-				stack = append(stack, levelStackEntry{ax, ay, ai})
+				stack = append(stack, levelStackEntry{ac, ai})
 			}
 		}
 	}
@@ -262,15 +262,12 @@ func floodRegion(x, y, i int, level, id uint16, chf *CompactHeightfield, regions
 // fillExpandStack returns stack refilled with every walkable span at or
 // above level that has no region yet, in cell order.
 func fillExpandStack(chf *CompactHeightfield, regions []uint16, level uint16, stack []levelStackEntry) []levelStackEntry {
-	w, h := chf.Width, chf.Height
+	areas, dist := chf.Areas, chf.Dist
 	stack = stack[:0]
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				if chf.Dist[i] >= level && regions[i] == 0 && chf.Areas[i] != NullArea {
-					stack = append(stack, levelStackEntry{x, y, i})
-				}
+	for cell, c := range chf.Cells {
+		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+			if dist[i] >= level && regions[i] == 0 && areas[i] != NullArea {
+				stack = append(stack, levelStackEntry{cell, i})
 			}
 		}
 	}
@@ -284,7 +281,8 @@ func fillExpandStack(chf *CompactHeightfield, regions []uint16, level uint16, st
 // first marked as handled; if true, stack was just built by fillExpandStack.
 // The dirty buffer is returned for reuse.
 func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry, filled bool, dirty []dirtyEntry) []dirtyEntry {
-	w := chf.Width
+	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
+	offsets := cellOffsets(chf.Width)
 	if !filled {
 		for j := range stack {
 			if regions[stack[j].index] != 0 {
@@ -299,7 +297,7 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 		dirty = dirty[:0]
 
 		for j := range stack {
-			x, y, i := stack[j].x, stack[j].y, stack[j].index
+			cell, i := stack[j].cell, stack[j].index
 			if i < 0 {
 				failed++
 				continue
@@ -307,21 +305,20 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 
 			region := regions[i]
 			bestDistance := uint16(0xffff)
-			area := chf.Areas[i]
-			s := &chf.Spans[i]
+			area := areas[i]
+			s := &spans[i]
 			for dir := 0; dir < 4; dir++ {
-				if getCon(s, dir) == NotConnected {
+				con := getCon(s, dir)
+				if con == NotConnected {
 					continue
 				}
-				ax := x + dirOffsetX(dir)
-				ay := y + dirOffsetY(dir)
-				ai := int(chf.Cells[ax+ay*w].Index) + getCon(s, dir)
-				if chf.Areas[ai] != area {
+				ai := int(cells[cell+offsets[dir]].Index) + con
+				if areas[ai] != area {
 					continue
 				}
-				if regions[ai] > 0 && regions[ai]&BorderRegion == 0 {
+				if neighbour := regions[ai]; neighbour > 0 && neighbour&BorderRegion == 0 {
 					if int(distances[ai])+2 < int(bestDistance) {
-						region = regions[ai]
+						region = neighbour
 						bestDistance = distances[ai] + 2
 					}
 				}
@@ -357,27 +354,24 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 // 1<<shift below startLevel; spans farther down are left out and spans above
 // go to stack 0.
 func sortCellsByLevel(startLevel uint16, chf *CompactHeightfield, regions []uint16, stacks [][]levelStackEntry, shift uint) {
-	w, h := chf.Width, chf.Height
+	areas, dist := chf.Areas, chf.Dist
 	start := int(startLevel >> shift)
 	for j := range stacks {
 		stacks[j] = stacks[j][:0]
 	}
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := chf.Cells[x+y*w]
-			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-				if chf.Areas[i] == NullArea || regions[i] != 0 {
-					continue
-				}
-				stackIndex := start - int(chf.Dist[i]>>shift)
-				if stackIndex >= len(stacks) {
-					continue
-				}
-				if stackIndex < 0 {
-					stackIndex = 0
-				}
-				stacks[stackIndex] = append(stacks[stackIndex], levelStackEntry{x, y, i})
+	for cell, c := range chf.Cells {
+		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
+			if areas[i] == NullArea || regions[i] != 0 {
+				continue
 			}
+			stackIndex := start - int(dist[i]>>shift)
+			if stackIndex >= len(stacks) {
+				continue
+			}
+			if stackIndex < 0 {
+				stackIndex = 0
+			}
+			stacks[stackIndex] = append(stacks[stackIndex], levelStackEntry{cell, i})
 		}
 	}
 }
