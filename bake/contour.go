@@ -36,7 +36,8 @@ const contourWalkLimit = 40000
 // vertices get no contour. Problems the C++ only logs (a hole that cannot be
 // merged, a region with several or no outlines) are appended to the set's
 // Warnings.
-func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (*ContourSet, error) {
+func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (_ *ContourSet, err error) {
+	defer recoverMalformedField("build contours", &err)
 	if err := checkCompactLayout(chf); err != nil {
 		return nil, fmt.Errorf("bake: build contours: %w", err)
 	}

@@ -50,7 +50,8 @@ type dirtyEntry struct {
 // finds regions that overlap themselves vertically the partition is kept
 // and a warning is appended to chf.Warnings, as the C++ logs and goes on.
 // On error chf is left unchanged.
-func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) error {
+func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
+	defer recoverMalformedField("build regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build regions: %w", err)
 	}

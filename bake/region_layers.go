@@ -12,7 +12,8 @@ import "fmt"
 // removed [Limit: >= 0] [Units: spans]. The result is written to the Region
 // of every span, chf.MaxRegions and chf.BorderSize. On error chf is left
 // unchanged.
-func BuildLayerRegions(chf *CompactHeightfield, borderSize, minRegionArea int) error {
+func BuildLayerRegions(chf *CompactHeightfield, borderSize, minRegionArea int) (err error) {
+	defer recoverMalformedField("build layer regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build layer regions: %w", err)
 	}

@@ -26,7 +26,8 @@ type sweepSpan struct {
 // BuildRegions [Limit: >= 0] [Units: cells, spans, spans]. The result is
 // written to the Region of every span, chf.MaxRegions and chf.BorderSize.
 // On error chf is left unchanged.
-func BuildRegionsMonotone(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) error {
+func BuildRegionsMonotone(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
+	defer recoverMalformedField("build monotone regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build monotone regions: %w", err)
 	}
