@@ -36,7 +36,7 @@ const contourWalkLimit = 40000
 // vertices get no contour. Problems the C++ only logs (a hole that cannot be
 // merged, a region with several or no outlines) are appended to the set's
 // Warnings.
-func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (_ *ContourSet, err error) {
+func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (cset *ContourSet, err error) {
 	defer recoverMalformedField("build contours", &err)
 	if err := checkCompactLayout(chf); err != nil {
 		return nil, fmt.Errorf("bake: build contours: %w", err)
@@ -52,7 +52,8 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 
 	w, h := chf.Width, chf.Height
 	borderSize := chf.BorderSize
-	cset := &ContourSet{
+	// Built aside: a stage stopped by a malformed field returns no set.
+	set := &ContourSet{
 		BMin:       chf.BMin,
 		BMax:       chf.BMax,
 		CellSize:   chf.CellSize,
@@ -65,10 +66,10 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 	}
 	if borderSize > 0 {
 		pad := float32(borderSize) * chf.CellSize
-		cset.BMin[0] += pad
-		cset.BMin[2] += pad
-		cset.BMax[0] -= pad
-		cset.BMax[2] -= pad
+		set.BMin[0] += pad
+		set.BMin[2] += pad
+		set.BMax[0] -= pad
+		set.BMax[2] -= pad
 	}
 
 	edges := markRegionEdges(chf)
@@ -106,13 +107,13 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 					removeBorderOffset(contour.Verts, borderSize)
 					removeBorderOffset(contour.RawVerts, borderSize)
 				}
-				cset.Contours = append(cset.Contours, contour)
+				set.Contours = append(set.Contours, contour)
 			}
 		}
 	}
 
-	mergeHoles(cset, int(chf.MaxRegions))
-	return cset, nil
+	mergeHoles(set, int(chf.MaxRegions))
+	return set, nil
 }
 
 // removeBorderOffset shifts vertices from field cells to tile cells.
