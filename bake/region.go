@@ -21,7 +21,7 @@ const (
 var errRegionIDOverflow = errors.New("region id overflow: more than 65535 regions")
 
 // levelStackEntry is a span waiting to be assigned a region: its cell
-// (x + y*width) and span index, -1 once the span has been handled.
+// (x + y*width) and span index.
 type levelStackEntry struct {
 	cell, index int
 }
@@ -89,11 +89,10 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 			levelStacks[stackIndex] = appendStacks(levelStacks[stackIndex-1], levelStacks[stackIndex], regions)
 		}
 
-		dirty = expandRegions(watershedExpandIterations, level, chf, regions, distances, levelStacks[stackIndex], false, dirty)
+		levelStacks[stackIndex], dirty = expandRegions(watershedExpandIterations, level, chf, regions, distances, levelStacks[stackIndex], false, dirty)
 
-		for j := range levelStacks[stackIndex] {
-			current := levelStacks[stackIndex][j]
-			if current.index < 0 || regions[current.index] != 0 {
+		for _, current := range levelStacks[stackIndex] {
+			if regions[current.index] != 0 {
 				continue
 			}
 			var flooded bool
@@ -110,6 +109,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 	// Grow the regions over whatever is left, without an iteration limit.
 	stack = fillExpandStack(chf, regions, 0, stack)
 	expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
+
 
 	maxRegionID := regionID
 	overlaps := mergeAndFilterRegions(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
@@ -279,31 +279,32 @@ func fillExpandStack(chf *CompactHeightfield, regions []uint16, level uint16, st
 // round, for at most maxIterations rounds when level > 0 and until nothing
 // changes otherwise. Each span joins the neighbouring region whose seed is
 // nearest. If filled is false, stack entries that already have a region are
-// first marked as handled; if true, stack was just built by fillExpandStack.
-// The dirty buffer is returned for reuse.
-func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry, filled bool, dirty []dirtyEntry) []dirtyEntry {
+// dropped first; if true, stack was just built by fillExpandStack.
+//
+// Unlike the C++, which marks handled entries -1 and rescans them every
+// round, handled entries are dropped from stack as it goes: the callers
+// skip such entries anyway, so the result is the same, with less work. It
+// returns the shortened stack and the dirty buffer for reuse.
+func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, regions, distances []uint16, stack []levelStackEntry, filled bool, dirty []dirtyEntry) ([]levelStackEntry, []dirtyEntry) {
 	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
 	offsets := cellOffsets(chf.Width)
 	if !filled {
-		for j := range stack {
-			if regions[stack[j].index] != 0 {
-				stack[j].index = -1
+		kept := 0
+		for _, entry := range stack {
+			if regions[entry.index] == 0 {
+				stack[kept] = entry
+				kept++
 			}
 		}
+		stack = stack[:kept]
 	}
 
 	iteration := 0
 	for len(stack) > 0 {
-		failed := 0
 		dirty = dirty[:0]
-
-		for j := range stack {
-			cell, i := stack[j].cell, stack[j].index
-			if i < 0 {
-				failed++
-				continue
-			}
-
+		kept := 0
+		for _, entry := range stack {
+			cell, i := entry.cell, entry.index
 			region := regions[i]
 			bestDistance := uint16(0xffff)
 			area := areas[i]
@@ -325,19 +326,20 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 				}
 			}
 			if region != 0 {
-				stack[j].index = -1
 				dirty = append(dirty, dirtyEntry{i, region, bestDistance})
 			} else {
-				failed++
+				stack[kept] = entry
+				kept++
 			}
 		}
+		stack = stack[:kept]
 
 		for _, d := range dirty {
 			regions[d.index] = d.region
 			distances[d.index] = d.distance
 		}
 
-		if failed == len(stack) {
+		if len(dirty) == 0 {
 			break
 		}
 		if level > 0 {
@@ -347,7 +349,7 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 			}
 		}
 	}
-	return dirty
+	return stack, dirty
 }
 
 // sortCellsByLevel distributes the walkable spans without a region over the
@@ -380,10 +382,9 @@ func sortCellsByLevel(startLevel uint16, chf *CompactHeightfield, regions []uint
 // appendStacks appends to dst the entries of src still waiting for a region.
 func appendStacks(src, dst []levelStackEntry, regions []uint16) []levelStackEntry {
 	for _, entry := range src {
-		if entry.index < 0 || regions[entry.index] != 0 {
-			continue
+		if regions[entry.index] == 0 {
+			dst = append(dst, entry)
 		}
-		dst = append(dst, entry)
 	}
 	return dst
 }
