@@ -44,11 +44,6 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 	if chf.BorderSize < 0 || 2*chf.BorderSize > chf.Width || 2*chf.BorderSize > chf.Height {
 		return nil, fmt.Errorf("bake: build contours: border size %d does not fit a %d×%d grid", chf.BorderSize, chf.Width, chf.Height)
 	}
-	for i := range chf.Spans {
-		if region := chf.Spans[i].Region; region&BorderRegion == 0 && region > chf.MaxRegions {
-			return nil, fmt.Errorf("bake: build contours: span %d has region %d above MaxRegions %d", i, region, chf.MaxRegions)
-		}
-	}
 
 	w, h := chf.Width, chf.Height
 	borderSize := chf.BorderSize
@@ -72,7 +67,10 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 		set.BMax[2] -= pad
 	}
 
-	edges := markRegionEdges(chf)
+	edges, err := markRegionEdges(chf)
+	if err != nil {
+		return nil, fmt.Errorf("bake: build contours: %w", err)
+	}
 
 	var raw, simplified [][4]int32
 	for y := 0; y < h; y++ {
@@ -126,8 +124,8 @@ func removeBorderOffset(verts [][4]int32, borderSize int) {
 
 // markRegionEdges returns, per span, a bit for each direction whose
 // neighbour is missing or in another region; spans outside any region or in
-// the tile border get 0.
-func markRegionEdges(chf *CompactHeightfield) []uint8 {
+// the tile border get 0. A region id above chf.MaxRegions is an error.
+func markRegionEdges(chf *CompactHeightfield) ([]uint8, error) {
 	cells, spans := chf.Cells, chf.Spans
 	offsets := cellOffsets(chf.Width)
 	edges := make([]uint8, len(spans))
@@ -136,6 +134,9 @@ func markRegionEdges(chf *CompactHeightfield) []uint8 {
 			s := &spans[i]
 			if s.Region == 0 || s.Region&BorderRegion != 0 {
 				continue
+			}
+			if s.Region > chf.MaxRegions {
+				return nil, fmt.Errorf("span %d has region %d above MaxRegions %d", i, s.Region, chf.MaxRegions)
 			}
 			var same uint8
 			for dir := 0; dir < 4; dir++ {
@@ -150,7 +151,7 @@ func markRegionEdges(chf *CompactHeightfield) []uint8 {
 			edges[i] = same ^ 0xf
 		}
 	}
-	return edges
+	return edges, nil
 }
 
 // walkContour follows the edges of span i's region clockwise from its first
