@@ -141,7 +141,7 @@ func markRegionEdges(chf *CompactHeightfield) ([]uint8, error) {
 			var same uint8
 			for dir := 0; dir < 4; dir++ {
 				var neighbour uint16
-				if con := getCon(s, dir); con != NotConnected {
+				if con := s.Connection(dir); con != NotConnected {
 					neighbour = spans[int(cells[cell+offsets[dir]].Index)+con].Region
 				}
 				if neighbour == s.Region {
@@ -185,7 +185,7 @@ func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][
 			}
 			isAreaBorder := false
 			neighbour := 0
-			if con := getCon(s, dir); con != NotConnected {
+			if con := s.Connection(dir); con != NotConnected {
 				ai := int(cells[cell+offsets[dir]].Index) + con
 				neighbour = int(spans[ai].Region)
 				isAreaBorder = area != areas[ai]
@@ -201,13 +201,13 @@ func walkContour(x, y, i int, chf *CompactHeightfield, edges []uint8, points [][
 			edges[i] &^= 1 << dir
 			dir = (dir + 1) & 3
 		} else {
-			con := getCon(s, dir)
+			con := s.Connection(dir)
 			if con == NotConnected {
 				// Cannot happen on a consistent field: the edge is open.
 				return points
 			}
-			x += dirOffsetX(dir)
-			y += dirOffsetY(dir)
+			x += DirOffsetX(dir)
+			y += DirOffsetZ(dir)
 			cell += offsets[dir]
 			i = int(cells[cell].Index) + con
 			dir = (dir + 3) & 3
@@ -235,26 +235,26 @@ func cornerHeight(cell, i, dir int, chf *CompactHeightfield) (int, bool) {
 	var regions [4]uint32
 	regions[0] = uint32(s.Region) | uint32(areas[i])<<16
 
-	if con := getCon(s, dir); con != NotConnected {
+	if con := s.Connection(dir); con != NotConnected {
 		ac := cell + offsets[dir]
 		ai := int(cells[ac].Index) + con
 		as := &spans[ai]
 		height = max(height, int(as.Y))
 		regions[1] = uint32(as.Region) | uint32(areas[ai])<<16
-		if con := getCon(as, nextDir); con != NotConnected {
+		if con := as.Connection(nextDir); con != NotConnected {
 			ai2 := int(cells[ac+offsets[nextDir]].Index) + con
 			as2 := &spans[ai2]
 			height = max(height, int(as2.Y))
 			regions[2] = uint32(as2.Region) | uint32(areas[ai2])<<16
 		}
 	}
-	if con := getCon(s, nextDir); con != NotConnected {
+	if con := s.Connection(nextDir); con != NotConnected {
 		ac := cell + offsets[nextDir]
 		ai := int(cells[ac].Index) + con
 		as := &spans[ai]
 		height = max(height, int(as.Y))
 		regions[3] = uint32(as.Region) | uint32(areas[ai])<<16
-		if con := getCon(as, dir); con != NotConnected {
+		if con := as.Connection(dir); con != NotConnected {
 			ai2 := int(cells[ac+offsets[dir]].Index) + con
 			as2 := &spans[ai2]
 			height = max(height, int(as2.Y))

@@ -79,9 +79,9 @@ func recoverMalformedField(stage string, err *error) {
 // neighbourSpan returns the index of the span connected to span s of cell
 // (x, y) in direction dir; the caller has checked the connection exists.
 func neighbourSpan(chf *CompactHeightfield, x, y int, s *CompactSpan, dir int) int {
-	ax := x + dirOffsetX(dir)
-	ay := y + dirOffsetY(dir)
-	return int(chf.Cells[ax+ay*chf.Width].Index) + getCon(s, dir)
+	ax := x + DirOffsetX(dir)
+	ay := y + DirOffsetZ(dir)
+	return int(chf.Cells[ax+ay*chf.Width].Index) + s.Connection(dir)
 }
 
 // cellOffsets returns, per direction, the step between neighbouring cell
@@ -106,7 +106,7 @@ func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 
 			s := &spans[i]
 			connected := 0
 			for dir := 0; dir < 4; dir++ {
-				if con := getCon(s, dir); con != NotConnected {
+				if con := s.Connection(dir); con != NotConnected {
 					if areas[i] == areas[int(cells[cell+offsets[dir]].Index)+con] {
 						connected++
 					}
@@ -129,26 +129,26 @@ func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 
 			c := cells[cell]
 			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
 				s := &spans[i]
-				if con := getCon(s, 0); con != NotConnected {
+				if con := s.Connection(0); con != NotConnected {
 					ac := cell + offsets[0]
 					ai := int(cells[ac].Index) + con
 					if int(distances[ai])+2 < int(distances[i]) {
 						distances[i] = distances[ai] + 2
 					}
-					if con := getCon(&spans[ai], 3); con != NotConnected {
+					if con := spans[ai].Connection(3); con != NotConnected {
 						aai := int(cells[ac+offsets[3]].Index) + con
 						if int(distances[aai])+3 < int(distances[i]) {
 							distances[i] = distances[aai] + 3
 						}
 					}
 				}
-				if con := getCon(s, 3); con != NotConnected {
+				if con := s.Connection(3); con != NotConnected {
 					ac := cell + offsets[3]
 					ai := int(cells[ac].Index) + con
 					if int(distances[ai])+2 < int(distances[i]) {
 						distances[i] = distances[ai] + 2
 					}
-					if con := getCon(&spans[ai], 2); con != NotConnected {
+					if con := spans[ai].Connection(2); con != NotConnected {
 						aai := int(cells[ac+offsets[2]].Index) + con
 						if int(distances[aai])+3 < int(distances[i]) {
 							distances[i] = distances[aai] + 3
@@ -166,26 +166,26 @@ func calculateDistanceField(chf *CompactHeightfield, distances []uint16) uint16 
 			c := cells[cell]
 			for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
 				s := &spans[i]
-				if con := getCon(s, 2); con != NotConnected {
+				if con := s.Connection(2); con != NotConnected {
 					ac := cell + offsets[2]
 					ai := int(cells[ac].Index) + con
 					if int(distances[ai])+2 < int(distances[i]) {
 						distances[i] = distances[ai] + 2
 					}
-					if con := getCon(&spans[ai], 1); con != NotConnected {
+					if con := spans[ai].Connection(1); con != NotConnected {
 						aai := int(cells[ac+offsets[1]].Index) + con
 						if int(distances[aai])+3 < int(distances[i]) {
 							distances[i] = distances[aai] + 3
 						}
 					}
 				}
-				if con := getCon(s, 1); con != NotConnected {
+				if con := s.Connection(1); con != NotConnected {
 					ac := cell + offsets[1]
 					ai := int(cells[ac].Index) + con
 					if int(distances[ai])+2 < int(distances[i]) {
 						distances[i] = distances[ai] + 2
 					}
-					if con := getCon(&spans[ai], 0); con != NotConnected {
+					if con := spans[ai].Connection(0); con != NotConnected {
 						aai := int(cells[ac+offsets[0]].Index) + con
 						if int(distances[aai])+3 < int(distances[i]) {
 							distances[i] = distances[aai] + 3
@@ -219,7 +219,7 @@ func boxBlur(chf *CompactHeightfield, threshold int, src, dst []uint16) {
 			s := &spans[i]
 			sum := center
 			for dir := 0; dir < 4; dir++ {
-				con := getCon(s, dir)
+				con := s.Connection(dir)
 				if con == NotConnected {
 					sum += center * 2
 					continue
@@ -228,7 +228,7 @@ func boxBlur(chf *CompactHeightfield, threshold int, src, dst []uint16) {
 				ai := int(cells[ac].Index) + con
 				sum += int(src[ai])
 				nextDir := (dir + 1) & 3
-				if con := getCon(&spans[ai], nextDir); con != NotConnected {
+				if con := spans[ai].Connection(nextDir); con != NotConnected {
 					sum += int(src[int(cells[ac+offsets[nextDir]].Index)+con])
 				} else {
 					sum += center

@@ -110,7 +110,6 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 	stack = fillExpandStack(chf, regions, 0, stack)
 	expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
 
-
 	maxRegionID := regionID
 	overlaps := mergeAndFilterRegions(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
 	if len(overlaps) > 0 {
@@ -203,7 +202,7 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 		// already belongs to another region.
 		var other uint16
 		for dir := 0; dir < 4; dir++ {
-			con := getCon(cs, dir)
+			con := cs.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
@@ -221,7 +220,7 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 				break
 			}
 			diagonalDir := (dir + 1) & 3
-			if con := getCon(&spans[ai], diagonalDir); con != NotConnected {
+			if con := spans[ai].Connection(diagonalDir); con != NotConnected {
 				ai2 := int(cells[ac+offsets[diagonalDir]].Index) + con
 				if areas[ai2] != area {
 					continue
@@ -241,7 +240,7 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 		count++
 
 		for dir := 0; dir < 4; dir++ {
-			con := getCon(cs, dir)
+			con := cs.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
@@ -310,7 +309,7 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 			area := areas[i]
 			s := &spans[i]
 			for dir := 0; dir < 4; dir++ {
-				con := getCon(s, dir)
+				con := s.Connection(dir)
 				if con == NotConnected {
 					continue
 				}

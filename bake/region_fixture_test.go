@@ -81,7 +81,7 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 				var connections uint32
 				for dir := 0; dir < 4; dir++ {
 					connection := uint32(NotConnected)
-					nx, nz := x+dirOffsetX(dir), z+dirOffsetY(dir)
+					nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
 					if nx >= 0 && nz >= 0 && nx < width && nz < height {
 						nc := chf.Cells[nx+nz*width]
 						for k := int(nc.Index); k < int(nc.Index+nc.Count); k++ {

@@ -53,7 +53,7 @@ func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *Com
 				columnRegions = append(columnRegions, int(id))
 
 				for dir := 0; dir < 4; dir++ {
-					if getCon(s, dir) == NotConnected {
+					if s.Connection(dir) == NotConnected {
 						continue
 					}
 					neighbour := regionOf[neighbourSpan(chf, x, y, s, dir)]

@@ -168,7 +168,7 @@ func mergePartitionRegions(a, b *partitionRegion, scratch []int) (bool, []int) {
 func isSolidEdge(chf *CompactHeightfield, regions []uint16, x, y, i, dir int) bool {
 	s := &chf.Spans[i]
 	var neighbour uint16
-	if getCon(s, dir) != NotConnected {
+	if s.Connection(dir) != NotConnected {
 		neighbour = regions[neighbourSpan(chf, x, y, s, dir)]
 	}
 	return neighbour != regions[i]
@@ -183,7 +183,7 @@ func walkRegionOutline(x, y, i, dir int, chf *CompactHeightfield, regions []uint
 
 	start := &chf.Spans[i]
 	var current uint16
-	if getCon(start, dir) != NotConnected {
+	if start.Connection(dir) != NotConnected {
 		current = regions[neighbourSpan(chf, x, y, start, dir)]
 	}
 	first := len(connections)
@@ -193,7 +193,7 @@ func walkRegionOutline(x, y, i, dir int, chf *CompactHeightfield, regions []uint
 		s := &chf.Spans[i]
 		if isSolidEdge(chf, regions, x, y, i, dir) {
 			var neighbour uint16
-			if getCon(s, dir) != NotConnected {
+			if s.Connection(dir) != NotConnected {
 				neighbour = regions[neighbourSpan(chf, x, y, s, dir)]
 			}
 			if neighbour != current {
@@ -202,13 +202,13 @@ func walkRegionOutline(x, y, i, dir int, chf *CompactHeightfield, regions []uint
 			}
 			dir = (dir + 1) & 3
 		} else {
-			if getCon(s, dir) == NotConnected {
+			if s.Connection(dir) == NotConnected {
 				// Cannot happen on a consistent field: the edge is solid.
 				return connections
 			}
-			nx := x + dirOffsetX(dir)
-			ny := y + dirOffsetY(dir)
-			i = int(chf.Cells[nx+ny*w].Index) + getCon(s, dir)
+			nx := x + DirOffsetX(dir)
+			ny := y + DirOffsetZ(dir)
+			i = int(chf.Cells[nx+ny*w].Index) + s.Connection(dir)
 			x, y = nx, ny
 			dir = (dir + 3) & 3
 		}

@@ -73,7 +73,7 @@ func sweepMonotoneRegions(chf *CompactHeightfield, borderSize int, regions []uin
 
 				// Continue the run of the -x neighbour.
 				var run uint16
-				if getCon(s, 0) != NotConnected {
+				if s.Connection(0) != NotConnected {
 					ai := neighbourSpan(chf, x, y, s, 0)
 					if regions[ai]&BorderRegion == 0 && chf.Areas[i] == chf.Areas[ai] {
 						run = regions[ai]
@@ -90,7 +90,7 @@ func sweepMonotoneRegions(chf *CompactHeightfield, borderSize int, regions []uin
 				}
 
 				// Note the region of the -z neighbour.
-				if getCon(s, 3) != NotConnected {
+				if s.Connection(3) != NotConnected {
 					ai := neighbourSpan(chf, x, y, s, 3)
 					below := regions[ai]
 					if below != 0 && below&BorderRegion == 0 && chf.Areas[i] == chf.Areas[ai] {

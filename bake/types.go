@@ -105,7 +105,8 @@ type CompactHeightfield struct {
 	// WalkableHeight, WalkableClimb and BorderSize are the settings the field
 	// was built with [Units: cells]
 	WalkableHeight, WalkableClimb, BorderSize int
-	// MaxDistance is the largest value in Dist.
+	// MaxDistance is the largest distance of the field before its blur; no
+	// value of Dist exceeds it.
 	MaxDistance uint16
 	// MaxRegions bounds the region ids after partitioning: every region id
 	// but BorderRegion ones is below it. Like the C++ it counts the id the
