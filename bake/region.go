@@ -21,15 +21,15 @@ const (
 var errRegionIDOverflow = errors.New("region id overflow: more than 65535 regions")
 
 // levelStackEntry is a span waiting to be assigned a region: its cell
-// (x + y*width) and span index.
+// (x + y*width) and span index, both below 2^32 (CompactCell.Index).
 type levelStackEntry struct {
-	cell, index int
+	cell, index uint32
 }
 
 // dirtyEntry is a region assignment computed in one expansion round and
 // applied after it, so that the round sees a consistent field.
 type dirtyEntry struct {
-	index    int
+	index    uint32
 	region   uint16
 	distance uint16
 }
@@ -74,6 +74,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 	if borderSize > 0 {
 		regionID = paintBorderRegions(chf, borderSize, regions, regionID)
 	}
+	waiting := walkableSpans(chf, regions)
 
 	stackIndex := -1
 	for level > 0 {
@@ -84,7 +85,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 		}
 		stackIndex = (stackIndex + 1) & (levelStackCount - 1)
 		if stackIndex == 0 {
-			sortCellsByLevel(level, chf, regions, levelStacks[:], levelsPerStackShift)
+			waiting = sortCellsByLevel(level, chf, regions, waiting, levelStacks[:], levelsPerStackShift)
 		} else {
 			levelStacks[stackIndex] = appendStacks(levelStacks[stackIndex-1], levelStacks[stackIndex], regions)
 		}
@@ -96,7 +97,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 				continue
 			}
 			var flooded bool
-			flooded, stack = floodRegion(current.cell, current.index, level, regionID, chf, regions, distances, stack)
+			flooded, stack = floodRegion(int(current.cell), int(current.index), level, regionID, chf, regions, distances, stack)
 			if flooded {
 				if regionID == 0xffff {
 					return fmt.Errorf("bake: build regions: %w", errRegionIDOverflow)
@@ -107,7 +108,7 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 	}
 
 	// Grow the regions over whatever is left, without an iteration limit.
-	stack = fillExpandStack(chf, regions, 0, stack)
+	stack = append(stack[:0], waitingSpans(regions, waiting)...)
 	expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
 
 	maxRegionID := regionID
@@ -182,7 +183,7 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 	offsets := cellOffsets(chf.Width)
 	area := areas[i]
 
-	stack = append(stack[:0], levelStackEntry{cell, i})
+	stack = append(stack[:0], levelStackEntry{uint32(cell), uint32(i)})
 	regions[i] = id
 	distances[i] = 0
 
@@ -195,7 +196,7 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 	for len(stack) > 0 {
 		back := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		current, ci := back.cell, back.index
+		current, ci := int(back.cell), int(back.index)
 		cs := &spans[ci]
 
 		// Give the span back if a neighbour (or the diagonal next to it)
@@ -252,33 +253,48 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 			if dist[ai] >= lowest && regions[ai] == 0 {
 				regions[ai] = id
 				distances[ai] = 0
-				stack = append(stack, levelStackEntry{ac, ai})
+				stack = append(stack, levelStackEntry{uint32(ac), uint32(ai)})
 			}
 		}
 	}
 	return count > 0, stack
 }
 
-// fillExpandStack returns stack refilled with every walkable span at or
-// above level that has no region yet, in cell order.
-func fillExpandStack(chf *CompactHeightfield, regions []uint16, level uint16, stack []levelStackEntry) []levelStackEntry {
-	areas, dist := chf.Areas, chf.Dist
-	stack = stack[:0]
+// walkableSpans lists the walkable spans without a region, in span order.
+// The watershed keeps this list instead of rescanning the field: a span
+// that gets a region never loses it once a flood is over, so the list only
+// shrinks.
+func walkableSpans(chf *CompactHeightfield, regions []uint16) []levelStackEntry {
+	areas := chf.Areas
+	waiting := make([]levelStackEntry, 0, len(areas))
 	for cell, c := range chf.Cells {
 		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-			if dist[i] >= level && regions[i] == 0 && areas[i] != NullArea {
-				stack = append(stack, levelStackEntry{cell, i})
+			if areas[i] != NullArea && regions[i] == 0 {
+				waiting = append(waiting, levelStackEntry{uint32(cell), uint32(i)})
 			}
 		}
 	}
-	return stack
+	return waiting
+}
+
+// waitingSpans drops from waiting, in place, the spans that got a region,
+// and returns the rest.
+func waitingSpans(regions []uint16, waiting []levelStackEntry) []levelStackEntry {
+	kept := 0
+	for _, entry := range waiting {
+		if regions[entry.index] == 0 {
+			waiting[kept] = entry
+			kept++
+		}
+	}
+	return waiting[:kept]
 }
 
 // expandRegions grows existing regions into the spans of stack, one ring per
 // round, for at most maxIterations rounds when level > 0 and until nothing
 // changes otherwise. Each span joins the neighbouring region whose seed is
 // nearest. If filled is false, stack entries that already have a region are
-// dropped first; if true, stack was just built by fillExpandStack.
+// dropped first; if true, stack holds only spans without a region.
 //
 // Unlike the C++, which marks handled entries -1 and rescans them every
 // round, handled entries are dropped from stack as it goes: the callers
@@ -303,7 +319,7 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 		dirty = dirty[:0]
 		kept := 0
 		for _, entry := range stack {
-			cell, i := entry.cell, entry.index
+			cell, i := int(entry.cell), int(entry.index)
 			region := regions[i]
 			bestDistance := uint16(0xffff)
 			area := areas[i]
@@ -325,7 +341,7 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 				}
 			}
 			if region != 0 {
-				dirty = append(dirty, dirtyEntry{i, region, bestDistance})
+				dirty = append(dirty, dirtyEntry{uint32(i), region, bestDistance})
 			} else {
 				stack[kept] = entry
 				kept++
@@ -351,31 +367,36 @@ func expandRegions(maxIterations int, level uint16, chf *CompactHeightfield, reg
 	return stack, dirty
 }
 
-// sortCellsByLevel distributes the walkable spans without a region over the
-// level stacks: stack k gets the spans whose distance level is k steps of
-// 1<<shift below startLevel; spans farther down are left out and spans above
-// go to stack 0.
-func sortCellsByLevel(startLevel uint16, chf *CompactHeightfield, regions []uint16, stacks [][]levelStackEntry, shift uint) {
-	areas, dist := chf.Areas, chf.Dist
+// sortCellsByLevel distributes the walkable spans still without a region
+// over the level stacks: stack k gets the spans whose distance level is k
+// steps of 1<<shift below startLevel; spans farther down are left out and
+// spans above go to stack 0. The spans come from waiting, in span order
+// like the C++ scan of the field; waiting is returned without the spans
+// that got a region since the last call.
+func sortCellsByLevel(startLevel uint16, chf *CompactHeightfield, regions []uint16, waiting []levelStackEntry, stacks [][]levelStackEntry, shift uint) []levelStackEntry {
+	dist := chf.Dist
 	start := int(startLevel >> shift)
 	for j := range stacks {
 		stacks[j] = stacks[j][:0]
 	}
-	for cell, c := range chf.Cells {
-		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
-			if areas[i] == NullArea || regions[i] != 0 {
-				continue
-			}
-			stackIndex := start - int(dist[i]>>shift)
-			if stackIndex >= len(stacks) {
-				continue
-			}
-			if stackIndex < 0 {
-				stackIndex = 0
-			}
-			stacks[stackIndex] = append(stacks[stackIndex], levelStackEntry{cell, i})
+	kept := 0
+	for _, entry := range waiting {
+		i := entry.index
+		if regions[i] != 0 {
+			continue
 		}
+		waiting[kept] = entry
+		kept++
+		stackIndex := start - int(dist[i]>>shift)
+		if stackIndex >= len(stacks) {
+			continue
+		}
+		if stackIndex < 0 {
+			stackIndex = 0
+		}
+		stacks[stackIndex] = append(stacks[stackIndex], entry)
 	}
+	return waiting[:kept]
 }
 
 // appendStacks appends to dst the entries of src still waiting for a region.
