@@ -118,9 +118,14 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 		maxVerts += len(cset.Contours[hole.contour].Verts)
 	}
 	// One buffer for the whole region, read past its sorted prefix below
-	// exactly as the C++ reads it (see skipVert); the C++ buffer starts
-	// uninitialised, this one zeroed.
+	// exactly as the C++ reads it (see skipVert). The C++ buffer starts
+	// uninitialised; entries never written here hold vertex -1, which skips
+	// no edge, and matched the C++ on every field tried (its leftover heap
+	// words are rarely small vertex numbers).
 	diagonals := make([]potentialDiagonal, maxVerts)
+	for i := range diagonals {
+		diagonals[i].vert = -1
+	}
 
 	for i := range holes {
 		hole := &cset.Contours[holes[i].contour]

@@ -71,6 +71,11 @@ func TestPartitionAndContoursMatchRecast(t *testing.T) {
 		{15, watershed, 0, 30, 3, 0x81842b2b26c85ca2},
 		{15, monotone, 0, 30, 3, 0x2b7368a82e33c64e},
 		{15, layers, 0, 30, 3, 0x2a7bf66ae1ac66e3},
+		// Regions with more holes than diagonal candidates, where the C++
+		// hole merging reads diagonal entries it never wrote.
+		{133, watershed, 0, 30, 1, 0xc68b6b091e5de7a2},
+		{133, watershed, 3, 30, 1, 0xdd6f79c3446d0ad7},
+		{185, watershed, 0, 0, 1, 0xdad75cec2056f1f6},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("seed %d partition %d", tt.seed, tt.partition), func(t *testing.T) {
