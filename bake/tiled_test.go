@@ -1,0 +1,114 @@
+package bake
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/fnv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tiledReference holds what RecastDemo's Sample_TileMesh (tile size 32,
+// default settings) produces for a test mesh, per tile and summed.
+type tiledReference struct {
+	mesh           string
+	tilesX, tilesY int
+	// tilesWithTriangles counts the tiles some chunk overlaps.
+	tilesWithTriangles int
+	// Sums over the tiles: triangles looked at, heightfield spans after
+	// rasterization, compact spans, walkable spans after erosion, region id
+	// bounds, contours.
+	triangles, heightfieldSpans, compactSpans, walkableSpans, regions, contours int
+	// tilesWithContours counts the tiles that go on to build a poly mesh.
+	tilesWithContours int
+	// stageHash is FNV-1a over, for every tile with triangles in grid
+	// order, x, y, triangles, heightfield spans, compact spans, walkable
+	// spans, region bound and contours as little-endian int32.
+	stageHash uint64
+}
+
+var tiledReferences = []tiledReference{
+	{"dungeon", 8, 11, 56, 55728, 86940, 36085, 22085, 339, 59, 41, 0x081286ce2ff92d33},
+	{"nav_test", 10, 9, 87, 42496, 206218, 88323, 56975, 595, 155, 66, 0xcd7e1943d40c3484},
+	{"undulating", 11, 11, 121, 52669, 185224, 164107, 123425, 750, 144, 121, 0x03cfae03eba32451},
+}
+
+func newTestBaker(tb testing.TB, mesh string) *TileBaker {
+	tb.Helper()
+	g := loadTestMesh(tb, mesh)
+	baker, err := NewTileBaker(g, DefaultSettings())
+	require.NoError(tb, err)
+	return baker
+}
+
+// TestTileStagesMatchRecastDemo builds every tile of the test meshes one by
+// one and compares the counts of every stage up to the contours with the
+// C++ demo, tile by tile (through the hash) and summed.
+func TestTileStagesMatchRecastDemo(t *testing.T) {
+	for _, ref := range tiledReferences {
+		t.Run(ref.mesh, func(t *testing.T) {
+			baker := newTestBaker(t, ref.mesh)
+			tx, ty := baker.Grid()
+			require.Equal(t, [2]int{ref.tilesX, ref.tilesY}, [2]int{tx, ty})
+
+			var got tiledReference
+			got.mesh, got.tilesX, got.tilesY = ref.mesh, tx, ty
+			h := fnv.New64a()
+			for y := range ty {
+				for x := range tx {
+					tile, err := baker.BuildTile(context.Background(), x, y)
+					require.NoError(t, err)
+					if tile.Triangles == 0 {
+						assert.Zero(t, tile.Counts)
+						continue
+					}
+					c := tile.Counts
+					got.tilesWithTriangles++
+					got.triangles += tile.Triangles
+					got.heightfieldSpans += c.HeightfieldSpans
+					got.compactSpans += c.CompactSpans
+					got.walkableSpans += c.WalkableSpans
+					got.regions += c.Regions
+					got.contours += c.Contours
+					if c.Contours > 0 {
+						got.tilesWithContours++
+					}
+					var buf []byte
+					for _, v := range []int{x, y, tile.Triangles, c.HeightfieldSpans, c.CompactSpans, c.WalkableSpans, c.Regions, c.Contours} {
+						buf = binary.LittleEndian.AppendUint32(buf, uint32(int32(v)))
+					}
+					h.Write(buf)
+				}
+			}
+			got.stageHash = h.Sum64()
+			assert.Equal(t, ref, got)
+		})
+	}
+}
+
+// TestTileTrianglesInDemoOrder checks the triangles one tile rasterizes, in
+// order, against the C++ demo (dungeon tile (3, 0): 4 chunks, 633
+// triangles, FNV-1a over their vertex indices).
+func TestTileTrianglesInDemoOrder(t *testing.T) {
+	baker := newTestBaker(t, "dungeon")
+	scratch := &tileScratch{}
+	tileMin, tileMax := baker.TileBounds(3, 0)
+	cfg, err := baker.settings.TileConfig(tileMin, tileMax)
+	require.NoError(t, err)
+	build := &tileBuild{baker: baker, ctx: context.Background(), scratch: scratch, config: cfg, result: &TileResult{}}
+	require.True(t, build.gatherTriangles())
+	assert.Len(t, scratch.chunks, 4)
+	assert.Len(t, scratch.triangles, 633)
+	h := fnv.New64a()
+	var buf []byte
+	for _, tri := range scratch.triangles {
+		buf = buf[:0]
+		for _, v := range tri {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+		}
+		h.Write(buf)
+	}
+	assert.Equal(t, uint64(0xfcd8e6b872ec3b24), h.Sum64())
+}
