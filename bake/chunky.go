@@ -107,11 +107,7 @@ func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds) {
 		return
 	}
 
-	if maxX-minX >= maxZ-minZ {
-		glibcMergeSort(bounds, scratch, compareMinX)
-	} else {
-		glibcMergeSort(bounds, scratch, compareMinZ)
-	}
+	sortBoundsGlibc(bounds, scratch, maxX-minX < maxZ-minZ)
 	split := len(bounds) / 2
 	m.subdivide(bounds[:split], scratch[:split])
 	m.subdivide(bounds[split:], scratch[split:])
@@ -129,15 +125,6 @@ func totalBounds(bounds []triangleBounds) (minX, minZ, maxX, maxZ float32) {
 	}
 	return minX, minZ, maxX, maxZ
 }
-
-// compareMinX orders boxes by their smallest x the way the C++ comparator
-// does: the float difference truncated to an int, so boxes less than one
-// unit apart compare equal (and the order is not transitive, which is why
-// the sort algorithm itself must match).
-func compareMinX(a, b *triangleBounds) int { return truncateToInt32(a.minX - b.minX) }
-
-// compareMinZ is compareMinX along z.
-func compareMinZ(a, b *triangleBounds) int { return truncateToInt32(a.minZ - b.minZ) }
 
 // truncateToInt32 converts like x86's cvttss2si: toward zero, and
 // 0x80000000 for values an int32 cannot hold.

@@ -152,7 +152,7 @@ func TestGlibcMergeSort(t *testing.T) {
 		}
 		want := slices.Clone(items)
 		slices.SortStableFunc(want, func(a, b item) int { return a.key - b.key })
-		glibcMergeSort(items, make([]item, n), func(a, b *item) int { return a.key - b.key })
+		glibcMergeSort(items, make([]item, n), func(a, b *item) bool { return a.key <= b.key })
 		assert.Equal(t, want, items, "n=%d", n)
 	}
 
@@ -160,13 +160,17 @@ func TestGlibcMergeSort(t *testing.T) {
 	// [1.2, 0.6, 0.0] as [1.2] + sort([0.6, 0.0]) = [1.2] + [0.6, 0.0]
 	// (tie), then merges: 1.2 vs 0.6 tie -> 1.2 first, then 0.6, 0.0.
 	values := []triangleBounds{{minX: 1.2}, {minX: 0.6}, {minX: 0}}
-	glibcMergeSort(values, make([]triangleBounds, 3), compareMinX)
+	sortBoundsGlibc(values, make([]triangleBounds, 3), false)
 	assert.Equal(t, []float32{1.2, 0.6, 0}, []float32{values[0].minX, values[1].minX, values[2].minX})
 	// [0.0, 1.2, 0.5, 2.0]: halves [0.0, 1.2] (in order) and [0.5, 2.0];
 	// merge: 0.0 vs 0.5 tie -> 0.0; 1.2 vs 0.5 tie -> 1.2; then 0.5, 2.0.
 	values = []triangleBounds{{minX: 0}, {minX: 1.2}, {minX: 0.5}, {minX: 2}}
-	glibcMergeSort(values, make([]triangleBounds, 4), compareMinX)
+	sortBoundsGlibc(values, make([]triangleBounds, 4), false)
 	assert.Equal(t, []float32{0, 1.2, 0.5, 2}, []float32{values[0].minX, values[1].minX, values[2].minX, values[3].minX})
+	// The same along z.
+	values = []triangleBounds{{minZ: 0}, {minZ: 1.2}, {minZ: 0.5}, {minZ: 2}}
+	sortBoundsGlibc(values, make([]triangleBounds, 4), true)
+	assert.Equal(t, []float32{0, 1.2, 0.5, 2}, []float32{values[0].minZ, values[1].minZ, values[2].minZ, values[3].minZ})
 }
 
 func TestTruncateToInt32(t *testing.T) {
