@@ -1,6 +1,7 @@
 package bake
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -16,6 +17,10 @@ type TileBaker struct {
 	geometry *Geometry
 	settings Settings
 	chunks   *chunkyMesh
+	// areas holds each triangle's area after the slope test, computed once
+	// for every tile (a triangle's walkability does not depend on the
+	// tile).
+	areas []uint8
 	// bmin and bmax bound the level's vertices [Units: world units]
 	bmin, bmax mgl32.Vec3
 	// tilesX and tilesY are the size of the tile grid.
@@ -42,8 +47,21 @@ func NewTileBaker(g *Geometry, settings Settings) (*TileBaker, error) {
 		return nil, fmt.Errorf("bake: tiled build: TileSize %d must be positive", settings.TileSize)
 	}
 	bmin, bmax := g.Bounds()
-	// The tile configuration checks the grid of one tile; check the level's.
+	// A tile's configuration checks the level's bounds and the tile grid.
 	if _, err := settings.TileConfig(bmin, bmax); err != nil {
+		return nil, err
+	}
+	// Triangle areas, as every tile's build marks them (RecastDemo marks
+	// the triangles of each chunk again for each tile).
+	areas := make([]uint8, len(g.Triangles))
+	var err error
+	if g.Areas == nil {
+		err = MarkWalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
+	} else {
+		copy(areas, g.Areas)
+		err = ClearUnwalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
+	}
+	if err != nil {
 		return nil, err
 	}
 	width, height := CalcGridSize(bmin, bmax, settings.CellSize)
@@ -60,6 +78,7 @@ func NewTileBaker(g *Geometry, settings Settings) (*TileBaker, error) {
 		geometry:      g,
 		settings:      settings,
 		chunks:        newChunkyMesh(g.Vertices, g.Triangles),
+		areas:         areas,
 		bmin:          bmin,
 		bmax:          bmax,
 		tilesX:        tilesX,
@@ -104,4 +123,15 @@ func (b *TileBaker) TileBounds(tx, ty int) (bmin, bmax mgl32.Vec3) {
 // result may lie outside the grid.
 func (b *TileBaker) TileAt(pos mgl32.Vec3) (tx, ty int) {
 	return int((pos[0] - b.bmin[0]) / b.tileWorldSize), int((pos[2] - b.bmin[2]) / b.tileWorldSize)
+}
+
+// BuildTile bakes one tile of a level with settings (settings.TileSize must
+// be positive), as TileBaker.BuildTile does. It indexes the whole level's
+// triangles first: to rebuild several tiles, make one TileBaker instead.
+func BuildTile(g *Geometry, settings Settings, tx, ty int) (*TileResult, error) {
+	baker, err := NewTileBaker(g, settings)
+	if err != nil {
+		return nil, err
+	}
+	return baker.BuildTile(context.Background(), tx, ty)
 }

@@ -113,22 +113,18 @@ func (t *tileBuild) run() error {
 }
 
 // gatherTriangles collects, chunk by chunk in tree order, the triangles of
-// every chunk whose box overlaps the tile with its border, and reports
-// whether there are any.
+// every chunk whose box overlaps the tile with its border, with their areas,
+// and reports whether there are any.
 func (t *tileBuild) gatherTriangles() bool {
 	s, cfg, chunks := t.scratch, t.config, t.baker.chunks
 	s.chunks = chunks.overlappingChunks(cfg.BMin[0], cfg.BMin[2], cfg.BMax[0], cfg.BMax[2], s.chunks[:0])
 	s.triangles = s.triangles[:0]
 	s.areas = s.areas[:0]
-	g := t.baker.geometry
+	triangles, areas := t.baker.geometry.Triangles, t.baker.areas
 	for _, chunk := range s.chunks {
 		for _, ti := range chunks.chunkTriangles(chunk) {
-			s.triangles = append(s.triangles, g.Triangles[ti])
-			area := NullArea
-			if g.Areas != nil {
-				area = g.Areas[ti]
-			}
-			s.areas = append(s.areas, area)
+			s.triangles = append(s.triangles, triangles[ti])
+			s.areas = append(s.areas, areas[ti])
 		}
 	}
 	t.result.Triangles = len(s.triangles)
@@ -142,15 +138,6 @@ func (t *tileBuild) buildCompact() (*CompactHeightfield, error) {
 	hf := &s.field
 	err := t.runStage(tileStageRasterize, func() error {
 		resetHeightfield(hf, cfg)
-		var err error
-		if g.Areas == nil {
-			err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, s.triangles, s.areas)
-		} else {
-			err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, s.triangles, s.areas)
-		}
-		if err != nil {
-			return err
-		}
 		return hf.RasterizeTriangles(g.Vertices, s.triangles, s.areas, cfg.WalkableClimb)
 	})
 	if err != nil {
