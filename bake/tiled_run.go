@@ -20,7 +20,8 @@ type TiledOptions struct {
 	Workers int
 	// Progress, when set, is called after each tile with the number of
 	// tiles done so far and the total. Calls come one at a time, from the
-	// goroutine that called Tiled.
+	// goroutine that called Tiled, and stop once the bake is cancelled or
+	// a tile failed.
 	Progress func(done, total int)
 }
 
@@ -176,7 +177,8 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 	done := 0
 	for range finished {
 		done++
-		if progress != nil {
+		// No progress once the bake is being stopped.
+		if progress != nil && workCtx.Err() == nil {
 			progress(done, total)
 		}
 	}
