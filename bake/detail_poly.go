@@ -1,8 +1,8 @@
 package bake
 
 import (
-	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // Limits of one polygon's detail mesh.
