@@ -76,6 +76,9 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 				return nil, fmt.Errorf("bake: build detail mesh: polygon %d names vertex %d of %d", i, vi, len(mesh.Verts))
 			}
 			v := &mesh.Verts[vi]
+			if int(v[0]) > chf.Width-2*bs || int(v[2]) > chf.Height-2*bs {
+				return nil, fmt.Errorf("bake: build detail mesh: polygon %d vertex %d lies outside the %d×%d heightfield", i, vi, chf.Width, chf.Height)
+			}
 			xMin = min(xMin, int(v[0]))
 			xMax = max(xMax, int(v[0]))
 			zMin = min(zMin, int(v[2]))

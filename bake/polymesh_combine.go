@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // MergePolyMeshes joins poly meshes of neighbouring tiles into one mesh
@@ -24,6 +25,9 @@ func MergePolyMeshes(meshes []*PolyMesh) (*PolyMesh, error) {
 		return nil, errors.New("bake: merge poly meshes: mesh 0 is nil")
 	}
 	nvp := first.MaxVertsPerPoly
+	if nvp < 3 || nvp > navmesh.MaxVertsPerPoly {
+		return nil, fmt.Errorf("bake: merge poly meshes: %d vertices per polygon, want 3..%d", nvp, navmesh.MaxVertsPerPoly)
+	}
 	out := &PolyMesh{
 		MaxVertsPerPoly: nvp,
 		CellSize:        first.CellSize,
@@ -47,9 +51,6 @@ func MergePolyMeshes(meshes []*PolyMesh) (*PolyMesh, error) {
 		out.BMax = geom.Max(out.BMax, m.BMax)
 		maxVerts += len(m.Verts)
 		maxPolys += m.PolyCount
-	}
-	if nvp < 3 || nvp > 6 {
-		return nil, fmt.Errorf("bake: merge poly meshes: %d vertices per polygon, want 3..6", nvp)
 	}
 	if maxPolys > 0xffff {
 		return nil, fmt.Errorf("bake: merge poly meshes: %d polygons, max %d: %w", maxPolys, 0xffff, ErrTooManyPolygons)
