@@ -41,6 +41,7 @@ type detailBuilder struct {
 	edges       []int // 4 per edge
 	samples     []int // 4 per sample: x, height, z, added
 	queue       []int // 3 per entry: x, z, span
+	triBases    []triangleBasis
 	edgeSamples [maxVertsPerEdge + 1]geom.Vec3
 }
 

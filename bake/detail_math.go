@@ -155,14 +155,64 @@ func distSqrPointSegment2(pt, p, q *geom.Vec3) float32 {
 	return dx*dx + dz*dz
 }
 
-// distToTriMesh returns the smallest vertical distance from p to the
-// triangles (4 ints each: three vertex indices and flags) it lies over, -1
-// when it lies over none.
-func distToTriMesh(p *geom.Vec3, verts []geom.Vec3, tris []int) float32 {
-	dmin := maxFloat32
+// triangleBasis holds what distToTriangle computes from a triangle alone, so
+// that testing many points against one triangulation repeats only the
+// per-point work. Every value is computed with the same float operations
+// as distToTriangle, so results are identical.
+type triangleBasis struct {
+	ax, ay, az          float32
+	v0x, v0y, v0z       float32 // c - a
+	v1x, v1y, v1z       float32 // b - a
+	dot00, dot01, dot11 float32
+	invDenom            float32
+}
+
+// newTriangleBasis prepares triangle a, b, c for distance queries.
+func newTriangleBasis(a, b, c *geom.Vec3) triangleBasis {
+	t := triangleBasis{
+		ax: a[0], ay: a[1], az: a[2],
+		v0x: c[0] - a[0], v0y: c[1] - a[1], v0z: c[2] - a[2],
+		v1x: b[0] - a[0], v1y: b[1] - a[1], v1z: b[2] - a[2],
+	}
+	t.dot00 = t.v0x*t.v0x + t.v0z*t.v0z
+	t.dot01 = t.v0x*t.v1x + t.v0z*t.v1z
+	t.dot11 = t.v1x*t.v1x + t.v1z*t.v1z
+	t.invDenom = 1 / (t.dot00*t.dot11 - t.dot01*t.dot01)
+	return t
+}
+
+// distance is distToTriangle(p, a, b, c) for the prepared triangle.
+func (t *triangleBasis) distance(p *geom.Vec3) float32 {
+	v2x := p[0] - t.ax
+	v2z := p[2] - t.az
+	dot02 := t.v0x*v2x + t.v0z*v2z
+	dot12 := t.v1x*v2x + t.v1z*v2z
+	u := (t.dot11*dot02 - t.dot01*dot12) * t.invDenom
+	v := (t.dot00*dot12 - t.dot01*dot02) * t.invDenom
+	const eps float32 = 1e-4
+	if u >= -eps && v >= -eps && (u+v) <= 1+eps {
+		y := t.ay + t.v0y*u + t.v1y*v
+		return abs32(y - p[1])
+	}
+	return maxFloat32
+}
+
+// prepareTriangles fills dst with the bases of tris (4 ints per triangle)
+// over verts.
+func prepareTriangles(dst []triangleBasis, verts []geom.Vec3, tris []int) []triangleBasis {
+	dst = dst[:0]
 	for i := 0; i+3 < len(tris); i += 4 {
-		d := distToTriangle(p, &verts[tris[i]], &verts[tris[i+1]], &verts[tris[i+2]])
-		if d < dmin {
+		dst = append(dst, newTriangleBasis(&verts[tris[i]], &verts[tris[i+1]], &verts[tris[i+2]]))
+	}
+	return dst
+}
+
+// distToTriMesh returns the smallest vertical distance from p to the
+// prepared triangles it lies over, -1 when it lies over none.
+func distToTriMesh(p *geom.Vec3, tris []triangleBasis) float32 {
+	dmin := maxFloat32
+	for i := range tris {
+		if d := tris[i].distance(p); d < dmin {
 			dmin = d
 		}
 	}

@@ -172,6 +172,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 		// Add the sample with the largest error until all are within the
 		// error or the vertex budget is spent.
 		nsamples := len(samples) / 4
+		b.triBases = prepareTriangles(b.triBases, verts, tris)
 		for iter := 0; iter < nsamples; iter++ {
 			if len(verts) >= maxDetailVerts {
 				break
@@ -194,7 +195,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 				if len(tris) == 0 {
 					continue
 				}
-				d := distToTriMesh(&pt, verts, tris)
+				d := distToTriMesh(&pt, b.triBases)
 				if d < 0 {
 					continue
 				}
@@ -210,6 +211,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 			samples[bestIndex*4+3] = 1
 			verts = append(verts, bestPoint)
 			tris, b.edges = delaunayHull(verts, hull, tris, b.edges, b.log)
+			b.triBases = prepareTriangles(b.triBases, verts, tris)
 		}
 	}
 	b.verts = verts
