@@ -38,7 +38,7 @@ type detailBuilder struct {
 	verts       []geom.Vec3
 	hull        []int
 	tris        []int // 4 per triangle
-	edges       []int // 4 per edge
+	delaunay    delaunay
 	samples     []int // 4 per sample: x, height, z, added
 	queue       []int // 3 per entry: x, z, span
 	triBases    []triangleBasis
@@ -104,6 +104,7 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 		sampleMaxError:     sampleMaxError,
 		heightSearchRadius: max(1, int(ceilFloat(mesh.MaxEdgeError))),
 		log:                log,
+		delaunay:           delaunay{log: log},
 		verts:              make([]geom.Vec3, 0, 256),
 		hull:               make([]int, 0, maxDetailVerts),
 		tris:               make([]int, 0, 512),

@@ -13,18 +13,37 @@ const (
 	edgeHull      = -2
 )
 
-// delaunay holds the edge list of one triangulation.
+// delaunay holds the edge list of one triangulation. It is reused from one
+// triangulation to the next to keep its buffers.
 type delaunay struct {
 	edges    []int // 4 per edge, len == 4*maxEdges
 	count    int
 	maxEdges int
 	faces    int
 	log      *buildLog
+	// pairs maps the point pair (s, t), s < t < pairTableSide, to its edge
+	// index + 1. An edge list holds at most one edge per pair, so this finds
+	// the same edge as scanning the list, which is what Recast does.
+	pairs []int16
+}
+
+// pairTableSide bounds the points whose edges are found through the pair
+// table; maxDetailVerts points always are.
+const pairTableSide = maxDetailVerts + 1
+
+func pairKey(s, t int) int {
+	if s > t {
+		s, t = t, s
+	}
+	return s*pairTableSide + t
 }
 
 // findEdge returns the index of the edge between s and t, either way round,
 // or edgeUndefined.
 func (d *delaunay) findEdge(s, t int) int {
+	if d.pairs != nil {
+		return int(d.pairs[pairKey(s, t)]) - 1
+	}
 	for i := 0; i < d.count; i++ {
 		e := d.edges[i*4 : i*4+4]
 		if (e[0] == s && e[1] == t) || (e[0] == t && e[1] == s) {
@@ -46,6 +65,9 @@ func (d *delaunay) addEdge(s, t, left, right int) int {
 	e := d.edges[d.count*4 : d.count*4+4]
 	e[0], e[1], e[2], e[3] = s, t, left, right
 	d.count++
+	if d.pairs != nil {
+		d.pairs[pairKey(s, t)] = int16(d.count)
+	}
 	return d.count - 1
 }
 
@@ -159,15 +181,24 @@ func (d *delaunay) completeFacet(pts []geom.Vec3, e int) {
 	d.faces++
 }
 
-// delaunayHull triangulates pts inside the hull (indices into pts) and
-// returns the triangles, 4 ints each (the fourth is left for flags), in
-// tris[:0]. edges is scratch space.
-func delaunayHull(pts []geom.Vec3, hull []int, tris, edges []int, log *buildLog) (outTris, outEdges []int) {
+// triangulate builds the Delaunay triangulation of pts inside the hull
+// (indices into pts) and returns the triangles, 4 ints each (the fourth is
+// left for flags), in tris[:0] (delaunayHull).
+func (d *delaunay) triangulate(pts []geom.Vec3, hull []int, tris []int) []int {
 	maxEdges := len(pts) * 10
-	if cap(edges) < maxEdges*4 {
-		edges = make([]int, maxEdges*4)
+	if cap(d.edges) < maxEdges*4 {
+		d.edges = make([]int, maxEdges*4)
 	}
-	d := delaunay{edges: edges[:maxEdges*4], maxEdges: maxEdges, log: log}
+	d.edges = d.edges[:maxEdges*4]
+	d.maxEdges, d.count, d.faces = maxEdges, 0, 0
+	if len(pts) <= pairTableSide {
+		if d.pairs == nil {
+			d.pairs = make([]int16, pairTableSide*pairTableSide)
+		}
+	} else {
+		d.pairs = nil
+	}
+	defer d.clearPairs()
 
 	for i, j := 0, len(hull)-1; i < len(hull); j, i = i, i+1 {
 		d.addEdge(hull[j], hull[i], edgeHull, edgeUndefined)
@@ -214,11 +245,21 @@ func delaunayHull(pts []geom.Vec3, hull []int, tris, edges []int, log *buildLog)
 	for i := 0; i < len(tris)/4; i++ {
 		t := tris[i*4 : i*4+4]
 		if t[0] == -1 || t[1] == -1 || t[2] == -1 {
-			log.warnf("build detail mesh: removing dangling face %d [%d,%d,%d]", i, t[0], t[1], t[2])
+			d.log.warnf("build detail mesh: removing dangling face %d [%d,%d,%d]", i, t[0], t[1], t[2])
 			copy(t, tris[len(tris)-4:])
 			tris = tris[:len(tris)-4]
 			i--
 		}
 	}
-	return tris, edges
+	return tris
+}
+
+// clearPairs resets the pair table entries of the current edges.
+func (d *delaunay) clearPairs() {
+	if d.pairs == nil {
+		return
+	}
+	for i := 0; i < d.count; i++ {
+		d.pairs[pairKey(d.edges[i*4], d.edges[i*4+1])] = 0
+	}
 }

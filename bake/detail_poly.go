@@ -32,7 +32,6 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 
 	verts := append(b.verts[:0], poly...)
 	hull := b.hull[:0]
-	b.edges = b.edges[:0]
 	tris := b.tris[:0]
 
 	minExtent := polyMinExtent(verts)
@@ -210,7 +209,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 			}
 			samples[bestIndex*4+3] = 1
 			verts = append(verts, bestPoint)
-			tris, b.edges = delaunayHull(verts, hull, tris, b.edges, b.log)
+			tris = b.delaunay.triangulate(verts, hull, tris)
 			b.triBases = prepareTriangles(b.triBases, verts, tris)
 		}
 	}
