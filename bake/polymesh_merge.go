@@ -1,5 +1,7 @@
 package bake
 
+import "github.com/archenav/archenav/navcore/navmesh"
+
 // Merging triangles into convex polygons of up to maxVertsPerPoly vertices.
 // Polygons here are rows of nvp vertex indices padded with MeshNullIndex.
 
@@ -20,36 +22,45 @@ func isLeftU16(a, b, c *[3]uint16) bool {
 		(int32(c[0])-int32(a[0]))*(int32(b[2])-int32(a[2])) < 0
 }
 
-// mergeValue scores merging polygons a and b: the squared xz length of the
-// shared edge, or -1 when they share no edge, the result would have too
-// many vertices or would not be convex. edgeA and edgeB are the shared
-// edge's index in each polygon.
-func mergeValue(a, b []uint16, verts [][3]uint16, nvp int) (value, edgeA, edgeB int) {
-	na := polyVertexCount(a, nvp)
-	nb := polyVertexCount(b, nvp)
+// mergeValue scores merging polygons a and b of na and nb vertices: the
+// squared xz length of the shared edge, or -1 when they share no edge, the
+// result would have too many vertices or would not be convex. edgeA and
+// edgeB are the shared edge's index in each polygon.
+func mergeValue(a, b []uint16, na, nb int, verts [][3]uint16, nvp int) (value, edgeA, edgeB int) {
 	if na+nb-2 > nvp {
 		return -1, 0, 0
 	}
 
+	// b's edges with their ends in ascending order.
+	var bLow, bHigh [navmesh.MaxVertsPerPoly]uint16
+	for j := 0; j < nb; j++ {
+		v0, v1 := b[j], b[0]
+		if j+1 < nb {
+			v1 = b[j+1]
+		}
+		if v0 > v1 {
+			v0, v1 = v1, v0
+		}
+		bLow[j], bHigh[j] = v0, v1
+	}
 	// The last matching edge of a wins, as in the C++.
 	edgeA, edgeB = -1, -1
 	for i := 0; i < na; i++ {
-		va0, va1 := a[i], a[(i+1)%na]
+		va0, va1 := a[i], a[0]
+		if i+1 < na {
+			va1 = a[i+1]
+		}
 		if va0 > va1 {
 			va0, va1 = va1, va0
 		}
 		for j := 0; j < nb; j++ {
-			vb0, vb1 := b[j], b[(j+1)%nb]
-			if vb0 > vb1 {
-				vb0, vb1 = vb1, vb0
-			}
-			if va0 == vb0 && va1 == vb1 {
+			if va0 == bLow[j] && va1 == bHigh[j] {
 				edgeA, edgeB = i, j
 				break
 			}
 		}
 	}
-	if edgeA == -1 || edgeB == -1 {
+	if edgeA == -1 {
 		return -1, 0, 0
 	}
 
@@ -96,13 +107,22 @@ func mergeIntoConvex(polys []uint16, count, nvp int, verts [][3]uint16, scratch 
 	if nvp <= 3 {
 		return count
 	}
+	var counts [maxMergeRows]int
+	vertexCounts := counts[:0]
+	if count > maxMergeRows {
+		vertexCounts = make([]int, 0, count)
+	}
+	for j := 0; j < count; j++ {
+		vertexCounts = append(vertexCounts, polyVertexCount(polys[j*nvp:(j+1)*nvp], nvp))
+	}
 	for {
 		bestValue, bestA, bestB, bestEdgeA, bestEdgeB := 0, 0, 0, 0, 0
 		for j := 0; j < count-1; j++ {
 			pj := polys[j*nvp : (j+1)*nvp]
+			nj := vertexCounts[j]
 			for k := j + 1; k < count; k++ {
 				pk := polys[k*nvp : (k+1)*nvp]
-				value, edgeA, edgeB := mergeValue(pj, pk, verts, nvp)
+				value, edgeA, edgeB := mergeValue(pj, pk, nj, vertexCounts[k], verts, nvp)
 				if value > bestValue {
 					bestValue, bestA, bestB, bestEdgeA, bestEdgeB = value, j, k, edgeA, edgeB
 				}
@@ -116,6 +136,9 @@ func mergeIntoConvex(polys []uint16, count, nvp int, verts [][3]uint16, scratch 
 		pb := polys[bestB*nvp : (bestB+1)*nvp]
 		mergePolygonVerts(pa, pb, bestEdgeA, bestEdgeB, nvp, scratch)
 		last := count - 1
+		vertexCounts[bestA] += vertexCounts[bestB] - 2
+		vertexCounts[bestB] = vertexCounts[last]
+		vertexCounts = vertexCounts[:last]
 		if regions != nil {
 			if regions[bestA] != regions[bestB] {
 				regions[bestA] = multipleRegions
@@ -129,6 +152,10 @@ func mergeIntoConvex(polys []uint16, count, nvp int, verts [][3]uint16, scratch 
 		count--
 	}
 }
+
+// maxMergeRows is how many polygon rows mergeIntoConvex counts without
+// allocating.
+const maxMergeRows = 256
 
 // multipleRegions is the region id of a polygon made from parts of several
 // regions (RC_MULTIPLE_REGS).

@@ -195,14 +195,14 @@ func TestVertexWelder(t *testing.T) {
 
 func TestMergeValue(t *testing.T) {
 	verts := [][3]uint16{{0, 0, 0}, {0, 0, 10}, {10, 0, 10}, {10, 0, 0}, {20, 0, 5}}
-	value, edgeA, edgeB := mergeValue(rows(0, 1, 2, -1, -1, -1), rows(0, 2, 3, -1, -1, -1), verts, 6)
+	value, edgeA, edgeB := mergeValue(rows(0, 1, 2, -1, -1, -1), rows(0, 2, 3, -1, -1, -1), 3, 3, verts, 6)
 	assert.Equal(t, 200, value, "squared length of the shared diagonal")
 	assert.Equal(t, 2, edgeA)
 	assert.Equal(t, 0, edgeB)
 
-	value, _, _ = mergeValue(rows(0, 1, 2, -1), rows(3, 4, 2, -1), verts, 4)
+	value, _, _ = mergeValue(rows(0, 1, 2, -1), rows(3, 4, 2, -1), 3, 3, verts, 4)
 	assert.Equal(t, -1, value, "no shared edge")
 
-	value, _, _ = mergeValue(rows(0, 1, 2, 3), rows(2, 4, 3, -1), verts, 4)
+	value, _, _ = mergeValue(rows(0, 1, 2, 3), rows(2, 4, 3, -1), 4, 3, verts, 4)
 	assert.Equal(t, -1, value, "too many vertices")
 }
