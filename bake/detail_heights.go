@@ -56,17 +56,19 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	// A polygon merged from several regions could overlap other polygons
 	// of those regions, so it is filled from its centre only.
 	if region != multipleRegions {
+		cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
 		for hz := 0; hz < hp.height; hz++ {
 			z := hp.zMin + hz + bs
-			for hx := 0; hx < hp.width; hx++ {
+			row := hp.data[hz*hp.width : (hz+1)*hp.width]
+			for hx := range row {
 				x := hp.xMin + hx + bs
-				cell := chf.Cells[x+z*chf.Width]
+				cell := cells[x+z*fieldWidth]
 				for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end; i++ {
-					s := &chf.Spans[i]
+					s := &spans[i]
 					if s.Region != region {
 						continue
 					}
-					hp.data[hx+hz*hp.width] = s.Y
+					row[hx] = s.Y
 					empty = false
 					onEdge := false
 					for dir := 0; dir < 4; dir++ {
@@ -74,10 +76,8 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 						if con == NotConnected {
 							continue
 						}
-						ax := x + directionOffsetX[dir]
-						az := z + directionOffsetZ[dir]
-						ai := int(chf.Cells[ax+az*chf.Width].Index) + con
-						if chf.Spans[ai].Region != region {
+						ai := int(cells[x+directionOffsetX[dir]+(z+directionOffsetZ[dir])*fieldWidth].Index) + con
+						if spans[ai].Region != region {
 							onEdge = true
 							break
 						}
