@@ -102,7 +102,7 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 		chf:                chf,
 		sampleDist:         sampleDist,
 		sampleMaxError:     sampleMaxError,
-		heightSearchRadius: max(1, int(ceilFloat(mesh.MaxEdgeError))),
+		heightSearchRadius: max(1, cInt(geom.Ceil(mesh.MaxEdgeError))),
 		log:                log,
 		delaunay:           delaunay{log: log},
 		verts:              make([]geom.Vec3, 0, 256),

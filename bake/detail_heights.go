@@ -16,25 +16,6 @@ type heightPatch struct {
 	xMin, zMin, width, height int
 }
 
-// Neighbour offsets of the four span directions (rcGetDirOffsetX/Y).
-var (
-	directionOffsetX = [4]int{-1, 0, 1, 0}
-	directionOffsetZ = [4]int{0, 1, 0, -1}
-)
-
-// connection returns the neighbour index of span s in direction dir, or
-// NotConnected.
-func connection(s *CompactSpan, dir int) int {
-	return int(s.Connections>>(uint(dir)*6)) & 0x3f
-}
-
-// directionForOffset returns the direction of a unit step along one axis
-// (rcGetDirForOffset).
-func directionForOffset(offsetX, offsetZ int) int {
-	dirs := [5]int{3, 0, -1, 2, 1}
-	return dirs[((offsetZ+1)<<1)+offsetX]
-}
-
 // errNoSeedSpan is returned when no span lies near any vertex of a polygon
 // whose region gave no heights.
 var errNoSeedSpan = errors.New("no span near the polygon's vertices")
@@ -72,11 +53,11 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 					empty = false
 					onEdge := false
 					for dir := 0; dir < 4; dir++ {
-						con := connection(s, dir)
+						con := s.Connection(dir)
 						if con == NotConnected {
 							continue
 						}
-						ai := int(cells[x+directionOffsetX[dir]+(z+directionOffsetZ[dir])*fieldWidth].Index) + con
+						ai := int(cells[x+DirOffsetX(dir)+(z+DirOffsetZ(dir))*fieldWidth].Index) + con
 						if spans[ai].Region != region {
 							onEdge = true
 							break
@@ -102,12 +83,12 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 		cx, cz, ci := queue[head*3], queue[head*3+1], queue[head*3+2]
 		s := &chf.Spans[ci]
 		for dir := 0; dir < 4; dir++ {
-			con := connection(s, dir)
+			con := s.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
-			ax := cx + directionOffsetX[dir]
-			az := cz + directionOffsetZ[dir]
+			ax := cx + DirOffsetX(dir)
+			az := cz + DirOffsetZ(dir)
 			hx := ax - hp.xMin - bs
 			hz := az - hp.zMin - bs
 			if uint(hx) >= uint(hp.width) || uint(hz) >= uint(hp.height) {
@@ -194,20 +175,20 @@ func (b *detailBuilder) seedFromPolyCenter(poly []uint16, verts [][3]uint16, sta
 		// last on the stack.
 		var direct int
 		if cx == centerX {
-			direct = directionForOffset(0, sign(centerZ-cz))
+			direct = DirForOffset(0, sign(centerZ-cz))
 		} else {
-			direct = directionForOffset(sign(centerX-cx), 0)
+			direct = DirForOffset(sign(centerX-cx), 0)
 		}
 		dirs[direct], dirs[3] = dirs[3], dirs[direct]
 
 		s := &chf.Spans[ci]
 		for _, dir := range dirs {
-			con := connection(s, dir)
+			con := s.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
-			nx := cx + directionOffsetX[dir]
-			nz := cz + directionOffsetZ[dir]
+			nx := cx + DirOffsetX(dir)
+			nz := cz + DirOffsetZ(dir)
 			px := nx - hp.xMin
 			pz := nz - hp.zMin
 			if px < 0 || px >= hp.width || pz < 0 || pz >= hp.height {
@@ -244,8 +225,8 @@ func sign(d int) int {
 // height closest to fy from the nearest ring of set cells within radius
 // (getHeight).
 func (hp *heightPatch) sampleHeight(fx, fy, fz, invCellSize, cellHeight float32, radius int) uint16 {
-	ix := int(floorFloat(fx*invCellSize + 0.01))
-	iz := int(floorFloat(fz*invCellSize + 0.01))
+	ix := cInt(geom.Floor(fx*invCellSize + 0.01))
+	iz := cInt(geom.Floor(fz*invCellSize + 0.01))
 	ix = geom.Clamp(ix-hp.xMin, 0, hp.width-1)
 	iz = geom.Clamp(iz-hp.zMin, 0, hp.height-1)
 	h := hp.data[ix+iz*hp.width]

@@ -28,10 +28,6 @@ func maxFloat(a, b float32) float32 {
 	return b
 }
 
-// floorFloat and ceilFloat are floorf and ceilf.
-func floorFloat(x float32) float32 { return float32(math.Floor(float64(x))) }
-func ceilFloat(x float32) float32  { return float32(math.Ceil(float64(x))) }
-
 // dot2 is the xz dot product.
 func dot2(a, b *geom.Vec3) float32 { return a[0]*b[0] + a[2]*b[2] }
 

@@ -58,7 +58,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 			dy := vi[1] - vj[1]
 			dz := vi[2] - vj[2]
 			d := geom.Sqrt(dx*dx + dz*dz)
-			nn := 1 + int(floorFloat(d/sampleDist))
+			nn := 1 + cInt(geom.Floor(d/sampleDist))
 			if nn >= maxVertsPerEdge {
 				nn = maxVertsPerEdge - 1
 			}
@@ -149,10 +149,10 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 				bmax[k] = maxFloat(bmax[k], poly[i][k])
 			}
 		}
-		x0 := int(floorFloat(bmin[0] / sampleDist))
-		x1 := int(ceilFloat(bmax[0] / sampleDist))
-		z0 := int(floorFloat(bmin[2] / sampleDist))
-		z1 := int(ceilFloat(bmax[2] / sampleDist))
+		x0 := cInt(geom.Floor(bmin[0] / sampleDist))
+		x1 := cInt(geom.Ceil(bmax[0] / sampleDist))
+		z0 := cInt(geom.Floor(bmin[2] / sampleDist))
+		z1 := cInt(geom.Ceil(bmax[2] / sampleDist))
 		samples := b.samples[:0]
 		midY := (bmax[1] + bmin[1]) * 0.5
 		for z := z0; z < z1; z++ {

@@ -25,7 +25,7 @@ func detailTestField(heightAt func(x, z int) int, spanRegion uint16) *CompactHei
 			chf.Cells[i] = CompactCell{Index: uint32(i), Count: 1}
 			var connections uint32
 			for dir := range 4 {
-				nx, nz := x+directionOffsetX[dir], z+directionOffsetZ[dir]
+				nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
 				con := uint32(NotConnected)
 				if nx >= 0 && nz >= 0 && nx < size && nz < size {
 					con = 0

@@ -3,7 +3,6 @@ package bake
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -69,7 +68,7 @@ func MergePolyMeshes(meshes []*PolyMesh) (*PolyMesh, error) {
 	// cellOffset rounds a world distance to whole cells like the C++:
 	// (unsigned short)floorf(d/cs+0.5f).
 	cellOffset := func(d float32) uint16 {
-		return uint16(int(float32(math.Floor(float64(d/cellSize + 0.5)))))
+		return uint16(cInt(geom.Floor(d/cellSize + 0.5)))
 	}
 	var remap []uint16
 	for _, m := range meshes {
