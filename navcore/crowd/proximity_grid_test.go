@@ -184,3 +184,53 @@ func BenchmarkProximityGrid(b *testing.B) {
 		}
 	}
 }
+
+// FuzzProximityGrid checks QueryItems against a brute-force answer: the ids
+// whose cell range meets the query's, each once, for rectangles decoded from
+// the fuzz input.
+func FuzzProximityGrid(f *testing.F) {
+	f.Add([]byte{0, 0, 10, 10, 5, 5, 20, 20, 1, 1, 2, 2}, []byte{0, 0, 255, 255})
+	f.Add([]byte{200, 200, 210, 205, 3, 250, 4, 252}, []byte{100, 100, 101, 101})
+	f.Fuzz(func(t *testing.T, rects, queryRect []byte) {
+		if len(queryRect) < 4 {
+			return
+		}
+		g, err := NewProximityGrid(64, 1.5)
+		require.NoError(t, err)
+		// Coordinates in -64..63.5 world units, in steps of 0.5.
+		coord := func(b byte) float32 { return float32(int(b)-128) * 0.5 }
+		cell := func(v float32) int { return int(math.Floor(float64(v / 1.5))) }
+		type box struct{ minX, minY, maxX, maxY int }
+		var added []box
+		for i := 0; i+3 < len(rects); i += 4 {
+			minX, minY := coord(rects[i]), coord(rects[i+1])
+			maxX, maxY := coord(rects[i+2]), coord(rects[i+3])
+			if err := g.Add(uint32(len(added)), minX, minY, maxX, maxY); err != nil {
+				require.ErrorIs(t, err, ErrCapacity)
+				added = append(added, box{1, 1, 0, 0}) // stored nowhere
+				continue
+			}
+			added = append(added, box{cell(minX), cell(minY), cell(maxX), cell(maxY)})
+		}
+		qMinX, qMinY := coord(queryRect[0]), coord(queryRect[1])
+		qMaxX, qMaxY := coord(queryRect[2]), coord(queryRect[3])
+		want := map[uint32]bool{}
+		for id, b := range added {
+			if b.minX > b.maxX || b.minY > b.maxY {
+				continue
+			}
+			if max(b.minX, cell(qMinX)) <= min(b.maxX, cell(qMaxX)) &&
+				max(b.minY, cell(qMinY)) <= min(b.maxY, cell(qMaxY)) {
+				want[uint32(id)] = true
+			}
+		}
+		dst := make([]uint32, len(added)+1)
+		n := g.QueryItems(qMinX, qMinY, qMaxX, qMaxY, dst)
+		got := map[uint32]bool{}
+		for _, id := range dst[:n] {
+			require.False(t, got[id], "id %d reported twice", id)
+			got[id] = true
+		}
+		require.Equal(t, want, got)
+	})
+}
