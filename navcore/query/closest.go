@@ -62,7 +62,7 @@ func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.V
 			imin = i
 		}
 	}
-	return lerp(verts[imin], verts[(imin+1)%nv], edgeT[imin])
+	return lerp(verts[imin], verts[nextVert(imin, nv)], edgeT[imin])
 }
 
 // PolyHeight returns the height of polygon ref's detail surface at pos's x

@@ -237,6 +237,7 @@ func saturateInt32(f float32) int {
 func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	batch := &q.polyBatch
 	n := 0
+	custom := filter.Custom != nil
 	base := tile.PolyRefBase()
 	if len(tile.BVTree) > 0 {
 		header := tile.Header
@@ -267,7 +268,8 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 			isLeaf := nd.Index >= 0
 			if isLeaf && overlap {
 				ref := base | navmesh.Ref(nd.Index)
-				if filter.passes(ref, tile, &tile.Polys[nd.Index]) {
+				poly := &tile.Polys[nd.Index]
+				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPassFilter(poly) {
 					batch[n] = ref
 					n++
 					if n == polyBatchSize {

@@ -81,7 +81,7 @@ func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 	}
 
 	v0 := fromTile.Verts[fromPoly.Verts[link.Edge]]
-	v1 := fromTile.Verts[fromPoly.Verts[(int(link.Edge)+1)%int(fromPoly.VertCount)]]
+	v1 := fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]]
 	left, right = v0, v1
 	// A link across a tile border may cover only part of the edge.
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
@@ -102,4 +102,12 @@ func edgeMidPoint(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 		return geom.Vec3{}, false
 	}
 	return midPoint(left, right), true
+}
+
+// nextVert returns (i+1) % n for 0 <= i < n without a division.
+func nextVert(i, n int) int {
+	if i+1 < n {
+		return i + 1
+	}
+	return 0
 }

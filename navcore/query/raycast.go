@@ -1,7 +1,6 @@
 package query
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -146,7 +145,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			}
 			// A partial border link leads on only where the ray crosses it.
 			v0 := poly.Verts[link.Edge]
-			v1 := poly.Verts[(int(link.Edge)+1)%int(poly.VertCount)]
+			v1 := poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]
 			left := tile.Verts[v0]
 			right := tile.Verts[v1]
 			const s = float32(1.0 / 255.0)
@@ -182,7 +181,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			lastPos := curPos
 			curPos = geom.Vec3{startPos[0] + dir[0]*hit.T, startPos[1] + dir[1]*hit.T, startPos[2] + dir[2]*hit.T}
 			e1 := verts[segMax]
-			e2 := verts[(segMax+1)%nv]
+			e2 := verts[nextVert(segMax, nv)]
 			eDir := geom.Vec3{e2[0] - e1[0], e2[1] - e1[1], e2[2] - e1[2]}
 			diff := geom.Vec3{curPos[0] - e1[0], curPos[1] - e1[1], curPos[2] - e1[2]}
 			var s float32

@@ -80,9 +80,11 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 		return sp.n, sp.status, nil
 	}
 
+	portals := portalLookup{snap: snap}
 	crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
 	if len(path) > 1 {
-		portalApex := closestStartPos
+		// The funnel: its apex and the ends of its two sides.
+		portalApex := toPoint(closestStartPos)
 		portalLeft := portalApex
 		portalRight := portalApex
 		apexIndex, leftIndex, rightIndex := 0, 0, 0
@@ -90,11 +92,10 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 		leftPolyRef, rightPolyRef := path[0], path[0]
 
 		for i := 0; i < len(path); i++ {
-			var left, right geom.Vec3
+			var left, right point
 			var toType navmesh.PolyType
 			if i+1 < len(path) {
-				var ok bool
-				left, right, toType, ok = portalPointsByRef(snap, path[i], path[i+1])
+				leftVec, rightVec, polyType, ok := portals.portal(path[i], path[i+1])
 				if !ok {
 					// The corridor breaks off here: end at the point of
 					// path[i] closest to the goal.
@@ -115,20 +116,21 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				}
 				// Skip a first portal right at the start point.
 				if i == 0 {
-					if d, _ := geom.DistancePtSegSqr2D(portalApex, left, right); d < minPortalDist*minPortalDist {
+					if d, _ := geom.DistancePtSegSqr2D(portalApex.vec(), leftVec, rightVec); d < minPortalDist*minPortalDist {
 						continue
 					}
 				}
+				left, right, toType = toPoint(leftVec), toPoint(rightVec), polyType
 			} else {
 				// The end point closes the funnel.
-				left = closestEndPos
-				right = closestEndPos
+				left = toPoint(closestEndPos)
+				right = left
 				toType = navmesh.PolyTypeGround
 			}
 
 			// Tighten the funnel's right side.
-			if geom.TriArea2D(portalApex, portalRight, right) <= 0 {
-				if geom.Equal(portalApex, portalRight) || geom.TriArea2D(portalApex, portalLeft, right) > 0 {
+			if triArea2D(portalApex, portalRight, right) <= 0 {
+				if samePoint(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0 {
 					portalRight = right
 					if i+1 < len(path) {
 						rightPolyRef = path[i+1]
@@ -140,12 +142,12 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				} else {
 					// The right side crossed the left: the left corner is the
 					// next path point.
-					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft) {
+					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft.vec()) {
 						return sp.result()
 					}
 					portalApex = portalLeft
 					apexIndex = leftIndex
-					if sp.appendVertex(portalApex, cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
+					if sp.appendVertex(portalApex.vec(), cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
 						return sp.n, sp.status, nil
 					}
 					portalLeft = portalApex
@@ -159,8 +161,8 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 			}
 
 			// Tighten the funnel's left side.
-			if geom.TriArea2D(portalApex, portalLeft, left) >= 0 {
-				if geom.Equal(portalApex, portalLeft) || geom.TriArea2D(portalApex, portalRight, left) < 0 {
+			if triArea2D(portalApex, portalLeft, left) >= 0 {
+				if samePoint(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0 {
 					portalLeft = left
 					if i+1 < len(path) {
 						leftPolyRef = path[i+1]
@@ -170,12 +172,12 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 					leftPolyType = toType
 					leftIndex = i
 				} else {
-					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight) {
+					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight.vec()) {
 						return sp.result()
 					}
 					portalApex = portalRight
 					apexIndex = rightIndex
-					if sp.appendVertex(portalApex, cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
+					if sp.appendVertex(portalApex.vec(), cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
 						return sp.n, sp.status, nil
 					}
 					portalLeft = portalApex
@@ -217,19 +219,53 @@ func cornerFlags(ref navmesh.Ref, polyType navmesh.PolyType) StraightPathFlags {
 	return 0
 }
 
-// portalPointsByRef is getPortalPoints by reference, for straight paths; it
-// returns the type of to.
-func portalPointsByRef(snap *navmesh.Snapshot, from, to navmesh.Ref) (left, right geom.Vec3, toType navmesh.PolyType, ok bool) {
-	fromTile, fromPoly, err := snap.TileAndPoly(from)
+// portalLookup finds the portals between consecutive corridor polygons,
+// remembering the last two polygons it resolved: walking the corridor, each
+// step's "to" is the next step's "from".
+type portalLookup struct {
+	snap     *navmesh.Snapshot
+	from, to resolvedPoly
+}
+
+// resolvedPoly is a polygon reference with its tile and polygon.
+type resolvedPoly struct {
+	ref  navmesh.Ref
+	tile *navmesh.Tile
+	poly *navmesh.Poly
+}
+
+// resolve returns the tile and polygon of ref, reusing a remembered one.
+func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
+	switch {
+	case ref == 0:
+		return resolvedPoly{}, false
+	case ref == l.to.ref:
+		return l.to, true
+	case ref == l.from.ref:
+		return l.from, true
+	}
+	tile, poly, err := l.snap.TileAndPoly(ref)
 	if err != nil {
+		return resolvedPoly{}, false
+	}
+	return resolvedPoly{ref, tile, poly}, true
+}
+
+// portal is getPortalPoints by reference: the portal from from into to and
+// the type of to. ok is false when either ref is invalid or they are not
+// linked.
+func (l *portalLookup) portal(from, to navmesh.Ref) (left, right geom.Vec3, toType navmesh.PolyType, ok bool) {
+	f, ok := l.resolve(from)
+	if !ok {
 		return left, right, 0, false
 	}
-	toTile, toPoly, err := snap.TileAndPoly(to)
-	if err != nil {
+	t, ok := l.resolve(to)
+	if !ok {
 		return left, right, 0, false
 	}
-	left, right, ok = portalPoints(from, fromPoly, fromTile, to, toPoly, toTile)
-	return left, right, toPoly.Type(), ok
+	l.from, l.to = f, t
+	left, right, ok = portalPoints(from, f.poly, f.tile, to, t.poly, t.tile)
+	return left, right, t.poly.Type(), ok
 }
 
 // straightPath accumulates the points of FindStraightPath.

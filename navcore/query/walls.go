@@ -241,7 +241,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			}
 			// Expand only through edges within the current radius.
 			va := bestTile.Verts[bestPoly.Verts[link.Edge]]
-			vb := bestTile.Verts[bestPoly.Verts[(int(link.Edge)+1)%nv]]
+			vb := bestTile.Verts[bestPoly.Verts[nextVert(int(link.Edge), nv)]]
 			if distSqr, _ := geom.DistancePtSegSqr2D(center, va, vb); distSqr > radiusSqr {
 				continue
 			}
