@@ -43,15 +43,28 @@ func closestPointOnPolyBoundary(snap *navmesh.Snapshot, ref navmesh.Ref, pos geo
 }
 
 // boundaryPoint is the body of closestPointOnPolyBoundary for a known
-// polygon.
+// polygon (geom.DistancePtPolyEdgesSqr and the pick of the nearest edge).
 func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.Vec3 {
-	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	var verts [navmesh.MaxVertsPerPoly]point
 	var edgeDistSqr, edgeT [navmesh.MaxVertsPerPoly]float32
-	nv := int(poly.VertCount)
-	for i := 0; i < nv; i++ {
-		verts[i] = tile.Verts[poly.Verts[i]]
+	nv := min(int(poly.VertCount), navmesh.MaxVertsPerPoly)
+	if nv == 0 {
+		return pos
 	}
-	if geom.DistancePtPolyEdgesSqr(pos, verts[:nv], edgeDistSqr[:nv], edgeT[:nv]) {
+	for i := 0; i < nv; i++ {
+		verts[i] = toPoint(tile.Verts[poly.Verts[i]])
+	}
+	pt := toPoint(pos)
+	inside := false
+	for i, j := 0, nv-1; i < nv; j, i = i, i+1 {
+		vi, vj := verts[i], verts[j]
+		if (vi.z > pt.z) != (vj.z > pt.z) &&
+			pt.x < (vj.x-vi.x)*(pt.z-vi.z)/(vj.z-vi.z)+vi.x {
+			inside = !inside
+		}
+		edgeDistSqr[j], edgeT[j] = distancePtSegSqr2D(pt, vj, vi)
+	}
+	if inside {
 		return pos
 	}
 	dmin := edgeDistSqr[0]
@@ -62,7 +75,7 @@ func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.V
 			imin = i
 		}
 	}
-	return lerp(verts[imin], verts[nextVert(imin, nv)], edgeT[imin])
+	return lerpPoint(verts[imin], verts[nextVert(imin, nv)], edgeT[imin]).vec()
 }
 
 // PolyHeight returns the height of polygon ref's detail surface at pos's x

@@ -78,6 +78,7 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
+		bestTileIndex := bestRef.TileIndex()
 
 		var parentRef navmesh.Ref
 		var parentTile *navmesh.Tile
@@ -85,7 +86,8 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		if bestNode.parent != 0 {
 			parentRef = pool.at(bestNode.parent).ref
 		}
-		if parentRef != 0 {
+		if parentRef != 0 && custom {
+			// Only a custom cost needs the parent polygon.
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
 		}
 
@@ -96,7 +98,14 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 			if neighbourRef == 0 || neighbourRef == parentRef {
 				continue
 			}
-			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
+			// Most links stay in the tile: no lookup needed then (links only
+			// name polygons of their own snapshot).
+			neighbourTile, neighbourPoly := bestTile, (*navmesh.Poly)(nil)
+			if neighbourRef.TileIndex() == bestTileIndex {
+				neighbourPoly = &bestTile.Polys[neighbourRef.PolyIndex()]
+			} else {
+				neighbourTile, neighbourPoly = snap.TileAndPolyUnchecked(neighbourRef)
+			}
 			if custom {
 				if !filter.customPasses(neighbourRef, neighbourTile, neighbourPoly) {
 					continue

@@ -25,9 +25,6 @@ const maxStatesPerNode = 4
 // of dtNode).
 const MaxNodes = 1<<24 - 1
 
-// noNode ends a hash chain.
-const noNode = ^uint32(0)
-
 // node is one search node (dtNode): a polygon, reached at pos, with the cost
 // so far and the estimated total.
 type node struct {
@@ -48,9 +45,12 @@ type node struct {
 // again through a hash table (dtNodePool). Nodes are numbered in the order
 // they are first requested; the pool never grows.
 type nodePool struct {
-	nodes    []node
-	first    []uint32 // hash bucket heads, noNode when empty
-	next     []uint32 // next node in the same bucket
+	nodes []node
+	// first holds the index+1 of each hash bucket's newest node, 0 for an
+	// empty bucket (so clearing is a memory clear); next holds, per node,
+	// the index+1 of the next node in its bucket.
+	first    []uint32
+	next     []uint32
 	count    int
 	hashMask uint32
 }
@@ -86,9 +86,7 @@ func hashRef(ref navmesh.Ref) uint32 {
 
 // clear forgets every node.
 func (p *nodePool) clear() {
-	for i := range p.first {
-		p.first[i] = noNode
-	}
+	clear(p.first)
 	p.count = 0
 }
 
@@ -108,8 +106,8 @@ func (p *nodePool) at(idx uint32) *node {
 
 // find returns the node for (ref, state), nil if it has none.
 func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
-	for i := p.first[hashRef(ref)&p.hashMask]; i != noNode; i = p.next[i] {
-		if n := &p.nodes[i]; n.ref == ref && n.state == state {
+	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
 			return n
 		}
 	}
@@ -120,12 +118,12 @@ func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
 // returns how many it wrote.
 func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 	n := 0
-	for i := p.first[hashRef(ref)&p.hashMask]; i != noNode; i = p.next[i] {
-		if p.nodes[i].ref == ref {
+	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+		if p.nodes[i-1].ref == ref {
 			if n >= len(dst) {
 				return n
 			}
-			dst[n] = &p.nodes[i]
+			dst[n] = &p.nodes[i-1]
 			n++
 		}
 	}
@@ -136,15 +134,15 @@ func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 // pool when it has none yet; nil when the pool is exhausted.
 func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 	bucket := hashRef(ref) & p.hashMask
-	for i := p.first[bucket]; i != noNode; i = p.next[i] {
-		if n := &p.nodes[i]; n.ref == ref && n.state == state {
+	for i := p.first[bucket]; i != 0; i = p.next[i-1] {
+		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
 			return n
 		}
 	}
 	if p.count >= len(p.nodes) {
 		return nil
 	}
-	i := uint32(p.count)
+	i := p.count
 	p.count++
 	n := &p.nodes[i]
 	n.parent = 0
@@ -154,6 +152,6 @@ func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 	n.state = state
 	n.flags = 0
 	p.next[i] = p.first[bucket]
-	p.first[bucket] = i
+	p.first[bucket] = n.index
 	return n
 }

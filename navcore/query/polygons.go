@@ -55,12 +55,12 @@ type nearestCollector struct {
 
 func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
 	climb := tile.Header.WalkableClimb
+	center := toPoint(c.center)
 	for _, ref := range refs {
-		poly := &tile.Polys[ref.PolyIndex()]
-		closest, over := tile.ClosestPointOnPoly(poly, c.center)
-		dx := c.center[0] - closest[0]
-		dy := c.center[1] - closest[1]
-		dz := c.center[2] - closest[2]
+		closest, over := closestOnPoly(tile, ref.PolyIndex(), center)
+		dx := center.x - closest.x
+		dy := center.y - closest.y
+		dz := center.z - closest.z
 		var d float32
 		if over {
 			// Over the polygon and within climb: as good as touching it.
@@ -74,7 +74,7 @@ func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
 			d = dx*dx + dy*dy + dz*dz
 		}
 		if d < c.distSqr {
-			c.point = closest
+			c.point = closest.vec()
 			c.distSqr = d
 			c.ref = ref
 			c.overPoly = over

@@ -47,6 +47,13 @@ func midPoint(left, right geom.Vec3) geom.Vec3 {
 // fromPoly has no link to to.
 func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right geom.Vec3, ok bool) {
+	l, r, ok := portal(from, fromPoly, fromTile, to, toPoly, toTile)
+	return l.vec(), r.vec(), ok
+}
+
+// portal is portalPoints on points, for the straight path's funnel.
+func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right point, ok bool) {
 	links := fromTile.Links
 	var link *navmesh.Link
 	for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
@@ -63,7 +70,7 @@ func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 	if fromPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 		for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
 			if links[i].Ref == to {
-				v := fromTile.Verts[fromPoly.Verts[links[i].Edge]]
+				v := toPoint(fromTile.Verts[fromPoly.Verts[links[i].Edge]])
 				return v, v, true
 			}
 		}
@@ -73,25 +80,23 @@ func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 		toLinks := toTile.Links
 		for i := toPoly.FirstLink; i != navmesh.NullLink; i = toLinks[i].Next {
 			if toLinks[i].Ref == from {
-				v := toTile.Verts[toPoly.Verts[toLinks[i].Edge]]
+				v := toPoint(toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
 				return v, v, true
 			}
 		}
 		return left, right, false
 	}
 
-	v0 := fromTile.Verts[fromPoly.Verts[link.Edge]]
-	v1 := fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]]
-	left, right = v0, v1
+	v0 := toPoint(fromTile.Verts[fromPoly.Verts[link.Edge]])
+	v1 := toPoint(fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
 	// A link across a tile border may cover only part of the edge.
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
 		const s = float32(1.0 / 255.0)
 		tmin := float32(link.BMin) * s
 		tmax := float32(link.BMax) * s
-		left = lerp(v0, v1, tmin)
-		right = lerp(v0, v1, tmax)
+		return lerpPoint(v0, v1, tmin), lerpPoint(v0, v1, tmax), true
 	}
-	return left, right, true
+	return v0, v1, true
 }
 
 // edgeMidPoint is the middle of the portal from fromPoly into toPoly.

@@ -95,7 +95,7 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 			var left, right point
 			var toType navmesh.PolyType
 			if i+1 < len(path) {
-				leftVec, rightVec, polyType, ok := portals.portal(path[i], path[i+1])
+				portalLeftEnd, portalRightEnd, polyType, ok := portals.portal(path[i], path[i+1])
 				if !ok {
 					// The corridor breaks off here: end at the point of
 					// path[i] closest to the goal.
@@ -116,11 +116,11 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				}
 				// Skip a first portal right at the start point.
 				if i == 0 {
-					if d, _ := geom.DistancePtSegSqr2D(portalApex.vec(), leftVec, rightVec); d < minPortalDist*minPortalDist {
+					if d, _ := distancePtSegSqr2D(portalApex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
 						continue
 					}
 				}
-				left, right, toType = toPoint(leftVec), toPoint(rightVec), polyType
+				left, right, toType = portalLeftEnd, portalRightEnd, polyType
 			} else {
 				// The end point closes the funnel.
 				left = toPoint(closestEndPos)
@@ -254,7 +254,7 @@ func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
 // portal is getPortalPoints by reference: the portal from from into to and
 // the type of to. ok is false when either ref is invalid or they are not
 // linked.
-func (l *portalLookup) portal(from, to navmesh.Ref) (left, right geom.Vec3, toType navmesh.PolyType, ok bool) {
+func (l *portalLookup) portal(from, to navmesh.Ref) (left, right point, toType navmesh.PolyType, ok bool) {
 	f, ok := l.resolve(from)
 	if !ok {
 		return left, right, 0, false
@@ -264,7 +264,7 @@ func (l *portalLookup) portal(from, to navmesh.Ref) (left, right geom.Vec3, toTy
 		return left, right, 0, false
 	}
 	l.from, l.to = f, t
-	left, right, ok = portalPoints(from, f.poly, f.tile, to, t.poly, t.tile)
+	left, right, ok = portal(from, f.poly, f.tile, to, t.poly, t.tile)
 	return left, right, t.poly.Type(), ok
 }
 
