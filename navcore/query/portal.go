@@ -102,11 +102,11 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 // edgeMidPoint is the middle of the portal from fromPoly into toPoly.
 func edgeMidPoint(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (geom.Vec3, bool) {
-	left, right, ok := portalPoints(from, fromPoly, fromTile, to, toPoly, toTile)
+	left, right, ok := portal(from, fromPoly, fromTile, to, toPoly, toTile)
 	if !ok {
 		return geom.Vec3{}, false
 	}
-	return midPoint(left, right), true
+	return geom.Vec3{(left.x + right.x) * 0.5, (left.y + right.y) * 0.5, (left.z + right.z) * 0.5}, true
 }
 
 // nextVert returns (i+1) % n for 0 <= i < n without a division.
