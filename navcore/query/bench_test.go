@@ -136,3 +136,73 @@ func BenchmarkWholePair(b *testing.B) {
 		}
 	}
 }
+
+// benchAround runs one local query per random start.
+func benchAround(b *testing.B, run func(f *benchFixture, k int)) {
+	f := newBenchFixture(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		run(f, i%benchPairCount)
+	}
+}
+
+func BenchmarkSlicedFindPath(b *testing.B) {
+	path := make([]navmesh.Ref, 256)
+	benchAround(b, func(f *benchFixture, k int) {
+		status, _ := f.q.InitSlicedFindPath(f.startRefs[k], f.endRefs[k], f.starts[k], f.ends[k], f.filter, 0)
+		for status.InProgress() {
+			_, status, _ = f.q.UpdateSlicedFindPath(16)
+		}
+		_, _, _ = f.q.FinalizeSlicedFindPath(path)
+	})
+}
+
+func BenchmarkRaycast(b *testing.B) {
+	path := make([]navmesh.Ref, 64)
+	benchAround(b, func(f *benchFixture, k int) {
+		_, _, _ = f.q.Raycast(f.startRefs[k], f.starts[k], f.ends[k], f.filter, 0, 0, path)
+	})
+}
+
+func BenchmarkMoveAlongSurface(b *testing.B) {
+	visited := make([]navmesh.Ref, 16)
+	benchAround(b, func(f *benchFixture, k int) {
+		s := f.starts[k]
+		_, _, _, _ = f.q.MoveAlongSurface(f.startRefs[k], s, geom.Vec3{s[0] + 1.5, s[1], s[2] - 1}, f.filter, visited)
+	})
+}
+
+func BenchmarkFindLocalNeighbourhood(b *testing.B) {
+	refs := make([]navmesh.Ref, 16)
+	benchAround(b, func(f *benchFixture, k int) {
+		_, _, _ = f.q.FindLocalNeighbourhood(f.startRefs[k], f.starts[k], 6, f.filter, refs, nil)
+	})
+}
+
+func BenchmarkFindPolysAroundCircle(b *testing.B) {
+	refs := make([]navmesh.Ref, 64)
+	benchAround(b, func(f *benchFixture, k int) {
+		_, _, _ = f.q.FindPolysAroundCircle(f.startRefs[k], f.starts[k], 6, f.filter, refs, nil, nil)
+	})
+}
+
+func BenchmarkFindDistanceToWall(b *testing.B) {
+	benchAround(b, func(f *benchFixture, k int) {
+		_, _, _ = f.q.FindDistanceToWall(f.startRefs[k], f.starts[k], 6, f.filter)
+	})
+}
+
+func BenchmarkPolyWallSegments(b *testing.B) {
+	segments := make([]WallSegment, 32)
+	benchAround(b, func(f *benchFixture, k int) {
+		_, _, _ = f.q.PolyWallSegments(f.startRefs[k], f.filter, true, segments)
+	})
+}
+
+func BenchmarkFindRandomPoint(b *testing.B) {
+	rng := &lcg{state: 9}
+	benchAround(b, func(f *benchFixture, _ int) {
+		_, _ = f.q.FindRandomPoint(f.filter, rng.next)
+	})
+}

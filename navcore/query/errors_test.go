@@ -325,3 +325,53 @@ func TestStaleRefs(t *testing.T) {
 	assert.NotEqual(t, start.Ref, fresh.Ref)
 	assert.Equal(t, start.Ref.PolyIndex(), fresh.Ref.PolyIndex())
 }
+
+func TestIsInClosedListAndPortals(t *testing.T) {
+	mesh := loadDungeon(t)
+	q, err := New(mesh, 2048)
+	require.NoError(t, err)
+	filter := referenceFilter()
+	pair := readReferencePairs(t)[1]
+	start, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
+	require.NoError(t, err)
+	end, err := q.FindNearestPoly(pair.end, referenceExtents, filter)
+	require.NoError(t, err)
+	path := make([]navmesh.Ref, 64)
+	n, status, err := q.FindPath(start.Ref, end.Ref, pair.start, pair.end, filter, path)
+	require.NoError(t, err)
+	require.False(t, status.Partial())
+	require.Equal(t, 22, n)
+
+	// The search closed every polygon of the corridor.
+	for _, ref := range path[:n] {
+		assert.True(t, q.IsInClosedList(ref), "ref %#x", uint64(ref))
+	}
+	assert.False(t, q.IsInClosedList(0))
+
+	snap := mesh.Snapshot()
+	for i := 0; i+1 < n; i++ {
+		left, right, fromType, toType, err := q.PortalPoints(path[i], path[i+1])
+		require.NoError(t, err)
+		assert.Equal(t, navmesh.PolyTypeGround, fromType)
+		assert.Equal(t, navmesh.PolyTypeGround, toType)
+		// Both ends are vertices of both polygons.
+		for _, ref := range []navmesh.Ref{path[i], path[i+1]} {
+			tile, poly, err := snap.TileAndPoly(ref)
+			require.NoError(t, err)
+			var verts []geom.Vec3
+			for _, v := range poly.Verts[:poly.VertCount] {
+				verts = append(verts, tile.Verts[v])
+			}
+			assert.Contains(t, verts, left)
+			assert.Contains(t, verts, right)
+		}
+		mid, err := q.EdgeMidPoint(path[i], path[i+1])
+		require.NoError(t, err)
+		assert.Equal(t, geom.Vec3{(left[0] + right[0]) * 0.5, (left[1] + right[1]) * 0.5, (left[2] + right[2]) * 0.5}, mid)
+	}
+	// Not neighbours.
+	_, _, _, _, err = q.PortalPoints(path[0], path[n-1])
+	assert.ErrorIs(t, err, ErrInvalidParam)
+	_, err = q.EdgeMidPoint(path[0], path[n-1])
+	assert.ErrorIs(t, err, ErrInvalidParam)
+}
