@@ -89,3 +89,35 @@ func TestQueriesDoNotAllocate(t *testing.T) {
 		})
 	}
 }
+
+// TestWideBoxQuery checks a box query spanning more tile-grid cells than it
+// walks one by one: it finds the same polygons and, once warm, allocates
+// nothing.
+func TestWideBoxQuery(t *testing.T) {
+	mesh := loadDungeon(t)
+	q, err := New(mesh, 64)
+	require.NoError(t, err)
+	filter := referenceFilter()
+	center := geom.Vec3{0, 10, -40}
+	wide := make([]navmesh.Ref, 256)
+	n, status, err := q.QueryPolygons(center, geom.Vec3{1e6, 100, 1e6}, filter, wide)
+	require.NoError(t, err)
+	assert.False(t, status.BufferTooSmall())
+	// The tile spans about 75×99 units: a 100-unit box covers it in one cell.
+	narrow := make([]navmesh.Ref, 256)
+	m, _, err := q.QueryPolygons(center, geom.Vec3{100, 100, 100}, filter, narrow)
+	require.NoError(t, err)
+	assert.Equal(t, narrow[:m], wide[:n])
+	distinct := map[navmesh.Ref]bool{}
+	for _, ref := range wide[:n] {
+		distinct[ref] = true
+	}
+	assert.Len(t, distinct, 118, "every polygon of the tile passes the filter")
+	// As in Detour, the unused zeroed node at the end of the BV tree reads
+	// as a leaf for polygon 0 at the tile's minimum corner, so a box reaching
+	// that corner lists polygon 0 twice.
+	assert.Equal(t, 119, n)
+	assert.Zero(t, testing.AllocsPerRun(20, func() {
+		_, _, _ = q.QueryPolygons(center, geom.Vec3{1e6, 100, 1e6}, filter, wide)
+	}))
+}

@@ -1,8 +1,10 @@
 package query
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -169,45 +171,38 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 	clear(q.tiles)
 }
 
+// tileCell is a tile-grid cell.
+type tileCell struct{ x, y int }
+
 // queryPolygonsWideBox visits the same tiles in the same order as the cell
 // walk of queryPolygons, for a box spanning too many cells to walk: it looks
 // at the loaded tiles instead.
 func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, maxY int, bmin, bmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
-	type cell struct{ x, y int }
-	var cells []cell
+	cells := q.cells[:0]
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
 		if tile == nil {
 			continue
 		}
 		x, y := int(tile.Header.X), int(tile.Header.Y)
-		if x < minX || x > maxX || y < minY || y > maxY {
-			continue
-		}
-		c := cell{x, y}
-		seen := false
-		for _, o := range cells {
-			if o == c {
-				seen = true
-				break
-			}
-		}
-		if !seen {
-			cells = append(cells, c)
+		if x >= minX && x <= maxX && y >= minY && y <= maxY {
+			cells = append(cells, tileCell{x, y})
 		}
 	}
-	sortCells := func(a, b cell) bool { return a.y < b.y || a.y == b.y && a.x < b.x }
-	for i := 1; i < len(cells); i++ {
-		for j := i; j > 0 && sortCells(cells[j], cells[j-1]); j-- {
-			cells[j], cells[j-1] = cells[j-1], cells[j]
+	slices.SortFunc(cells, func(a, b tileCell) int {
+		if a.y != b.y {
+			return cmp.Compare(a.y, b.y)
 		}
-	}
+		return cmp.Compare(a.x, b.x)
+	})
+	cells = slices.Compact(cells)
 	for _, c := range cells {
 		q.tiles = snap.TilesAt(c.x, c.y, q.tiles[:0])
 		for _, tile := range q.tiles {
 			q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
 		}
 	}
+	q.cells = cells[:0]
 	clear(q.tiles)
 }
 

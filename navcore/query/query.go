@@ -26,6 +26,7 @@ type Query struct {
 	nearest   nearestCollector
 	collect   polyCollector
 	tiles     []*navmesh.Tile
+	cells     []tileCell
 }
 
 // New returns a Query on mesh whose A* and Dijkstra searches can visit up to
@@ -58,7 +59,7 @@ func (q *Query) Mesh() *navmesh.Mesh { return q.mesh }
 func (q *Query) MaxNodes() int { return q.nodes.maxNodes() }
 
 // IsValidPolyRef reports whether ref names a polygon of the current tile set
-// that filter passes.
+// that filter passes (false for a nil filter).
 func (q *Query) IsValidPolyRef(ref navmesh.Ref, filter *Filter) bool {
 	if filter == nil {
 		return false
