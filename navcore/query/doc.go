@@ -16,5 +16,17 @@
 // ErrNotFound and ErrNoSlicedQuery, usable with errors.Is.
 //
 // The algorithms follow Detour 1.6.0 operation for operation in float32, so
-// the answers match the C++ library's to the last bit.
+// the answers match the C++ library's to the last bit, quirks included:
+//   - Raycast stops when its path buffer is full, so an empty buffer tests
+//     the start polygon only; the any-angle search's line-of-sight checks
+//     run that way, as in Detour.
+//   - A box query reaching the minimum corner of a tile whose BV tree has
+//     unused (zeroed) nodes at its end lists polygon 0 twice.
+//   - A polygon reached from one polygon across two tile sides is searched
+//     as two nodes by FindPath (one per side), not by the sliced search.
+//
+// Where Detour would read or write out of bounds or crash (an empty corridor,
+// a zero-sized buffer, a stale reference in a sliced search) this package
+// returns an error or stops at the buffer's end instead. Zero or negative
+// box extents, which Detour accepts, are ErrInvalidParam.
 package query

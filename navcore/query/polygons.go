@@ -246,20 +246,18 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 		maxx := geom.Clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0]
 		maxy := geom.Clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1]
 		maxz := geom.Clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2]
-		bmin := [3]uint16{
-			quantize(qfac*minx) & 0xfffe,
-			quantize(qfac*miny) & 0xfffe,
-			quantize(qfac*minz) & 0xfffe,
-		}
-		bmax := [3]uint16{
-			quantize(qfac*maxx+1) | 1,
-			quantize(qfac*maxy+1) | 1,
-			quantize(qfac*maxz+1) | 1,
-		}
+		qminX := quantize(qfac*minx) & 0xfffe
+		qminY := quantize(qfac*miny) & 0xfffe
+		qminZ := quantize(qfac*minz) & 0xfffe
+		qmaxX := quantize(qfac*maxx+1) | 1
+		qmaxY := quantize(qfac*maxy+1) | 1
+		qmaxZ := quantize(qfac*maxz+1) | 1
 		tree := tile.BVTree
 		for i := 0; i < len(tree); {
 			nd := &tree[i]
-			overlap := overlapQuant(&bmin, &bmax, &nd.BMin, &nd.BMax)
+			overlap := !(qminX > nd.BMax[0] || qmaxX < nd.BMin[0] ||
+				qminY > nd.BMax[1] || qmaxY < nd.BMin[1] ||
+				qminZ > nd.BMax[2] || qmaxZ < nd.BMin[2])
 			isLeaf := nd.Index >= 0
 			if isLeaf && overlap {
 				ref := base | navmesh.Ref(nd.Index)
@@ -315,10 +313,4 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 // truncation, wrapping modulo 2^16 like the x86 conversion through int.
 func quantize(f float32) uint16 {
 	return uint16(int32(f))
-}
-
-func overlapQuant(amin, amax, bmin, bmax *[3]uint16) bool {
-	return !(amin[0] > bmax[0] || amax[0] < bmin[0] ||
-		amin[1] > bmax[1] || amax[1] < bmin[1] ||
-		amin[2] > bmax[2] || amax[2] < bmin[2])
 }
