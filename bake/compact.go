@@ -1,0 +1,226 @@
+package bake
+
+import (
+	"fmt"
+	"time"
+)
+
+// maxLayerIndex is the highest neighbour index a connection can store; the
+// largest 6-bit value is NotConnected.
+const maxLayerIndex = NotConnected - 1
+
+// BuildCompactHeightfield turns the walkable spans of hf into a compact
+// heightfield: one CompactSpan per walkable span, holding the open space above
+// it, with links to the neighbour spans an agent walkableHeight cells tall can
+// step to when the floors differ by at most walkableClimb cells
+// (rcBuildCompactHeightfield). The field's top grows by walkableHeight cells.
+//
+// The reference stores a cell's first span index in 24 bits and its span
+// count in 8, so a field of more than 2^24 spans silently comes out broken;
+// here cells hold 32-bit values and any field that fits in memory works. A
+// neighbour more than 62 spans up its column cannot be linked and is left
+// out, as in the reference; BuildCompact reports how high such spans reach in
+// CompactStats.UnlinkedLayer. BorderSize stays 0: region building sets it.
+func BuildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, error) {
+	chf, _, err := buildCompactHeightfield(hf, walkableHeight, walkableClimb)
+	return chf, err
+}
+
+// buildCompactHeightfield is BuildCompactHeightfield that also returns the
+// highest neighbour index too high up its column to be linked (0 for none).
+func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, int, error) {
+	if walkableHeight < 0 || walkableClimb < 0 {
+		return nil, 0, fmt.Errorf("bake: build compact heightfield: walkable height %d and climb %d must not be negative", walkableHeight, walkableClimb)
+	}
+	width, height := hf.Width, hf.Height
+	spanCount := hf.WalkableSpanCount()
+
+	chf := &CompactHeightfield{
+		Width:          width,
+		Height:         height,
+		WalkableHeight: walkableHeight,
+		WalkableClimb:  walkableClimb,
+		BMin:           hf.BMin,
+		BMax:           hf.BMax,
+		CellSize:       hf.CellSize,
+		CellHeight:     hf.CellHeight,
+		Cells:          make([]CompactCell, width*height),
+		Spans:          make([]CompactSpan, spanCount),
+		Areas:          make([]uint8, spanCount),
+	}
+	chf.BMax[1] += float32(walkableHeight) * hf.CellHeight
+
+	// Fill the cells and the open space above each walkable span.
+	next := uint32(0)
+	for column, first := range hf.Columns {
+		if first == noSpan {
+			continue
+		}
+		cell := &chf.Cells[column]
+		cell.Index = next
+		for s := first; s != noSpan; s = hf.Pool[s].Next {
+			span := &hf.Pool[s]
+			if span.Area == NullArea {
+				continue
+			}
+			bottom := int(span.Max)
+			top := openTop
+			if span.Next != noSpan {
+				top = int(hf.Pool[span.Next].Min)
+			}
+			chf.Spans[next].Y = uint16(clampInt(bottom, 0, 0xffff))
+			chf.Spans[next].H = uint8(clampInt(top-bottom, 0, 0xff))
+			chf.Areas[next] = span.Area
+			next++
+			cell.Count++
+		}
+	}
+
+	unlinked := chf.connectNeighbours()
+	return chf, unlinked, nil
+}
+
+// connectNeighbours links each span to the first span of each neighbour
+// column it can step to, and returns the highest neighbour index that was too
+// high up its column to be stored.
+func (chf *CompactHeightfield) connectNeighbours() int {
+	width, height := chf.Width, chf.Height
+	tooHigh := 0
+	for z := range height {
+		for x := range width {
+			cell := chf.Cells[x+z*width]
+			for i := cell.Index; i < cell.Index+cell.Count; i++ {
+				span := &chf.Spans[i]
+				for dir := range 4 {
+					span.SetConnection(dir, NotConnected)
+					nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
+					if nx < 0 || nz < 0 || nx >= width || nz >= height {
+						continue
+					}
+					neighbourCell := chf.Cells[nx+nz*width]
+					for k := neighbourCell.Index; k < neighbourCell.Index+neighbourCell.Count; k++ {
+						neighbour := &chf.Spans[k]
+						bottom := max(int(span.Y), int(neighbour.Y))
+						top := min(int(span.Y)+int(span.H), int(neighbour.Y)+int(neighbour.H))
+						if top-bottom < chf.WalkableHeight || abs(int(neighbour.Y)-int(span.Y)) > chf.WalkableClimb {
+							continue
+						}
+						layer := int(k - neighbourCell.Index)
+						if layer > maxLayerIndex {
+							tooHigh = max(tooHigh, layer)
+							continue
+						}
+						span.SetConnection(dir, layer)
+						break
+					}
+				}
+			}
+		}
+	}
+	return tooHigh
+}
+
+// CompactStats describes a BuildCompact run.
+type CompactStats struct {
+	// GridWidth and GridHeight are the field size [Units: cells]
+	GridWidth, GridHeight int
+	// HeightfieldSpans counts the solid spans after rasterization, walkable
+	// or not.
+	HeightfieldSpans int
+	// CompactSpans counts the spans of the compact heightfield: the spans
+	// still walkable after the filters.
+	CompactSpans int
+	// WalkableSpans counts the compact spans still walkable after erosion.
+	WalkableSpans int
+	// UnlinkedLayer is the highest position up its column of a neighbour span
+	// that could not be linked because it is above 62 (0 when every
+	// neighbour was linked); see BuildCompactHeightfield.
+	UnlinkedLayer int
+	// Rasterize, Filter, Compact and Erode are the wall-clock times of the
+	// stages; Rasterize includes marking walkable triangles.
+	Rasterize, Filter, Compact, Erode time.Duration
+}
+
+// BuildCompact runs the first half of the bake on one field, exactly as
+// RecastDemo's Sample_SoloMesh does before region partitioning:
+//
+//  1. a heightfield of cfg's grid size and bounds (cfg.BorderSize is already
+//     part of them in a tiled build);
+//  2. triangle areas: WalkableArea for every triangle flatter than
+//     cfg.WalkableSlopeAngle when g.Areas is nil, otherwise g.Areas with the
+//     steep triangles cleared to NullArea;
+//  3. rasterization of every triangle of g, merging areas within
+//     cfg.WalkableClimb;
+//  4. the filters cfg.Filters selects: low hanging obstacles, ledge spans,
+//     low height spans, in that order;
+//  5. the compact heightfield for cfg.WalkableHeight and cfg.WalkableClimb;
+//  6. erosion by cfg.WalkableRadius.
+//
+// Area volumes are not applied; call MarkAreaVolumes next, as RecastDemo
+// does. For a tile, pass a Geometry sharing g's Vertices with only the
+// triangles that overlap the tile, in the order they should be rasterized.
+// The inputs are only read; on error nothing is returned.
+func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, error) {
+	var stats CompactStats
+	if err := g.Validate(); err != nil {
+		return nil, stats, err
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, stats, err
+	}
+	stats.GridWidth, stats.GridHeight = cfg.Width, cfg.Height
+
+	start := time.Now()
+	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
+	if err != nil {
+		return nil, stats, err
+	}
+	areas := make([]uint8, len(g.Triangles))
+	if g.Areas == nil {
+		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
+	} else {
+		copy(areas, g.Areas)
+		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
+	}
+	if err != nil {
+		return nil, stats, err
+	}
+	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
+		return nil, stats, err
+	}
+	stats.Rasterize = time.Since(start)
+	stats.HeightfieldSpans = hf.SpanCount()
+
+	start = time.Now()
+	if cfg.Filters.LowHangingObstacles {
+		hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
+	}
+	if cfg.Filters.LedgeSpans {
+		hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
+	}
+	if cfg.Filters.WalkableLowHeightSpans {
+		hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
+	}
+	stats.Filter = time.Since(start)
+
+	start = time.Now()
+	chf, unlinked, err := buildCompactHeightfield(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+	if err != nil {
+		return nil, stats, err
+	}
+	stats.Compact = time.Since(start)
+	stats.CompactSpans = len(chf.Spans)
+	stats.UnlinkedLayer = unlinked
+
+	start = time.Now()
+	if err := chf.ErodeWalkableArea(cfg.WalkableRadius); err != nil {
+		return nil, stats, err
+	}
+	stats.Erode = time.Since(start)
+	for _, a := range chf.Areas {
+		if a != NullArea {
+			stats.WalkableSpans++
+		}
+	}
+	return chf, stats, nil
+}

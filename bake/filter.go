@@ -1,0 +1,124 @@
+package bake
+
+// openTop is the ceiling of the open space above a column's highest span
+// [Units: cells].
+const openTop = 0xffff
+
+// FilterLowHangingWalkableObstacles makes a non-walkable span walkable, with
+// the area of the span below it, when that span is walkable and its top is at
+// most walkableClimb cells lower (rcFilterLowHangingWalkableObstacles): curbs
+// and stair steps become part of the floor. Only the first of several stacked
+// obstacles is promoted.
+func (hf *Heightfield) FilterLowHangingWalkableObstacles(walkableClimb int) {
+	pool := hf.Pool
+	for _, first := range hf.Columns {
+		previousWalkable := false
+		previousArea := NullArea
+		previousTop := 0
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
+			walkable := span.Area != NullArea
+			if !walkable && previousWalkable && int(span.Max)-previousTop <= walkableClimb {
+				span.Area = previousArea
+			}
+			// Remember the original walkability so a promoted span does not
+			// promote the one above it.
+			previousWalkable = walkable
+			previousArea = span.Area
+			previousTop = int(span.Max)
+		}
+	}
+}
+
+// FilterLedgeSpans marks walkable spans next to a ledge as not walkable
+// (rcFilterLedgeSpans): a span is a ledge when some neighbour the agent could
+// stand in drops more than walkableClimb cells below it (the field's edge
+// counts as a drop), or when the reachable neighbour floors differ by more
+// than walkableClimb (a steep slope).
+func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
+	width, height := hf.Width, hf.Height
+	pool, columns := hf.Pool, hf.Columns
+	for z := range height {
+		for x := range width {
+			for s := columns[x+z*width]; s != noSpan; {
+				span := &pool[s]
+				s = span.Next
+				if span.Area == NullArea {
+					continue
+				}
+				if x == 0 || z == 0 || x == width-1 || z == height-1 {
+					span.Area = NullArea // the field's edge is a drop
+					continue
+				}
+				if isLedge(pool, columns, x+z*width, width, span, walkableHeight, walkableClimb) {
+					span.Area = NullArea
+				}
+			}
+		}
+	}
+}
+
+// isLedge reports whether the walkable span of column, which is not on the
+// field's edge, is a ledge; see FilterLedgeSpans.
+func isLedge(pool []Span, columns []int32, column, width int, span *Span, walkableHeight, walkableClimb int) bool {
+	floor := int(span.Max)
+	ceiling := openTop
+	if span.Next != noSpan {
+		ceiling = int(pool[span.Next].Min)
+	}
+	// The range of neighbour floors within climbing reach.
+	lowestReachable, highestReachable := floor, floor
+
+	for _, step := range [4]int{-1, width, 1, -width} { // directions 0..3
+		neighbour := columns[column+step]
+		// The open space below the neighbour column's first span.
+		neighbourCeiling := openTop
+		if neighbour != noSpan {
+			neighbourCeiling = int(pool[neighbour].Min)
+		}
+		if min(ceiling, neighbourCeiling)-floor >= walkableHeight {
+			return true // the agent can step down past the neighbour's lowest span
+		}
+		for n := neighbour; n != noSpan; {
+			ns := &pool[n]
+			n = ns.Next
+			neighbourFloor := int(ns.Max)
+			neighbourCeiling = openTop
+			if n != noSpan {
+				neighbourCeiling = int(pool[n].Min)
+			}
+			if min(ceiling, neighbourCeiling)-max(floor, neighbourFloor) < walkableHeight {
+				continue // no room to pass between the two spans
+			}
+			drop := neighbourFloor - floor
+			if drop < -walkableClimb {
+				return true // a drop too deep to climb
+			}
+			if drop <= walkableClimb {
+				lowestReachable = min(lowestReachable, neighbourFloor)
+				highestReachable = max(highestReachable, neighbourFloor)
+			}
+		}
+	}
+	return highestReachable-lowestReachable > walkableClimb
+}
+
+// FilterWalkableLowHeightSpans marks spans with less than walkableHeight cells
+// of open space above them as not walkable (rcFilterWalkableLowHeightSpans).
+func (hf *Heightfield) FilterWalkableLowHeightSpans(walkableHeight int) {
+	pool := hf.Pool
+	for _, first := range hf.Columns {
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
+			ceiling := openTop
+			if s != noSpan {
+				ceiling = int(pool[s].Min)
+			}
+			if ceiling-int(span.Max) < walkableHeight {
+				span.Area = NullArea
+			}
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package bake
+
+import (
+	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// noSpan is the pool index that ends a span chain and marks an empty column.
+const noSpan = -1
+
+// NewHeightfield returns an empty width × height heightfield over
+// [bmin, bmax] (rcCreateHeightfield).
+func NewHeightfield(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeight float32) (*Heightfield, error) {
+	if err := validateGrid(width, height); err != nil {
+		return nil, fmt.Errorf("bake: new heightfield: %w", err)
+	}
+	if err := validateBounds(bmin, bmax); err != nil {
+		return nil, fmt.Errorf("bake: new heightfield: %w", err)
+	}
+	if !finite(cellSize) || cellSize <= 0 || !finite(cellHeight) || cellHeight <= 0 {
+		return nil, fmt.Errorf("bake: new heightfield: cell size %v × %v must be positive and finite", cellSize, cellHeight)
+	}
+	columns := make([]int32, width*height)
+	for i := range columns {
+		columns[i] = noSpan
+	}
+	return &Heightfield{
+		Width:      width,
+		Height:     height,
+		BMin:       bmin,
+		BMax:       bmax,
+		CellSize:   cellSize,
+		CellHeight: cellHeight,
+		Columns:    columns,
+		// Level geometry gives about one span per column; reserving that
+		// saves most of the pool's regrowth.
+		Pool:     make([]Span, 0, width*height),
+		FreeList: noSpan,
+	}, nil
+}
+
+// SpanCount returns the number of spans in the field, walkable or not.
+func (hf *Heightfield) SpanCount() int {
+	n := 0
+	for _, first := range hf.Columns {
+		for s := first; s != noSpan; s = hf.Pool[s].Next {
+			n++
+		}
+	}
+	return n
+}
+
+// WalkableSpanCount returns the number of spans whose area is not NullArea
+// (rcGetHeightFieldSpanCount): the span count of the compact heightfield.
+func (hf *Heightfield) WalkableSpanCount() int {
+	n := 0
+	for _, first := range hf.Columns {
+		for s := first; s != noSpan; s = hf.Pool[s].Next {
+			if hf.Pool[s].Area != NullArea {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// AddSpan adds the solid span [spanMin, spanMax) with the given area to
+// column (x, z), merging it with the spans it overlaps or touches (rcAddSpan).
+// When the merged span's top lies within mergeThreshold cells of an existing
+// span's top, the larger of the two area ids wins; otherwise the new area
+// does. A span with spanMin >= spanMax is ignored.
+func (hf *Heightfield) AddSpan(x, z int, spanMin, spanMax uint16, area uint8, mergeThreshold int) error {
+	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
+		return fmt.Errorf("bake: add span: column (%d, %d) outside the %d×%d field", x, z, hf.Width, hf.Height)
+	}
+	if spanMax > MaxSpanHeight {
+		return fmt.Errorf("bake: add span: top %d above %d", spanMax, MaxSpanHeight)
+	}
+	if area > MaxAreaID {
+		return fmt.Errorf("bake: add span: area %d above %d", area, MaxAreaID)
+	}
+	if spanMin >= spanMax {
+		return nil
+	}
+	hf.addSpan(x+z*hf.Width, spanMin, spanMax, area, mergeThreshold)
+	return nil
+}
+
+// addSpan inserts a span into a column, merging overlaps, with checked
+// arguments.
+func (hf *Heightfield) addSpan(column int, spanMin, spanMax uint16, area uint8, mergeThreshold int) {
+	previous := int32(noSpan)
+	current := hf.Columns[column]
+	for current != noSpan {
+		span := &hf.Pool[current]
+		if span.Min > spanMax {
+			break // the rest of the column lies above
+		}
+		if span.Max < spanMin {
+			previous = current
+			current = span.Next
+			continue
+		}
+		// Overlapping or touching: absorb the existing span.
+		spanMin = min(spanMin, span.Min)
+		spanMax = max(spanMax, span.Max)
+		if abs(int(spanMax)-int(span.Max)) <= mergeThreshold {
+			area = max(area, span.Area)
+		}
+		next := span.Next
+		hf.freeSpan(current)
+		if previous != noSpan {
+			hf.Pool[previous].Next = next
+		} else {
+			hf.Columns[column] = next
+		}
+		current = next
+	}
+
+	index := hf.allocSpan()
+	added := &hf.Pool[index]
+	added.Min, added.Max, added.Area = spanMin, spanMax, area
+	if previous != noSpan {
+		added.Next = hf.Pool[previous].Next
+		hf.Pool[previous].Next = index
+	} else {
+		added.Next = hf.Columns[column]
+		hf.Columns[column] = index
+	}
+}
+
+// allocSpan returns the index of an unused span: the head of the free list,
+// or a new one at the end of the pool.
+func (hf *Heightfield) allocSpan() int32 {
+	if hf.FreeList != noSpan {
+		index := hf.FreeList
+		hf.FreeList = hf.Pool[index].Next
+		return index
+	}
+	hf.Pool = append(hf.Pool, Span{})
+	return int32(len(hf.Pool) - 1)
+}
+
+// freeSpan puts a span at the head of the free list.
+func (hf *Heightfield) freeSpan(index int32) {
+	hf.Pool[index] = Span{Next: hf.FreeList}
+	hf.FreeList = index
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

@@ -1,0 +1,84 @@
+package bake
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestIntegerHelpersFromRecastTests ports the rcClamp and rcAbs cases of
+// Tests_Recast.cpp (rcSwap, rcMin, rcMax and rcSqr are Go built-ins or
+// plain expressions here).
+func TestIntegerHelpersFromRecastTests(t *testing.T) {
+	clamps := []struct{ v, lo, hi, want int }{
+		{2, 0, 1, 1}, // above the range
+		{1, 0, 2, 1}, // within
+		{0, 1, 2, 1}, // below
+	}
+	for _, c := range clamps {
+		assert.Equal(t, c.want, clampInt(c.v, c.lo, c.hi), "clamp(%d, %d, %d)", c.v, c.lo, c.hi)
+	}
+	assert.Equal(t, 1, abs(-1))
+	assert.Equal(t, 1, abs(1))
+	assert.Equal(t, 0, abs(0))
+}
+
+func TestDirections(t *testing.T) {
+	tests := []struct{ dir, dx, dz int }{
+		{0, -1, 0},
+		{1, 0, 1},
+		{2, 1, 0},
+		{3, 0, -1},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.dx, DirOffsetX(tt.dir), "x offset of %d", tt.dir)
+		assert.Equal(t, tt.dz, DirOffsetZ(tt.dir), "z offset of %d", tt.dir)
+		assert.Equal(t, tt.dx, DirOffsetX(tt.dir+4), "only the low bits count")
+		assert.Equal(t, tt.dir, DirForOffset(tt.dx, tt.dz))
+	}
+	assert.Equal(t, -1, DirForOffset(0, 0))
+}
+
+func TestConnections(t *testing.T) {
+	var s CompactSpan
+	for dir := range 4 {
+		s.SetConnection(dir, NotConnected)
+	}
+	assert.Equal(t, uint32(0xffffff), s.Connections, "four 6-bit fields, all NotConnected")
+	s.SetConnection(1, 5)
+	s.SetConnection(3, 62)
+	assert.Equal(t, NotConnected, s.Connection(0))
+	assert.Equal(t, 5, s.Connection(1))
+	assert.Equal(t, NotConnected, s.Connection(2))
+	assert.Equal(t, 62, s.Connection(3))
+	s.SetConnection(1, 0)
+	assert.Equal(t, 0, s.Connection(1))
+	assert.Equal(t, 62, s.Connection(3), "other directions untouched")
+	s.SetConnection(2, 0x7f)
+	assert.Equal(t, 0x3f, s.Connection(2), "only 6 bits are stored")
+	assert.Equal(t, 62, s.Connection(3))
+}
+
+func TestCInt(t *testing.T) {
+	tests := []struct {
+		f    float32
+		want int
+	}{
+		{0, 0},
+		{1.9, 1},
+		{-1.9, -1},
+		{-0.5, 0},
+		{2147483520, 2147483520}, // largest float32 below 2^31
+		{2147483648, math.MinInt32},
+		{-2147483648, math.MinInt32},
+		{-2147483904, math.MinInt32},
+		{float32(math.Inf(1)), math.MinInt32},
+		{float32(math.Inf(-1)), math.MinInt32},
+		{float32(math.NaN()), math.MinInt32},
+		{1e20, math.MinInt32},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, cInt(tt.f), "cInt(%v)", tt.f)
+	}
+}
