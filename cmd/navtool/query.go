@@ -36,7 +36,7 @@ func parseQueryFlags(args []string) (*queryOptions, error) {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	opts := &queryOptions{}
-	fs.StringVar(&opts.navmeshPath, "navmesh", "", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh)")
+	fs.StringVar(&opts.navmeshPath, "navmesh", "", "navmesh `file` (DNAV tile or MSET tile set)")
 	fs.StringVar(&opts.pairsPath, "pairs", "", "CSV `file` whose header names sx,sy,sz,ex,ey,ez")
 	fs.StringVar(&opts.outPath, "o", "", "output CSV `file` (default stdout)")
 	fs.IntVar(&opts.nodes, "nodes", 2048, "search node pool size")
@@ -204,7 +204,7 @@ func runQuery(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
+	mesh, err := loadNavmesh(opts.navmeshPath)
 	if err != nil {
 		return err
 	}

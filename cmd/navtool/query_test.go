@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // TestQueryCommandMatchesReference runs `navtool query` on the C++ reference
@@ -58,6 +60,30 @@ func TestQueryCommandStdoutAndOptions(t *testing.T) {
 	assert.Equal(t, "1,0,0,0,0,0,0,0,0,0,0", lines[2])
 }
 
+// TestQueryCommandReadsTileSets runs the command on the dungeon tile saved
+// as a RecastDemo tile set: same answers as on the DNAV tile.
+func TestQueryCommandReadsTileSets(t *testing.T) {
+	blob, err := os.ReadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	data, err := navmesh.ReadDNAV(blob)
+	require.NoError(t, err)
+	h := data.Header
+	set := &navmesh.TileSet{
+		Params: navmesh.Params{Origin: h.BMin, TileWidth: h.BMax[0] - h.BMin[0], TileHeight: h.BMax[2] - h.BMin[2], MaxTiles: 4, MaxPolys: 128},
+		Tiles:  []navmesh.TileSetTile{{Ref: navmesh.EncodeRef(1, 2, 0), Data: data}},
+	}
+	msetPath := filepath.Join(t.TempDir(), "dungeon.mset")
+	f, err := os.Create(msetPath)
+	require.NoError(t, err)
+	require.NoError(t, navmesh.WriteMSET(f, set))
+	require.NoError(t, f.Close())
+
+	var fromDNAV, fromMSET bytes.Buffer
+	require.NoError(t, run([]string{"query", "-navmesh", "../../testdata/navmesh_solo_dungeon.bin", "-pairs", "../../testdata/query_dungeon.csv"}, &fromDNAV, &bytes.Buffer{}))
+	require.NoError(t, run([]string{"query", "-navmesh", msetPath, "-pairs", "../../testdata/query_dungeon.csv"}, &fromMSET, &bytes.Buffer{}))
+	assert.Equal(t, fromDNAV.String(), fromMSET.String())
+}
+
 func TestQueryCommandErrors(t *testing.T) {
 	dir := t.TempDir()
 	badHeader := filepath.Join(dir, "bad.csv")
@@ -75,6 +101,7 @@ func TestQueryCommandErrors(t *testing.T) {
 		"bad include":     {"-navmesh", tile, "-pairs", badHeader, "-include", "0x10000"},
 		"bad nodes":       {"-navmesh", tile, "-pairs", "../../testdata/query_dungeon.csv", "-nodes", "0"},
 		"stray argument":  {"-navmesh", tile, "-pairs", badHeader, "extra"},
+		"not a navmesh":   {"-navmesh", "../../testdata/query_dungeon.csv", "-pairs", badHeader},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := run(append([]string{"query"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
