@@ -136,13 +136,16 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 	if c.count == 0 {
 		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
 	}
-	dist := geom.Dist2D(c.position, next)
+	p := &c.position
+	dx, dy, dz := next[0]-p[0], next[1]-p[1], next[2]-p[2]
+	dist := geom.Sqrt(dx*dx + dz*dz)
 	if dist < 0.01 {
 		return nil
 	}
 	// Look pathOptimizationRange far in the direction of next.
 	dist = minf(dist+0.01, pathOptimizationRange)
-	goal := geom.Mad(c.position, geom.Sub(next, c.position), pathOptimizationRange/dist)
+	scale := pathOptimizationRange / dist
+	goal := geom.Vec3{p[0] + dx*scale, p[1] + dy*scale, p[2] + dz*scale}
 
 	hit, _, err := q.Raycast(c.path[0], c.position, goal, filter, 0, 0, c.shortcut[:])
 	if err != nil {
