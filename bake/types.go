@@ -105,9 +105,13 @@ type CompactHeightfield struct {
 	// WalkableHeight, WalkableClimb and BorderSize are the settings the field
 	// was built with [Units: cells]
 	WalkableHeight, WalkableClimb, BorderSize int
-	// MaxDistance is the largest value in Dist.
+	// MaxDistance is the largest distance of the field before its blur; no
+	// value of Dist exceeds it.
 	MaxDistance uint16
-	// MaxRegions is one more than the largest region id.
+	// MaxRegions bounds the region ids after partitioning: every region id
+	// but BorderRegion ones is below it. Like the C++ it counts the id the
+	// partition would have handed out next (and, with a border, the four
+	// border ids), so n regions usually give n+1.
 	MaxRegions uint16
 	BMin, BMax mgl32.Vec3
 	CellSize   float32
@@ -120,6 +124,9 @@ type CompactHeightfield struct {
 	Dist []uint16
 	// Areas holds the area id of each span.
 	Areas []uint8
+	// Warnings collects problems a stage noticed but built through, as the
+	// C++ logs them (e.g. overlapping regions); stages append to it.
+	Warnings []string
 }
 
 // Contour is the simplified outline of one region (rcContour). Each vertex is
@@ -142,6 +149,9 @@ type ContourSet struct {
 	Height     int
 	BorderSize int
 	MaxError   float32
+	// Warnings collects problems BuildContours noticed but built through
+	// (e.g. a hole it could not merge into its region's outline).
+	Warnings []string
 }
 
 // PolyMesh is the convex polygon mesh built from a ContourSet (rcPolyMesh).
