@@ -9,7 +9,8 @@ import (
 
 // Fingerprints are FNV-1a 64 hashes over a build product's data as
 // little-endian bytes, laid out like the C++ arrays, so that a Go bake can be
-// compared with a recastnavigation bake without the data itself.
+// compared with a recastnavigation bake without the data itself. The tile
+// data fingerprint is navmesh.TileDataFingerprint.
 
 // PolyMeshFingerprint hashes a poly mesh: the vertices (3 uint16 each), the
 // polygon rows (2*MaxVertsPerPoly uint16 each), the regions (uint16) and the
@@ -52,14 +53,6 @@ func DetailMeshFingerprint(d *PolyMeshDetail) uint64 {
 	for _, t := range d.Tris {
 		h.Write(t[:])
 	}
-	return h.Sum64()
-}
-
-// BytesFingerprint hashes raw bytes with FNV-1a 64; applied to a tile's DNAV
-// blob it gives the tile data fingerprint.
-func BytesFingerprint(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
 	return h.Sum64()
 }
 
