@@ -21,6 +21,8 @@ type TileBaker struct {
 	// for every tile (a triangle's walkability does not depend on the
 	// tile).
 	areas []uint8
+	// areaFlags maps poly mesh areas to tile areas and flags.
+	areaFlags func(area uint8) (uint8, uint16)
 	// bmin and bmax bound the level's vertices [Units: world units]
 	bmin, bmax mgl32.Vec3
 	// tilesX and tilesY are the size of the tile grid.
@@ -32,13 +34,25 @@ type TileBaker struct {
 	scratch sync.Pool
 }
 
-// NewTileBaker validates the geometry and the settings (settings.TileSize
-// must be positive) and indexes the triangles for tile lookups. The tile
-// grid covers the bounds of the vertices: (w + TileSize - 1) / TileSize
-// tiles along x for a level w cells wide, likewise along z.
-func NewTileBaker(g *Geometry, settings Settings) (*TileBaker, error) {
+// NewTileBaker validates the geometry and the settings and indexes the
+// triangles for tile lookups. opts.TileSize, when positive, replaces
+// settings.TileSize, which must then be positive; opts.AreaFlags is kept for
+// the tiles' data; the other options are BuildAll's. The tile grid covers
+// the bounds of the vertices: (w + TileSize - 1) / TileSize tiles along x
+// for a level w cells wide, likewise along z.
+func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
+	}
+	if opts.TileSize < 0 {
+		return nil, fmt.Errorf("bake: tiled build: TileSize %d must not be negative", opts.TileSize)
+	}
+	if opts.TileSize > 0 {
+		settings.TileSize = opts.TileSize
+	}
+	areaFlags := opts.AreaFlags
+	if areaFlags == nil {
+		areaFlags = RecastDemoAreaFlags
 	}
 	if err := settings.Validate(); err != nil {
 		return nil, err
@@ -79,6 +93,7 @@ func NewTileBaker(g *Geometry, settings Settings) (*TileBaker, error) {
 		settings:      settings,
 		chunks:        newChunkyMesh(g.Vertices, g.Triangles),
 		areas:         areas,
+		areaFlags:     areaFlags,
 		bmin:          bmin,
 		bmax:          bmax,
 		tilesX:        tilesX,
@@ -126,10 +141,11 @@ func (b *TileBaker) TileAt(pos mgl32.Vec3) (tx, ty int) {
 }
 
 // BuildTile bakes one tile of a level with settings (settings.TileSize must
-// be positive), as TileBaker.BuildTile does. It indexes the whole level's
-// triangles first: to rebuild several tiles, make one TileBaker instead.
+// be positive) and RecastDemo's area flags, as TileBaker.BuildTile does. It
+// indexes the whole level's triangles first: to rebuild several tiles, make
+// one TileBaker instead.
 func BuildTile(g *Geometry, settings Settings, tx, ty int) (*TileResult, error) {
-	baker, err := NewTileBaker(g, settings)
+	baker, err := NewTileBaker(g, settings, TiledOptions{})
 	if err != nil {
 		return nil, err
 	}

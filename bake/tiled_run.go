@@ -18,6 +18,10 @@ type TiledOptions struct {
 	// Workers is the number of goroutines baking tiles; 0 or less means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
+	// AreaFlags maps each polygon's baked area to the area and flags
+	// stored in the tile; nil means RecastDemoAreaFlags. It must return
+	// areas below navmesh.MaxAreas.
+	AreaFlags func(area uint8) (newArea uint8, flags uint16)
 	// Progress, when set, is called after each tile with the number of
 	// tiles done so far and the total. Calls come one at a time, from the
 	// goroutine that called Tiled, and stop once the bake is cancelled or
@@ -34,11 +38,11 @@ type TiledStats struct {
 	// Triangles sums, over the tiles, the input triangles each looked at.
 	Triangles int
 	// Counts sums the tiles' counts.
-	Counts TileCounts
-	// StageTimes sums the tiles' stage times (CPU time spread over the
-	// workers, so their total exceeds Wall with several workers); see
-	// StageNames.
-	StageTimes [tileStageCount]time.Duration
+	Counts BuildCounts
+	// StageTimes sums the tiles' stage times, indexed by Stage (time spent
+	// by all the workers together, so their total exceeds Wall with
+	// several workers).
+	StageTimes [NumStages]time.Duration
 	// Wall is the time the whole bake took, chunk tree included.
 	Wall time.Duration
 	// Workers is the number of goroutines that baked.
@@ -51,12 +55,6 @@ type TiledStats struct {
 
 // maxTiledWarnings bounds TiledStats.Warnings.
 const maxTiledWarnings = 100
-
-// StageNames returns the names of the pipeline stages in the order of
-// TiledStats.StageTimes and TileResult.StageTimes: rasterize, filters,
-// compact, erode, distance field, regions, contours, poly mesh, detail mesh,
-// tile data.
-func StageNames() []string { return tileStageNames[:] }
 
 // TiledResult is a baked tiled level.
 type TiledResult struct {
@@ -76,17 +74,11 @@ type TiledResult struct {
 // grid order) stops the bake and its error is returned.
 func Tiled(ctx context.Context, g *Geometry, settings Settings, opts TiledOptions) (*TiledResult, error) {
 	start := time.Now()
-	if opts.TileSize < 0 {
-		return nil, fmt.Errorf("bake: tiled build: TileSize %d must not be negative", opts.TileSize)
-	}
-	if opts.TileSize > 0 {
-		settings.TileSize = opts.TileSize
-	}
-	baker, err := NewTileBaker(g, settings)
+	baker, err := NewTileBaker(g, settings, opts)
 	if err != nil {
 		return nil, err
 	}
-	result, err := baker.BuildAll(ctx, opts.Workers, opts.Progress)
+	result, err := baker.BuildAll(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +86,11 @@ func Tiled(ctx context.Context, g *Geometry, settings Settings, opts TiledOption
 	return result, nil
 }
 
-// BuildAll bakes every tile of the grid as Tiled does, on workers goroutines
-// (0 or less: GOMAXPROCS), calling progress (when not nil) after each tile.
-func (b *TileBaker) BuildAll(ctx context.Context, workers int, progress func(done, total int)) (*TiledResult, error) {
+// BuildAll bakes every tile of the grid as Tiled does, on opts.Workers
+// goroutines, calling opts.Progress after each tile; the other options are
+// NewTileBaker's.
+func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResult, error) {
+	workers, progress := opts.Workers, opts.Progress
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
@@ -117,17 +111,18 @@ func (b *TileBaker) BuildAll(ctx context.Context, workers int, progress func(don
 	stats.TilesX, stats.TilesY, stats.Workers = b.tilesX, b.tilesY, workers
 	for _, tile := range tiles {
 		stats.Triangles += tile.Triangles
-		stats.Counts.add(&tile.Counts)
-		for s, d := range tile.StageTimes {
+		addCounts(&stats.Counts, &tile.Stats.Counts)
+		for s, d := range tile.Stats.StageTimes {
 			stats.StageTimes[s] += d
 		}
-		for _, w := range tile.Warnings {
+		for _, w := range tile.Stats.Warnings {
 			if len(stats.Warnings) >= maxTiledWarnings {
 				stats.DroppedWarnings++
 				continue
 			}
 			stats.Warnings = append(stats.Warnings, fmt.Sprintf("tile (%d, %d): %s", tile.X, tile.Y, w))
 		}
+		stats.DroppedWarnings += tile.Stats.DroppedWarnings
 		if tile.Data != nil {
 			result.Tiles = append(result.Tiles, tile)
 		}

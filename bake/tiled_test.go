@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"testing"
 
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,7 +39,7 @@ var tiledReferences = []tiledReference{
 func newTestBaker(tb testing.TB, mesh string) *TileBaker {
 	tb.Helper()
 	g := loadTestMesh(tb, mesh)
-	baker, err := NewTileBaker(g, DefaultSettings())
+	baker, err := NewTileBaker(g, DefaultSettings(), TiledOptions{})
 	require.NoError(tb, err)
 	return baker
 }
@@ -61,10 +62,10 @@ func TestTileStagesMatchRecastDemo(t *testing.T) {
 					tile, err := baker.BuildTile(context.Background(), x, y)
 					require.NoError(t, err)
 					if tile.Triangles == 0 {
-						assert.Zero(t, tile.Counts)
+						assert.Zero(t, tile.Stats.Counts)
 						continue
 					}
-					c := tile.Counts
+					c := tile.Stats.Counts
 					got.tilesWithTriangles++
 					got.triangles += tile.Triangles
 					got.heightfieldSpans += c.HeightfieldSpans
@@ -97,7 +98,7 @@ func TestTileTrianglesInDemoOrder(t *testing.T) {
 	tileMin, tileMax := baker.TileBounds(3, 0)
 	cfg, err := baker.settings.TileConfig(tileMin, tileMax)
 	require.NoError(t, err)
-	build := &tileBuild{baker: baker, ctx: context.Background(), scratch: scratch, config: cfg, result: &TileResult{}}
+	build := &tileBuild{baker: baker, bc: NewBuildContext(nil), scratch: scratch, config: cfg, result: &TileResult{}}
 	require.True(t, build.gatherTriangles())
 	assert.Len(t, scratch.chunks, 4)
 	assert.Len(t, scratch.triangles, 633)
@@ -111,4 +112,36 @@ func TestTileTrianglesInDemoOrder(t *testing.T) {
 		h.Write(buf)
 	}
 	assert.Equal(t, uint64(0xfcd8e6b872ec3b24), h.Sum64())
+}
+
+func TestTiledMatchesRecastDemoTable(t *testing.T) {
+	want := map[string][6]int{
+		"dungeon":    {41, 143, 398, 344, 32052, 0},
+		"nav_test":   {66, 272, 819, 710, 62992, 0},
+		"undulating": {121, 357, 884, 3080, 112296, 0},
+	}
+	for mesh, w := range want {
+		g := loadTestMesh(t, mesh)
+		r, err := Tiled(context.Background(), g, DefaultSettings(), TiledOptions{})
+		require.NoError(t, err)
+		s := r.Stats
+		got := [6]int{s.TilesWithData, s.Counts.Polys, s.Counts.PolyVerts, s.Counts.DetailTris, s.Counts.TileBytes, 0}
+		assert.Equal(t, w, got, mesh)
+	}
+}
+
+func TestTiledBlobHash(t *testing.T) {
+	want := map[string]uint64{"dungeon": 0x2b6e853216bd9ccb, "nav_test": 0xce640db3f74ec8d4, "undulating": 0x904cf02e19afcd36}
+	for mesh, w := range want {
+		g := loadTestMesh(t, mesh)
+		r, err := Tiled(context.Background(), g, DefaultSettings(), TiledOptions{})
+		require.NoError(t, err)
+		h := fnv.New64a()
+		for _, tile := range r.Tiles {
+			b, err := navmesh.MarshalDNAV(tile.Data)
+			require.NoError(t, err)
+			h.Write(b)
+		}
+		assert.Equal(t, w, h.Sum64(), mesh)
+	}
 }

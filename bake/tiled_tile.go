@@ -3,7 +3,8 @@ package bake
 import (
 	"context"
 	"fmt"
-	"time"
+
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // tileScratch holds the buffers one goroutine reuses from tile to tile.
@@ -17,25 +18,10 @@ type tileScratch struct {
 // tileBuild is the state of one tile going through the pipeline.
 type tileBuild struct {
 	baker   *TileBaker
-	ctx     context.Context
+	bc      *BuildContext
 	scratch *tileScratch
 	config  *Config
 	result  *TileResult
-}
-
-// runStage runs one stage when the context is still live and adds its time
-// to the tile's stage times.
-func (t *tileBuild) runStage(stage tileStage, fn func() error) error {
-	if err := t.ctx.Err(); err != nil {
-		return err
-	}
-	start := time.Now()
-	err := fn()
-	t.result.StageTimes[stage] += time.Since(start)
-	if err != nil {
-		return fmt.Errorf("%s: %w", stage, err)
-	}
-	return nil
 }
 
 // BuildTile bakes tile (tx, ty) of the grid (Sample_TileMesh::buildTileMesh),
@@ -46,9 +32,6 @@ func (t *tileBuild) runStage(stage tileStage, fn func() error) error {
 func (b *TileBaker) BuildTile(ctx context.Context, tx, ty int) (*TileResult, error) {
 	if tx < 0 || ty < 0 || tx >= b.tilesX || ty >= b.tilesY {
 		return nil, fmt.Errorf("bake: build tile (%d, %d): %w of %d×%d tiles", tx, ty, errTileOutOfGrid, b.tilesX, b.tilesY)
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	scratch, _ := b.scratch.Get().(*tileScratch)
 	if scratch == nil {
@@ -71,19 +54,21 @@ func (b *TileBaker) buildTile(ctx context.Context, tx, ty int, scratch *tileScra
 	}
 	t := &tileBuild{
 		baker:   b,
-		ctx:     ctx,
+		bc:      NewBuildContext(ctx),
 		scratch: scratch,
 		config:  cfg,
 		result:  &TileResult{X: tx, Y: ty, BMin: tileMin, BMax: tileMax},
 	}
-	if err := t.run(); err != nil {
+	err = t.run()
+	t.result.Stats = t.bc.Stats()
+	if err != nil {
 		return nil, err
 	}
 	return t.result, nil
 }
 
 // run builds the tile up to its contours and, when it has any, on to its
-// tile data.
+// tile data (the empty tiles stop early, as in RecastDemo).
 func (t *tileBuild) run() error {
 	if !t.gatherTriangles() {
 		return nil // no geometry near the tile
@@ -92,24 +77,31 @@ func (t *tileBuild) run() error {
 	if err != nil {
 		return err
 	}
-	if err := t.partition(chf); err != nil {
+	if err := partition(t.bc, chf, t.config); err != nil {
 		return err
 	}
+	counts := t.bc.Counts()
+	counts.Regions = int(chf.MaxRegions)
+
+	cfg := t.config
 	var cset *ContourSet
-	err = t.runStage(tileStageContours, func() (err error) {
-		cset, err = BuildContours(chf, t.config.MaxSimplificationError, t.config.MaxEdgeLen, TessellateWallEdges)
+	if err := t.bc.Run(StageContours, func() (err error) {
+		cset, err = BuildContours(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges)
 		return err
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
-	t.result.Counts.Contours = len(cset.Contours)
-	t.result.Warnings = append(t.result.Warnings, chf.Warnings...)
-	t.result.Warnings = append(t.result.Warnings, cset.Warnings...)
+	counts.Contours = len(cset.Contours)
+	for _, w := range chf.Warnings {
+		t.bc.Warnf("%s", w)
+	}
+	for _, w := range cset.Warnings {
+		t.bc.Warnf("%s", w)
+	}
 	if len(cset.Contours) == 0 {
 		return nil
 	}
-	return t.finish(chf, cset)
+	return t.buildMeshes(chf, cset)
 }
 
 // gatherTriangles collects, chunk by chunk in tree order, the triangles of
@@ -134,85 +126,95 @@ func (t *tileBuild) gatherTriangles() bool {
 // buildCompact rasterizes the gathered triangles, filters the spans, builds
 // the compact heightfield, erodes it and marks the area volumes.
 func (t *tileBuild) buildCompact() (*CompactHeightfield, error) {
-	s, cfg, g := t.scratch, t.config, t.baker.geometry
+	s, cfg, g, bc := t.scratch, t.config, t.baker.geometry, t.bc
+	counts := bc.Counts()
 	hf := &s.field
-	err := t.runStage(tileStageRasterize, func() error {
+	if err := bc.Run(StageRasterize, func() error {
 		resetHeightfield(hf, cfg)
 		return hf.RasterizeTriangles(g.Vertices, s.triangles, s.areas, cfg.WalkableClimb)
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
-	t.result.Counts.HeightfieldSpans = hf.SpanCount()
+	counts.HeightfieldSpans = hf.SpanCount()
 
-	_ = t.runStage(tileStageFilters, func() error {
-		if cfg.Filters.LowHangingObstacles {
-			hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
-		}
-		if cfg.Filters.LedgeSpans {
-			hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
-		}
-		if cfg.Filters.WalkableLowHeightSpans {
-			hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
-		}
+	if err := bc.Run(StageFilters, func() error {
+		filterHeightfield(hf, cfg)
 		return nil
-	})
+	}); err != nil {
+		return nil, err
+	}
 
 	var chf *CompactHeightfield
-	err = t.runStage(tileStageCompact, func() (err error) {
+	if err := bc.Run(StageCompact, func() (err error) {
 		chf, err = BuildCompactHeightfield(hf, cfg.WalkableHeight, cfg.WalkableClimb)
 		return err
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
 	}
-	t.result.Counts.CompactSpans = len(chf.Spans)
+	counts.CompactSpans = len(chf.Spans)
 
-	err = t.runStage(tileStageErode, func() error {
+	if err := bc.Run(StageErode, func() error {
 		if err := chf.ErodeWalkableArea(cfg.WalkableRadius); err != nil {
 			return err
 		}
+		counts.WalkableSpans = walkableSpanCount(chf)
 		return chf.MarkAreaVolumes(g)
-	})
-	if err != nil {
+	}); err != nil {
 		return nil, err
-	}
-	for _, a := range chf.Areas {
-		if a != NullArea {
-			t.result.Counts.WalkableSpans++
-		}
 	}
 	return chf, nil
 }
 
-// partition splits the walkable surface into regions with the partition
-// the settings select; the tile border gets border regions.
-func (t *tileBuild) partition(chf *CompactHeightfield) error {
-	cfg := t.config
-	var err error
-	switch cfg.Partition {
-	case PartitionWatershed:
-		err = t.runStage(tileStageDistanceField, func() error { return BuildDistanceField(chf) })
-		if err == nil {
-			err = t.runStage(tileStageRegions, func() error {
-				return BuildRegions(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
-			})
-		}
-	case PartitionMonotone:
-		err = t.runStage(tileStageRegions, func() error {
-			return BuildRegionsMonotone(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
-		})
-	case PartitionLayers:
-		err = t.runStage(tileStageRegions, func() error {
-			return BuildLayerRegions(chf, cfg.BorderSize, cfg.MinRegionArea)
-		})
-	default:
-		err = fmt.Errorf("unknown partition type %d", int(cfg.Partition))
-	}
-	if err != nil {
+// buildMeshes builds the poly mesh, the detail mesh and the tile data of a
+// tile with contours.
+func (t *tileBuild) buildMeshes(chf *CompactHeightfield, cset *ContourSet) error {
+	cfg, bc, r := t.config, t.bc, t.result
+	counts := bc.Counts()
+	var mesh *PolyMesh
+	if err := bc.Run(StagePolyMesh, func() (err error) {
+		mesh, err = buildPolyMesh(cset, cfg.MaxVertsPerPoly, &bc.log)
+		return err
+	}); err != nil {
 		return err
 	}
-	t.result.Counts.Regions = int(chf.MaxRegions)
+	counts.PolyVerts, counts.Polys = len(mesh.Verts), mesh.PolyCount
+	r.Fingerprints.PolyMesh = PolyMeshFingerprint(mesh)
+
+	var detail *PolyMeshDetail
+	if err := bc.Run(StageDetailMesh, func() (err error) {
+		detail, err = buildPolyMeshDetail(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
+		return err
+	}); err != nil {
+		return err
+	}
+	counts.DetailVerts, counts.DetailTris = len(detail.Verts), len(detail.Tris)
+	r.Fingerprints.DetailMesh = DetailMeshFingerprint(detail)
+
+	if mesh.PolyCount == 0 {
+		// Detour makes no tile without polygons; the tile stays empty.
+		bc.Warnf("contours gave no polygons: no tile data")
+		return nil
+	}
+	var data *navmesh.TileData
+	if err := bc.Run(StageTileData, func() (err error) {
+		data, err = buildTileData(mesh, detail, t.baker.geometry, &t.baker.settings, cfg, t.baker.areaFlags)
+		if err != nil {
+			return fmt.Errorf("tile data: %w", err)
+		}
+		// The shared tile builder makes tile (0, 0); the location only
+		// fills these two header fields.
+		data.Header.X, data.Header.Y = int32(r.X), int32(r.Y)
+		return nil
+	}); err != nil {
+		return err
+	}
+	counts.TileBytes = navmesh.DNAVSize(data)
+	fingerprint, err := navmesh.TileDataFingerprint(data)
+	if err != nil {
+		return fmt.Errorf("tile fingerprint: %w", err)
+	}
+	r.Fingerprints.TileData = fingerprint
+	r.Data = data
 	return nil
 }
 
