@@ -1,6 +1,9 @@
 package bake
 
 import (
+	"encoding/binary"
+	"fmt"
+
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -38,4 +41,25 @@ func addCounts(c, o *BuildCounts) {
 	c.DetailVerts += o.DetailVerts
 	c.DetailTris += o.DetailTris
 	c.TileBytes += o.TileBytes
+}
+
+// Fingerprints identifies a tiled bake bit for bit, tiles with data in grid
+// order (y, then x): PolyMesh and DetailMesh are FNV-1a 64 over the tiles'
+// poly mesh and detail mesh fingerprints, 8 little-endian bytes each;
+// TileData is FNV-1a 64 over the tiles' DNAV blobs one after the other.
+func (r *TiledResult) Fingerprints() (Fingerprints, error) {
+	polyMesh, detailMesh, tileData := navmesh.Fingerprint(nil), navmesh.Fingerprint(nil), navmesh.Fingerprint(nil)
+	var buf [8]byte
+	for _, tile := range r.Tiles {
+		binary.LittleEndian.PutUint64(buf[:], tile.Fingerprints.PolyMesh)
+		polyMesh = navmesh.FingerprintAppend(polyMesh, buf[:])
+		binary.LittleEndian.PutUint64(buf[:], tile.Fingerprints.DetailMesh)
+		detailMesh = navmesh.FingerprintAppend(detailMesh, buf[:])
+		blob, err := navmesh.MarshalDNAV(tile.Data)
+		if err != nil {
+			return Fingerprints{}, fmt.Errorf("bake: fingerprint of tile (%d, %d): %w", tile.X, tile.Y, err)
+		}
+		tileData = navmesh.FingerprintAppend(tileData, blob)
+	}
+	return Fingerprints{PolyMesh: polyMesh, DetailMesh: detailMesh, TileData: tileData}, nil
 }

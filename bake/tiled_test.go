@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"testing"
 
-	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,34 +113,48 @@ func TestTileTrianglesInDemoOrder(t *testing.T) {
 	assert.Equal(t, uint64(0xfcd8e6b872ec3b24), h.Sum64())
 }
 
+// TestTiledMatchesRecastDemoTable bakes the test meshes in tiles of 32 cells
+// and compares them with the reference table and with the C++ demo's
+// tiles: counts, and the fingerprints chained over the tiles (FNV-1a over
+// every tile's poly mesh and detail mesh fingerprint and over every tile's
+// DNAV blob, in grid order).
 func TestTiledMatchesRecastDemoTable(t *testing.T) {
-	want := map[string][6]int{
-		"dungeon":    {41, 143, 398, 344, 32052, 0},
-		"nav_test":   {66, 272, 819, 710, 62992, 0},
-		"undulating": {121, 357, 884, 3080, 112296, 0},
+	tests := []struct {
+		mesh                                       string
+		tilesWithData, polys, verts, tris, bytes   int
+		detailVerts                                int
+		polyMeshHash, detailMeshHash, tileDataHash uint64
+	}{
+		{"dungeon", 41, 143, 398, 344, 32052, 621, 0x209b87fcc9409959, 0x046a5d3347dbd6b1, 0x2b6e853216bd9ccb},
+		{"nav_test", 66, 272, 819, 710, 62992, 1215, 0x249d077561e1dcd7, 0x46d2a314a44acc92, 0xce640db3f74ec8d4},
+		{"undulating", 121, 357, 884, 3080, 112296, 3168, 0x4f1bd43cbb344f85, 0x103d78eabd950cec, 0x904cf02e19afcd36},
 	}
-	for mesh, w := range want {
-		g := loadTestMesh(t, mesh)
-		r, err := Tiled(context.Background(), g, DefaultSettings(), TiledOptions{})
-		require.NoError(t, err)
-		s := r.Stats
-		got := [6]int{s.TilesWithData, s.Counts.Polys, s.Counts.PolyVerts, s.Counts.DetailTris, s.Counts.TileBytes, 0}
-		assert.Equal(t, w, got, mesh)
-	}
-}
-
-func TestTiledBlobHash(t *testing.T) {
-	want := map[string]uint64{"dungeon": 0x2b6e853216bd9ccb, "nav_test": 0xce640db3f74ec8d4, "undulating": 0x904cf02e19afcd36}
-	for mesh, w := range want {
-		g := loadTestMesh(t, mesh)
-		r, err := Tiled(context.Background(), g, DefaultSettings(), TiledOptions{})
-		require.NoError(t, err)
-		h := fnv.New64a()
-		for _, tile := range r.Tiles {
-			b, err := navmesh.MarshalDNAV(tile.Data)
+	for _, tt := range tests {
+		t.Run(tt.mesh, func(t *testing.T) {
+			r, err := Tiled(context.Background(), loadTestMesh(t, tt.mesh), DefaultSettings(), TiledOptions{})
 			require.NoError(t, err)
-			h.Write(b)
-		}
-		assert.Equal(t, w, h.Sum64(), mesh)
+			s := r.Stats
+			assert.Equal(t, tt.tilesWithData, s.TilesWithData)
+			assert.Len(t, r.Tiles, tt.tilesWithData)
+			assert.Equal(t, tt.polys, s.Counts.Polys)
+			assert.Equal(t, tt.verts, s.Counts.PolyVerts)
+			assert.Equal(t, tt.tris, s.Counts.DetailTris)
+			assert.Equal(t, tt.bytes, s.Counts.TileBytes)
+			assert.Equal(t, tt.detailVerts, s.Counts.DetailVerts)
+			fingerprints, err := r.Fingerprints()
+			require.NoError(t, err)
+			assert.Equal(t, Fingerprints{tt.polyMeshHash, tt.detailMeshHash, tt.tileDataHash}, fingerprints)
+			assert.Empty(t, s.Warnings)
+
+			// Every tile is the tile of its grid cell, with data, in grid order.
+			for i, tile := range r.Tiles {
+				require.NotNil(t, tile.Data)
+				assert.Equal(t, [2]int32{int32(tile.X), int32(tile.Y)}, [2]int32{tile.Data.Header.X, tile.Data.Header.Y})
+				if i > 0 {
+					prev := r.Tiles[i-1]
+					assert.Less(t, prev.Y*s.TilesX+prev.X, tile.Y*s.TilesX+tile.X)
+				}
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/bake"
-	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // bakeReport is what `navtool bake` prints; its JSON form is the -json
@@ -108,9 +106,7 @@ func (r *bakeReport) setSolo(result *bake.SoloResult) {
 }
 
 // setTiled fills the report from a tiled bake: counts summed over the
-// tiles, and hashes chained over the tiles with data in grid order (FNV-1a
-// over each tile's poly mesh and detail mesh fingerprints as 8 little-endian
-// bytes, and over the tiles' DNAV blobs).
+// tiles, hashes chained over the tiles (TiledResult.Fingerprints).
 func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	s := &result.Stats
 	r.Mode = "tiled"
@@ -120,17 +116,13 @@ func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	r.TilesX, r.TilesY, r.Tiles, r.Workers = s.TilesX, s.TilesY, s.TilesWithData, s.Workers
 	r.setCounts(&s.Counts)
 
-	polyHash, detailHash, tileHash := navmesh.Fingerprint(nil), navmesh.Fingerprint(nil), navmesh.Fingerprint(nil)
-	for _, tile := range result.Tiles {
-		polyHash = navmesh.FingerprintAppend(polyHash, binary.LittleEndian.AppendUint64(nil, tile.Fingerprints.PolyMesh))
-		detailHash = navmesh.FingerprintAppend(detailHash, binary.LittleEndian.AppendUint64(nil, tile.Fingerprints.DetailMesh))
-		blob, err := navmesh.MarshalDNAV(tile.Data)
-		if err != nil {
-			return fmt.Errorf("tile (%d, %d): %w", tile.X, tile.Y, err)
-		}
-		tileHash = navmesh.FingerprintAppend(tileHash, blob)
+	fingerprints, err := result.Fingerprints()
+	if err != nil {
+		return err
 	}
-	r.PolyMeshHash, r.DetailMeshHash, r.TileHash = hex16(polyHash), hex16(detailHash), hex16(tileHash)
+	r.PolyMeshHash = hex16(fingerprints.PolyMesh)
+	r.DetailMeshHash = hex16(fingerprints.DetailMesh)
+	r.TileHash = hex16(fingerprints.TileData)
 	r.StagesMs = newStagesMs(s.StageTimes)
 	r.TotalMs = ms(s.Wall)
 	r.Warnings = append([]string{}, s.Warnings...)
