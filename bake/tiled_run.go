@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,7 +44,8 @@ type TiledStats struct {
 	// by all the workers together, so their total exceeds Wall with
 	// several workers).
 	StageTimes [NumStages]time.Duration
-	// Wall is the time the whole bake took, chunk tree included.
+	// Wall is the time the bake took (with Tiled, the chunk tree's build
+	// included).
 	Wall time.Duration
 	// Workers is the number of goroutines that baked.
 	Workers int
@@ -70,8 +72,9 @@ type TiledResult struct {
 // (Sample_TileMesh::buildAllTiles), each with its own scratch buffers. The
 // tiles, their order and their bytes do not depend on the number of
 // workers. Cancelling ctx stops the workers between two stages of a tile and
-// returns ctx's error; a nil ctx never stops it. The first failing tile (in
-// grid order) stops the bake and its error is returned.
+// returns ctx's error; a nil ctx never stops it. A failing tile stops the
+// bake and its error is returned (the first in grid order when several
+// fail before the others stop).
 func Tiled(ctx context.Context, g *Geometry, settings Settings, opts TiledOptions) (*TiledResult, error) {
 	start := time.Now()
 	baker, err := NewTileBaker(g, settings, opts)
@@ -90,59 +93,101 @@ func Tiled(ctx context.Context, g *Geometry, settings Settings, opts TiledOption
 // goroutines, calling opts.Progress after each tile; the other options are
 // NewTileBaker's.
 func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResult, error) {
-	workers, progress := opts.Workers, opts.Progress
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	total := b.tilesX * b.tilesY
+	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(min(workers, total), 1)
 
-	tiles, err := b.buildTiles(ctx, workers, total, progress)
-	if err != nil {
+	var summary tiledSummary
+	if err := b.buildTiles(ctx, workers, total, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
 
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Workers = b.tilesX, b.tilesY, workers
-	for _, tile := range tiles {
-		stats.Triangles += tile.Triangles
-		addCounts(&stats.Counts, &tile.Stats.Counts)
-		for s, d := range tile.Stats.StageTimes {
-			stats.StageTimes[s] += d
-		}
-		for _, w := range tile.Stats.Warnings {
+	stats.Triangles = summary.triangles
+	stats.Counts = summary.counts
+	stats.StageTimes = summary.stageTimes
+	stats.DroppedWarnings = summary.droppedWarnings
+	byIndex := func(a, b finishedTile) int { return a.index - b.index }
+	slices.SortFunc(summary.withData, byIndex)
+	for _, f := range summary.withData {
+		result.Tiles = append(result.Tiles, f.tile)
+	}
+	stats.TilesWithData = len(result.Tiles)
+	slices.SortFunc(summary.withWarnings, byIndex)
+	for _, f := range summary.withWarnings {
+		for _, w := range f.tile.Stats.Warnings {
 			if len(stats.Warnings) >= maxTiledWarnings {
 				stats.DroppedWarnings++
 				continue
 			}
-			stats.Warnings = append(stats.Warnings, fmt.Sprintf("tile (%d, %d): %s", tile.X, tile.Y, w))
-		}
-		stats.DroppedWarnings += tile.Stats.DroppedWarnings
-		if tile.Data != nil {
-			result.Tiles = append(result.Tiles, tile)
+			stats.Warnings = append(stats.Warnings, fmt.Sprintf("tile (%d, %d): %s", f.tile.X, f.tile.Y, w))
 		}
 	}
-	stats.TilesWithData = len(result.Tiles)
 	stats.Wall = time.Since(start)
 	return result, nil
 }
 
-// buildTiles bakes tiles 0..total-1 (row-major) on workers goroutines that
-// take the next tile as they become free, and returns the results in grid
-// order.
-func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress func(done, total int)) ([]*TileResult, error) {
+// finishedTile is a tile a worker built, with its index in the grid
+// (x + y·tilesX).
+type finishedTile struct {
+	index int
+	tile  *TileResult
+}
+
+// tiledSummary collects the tiles as they finish, in any order: the sums,
+// and only the tiles that have data or warnings, so that a large level's
+// empty tiles are not kept.
+type tiledSummary struct {
+	triangles       int
+	counts          BuildCounts
+	stageTimes      [NumStages]time.Duration
+	droppedWarnings int
+	withData        []finishedTile
+	withWarnings    []finishedTile
+}
+
+func (s *tiledSummary) add(f finishedTile) {
+	tile := f.tile
+	s.triangles += tile.Triangles
+	addCounts(&s.counts, &tile.Stats.Counts)
+	for stage, d := range tile.Stats.StageTimes {
+		s.stageTimes[stage] += d
+	}
+	s.droppedWarnings += tile.Stats.DroppedWarnings
+	if tile.Data != nil {
+		s.withData = append(s.withData, f)
+	}
+	if len(tile.Stats.Warnings) > 0 {
+		s.withWarnings = append(s.withWarnings, f)
+	}
+}
+
+// tileFailure is the error of the tile at grid index index.
+type tileFailure struct {
+	index int
+	err   error
+}
+
+// buildTiles bakes tiles 0..total-1 (x + y·tilesX) on workers goroutines
+// that each take the next tile when they become free, and adds each
+// finished tile to summary from this goroutine.
+func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress func(done, total int), summary *tiledSummary) error {
 	workCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	tiles := make([]*TileResult, total)
-	errs := make([]error, total)
 	var next atomic.Int64
-	finished := make(chan struct{}, workers)
+	var failuresMu sync.Mutex
+	var failures []tileFailure
+	finished := make(chan finishedTile, workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -156,12 +201,13 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 				}
 				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, scratch)
 				if err != nil {
-					errs[i] = err
+					failuresMu.Lock()
+					failures = append(failures, tileFailure{i, err})
+					failuresMu.Unlock()
 					cancel()
 					return
 				}
-				tiles[i] = tile
-				finished <- struct{}{}
+				finished <- finishedTile{i, tile}
 			}
 		}()
 	}
@@ -170,7 +216,8 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 		close(finished)
 	}()
 	done := 0
-	for range finished {
+	for f := range finished {
+		summary.add(f)
 		done++
 		// No progress once the bake is being stopped.
 		if progress != nil && workCtx.Err() == nil {
@@ -179,25 +226,23 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 	}
 
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("bake: tiled build: %w", err)
+		return fmt.Errorf("bake: tiled build: %w", err)
 	}
-	// The first failure in grid order, skipping tiles stopped because
-	// another one failed.
-	var stopped error
-	for i, err := range errs {
-		if err == nil {
-			continue
-		}
-		wrapped := fmt.Errorf("bake: build tile (%d, %d): %w", i%b.tilesX, i/b.tilesX, err)
-		if !errors.Is(err, context.Canceled) {
-			return nil, wrapped
-		}
-		if stopped == nil {
-			stopped = wrapped
-		}
+	if len(failures) == 0 {
+		return nil
 	}
-	if stopped != nil {
-		return nil, stopped
-	}
-	return tiles, nil
+	// Report the failed tile first in grid order, preferring a real
+	// failure over a tile stopped because another one failed.
+	slices.SortFunc(failures, func(a, b tileFailure) int {
+		aStopped, bStopped := errors.Is(a.err, context.Canceled), errors.Is(b.err, context.Canceled)
+		if aStopped != bStopped {
+			if aStopped {
+				return 1
+			}
+			return -1
+		}
+		return a.index - b.index
+	})
+	first := failures[0]
+	return fmt.Errorf("bake: build tile (%d, %d): %w", first.index%b.tilesX, first.index/b.tilesX, first.err)
 }

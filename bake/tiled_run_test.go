@@ -185,10 +185,36 @@ func TestTiledBadInput(t *testing.T) {
 	_, err = BuildTile(nil, DefaultSettings(), 0, 0)
 	assert.Error(t, err)
 
+	// A tile that fails stops the bake with its error.
+	_, err = Tiled(context.Background(), g, DefaultSettings(), TiledOptions{
+		Workers:   2,
+		AreaFlags: func(uint8) (uint8, uint16) { return 64, 0 },
+	})
+	assert.ErrorContains(t, err, "bake: build tile (")
+	assert.ErrorContains(t, err, "area 64")
+
 	// TileSize in the options wins over the settings.
 	r, err := Tiled(context.Background(), g, DefaultSettings(), TiledOptions{TileSize: 64})
 	require.NoError(t, err)
 	assert.Equal(t, [2]int{4, 6}, [2]int{r.Stats.TilesX, r.Stats.TilesY})
 	assert.Equal(t, 64, r.Baker.Settings().TileSize)
 	assert.False(t, errors.Is(err, context.Canceled))
+}
+
+// TestTiledAreaFlags maps the baked areas with a custom function.
+func TestTiledAreaFlags(t *testing.T) {
+	r, err := Tiled(context.Background(), loadTestMesh(t, "nav_test"), DefaultSettings(), TiledOptions{
+		AreaFlags: func(area uint8) (uint8, uint16) {
+			assert.Equal(t, WalkableArea, area)
+			return 7, 0x20
+		},
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, r.Tiles)
+	for _, tile := range r.Tiles {
+		for _, p := range tile.Data.Polys {
+			assert.Equal(t, uint8(7), p.Area())
+			assert.Equal(t, uint16(0x20), p.Flags)
+		}
+	}
 }
