@@ -11,8 +11,9 @@ import (
 // NavMeshParams returns the navmesh parameters for the baked tiles: the
 // origin at the level's minimum corner, tiles TileSize·CellSize wide,
 // MaxTiles the tile grid's size rounded up to a power of two (so every tile
-// of the grid can be rebuilt in) and MaxPolys the largest tile's polygon
-// count rounded up to a power of two.
+// of the grid has room) and MaxPolys the largest tile's polygon count
+// rounded up to a power of two. A tile rebuilt later with more polygons
+// than that needs a mesh made with a larger MaxPolys.
 func (r *TiledResult) NavMeshParams() navmesh.Params {
 	tilesX, tilesY := r.Baker.Grid()
 	maxPolys := 1
