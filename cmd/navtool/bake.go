@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -23,10 +24,13 @@ type bakeOptions struct {
 	configPath string
 	outPath    string
 	format     string
-	tileSize   int // -1: not given
-	workers    int
-	asJSON     bool
-	input      string
+	tileSize   int
+	// tileSizeSet tells whether -tile-size was given (it then wins over
+	// the settings file).
+	tileSizeSet bool
+	workers     int
+	asJSON      bool
+	input       string
 }
 
 func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
@@ -36,8 +40,8 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags.StringVar(&o.configPath, "config", "", "settings JSON `file` (keys in the README); RecastDemo defaults without it")
 	flags.StringVar(&o.outPath, "o", "", "write the navmesh to `file` (nothing is written without -o)")
 	flags.StringVar(&o.format, "format", "own", "output format: own (archenav mesh file), dnav (C++ tile, solo only) or mset (RecastDemo tile set)")
-	flags.IntVar(&o.tileSize, "tile-size", -1, "tile side in cells; 0 bakes one solo tile (default: the settings' tileSize, 0)")
-	flags.IntVar(&o.workers, "workers", 0, "goroutines baking tiles (default GOMAXPROCS)")
+	flags.IntVar(&o.tileSize, "tile-size", 0, "tile side in `cells`; 0 bakes one solo tile (without the flag: the settings' tileSize)")
+	flags.IntVar(&o.workers, "workers", 0, "`goroutines` baking tiles; 0 means GOMAXPROCS")
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
 	flags.Usage = func() {
 		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset] [-tile-size N] [-workers N] [-json] input.obj")
@@ -52,12 +56,13 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 		return nil, errors.New("want exactly one input.obj")
 	}
 	o.input = flags.Arg(0)
+	flags.Visit(func(f *flag.Flag) { o.tileSizeSet = o.tileSizeSet || f.Name == "tile-size" })
 	switch o.format {
 	case "own", "dnav", "mset":
 	default:
 		return nil, fmt.Errorf("unknown format %q: want own, dnav or mset", o.format)
 	}
-	if o.tileSize < -1 {
+	if o.tileSize < 0 {
 		return nil, fmt.Errorf("tile size %d must not be negative", o.tileSize)
 	}
 	if o.workers < 0 {
@@ -71,6 +76,9 @@ func runBake(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Ctrl-C stops a bake between two stages.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	g, err := bake.LoadOBJ(o.input)
 	if err != nil {
 		return err
@@ -81,7 +89,7 @@ func runBake(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	if o.tileSize >= 0 {
+	if o.tileSizeSet {
 		settings.TileSize = o.tileSize
 	}
 	if settings.TileSize > 0 && o.format == "dnav" {
@@ -98,7 +106,7 @@ func runBake(args []string, stdout io.Writer) error {
 	var mesh *navmesh.Mesh
 	var soloTile *navmesh.TileData
 	if settings.TileSize == 0 {
-		result, err := bake.Solo(context.Background(), g, settings)
+		result, err := bake.Solo(ctx, g, settings)
 		if err != nil {
 			return err
 		}
@@ -108,7 +116,7 @@ func runBake(args []string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		result, err := bake.Tiled(context.Background(), g, settings, bake.TiledOptions{Workers: o.workers})
+		result, err := bake.Tiled(ctx, g, settings, bake.TiledOptions{Workers: o.workers})
 		if err != nil {
 			return err
 		}
