@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -21,6 +22,8 @@ type TileBaker struct {
 	// for every tile (a triangle's walkability does not depend on the
 	// tile).
 	areas []uint8
+	// boxes holds each triangle's bounding box, min then max corner.
+	boxes [][2]mgl32.Vec3
 	// areaFlags maps poly mesh areas to tile areas and flags.
 	areaFlags func(area uint8) (uint8, uint16)
 	// bmin and bmax bound the level's vertices [Units: world units]
@@ -88,11 +91,17 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if int64(tilesX)*int64(tilesY) > maxTiles {
 		return nil, fmt.Errorf("bake: tiled build: %d×%d tiles, more than %d", tilesX, tilesY, maxTiles)
 	}
+	boxes := make([][2]mgl32.Vec3, len(g.Triangles))
+	for i, t := range g.Triangles {
+		v0, v1, v2 := g.Vertices[t[0]], g.Vertices[t[1]], g.Vertices[t[2]]
+		boxes[i] = [2]mgl32.Vec3{geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2)}
+	}
 	return &TileBaker{
 		geometry:      g,
 		settings:      settings,
 		chunks:        newChunkyMesh(g.Vertices, g.Triangles),
 		areas:         areas,
+		boxes:         boxes,
 		areaFlags:     areaFlags,
 		bmin:          bmin,
 		bmax:          bmax,

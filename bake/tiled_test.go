@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"testing"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -88,9 +89,11 @@ func TestTileStagesMatchRecastDemo(t *testing.T) {
 	}
 }
 
-// TestTileTrianglesInDemoOrder checks the triangles one tile rasterizes, in
+// TestTileTrianglesInDemoOrder checks the triangles one tile looks at, in
 // order, against the C++ demo (dungeon tile (3, 0): 4 chunks, 633
-// triangles, FNV-1a over their vertex indices).
+// triangles, FNV-1a over their vertex indices), and that the ones passed to
+// the rasterizer are those of them whose box overlaps the tile's field, in
+// the same order.
 func TestTileTrianglesInDemoOrder(t *testing.T) {
 	baker := newTestBaker(t, "dungeon")
 	scratch := &tileScratch{}
@@ -100,17 +103,29 @@ func TestTileTrianglesInDemoOrder(t *testing.T) {
 	build := &tileBuild{baker: baker, bc: NewBuildContext(nil), scratch: scratch, config: cfg, result: &TileResult{}}
 	require.True(t, build.gatherTriangles())
 	assert.Len(t, scratch.chunks, 4)
-	assert.Len(t, scratch.triangles, 633)
+	assert.Equal(t, 633, build.result.Triangles)
+
 	h := fnv.New64a()
 	var buf []byte
-	for _, tri := range scratch.triangles {
-		buf = buf[:0]
-		for _, v := range tri {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+	var overlapping [][3]int32
+	for _, chunk := range scratch.chunks {
+		for _, ti := range baker.chunks.chunkTriangles(chunk) {
+			tri := baker.geometry.Triangles[ti]
+			buf = buf[:0]
+			for _, v := range tri {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+			}
+			h.Write(buf)
+			v0, v1, v2 := baker.geometry.Vertices[tri[0]], baker.geometry.Vertices[tri[1]], baker.geometry.Vertices[tri[2]]
+			if overlapBoxes(geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2), cfg.BMin, cfg.BMax) {
+				overlapping = append(overlapping, tri)
+			}
 		}
-		h.Write(buf)
 	}
 	assert.Equal(t, uint64(0xfcd8e6b872ec3b24), h.Sum64())
+	assert.Len(t, overlapping, 272)
+	assert.Equal(t, overlapping, scratch.triangles)
+	assert.Len(t, scratch.areas, 272)
 }
 
 // TestTiledMatchesRecastDemoTable bakes the test meshes in tiles of 32 cells

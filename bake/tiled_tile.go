@@ -106,20 +106,26 @@ func (t *tileBuild) run() error {
 
 // gatherTriangles collects, chunk by chunk in tree order, the triangles of
 // every chunk whose box overlaps the tile with its border, with their areas,
-// and reports whether there are any.
+// and reports whether there are any such chunks.
 func (t *tileBuild) gatherTriangles() bool {
 	s, cfg, chunks := t.scratch, t.config, t.baker.chunks
 	s.chunks = chunks.overlappingChunks(cfg.BMin[0], cfg.BMin[2], cfg.BMax[0], cfg.BMax[2], s.chunks[:0])
 	s.triangles = s.triangles[:0]
 	s.areas = s.areas[:0]
-	triangles, areas := t.baker.geometry.Triangles, t.baker.areas
+	triangles, areas, boxes := t.baker.geometry.Triangles, t.baker.areas, t.baker.boxes
 	for _, chunk := range s.chunks {
-		for _, ti := range chunks.chunkTriangles(chunk) {
-			s.triangles = append(s.triangles, triangles[ti])
-			s.areas = append(s.areas, areas[ti])
+		ids := chunks.chunkTriangles(chunk)
+		t.result.Triangles += len(ids)
+		for _, ti := range ids {
+			// The rasterizer skips the triangles whose box misses the
+			// field; skipping them here already keeps the order of the
+			// others and spares the rasterizer most of a big chunk.
+			if box := &boxes[ti]; overlapBoxes(box[0], box[1], cfg.BMin, cfg.BMax) {
+				s.triangles = append(s.triangles, triangles[ti])
+				s.areas = append(s.areas, areas[ti])
+			}
 		}
 	}
-	t.result.Triangles = len(s.triangles)
 	return len(s.chunks) > 0
 }
 
