@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -217,4 +218,23 @@ func TestTiledAreaFlags(t *testing.T) {
 			assert.Equal(t, uint16(0x20), p.Flags)
 		}
 	}
+}
+
+// TestTiledNothingWalkable bakes a wall: every tile is empty, which is not
+// an error, and the navmesh holds no tile.
+func TestTiledNothingWalkable(t *testing.T) {
+	wall := &Geometry{
+		Vertices:  []mgl32.Vec3{{0, 0, 0}, {20, 0, 0}, {20, 10, 0}, {0, 10, 0}, {0, 0, 0.5}, {20, 0, 0.5}},
+		Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
+	}
+	r, err := Tiled(context.Background(), wall, DefaultSettings(), TiledOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{3, 1}, [2]int{r.Stats.TilesX, r.Stats.TilesY}) // 67 × 2 cells
+	assert.Empty(t, r.Tiles)
+	assert.Zero(t, r.Stats.Counts.Polys)
+	assert.Positive(t, r.Stats.Triangles)
+	mesh, err := r.NavMesh()
+	require.NoError(t, err)
+	assert.Zero(t, mesh.TileCount())
+	assert.Equal(t, 4, mesh.Params().MaxTiles)
 }
