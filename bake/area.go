@@ -45,7 +45,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 				distances[i] = 0
 				continue
 			}
-			connections := spans[i].Connections
+			connections := spans[i].packed
 			for dir := range 4 {
 				con := connections >> (uint(dir) * 6) & 0x3f
 				if con == NotConnected || areas[cells[column+steps[dir]].Index+con] == NullArea {
@@ -60,7 +60,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 	// in direction dir (cost 2) and a's neighbour in direction diagonalDir
 	// (cost 3 in total).
 	relax := func(column int, i uint32, dir, diagonalDir int) {
-		con := spans[i].Connections >> (uint(dir) * 6) & 0x3f
+		con := spans[i].packed >> (uint(dir) * 6) & 0x3f
 		if con == NotConnected {
 			return
 		}
@@ -69,7 +69,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 		if d := min(distances[a], 253) + 2; d < distances[i] {
 			distances[i] = d
 		}
-		con = spans[a].Connections >> (uint(diagonalDir) * 6) & 0x3f
+		con = spans[a].packed >> (uint(diagonalDir) * 6) & 0x3f
 		if con == NotConnected {
 			return
 		}

@@ -69,7 +69,7 @@ func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 				top = int(hf.Pool[span.Next].Min)
 			}
 			chf.Spans[next].Y = uint16(clampInt(bottom, 0, 0xffff))
-			chf.Spans[next].H = uint8(clampInt(top-bottom, 0, 0xff))
+			chf.Spans[next].SetHeight(uint8(clampInt(top-bottom, 0, 0xff)))
 			chf.Areas[next] = span.Area
 			next++
 			cell.Count++
@@ -101,7 +101,7 @@ func (chf *CompactHeightfield) connectNeighbours() int {
 					for k := neighbourCell.Index; k < neighbourCell.Index+neighbourCell.Count; k++ {
 						neighbour := &chf.Spans[k]
 						bottom := max(int(span.Y), int(neighbour.Y))
-						top := min(int(span.Y)+int(span.H), int(neighbour.Y)+int(neighbour.H))
+						top := min(int(span.Y)+span.Height(), int(neighbour.Y)+neighbour.Height())
 						if top-bottom < chf.WalkableHeight || abs(int(neighbour.Y)-int(span.Y)) > chf.WalkableClimb {
 							continue
 						}
