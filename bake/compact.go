@@ -85,39 +85,70 @@ func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 // high up its column to be stored.
 func (chf *CompactHeightfield) connectNeighbours() int {
 	width, height := chf.Width, chf.Height
-	tooHigh := 0
+	cells := chf.Cells
+	link := neighbourLinker{
+		spans:          chf.Spans,
+		walkableHeight: chf.WalkableHeight,
+		walkableClimb:  chf.WalkableClimb,
+	}
 	for z := range height {
 		for x := range width {
-			cell := chf.Cells[x+z*width]
+			column := x + z*width
+			cell := cells[column]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				span := &chf.Spans[i]
-				for dir := range 4 {
-					span.SetConnection(dir, NotConnected)
-					nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-					if nx < 0 || nz < 0 || nx >= width || nz >= height {
-						continue
-					}
-					neighbourCell := chf.Cells[nx+nz*width]
-					for k := neighbourCell.Index; k < neighbourCell.Index+neighbourCell.Count; k++ {
-						neighbour := &chf.Spans[k]
-						bottom := max(int(span.Y), int(neighbour.Y))
-						top := min(int(span.Y)+span.Height(), int(neighbour.Y)+neighbour.Height())
-						if top-bottom < chf.WalkableHeight || abs(int(neighbour.Y)-int(span.Y)) > chf.WalkableClimb {
-							continue
-						}
-						layer := int(k - neighbourCell.Index)
-						if layer > maxLayerIndex {
-							tooHigh = max(tooHigh, layer)
-							continue
-						}
-						span.SetConnection(dir, layer)
-						break
-					}
+				span := &link.spans[i]
+				floor := int(span.Y)
+				ceiling := floor + span.Height()
+				connections := uint32(connectionsMask) // NotConnected everywhere
+				if x > 0 {
+					connections = link.connect(connections, 0, cells[column-1], floor, ceiling)
 				}
+				if z < height-1 {
+					connections = link.connect(connections, 1, cells[column+width], floor, ceiling)
+				}
+				if x < width-1 {
+					connections = link.connect(connections, 2, cells[column+1], floor, ceiling)
+				}
+				if z > 0 {
+					connections = link.connect(connections, 3, cells[column-width], floor, ceiling)
+				}
+				span.SetConnections(connections)
 			}
 		}
 	}
-	return tooHigh
+	return link.tooHigh
+}
+
+// neighbourLinker finds the span a span links to in a neighbour column.
+type neighbourLinker struct {
+	spans                         []CompactSpan
+	walkableHeight, walkableClimb int
+	// tooHigh is the highest neighbour index met that was too high up its
+	// column to be stored.
+	tooHigh int
+}
+
+// connect stores in connections, for direction dir, the index of the first
+// span of the neighbour column that a span with the given floor and ceiling
+// can step to, and returns connections.
+func (l *neighbourLinker) connect(connections uint32, dir int, neighbours CompactCell, floor, ceiling int) uint32 {
+	for k := neighbours.Index; k < neighbours.Index+neighbours.Count; k++ {
+		neighbour := &l.spans[k]
+		neighbourFloor := int(neighbour.Y)
+		bottom := max(floor, neighbourFloor)
+		top := min(ceiling, neighbourFloor+neighbour.Height())
+		if top-bottom < l.walkableHeight || abs(neighbourFloor-floor) > l.walkableClimb {
+			continue
+		}
+		layer := int(k - neighbours.Index)
+		if layer > maxLayerIndex {
+			l.tooHigh = max(l.tooHigh, layer)
+			continue
+		}
+		shift := uint(dir) * 6
+		return connections&^(NotConnected<<shift) | uint32(layer)<<shift
+	}
+	return connections
 }
 
 // CompactStats describes a BuildCompact run.
