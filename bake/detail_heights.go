@@ -34,16 +34,18 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	}
 
 	empty := true
+	cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
+	offsets := cellOffsets(fieldWidth)
 	// A polygon merged from several regions could overlap other polygons
 	// of those regions, so it is filled from its centre only.
 	if region != multipleRegions {
-		cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
 		for hz := 0; hz < hp.height; hz++ {
 			z := hp.zMin + hz + bs
 			row := hp.data[hz*hp.width : (hz+1)*hp.width]
 			for hx := range row {
 				x := hp.xMin + hx + bs
-				cell := cells[x+z*fieldWidth]
+				column := x + z*fieldWidth
+				cell := cells[column]
 				for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end; i++ {
 					s := &spans[i]
 					if s.Region != region {
@@ -57,8 +59,7 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 						if con == NotConnected {
 							continue
 						}
-						ai := int(cells[x+DirOffsetX(dir)+(z+DirOffsetZ(dir))*fieldWidth].Index) + con
-						if spans[ai].Region != region {
+						if spans[int(cells[column+offsets[dir]].Index)+con].Region != region {
 							onEdge = true
 							break
 						}
@@ -79,27 +80,29 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 		}
 	}
 
-	for head := 0; head*3 < len(queue); head++ {
-		cx, cz, ci := queue[head*3], queue[head*3+1], queue[head*3+2]
-		s := &chf.Spans[ci]
+	// The flood works in patch coordinates.
+	originX, originZ := hp.xMin+bs, hp.zMin+bs
+	for head := 0; head+2 < len(queue); head += 3 {
+		cx, cz, ci := queue[head], queue[head+1], queue[head+2]
+		s := &spans[ci]
+		column := cx + cz*fieldWidth
 		for dir := 0; dir < 4; dir++ {
 			con := s.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
-			ax := cx + DirOffsetX(dir)
-			az := cz + DirOffsetZ(dir)
-			hx := ax - hp.xMin - bs
-			hz := az - hp.zMin - bs
+			hx := cx + dirOffsetX[dir] - originX
+			hz := cz + dirOffsetZ[dir] - originZ
 			if uint(hx) >= uint(hp.width) || uint(hz) >= uint(hp.height) {
 				continue
 			}
-			if hp.data[hx+hz*hp.width] != unsetHeight {
+			patchIndex := hx + hz*hp.width
+			if hp.data[patchIndex] != unsetHeight {
 				continue
 			}
-			ai := int(chf.Cells[ax+az*chf.Width].Index) + con
-			hp.data[hx+hz*hp.width] = chf.Spans[ai].Y
-			queue = append(queue, ax, az, ai)
+			ai := int(cells[column+offsets[dir]].Index) + con
+			hp.data[patchIndex] = spans[ai].Y
+			queue = append(queue, cx+dirOffsetX[dir], cz+dirOffsetZ[dir], ai)
 		}
 	}
 	b.queue = queue[:0]
