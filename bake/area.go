@@ -14,25 +14,33 @@ import (
 // the field as it is; for radii above 127, where the reference's 8-bit
 // threshold wraps around, every span is eroded.
 func (chf *CompactHeightfield) ErodeWalkableArea(radius int) error {
+	_, err := chf.erode(radius, nil)
+	return err
+}
+
+// erode is ErodeWalkableArea with a reusable distance buffer, which it
+// returns.
+func (chf *CompactHeightfield) erode(radius int, distances []uint8) ([]uint8, error) {
 	if radius < 0 {
-		return fmt.Errorf("bake: erode walkable area: radius %d is negative", radius)
+		return distances, fmt.Errorf("bake: erode walkable area: radius %d is negative", radius)
 	}
-	distances := chf.boundaryDistances()
+	distances = chf.boundaryDistances(distances)
 	threshold := radius * 2
 	for i, d := range distances {
 		if int(d) < threshold {
 			chf.Areas[i] = NullArea
 		}
 	}
-	return nil
+	return distances, nil
 }
 
 // boundaryDistances returns for each span its chamfer distance to the nearest
-// span that is not walkable or misses a walkable neighbour, capped at 255.
-func (chf *CompactHeightfield) boundaryDistances() []uint8 {
+// span that is not walkable or misses a walkable neighbour, capped at 255,
+// in distances resized to the span count.
+func (chf *CompactHeightfield) boundaryDistances(distances []uint8) []uint8 {
 	width, height := chf.Width, chf.Height
 	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
-	distances := make([]uint8, len(spans))
+	distances = resize(distances, len(spans))
 	for i := range distances {
 		distances[i] = 0xff
 	}

@@ -29,13 +29,31 @@ func BuildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 // buildCompactHeightfield is BuildCompactHeightfield that also returns the
 // highest neighbour index too high up its column to be linked (0 for none).
 func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, int, error) {
-	if walkableHeight < 0 || walkableClimb < 0 {
-		return nil, 0, fmt.Errorf("bake: build compact heightfield: walkable height %d and climb %d must not be negative", walkableHeight, walkableClimb)
+	if err := checkWalkable(walkableHeight, walkableClimb); err != nil {
+		return nil, 0, err
 	}
-	width, height := hf.Width, hf.Height
-	spanCount := hf.WalkableSpanCount()
+	chf := &CompactHeightfield{}
+	_, unlinked := chf.fill(hf, walkableHeight, walkableClimb)
+	return chf, unlinked, nil
+}
 
-	chf := &CompactHeightfield{
+// checkWalkable checks the settings of BuildCompactHeightfield.
+func checkWalkable(walkableHeight, walkableClimb int) error {
+	if walkableHeight < 0 || walkableClimb < 0 {
+		return fmt.Errorf("bake: build compact heightfield: walkable height %d and climb %d must not be negative", walkableHeight, walkableClimb)
+	}
+	return nil
+}
+
+// fill makes chf the compact heightfield of hf, reusing the memory of its
+// cells, spans and areas; everything else in chf is reset. It returns the
+// number of spans of hf, walkable or not, and the highest neighbour index too
+// high up its column to be linked (0 for none).
+func (chf *CompactHeightfield) fill(hf *Heightfield, walkableHeight, walkableClimb int) (heightfieldSpans, unlinked int) {
+	width, height := hf.Width, hf.Height
+	heightfieldSpans, spanCount := hf.spanCounts()
+
+	*chf = CompactHeightfield{
 		Width:          width,
 		Height:         height,
 		WalkableHeight: walkableHeight,
@@ -44,40 +62,43 @@ func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 		BMax:           hf.BMax,
 		CellSize:       hf.CellSize,
 		CellHeight:     hf.CellHeight,
-		Cells:          make([]CompactCell, width*height),
-		Spans:          make([]CompactSpan, spanCount),
-		Areas:          make([]uint8, spanCount),
+		Cells:          resize(chf.Cells, width*height),
+		Spans:          resize(chf.Spans, spanCount),
+		Areas:          resize(chf.Areas, spanCount),
 	}
 	chf.BMax[1] += float32(walkableHeight) * hf.CellHeight
 
 	// Fill the cells and the open space above each walkable span.
+	cells, spans, areas, pool := chf.Cells, chf.Spans, chf.Areas, hf.Pool
 	next := uint32(0)
 	for column, first := range hf.Columns {
-		if first == noSpan {
-			continue
-		}
-		cell := &chf.Cells[column]
-		cell.Index = next
-		for s := first; s != noSpan; s = hf.Pool[s].Next {
-			span := &hf.Pool[s]
+		cell := CompactCell{Index: next}
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
 			if span.Area == NullArea {
 				continue
 			}
 			bottom := int(span.Max)
 			top := openTop
-			if span.Next != noSpan {
-				top = int(hf.Pool[span.Next].Min)
+			if s != noSpan {
+				top = int(pool[s].Min)
 			}
-			chf.Spans[next].Y = uint16(clampInt(bottom, 0, 0xffff))
-			chf.Spans[next].SetHeight(uint8(clampInt(top-bottom, 0, 0xff)))
-			chf.Areas[next] = span.Area
+			open := CompactSpan{Y: uint16(clampInt(bottom, 0, 0xffff))}
+			open.SetHeight(uint8(clampInt(top-bottom, 0, 0xff)))
+			spans[next] = open
+			areas[next] = span.Area
 			next++
 			cell.Count++
 		}
+		if first == noSpan {
+			cell.Index = 0 // as the reference leaves empty columns
+		}
+		cells[column] = cell
 	}
 
-	unlinked := chf.connectNeighbours()
-	return chf, unlinked, nil
+	unlinked = chf.connectNeighbours()
+	return heightfieldSpans, unlinked
 }
 
 // connectNeighbours links each span to the first span of each neighbour

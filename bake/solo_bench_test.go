@@ -43,6 +43,35 @@ func BenchmarkSolo(b *testing.B) {
 	}
 }
 
+// BenchmarkBakerSolo is BenchmarkSolo on one Baker that keeps its memory
+// from bake to bake: compare allocs/op.
+func BenchmarkBakerSolo(b *testing.B) {
+	for _, mesh := range benchMeshes {
+		g := loadBenchGeometry(b, mesh)
+		b.Run(mesh, func(b *testing.B) {
+			var baker Baker
+			if _, err := baker.Solo(context.Background(), g, DefaultSettings()); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			var stages [NumStages]float64
+			for range b.N {
+				result, err := baker.Solo(context.Background(), g, DefaultSettings())
+				if err != nil {
+					b.Fatal(err)
+				}
+				for s, d := range result.Stats.StageTimes {
+					stages[s] += float64(d.Nanoseconds()) / 1e6
+				}
+			}
+			for s, total := range stages {
+				b.ReportMetric(total/float64(b.N), metricName(Stage(s)))
+			}
+		})
+	}
+}
+
 // metricName turns "poly mesh" into "polymesh-ms".
 func metricName(s Stage) string {
 	name := []byte{}
