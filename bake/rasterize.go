@@ -148,10 +148,14 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 				continue
 			}
 
+			// The built-in min and max differ from the reference's rcMin and
+			// rcMax only on NaNs and on the sign of zero, neither of which
+			// changes the cells below; they compile without branches, which
+			// corner heights would mispredict.
 			spanMin, spanMax := cell[0][1], cell[0][1]
 			for i := 1; i < cellCount; i++ {
-				spanMin = minFloat(spanMin, cell[i][1])
-				spanMax = maxFloat(spanMax, cell[i][1])
+				spanMin = min(spanMin, cell[i][1])
+				spanMax = max(spanMax, cell[i][1])
 			}
 			spanMin -= bmin[1]
 			spanMax -= bmin[1]
