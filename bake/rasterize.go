@@ -149,9 +149,10 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 			}
 
 			// The built-in min and max differ from the reference's rcMin and
-			// rcMax only on NaNs and on the sign of zero, neither of which
-			// changes the cells below; they compile without branches, which
-			// corner heights would mispredict.
+			// rcMax only on the sign of zero, which changes no cell below,
+			// and on NaNs, which clipping makes only from coordinates beyond
+			// ±1.7e38. They compile without branches, which corner heights
+			// would mispredict.
 			spanMin, spanMax := cell[0][1], cell[0][1]
 			for i := 1; i < cellCount; i++ {
 				spanMin = min(spanMin, cell[i][1])
