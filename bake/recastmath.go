@@ -60,6 +60,22 @@ func (s *CompactSpan) SetHeight(height uint8) {
 // connectionsMask selects the neighbour links of a packed CompactSpan.
 const connectionsMask = 1<<24 - 1
 
+// minFloat and maxFloat are rcMin and rcMax: on ties and NaNs they return
+// the second argument, unlike the built-ins.
+func minFloat(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func maxFloat(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
 // cInt converts f to an integer the way x86-64 C code compiled by gcc does it
 // for (int)f: truncation toward zero, and INT_MIN for NaN and for values that
 // do not fit in 32 bits. Go leaves out-of-range conversions unspecified, so
