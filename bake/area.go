@@ -307,20 +307,8 @@ func (chf *CompactHeightfield) MarkCylinderArea(base mgl32.Vec3, radius, height 
 // cylinders, each in order, so later volumes win where they overlap. Nothing
 // is marked unless every volume is valid.
 func (chf *CompactHeightfield) MarkAreaVolumes(g *Geometry) error {
-	for i := range g.ConvexVolumes {
-		if err := g.ConvexVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: convex volume %d: %w", i, err)
-		}
-	}
-	for i := range g.BoxVolumes {
-		if err := g.BoxVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: box volume %d: %w", i, err)
-		}
-	}
-	for i := range g.CylinderVolumes {
-		if err := g.CylinderVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: cylinder volume %d: %w", i, err)
-		}
+	if err := g.validateVolumes(); err != nil {
+		return err
 	}
 	for _, v := range g.ConvexVolumes {
 		_ = chf.MarkConvexPolyArea(v.Vertices, v.MinY, v.MaxY, v.Area)

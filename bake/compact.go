@@ -223,36 +223,16 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 	stats.GridWidth, stats.GridHeight = cfg.Width, cfg.Height
 
 	start := time.Now()
-	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
+	var baker Baker
+	hf, err := baker.rasterize(g, cfg)
 	if err != nil {
-		return nil, stats, err
-	}
-	areas := make([]uint8, len(g.Triangles))
-	if g.Areas == nil {
-		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
-		return nil, stats, err
-	}
-	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
 		return nil, stats, err
 	}
 	stats.Rasterize = time.Since(start)
 	stats.HeightfieldSpans = hf.SpanCount()
 
 	start = time.Now()
-	if cfg.Filters.LowHangingObstacles {
-		hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
-	}
-	if cfg.Filters.LedgeSpans {
-		hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
-	}
-	if cfg.Filters.WalkableLowHeightSpans {
-		hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
-	}
+	filterHeightfield(hf, cfg)
 	stats.Filter = time.Since(start)
 
 	start = time.Now()
@@ -269,10 +249,6 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 		return nil, stats, err
 	}
 	stats.Erode = time.Since(start)
-	for _, a := range chf.Areas {
-		if a != NullArea {
-			stats.WalkableSpans++
-		}
-	}
+	stats.WalkableSpans = walkableSpanCount(chf)
 	return chf, stats, nil
 }
