@@ -2,19 +2,11 @@ package bake
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func loadMesh(t testing.TB, mesh string) *Geometry {
-	t.Helper()
-	g, err := LoadOBJ(fmt.Sprintf("../testdata/%s.obj", mesh))
-	require.NoError(t, err)
-	return g
-}
 
 // TestBakerRebakesBitIdentical bakes the three test levels twice in a row
 // with one Baker, small and large fields alternating, and checks every bake
@@ -23,7 +15,7 @@ func TestBakerRebakesBitIdentical(t *testing.T) {
 	var baker Baker
 	geometries := map[string]*Geometry{}
 	for _, ref := range soloReferences {
-		geometries[ref.mesh] = loadMesh(t, ref.mesh)
+		geometries[ref.mesh] = loadTestMesh(t, ref.mesh)
 	}
 	for round := range 2 {
 		for _, ref := range soloReferences {
@@ -42,7 +34,7 @@ func TestBakerRebakesBitIdentical(t *testing.T) {
 // TestBakerSwitchesPartitions runs the three partitions on one Baker and
 // compares each with a bake from scratch.
 func TestBakerSwitchesPartitions(t *testing.T) {
-	g := loadDungeon(t)
+	g := loadTestMesh(t, "dungeon")
 	var baker Baker
 	for _, partition := range []PartitionType{PartitionMonotone, PartitionWatershed, PartitionLayers, PartitionWatershed} {
 		settings := DefaultSettings()
@@ -61,7 +53,7 @@ func TestBakerSwitchesPartitions(t *testing.T) {
 // bakes again.
 func TestBakerHandsOverIntermediates(t *testing.T) {
 	var baker Baker
-	first, err := baker.Solo(context.Background(), loadDungeon(t), DefaultSettings(), WithIntermediates())
+	first, err := baker.Solo(context.Background(), loadTestMesh(t, "dungeon"), DefaultSettings(), WithIntermediates())
 	require.NoError(t, err)
 	require.NotNil(t, first.CompactHeightfield)
 	require.NotNil(t, first.Contours)
@@ -70,7 +62,7 @@ func TestBakerHandsOverIntermediates(t *testing.T) {
 	contours := len(first.Contours.Contours)
 	firstVerts := append([][4]int32(nil), first.Contours.Contours[0].Verts...)
 
-	_, err = baker.Solo(context.Background(), loadMesh(t, "nav_test"), DefaultSettings())
+	_, err = baker.Solo(context.Background(), loadTestMesh(t, "nav_test"), DefaultSettings())
 	require.NoError(t, err)
 
 	assert.Equal(t, compactHash, hashCompact(first.CompactHeightfield), "compact heightfield overwritten")
@@ -83,7 +75,7 @@ func TestBakerHandsOverIntermediates(t *testing.T) {
 // TestBakerAfterError checks that a failed bake leaves the Baker usable.
 func TestBakerAfterError(t *testing.T) {
 	var baker Baker
-	g := loadDungeon(t)
+	g := loadTestMesh(t, "dungeon")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := baker.Solo(ctx, g, DefaultSettings())
@@ -91,7 +83,7 @@ func TestBakerAfterError(t *testing.T) {
 	_, err = baker.Solo(context.Background(), &Geometry{}, DefaultSettings())
 	require.Error(t, err)
 	// This one fails in the last stage, after every buffer was used.
-	_, err = baker.Solo(context.Background(), loadMesh(t, "nav_test"), DefaultSettings(), WithAreaFlags(func(uint8) (uint8, uint16) { return 64, 0 }))
+	_, err = baker.Solo(context.Background(), loadTestMesh(t, "nav_test"), DefaultSettings(), WithAreaFlags(func(uint8) (uint8, uint16) { return 64, 0 }))
 	require.Error(t, err)
 	result, err := baker.Solo(context.Background(), g, DefaultSettings())
 	require.NoError(t, err)
