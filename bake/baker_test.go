@@ -2,6 +2,7 @@ package bake
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -88,4 +89,28 @@ func TestBakerAfterError(t *testing.T) {
 	result, err := baker.Solo(context.Background(), g, DefaultSettings())
 	require.NoError(t, err)
 	assert.Equal(t, soloReferences[0].fingerprints, result.Fingerprints)
+}
+
+// TestSoloConcurrent bakes the three levels at once, one Baker per
+// goroutine; run with -race.
+func TestSoloConcurrent(t *testing.T) {
+	results := make([]*SoloResult, len(soloReferences))
+	errs := make([]error, len(soloReferences))
+	var wg sync.WaitGroup
+	for i, ref := range soloReferences {
+		g := loadTestMesh(t, ref.mesh)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var baker Baker
+			for range 2 {
+				results[i], errs[i] = baker.Solo(context.Background(), g, DefaultSettings())
+			}
+		}()
+	}
+	wg.Wait()
+	for i, ref := range soloReferences {
+		require.NoError(t, errs[i], ref.mesh)
+		assert.Equal(t, ref.fingerprints, results[i].Fingerprints, ref.mesh)
+	}
 }
