@@ -34,16 +34,25 @@ func (b *Baker) handOverIntermediates() (*CompactHeightfield, *ContourSet) {
 	return &chf, &cset
 }
 
-// rasterize marks the walkable triangles of g (keeping its own areas when
-// it has them) and rasterizes them into the Baker's heightfield, emptied
-// and sized for cfg.
+// rasterize marks the walkable triangles of g and rasterizes them into the
+// Baker's heightfield, emptied and sized for cfg.
 func (b *Baker) rasterize(g *Geometry, cfg *Config) (*Heightfield, error) {
-	hf := &b.heightfield
-	if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+	var err error
+	b.triangleAreas, err = rasterizeGeometry(&b.heightfield, b.triangleAreas, g, cfg)
+	if err != nil {
 		return nil, err
 	}
-	b.triangleAreas = resize(b.triangleAreas, len(g.Triangles))
-	areas := b.triangleAreas
+	return &b.heightfield, nil
+}
+
+// rasterizeGeometry resets hf for cfg's grid, marks the walkable triangles
+// of g (keeping its own areas when it has them) in areas, resized, and
+// rasterizes the triangles into hf. It returns areas.
+func rasterizeGeometry(hf *Heightfield, areas []uint8, g *Geometry, cfg *Config) ([]uint8, error) {
+	if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+		return areas, err
+	}
+	areas = resize(areas, len(g.Triangles))
 	var err error
 	if g.Areas == nil {
 		clear(areas)
@@ -53,32 +62,37 @@ func (b *Baker) rasterize(g *Geometry, cfg *Config) (*Heightfield, error) {
 		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
 	}
 	if err != nil {
-		return nil, err
+		return areas, err
 	}
-	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
-		return nil, err
-	}
-	return hf, nil
+	return areas, hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb)
 }
 
-// partition splits the walkable surface into regions as cfg.Partition
-// selects.
-func (b *Baker) partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config) error {
+// partition splits the walkable surface of chf into regions as
+// cfg.Partition selects, with new buffers.
+func partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config) error {
+	var distances distanceBuffers
+	var regions regionBuffers
+	return partitionWith(bc, chf, cfg, &distances, &regions)
+}
+
+// partitionWith is partition on the given buffers; chf.Dist becomes
+// distances' memory.
+func partitionWith(bc *BuildContext, chf *CompactHeightfield, cfg *Config, distances *distanceBuffers, regions *regionBuffers) error {
 	switch cfg.Partition {
 	case PartitionWatershed:
-		if err := bc.Run(StageDistanceField, func() error { return b.distances.build(chf) }); err != nil {
+		if err := bc.Run(StageDistanceField, func() error { return distances.build(chf) }); err != nil {
 			return err
 		}
 		return bc.Run(StageRegions, func() error {
-			return b.regions.watershed(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
+			return regions.watershed(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
 		})
 	case PartitionMonotone:
 		return bc.Run(StageRegions, func() error {
-			return b.regions.monotone(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
+			return regions.monotone(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
 		})
 	case PartitionLayers:
 		return bc.Run(StageRegions, func() error {
-			return b.regions.layers(chf, cfg.BorderSize, cfg.MinRegionArea)
+			return regions.layers(chf, cfg.BorderSize, cfg.MinRegionArea)
 		})
 	}
 	return fmt.Errorf("bake: solo: unknown partition type %v", cfg.Partition)

@@ -223,9 +223,8 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 	stats.GridWidth, stats.GridHeight = cfg.Width, cfg.Height
 
 	start := time.Now()
-	var baker Baker
-	hf, err := baker.rasterize(g, cfg)
-	if err != nil {
+	hf := &Heightfield{}
+	if _, err := rasterizeGeometry(hf, nil, g, cfg); err != nil {
 		return nil, stats, err
 	}
 	stats.Rasterize = time.Since(start)

@@ -179,7 +179,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, err
 	}
 
-	if err := b.partition(bc, chf, cfg); err != nil {
+	if err := partitionWith(bc, chf, cfg, &b.distances, &b.regions); err != nil {
 		return nil, err
 	}
 	counts.Regions = int(chf.MaxRegions)
