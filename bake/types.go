@@ -84,18 +84,19 @@ type CompactCell struct {
 	Count uint32
 }
 
-// CompactSpan is the open space above a solid span (rcCompactSpan).
+// CompactSpan is the open space above a solid span (rcCompactSpan), 8 bytes
+// like the C++ one: read and write its neighbour links with Connection and
+// SetConnection, its height with Height and SetHeight.
 type CompactSpan struct {
 	// Y is the floor of the open space [Units: cells]
 	Y uint16
 	// Region is the region id, 0 for none.
 	Region uint16
-	// Connections packs, 6 bits per direction (0..3: -x, +z, +x, -z), the
-	// index of the connected span within the neighbour column, NotConnected
-	// when there is none.
-	Connections uint32
-	// H is the height of the open space, clamped to 255 [Units: cells]
-	H uint8
+	// packed holds the neighbour links in its low 24 bits, 6 bits per
+	// direction (0..3: -x, +z, +x, -z), each the index of the connected
+	// span within the neighbour column or NotConnected; its high 8 bits
+	// hold the height of the open space.
+	packed uint32
 }
 
 // CompactHeightfield is the walkable open space of a Heightfield with
@@ -105,9 +106,13 @@ type CompactHeightfield struct {
 	// WalkableHeight, WalkableClimb and BorderSize are the settings the field
 	// was built with [Units: cells]
 	WalkableHeight, WalkableClimb, BorderSize int
-	// MaxDistance is the largest value in Dist.
+	// MaxDistance is the largest distance of the field before its blur; no
+	// value of Dist exceeds it.
 	MaxDistance uint16
-	// MaxRegions is one more than the largest region id.
+	// MaxRegions bounds the region ids after partitioning: every region id
+	// but BorderRegion ones is below it. Like the C++ it counts the id the
+	// partition would have handed out next (and, with a border, the four
+	// border ids), so n regions usually give n+1.
 	MaxRegions uint16
 	BMin, BMax mgl32.Vec3
 	CellSize   float32
@@ -120,6 +125,9 @@ type CompactHeightfield struct {
 	Dist []uint16
 	// Areas holds the area id of each span.
 	Areas []uint8
+	// Warnings collects problems a stage noticed but built through, as the
+	// C++ logs them (e.g. overlapping regions); stages append to it.
+	Warnings []string
 }
 
 // Contour is the simplified outline of one region (rcContour). Each vertex is
@@ -142,6 +150,9 @@ type ContourSet struct {
 	Height     int
 	BorderSize int
 	MaxError   float32
+	// Warnings collects problems BuildContours noticed but built through
+	// (e.g. a hole it could not merge into its region's outline).
+	Warnings []string
 }
 
 // PolyMesh is the convex polygon mesh built from a ContourSet (rcPolyMesh).
@@ -161,11 +172,19 @@ type PolyMesh struct {
 	PolyCount int
 	// MaxVertsPerPoly is the stride of Polys divided by 2 [Limit: 3..6]
 	MaxVertsPerPoly int
-	BMin, BMax      mgl32.Vec3
-	CellSize        float32
-	CellHeight      float32
-	BorderSize      int
-	MaxEdgeError    float32
+	// BMin and BMax bound the mesh; vertices are relative to BMin
+	// [Units: world units]
+	BMin, BMax mgl32.Vec3
+	// CellSize and CellHeight are the cell size the mesh was built with
+	// [Units: world units]
+	CellSize   float32
+	CellHeight float32
+	// BorderSize is the tile border of the heightfield the mesh came from,
+	// 0 for a solo mesh [Units: cells]
+	BorderSize int
+	// MaxEdgeError is the contour simplification error the mesh was built
+	// with; the detail mesh searches heights this far [Units: cells]
+	MaxEdgeError float32
 }
 
 // PolyMeshDetail holds a height-detail triangle mesh for each polygon of a

@@ -21,7 +21,10 @@ func ClosestPointOnTriangle(p, a, b, c Vec3) Vec3 {
 	}
 
 	vc := d1*d4 - d3*d2
-	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+	// d1 == d3 only when a and b coincide (d1-d3 = |ab|²); the C++ divides
+	// 0 by 0 there and returns NaN. Skipping the empty edge lets the tests
+	// below project p onto the edge ac instead.
+	if vc <= 0 && d1 >= 0 && d3 <= 0 && d1 != d3 {
 		v := d1 / (d1 - d3)
 		return Vec3{a[0] + v*ab[0], a[1] + v*ab[1], a[2] + v*ab[2]}
 	}

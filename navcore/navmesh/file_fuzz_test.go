@@ -1,0 +1,41 @@
+package navmesh
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzLoad feeds arbitrary bytes to Load: it must never panic, build
+// nothing on error, and a mesh it builds must save and load again to the
+// same tiles. The decoded file must also survive an encode and a second
+// decode unchanged.
+func FuzzLoad(f *testing.F) {
+	seed, err := encodeOwn(testSavedMesh(f))
+	require.NoError(f, err)
+	f.Add(seed)
+	f.Fuzz(func(t *testing.T, file []byte) {
+		saved, err := decodeOwn(file)
+		if err == nil {
+			encoded, err := encodeOwn(saved)
+			require.NoError(t, err)
+			again, err := decodeOwn(encoded)
+			require.NoError(t, err)
+			require.True(t, reflect.DeepEqual(saved, again), "mesh file changed by an encode and decode")
+		}
+
+		m, err := Load(bytes.NewReader(file))
+		if err != nil {
+			assert.Nil(t, m)
+			return
+		}
+		var out bytes.Buffer
+		require.NoError(t, Save(&out, m))
+		reloaded, err := Load(&out)
+		require.NoError(t, err)
+		require.Equal(t, m.TileCount(), reloaded.TileCount())
+	})
+}

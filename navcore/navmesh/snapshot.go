@@ -1,0 +1,219 @@
+package navmesh
+
+import (
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Snapshot is an immutable view of a Mesh's tile set at one moment. It never
+// changes after a Mesh hands it out and is safe for any number of
+// goroutines. Refs resolved through one Snapshot are consistent with each
+// other: every link of every tile in it names a polygon in it.
+type Snapshot struct {
+	params    Params
+	maxTiles  uint32
+	tiles     chunkedTable[*Tile]
+	lookup    chunkedTable[bucket]
+	lutMask   uint32
+	tileCount int
+}
+
+// Params returns the mesh parameters.
+func (s *Snapshot) Params() Params { return s.params }
+
+// MaxTiles returns the number of tile slots.
+func (s *Snapshot) MaxTiles() int { return int(s.maxTiles) }
+
+// TileCount returns the number of tiles in the snapshot.
+func (s *Snapshot) TileCount() int { return s.tileCount }
+
+// Tile returns the tile in slot i, nil when the slot is free or i is out of
+// range.
+func (s *Snapshot) Tile(i int) *Tile {
+	if i < 0 || i >= int(s.maxTiles) {
+		return nil
+	}
+	return s.tiles.at(uint32(i))
+}
+
+// TileAt returns the tile at grid location (x, y, layer), nil if none.
+func (s *Snapshot) TileAt(x, y, layer int) *Tile {
+	if !fitsInt32(x) || !fitsInt32(y) || !fitsInt32(layer) {
+		return nil
+	}
+	for _, e := range s.bucketAt(int32(x), int32(y)) {
+		if e.x == int32(x) && e.y == int32(y) && e.layer == int32(layer) {
+			return s.tiles.at(e.index)
+		}
+	}
+	return nil
+}
+
+// TilesAt appends every tile at grid column (x, y), all layers, to dst, most
+// recently added first (the C++ hash-chain order).
+func (s *Snapshot) TilesAt(x, y int, dst []*Tile) []*Tile {
+	if !fitsInt32(x) || !fitsInt32(y) {
+		return dst
+	}
+	for _, e := range s.bucketAt(int32(x), int32(y)) {
+		if e.x == int32(x) && e.y == int32(y) {
+			dst = append(dst, s.tiles.at(e.index))
+		}
+	}
+	return dst
+}
+
+// NeighbourTilesAt appends to dst the tiles of the grid column next to
+// (x, y) towards side (0 = +x, 2 = +y i.e. +z, 4 = -x, 6 = -y, odd values
+// the diagonals). dst is returned unchanged for a side outside 0..7.
+func (s *Snapshot) NeighbourTilesAt(x, y, side int, dst []*Tile) []*Tile {
+	nx, ny, ok := neighbourLocation(x, y, side)
+	if !ok {
+		return dst
+	}
+	return s.TilesAt(nx, ny, dst)
+}
+
+// TileRefAt returns the reference of the tile at (x, y, layer), 0 if none.
+func (s *Snapshot) TileRefAt(x, y, layer int) TileRef {
+	if t := s.TileAt(x, y, layer); t != nil {
+		return t.Ref()
+	}
+	return 0
+}
+
+// TileByRef returns the tile ref names, nil when ref is zero, stale or out
+// of range. The polygon part of ref is ignored.
+func (s *Snapshot) TileByRef(ref TileRef) *Tile {
+	if ref == 0 {
+		return nil
+	}
+	it := ref.TileIndex()
+	if it >= s.maxTiles {
+		return nil
+	}
+	t := s.tiles.at(it)
+	if t == nil || t.salt != ref.Salt() {
+		return nil
+	}
+	return t
+}
+
+// IsValid reports whether ref names a polygon of this snapshot.
+func (s *Snapshot) IsValid(ref Ref) bool {
+	_, _, err := s.TileAndPoly(ref)
+	return err == nil
+}
+
+// TileAndPoly returns the tile and polygon ref names. The error wraps
+// ErrInvalidRef when ref is zero, stale (its tile was removed) or out of
+// range. It does not allocate.
+func (s *Snapshot) TileAndPoly(ref Ref) (*Tile, *Poly, error) {
+	if ref == 0 {
+		return nil, nil, errNullRef
+	}
+	it := ref.TileIndex()
+	if it >= s.maxTiles {
+		return nil, nil, errTileIndexRange
+	}
+	t := s.tiles.at(it)
+	if t == nil {
+		return nil, nil, errEmptySlot
+	}
+	if t.salt != ref.Salt() {
+		return nil, nil, errStaleSalt
+	}
+	ip := ref.PolyIndex()
+	if ip >= uint32(len(t.Polys)) {
+		return nil, nil, errPolyIndexRange
+	}
+	return t, &t.Polys[ip], nil
+}
+
+// TileAndPolyUnchecked returns the tile and polygon of a ref already known
+// to be valid in this snapshot, skipping the salt check. For a ref that
+// names no polygon it returns nil, nil (it never panics); for a stale ref it
+// may return whatever tile now holds the slot.
+func (s *Snapshot) TileAndPolyUnchecked(ref Ref) (*Tile, *Poly) {
+	it, ip := ref.TileIndex(), ref.PolyIndex()
+	if it >= s.maxTiles {
+		return nil, nil
+	}
+	chunk := s.tiles.dir[it>>s.tiles.shift]
+	if chunk == nil {
+		return nil, nil
+	}
+	t := chunk[it&s.tiles.mask]
+	if t == nil || ip >= uint32(len(t.Polys)) {
+		return nil, nil
+	}
+	return t, &t.Polys[ip]
+}
+
+// OffMeshConnectionEndPoints returns the end points of the off-mesh
+// connection polygon polyRef in the order it is travelled when entered from
+// prevRef: start is the end linked to prevRef.
+func (s *Snapshot) OffMeshConnectionEndPoints(prevRef, polyRef Ref) (start, end mgl32.Vec3, err error) {
+	t, poly, err := s.TileAndPoly(polyRef)
+	if err != nil {
+		return start, end, err
+	}
+	if poly.Type() != PolyTypeOffMeshConnection {
+		return start, end, errNotOffMesh
+	}
+	first, second := 0, 1
+	for i := poly.FirstLink; i != NullLink; i = t.Links[i].Next {
+		if t.Links[i].Edge == 0 {
+			if t.Links[i].Ref != prevRef {
+				first, second = 1, 0
+			}
+			break
+		}
+	}
+	return t.Verts[poly.Verts[first]], t.Verts[poly.Verts[second]], nil
+}
+
+// OffMeshConnectionByRef returns the off-mesh connection of the polygon ref.
+// The connection belongs to the tile's TileData: do not modify it.
+func (s *Snapshot) OffMeshConnectionByRef(ref Ref) (*OffMeshConnection, error) {
+	t, poly, err := s.TileAndPoly(ref)
+	if err != nil {
+		return nil, err
+	}
+	if poly.Type() != PolyTypeOffMeshConnection {
+		return nil, errNotOffMesh
+	}
+	return &t.OffMeshConnections[ref.PolyIndex()-uint32(t.Header.OffMeshBase)], nil
+}
+
+// PolyFlags returns the user flags of the polygon ref.
+func (s *Snapshot) PolyFlags(ref Ref) (uint16, error) {
+	_, poly, err := s.TileAndPoly(ref)
+	if err != nil {
+		return 0, err
+	}
+	return poly.Flags, nil
+}
+
+// PolyArea returns the area id of the polygon ref.
+func (s *Snapshot) PolyArea(ref Ref) (uint8, error) {
+	_, poly, err := s.TileAndPoly(ref)
+	if err != nil {
+		return 0, err
+	}
+	return poly.Area(), nil
+}
+
+// ClosestPointOnPoly returns the point of polygon ref closest to pos; see
+// Tile.ClosestPointOnPoly.
+func (s *Snapshot) ClosestPointOnPoly(ref Ref, pos mgl32.Vec3) (closest mgl32.Vec3, posOverPoly bool, err error) {
+	t, _, err := s.TileAndPoly(ref)
+	if err != nil {
+		return pos, false, err
+	}
+	closest, posOverPoly = t.closestPointOnPoly(int(ref.PolyIndex()), pos)
+	return closest, posOverPoly, nil
+}
+
+func (s *Snapshot) bucketAt(x, y int32) bucket {
+	return s.lookup.at(tileHash(x, y, s.lutMask))
+}

@@ -1,0 +1,58 @@
+package navmesh
+
+// tileEntry is one tile in a position-lookup bucket.
+type tileEntry struct {
+	x, y, layer int32
+	index       uint32
+}
+
+// bucket lists the tiles whose (x, y) hash to one lookup slot, in the order
+// of the C++ hash chain: the most recently added tile first. The order of
+// tiles at the same (x, y) decides the order layers are linked in.
+type bucket []tileEntry
+
+// tileHash is the C++ computeTileHash: two large multiplicative constants,
+// wrapping 32-bit arithmetic, masked to the lookup size.
+func tileHash(x, y int32, mask uint32) uint32 {
+	const h1, h2 = 0x8da6b343, 0xd8163841
+	return (h1*uint32(x) + h2*uint32(y)) & mask
+}
+
+// lookupSize returns the number of hash slots for maxTiles tiles, as the C++:
+// the next power of two of maxTiles/4, at least 1.
+func lookupSize(maxTiles int) int {
+	size := 1
+	for size < maxTiles/4 {
+		size <<= 1
+	}
+	return size
+}
+
+// fitsInt32 reports whether v survives the round trip through int32 (tile
+// coordinates are int32 in TileHeader).
+func fitsInt32(v int) bool { return v == int(int32(v)) }
+
+// neighbourLocation returns the tile coordinates one step towards side
+// (0 = +x, 2 = +y, 4 = -x, 6 = -y, odd values the diagonals between), ok
+// false for a side outside 0..7.
+func neighbourLocation(x, y, side int) (nx, ny int, ok bool) {
+	switch side {
+	case 0:
+		return x + 1, y, true
+	case 1:
+		return x + 1, y + 1, true
+	case 2:
+		return x, y + 1, true
+	case 3:
+		return x - 1, y + 1, true
+	case 4:
+		return x - 1, y, true
+	case 5:
+		return x - 1, y - 1, true
+	case 6:
+		return x, y - 1, true
+	case 7:
+		return x + 1, y - 1, true
+	}
+	return x, y, false
+}

@@ -1,0 +1,105 @@
+package navmesh
+
+import (
+	"unsafe"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Tile is one published version of a tile (dtMeshTile). It is never
+// modified once a Snapshot holds it: a writer that changes links, flags or
+// areas publishes a new *Tile for the slot. Treat every field as read-only.
+type Tile struct {
+	// Data is the tile content given to AddTile; the Mesh never modifies it.
+	Data *TileData
+	// Header is &Data.Header.
+	Header *TileHeader
+	// Verts are the polygon vertices [Units: world units]. They are
+	// Data.Verts, except in a tile with off-mesh connections whose end points
+	// were snapped onto the mesh while linking: such a version owns a copy.
+	Verts []mgl32.Vec3
+	// Polys are this version's own copy of Data.Polys, with FirstLink, Flags
+	// and area set.
+	Polys []Poly
+	// Links are this version's links (len == Header.MaxLinkCount); unused
+	// links are chained in an internal free list.
+	Links []Link
+	// DetailMeshes, DetailVerts, DetailTris, BVTree and OffMeshConnections
+	// are the slices of Data.
+	DetailMeshes       []PolyDetail
+	DetailVerts        []mgl32.Vec3
+	DetailTris         []DetailTri
+	BVTree             []BVNode
+	OffMeshConnections []OffMeshConnection
+
+	salt          uint32
+	index         uint32
+	linksFreeList uint32
+}
+
+// newTile returns the first version of a tile made from data, placed in slot
+// index with salt. Its Polys and Links are fresh copies ready for linking.
+func newTile(data *TileData, index, salt uint32) *Tile {
+	t := &Tile{
+		Data:               data,
+		Header:             &data.Header,
+		Verts:              data.Verts,
+		Polys:              append([]Poly(nil), data.Polys...),
+		Links:              make([]Link, data.Header.MaxLinkCount),
+		DetailMeshes:       data.DetailMeshes,
+		DetailVerts:        data.DetailVerts,
+		DetailTris:         data.DetailTris,
+		BVTree:             data.BVTree,
+		OffMeshConnections: data.OffMeshConnections,
+		salt:               salt,
+		index:              index,
+		linksFreeList:      NullLink,
+	}
+	if n := len(t.Links); n > 0 {
+		for i := range n - 1 {
+			t.Links[i].Next = uint32(i + 1)
+		}
+		t.Links[n-1].Next = NullLink
+		t.linksFreeList = 0
+	}
+	return t
+}
+
+// Salt returns the salt of the tile's slot at the time it was added.
+func (t *Tile) Salt() uint32 { return t.salt }
+
+// Index returns the tile's slot index in the mesh.
+func (t *Tile) Index() int { return int(t.index) }
+
+// Ref returns the tile's reference (salt and slot, polygon index 0).
+func (t *Tile) Ref() TileRef { return EncodeRef(t.salt, t.index, 0) }
+
+// PolyRefBase returns the reference of the tile's polygon 0; OR a polygon
+// index into it to get that polygon's Ref.
+func (t *Tile) PolyRefBase() Ref { return EncodeRef(t.salt, t.index, 0) }
+
+// polyIndex returns the index of poly in t.Polys (or in t.Data.Polys), or -1
+// when poly belongs to neither.
+func (t *Tile) polyIndex(poly *Poly) int {
+	if i := indexInSlice(t.Polys, poly); i >= 0 {
+		return i
+	}
+	if t.Data != nil {
+		return indexInSlice(t.Data.Polys, poly)
+	}
+	return -1
+}
+
+// indexInSlice finds the element index of p inside s by address arithmetic
+// (no pointer is made from the result), -1 if p does not point into s.
+func indexInSlice(s []Poly, p *Poly) int {
+	if p == nil || len(s) == 0 {
+		return -1
+	}
+	const size = unsafe.Sizeof(Poly{})
+	offset := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&s[0]))
+	if offset%size != 0 || offset/size >= uintptr(len(s)) {
+		return -1
+	}
+	return int(offset / size)
+}

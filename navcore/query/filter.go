@@ -1,0 +1,133 @@
+package query
+
+import (
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// Filter decides which polygons a query may visit and what it costs to move
+// across them (dtQueryFilter). The default behaviour, used when Custom is
+// nil, passes a polygon when it has at least one IncludeFlags bit and no
+// ExcludeFlags bit, and charges the distance travelled times the area's cost.
+//
+// Build one with NewFilter: the zero Filter includes no flags, so it passes
+// nothing. A Filter may be shared by any number of queries as long as no one
+// changes it meanwhile (a sliced path query keeps using it between calls).
+type Filter struct {
+	// AreaCost is the cost multiplier per area id [Limit: >= 0; A* needs
+	// costs >= 1 to stay admissible with its distance heuristic]
+	AreaCost [navmesh.MaxAreas]float32
+	// IncludeFlags: a polygon needs at least one of these flags to pass.
+	IncludeFlags uint16
+	// ExcludeFlags: a polygon with any of these flags fails.
+	ExcludeFlags uint16
+	// Custom, when not nil, replaces the default pass and cost rules. The
+	// default rules stay inlined in the search loops; a query checks Custom
+	// once per neighbour with a plain nil test, never through an interface
+	// call of its own.
+	Custom CustomFilter
+}
+
+// NewFilter returns the Detour default filter: every area costs 1, every
+// flag is included, none is excluded.
+func NewFilter() *Filter {
+	f := &Filter{IncludeFlags: 0xffff}
+	for i := range f.AreaCost {
+		f.AreaCost[i] = 1
+	}
+	return f
+}
+
+// PolyContext names one polygon of a step for CustomFilter.Cost: its
+// reference, tile and polygon. All fields are zero when there is no such
+// polygon (no previous polygon at the start, no next one at the goal).
+type PolyContext struct {
+	Ref  navmesh.Ref
+	Tile *navmesh.Tile
+	Poly *navmesh.Poly
+}
+
+// CustomFilter plugs caller logic into a Filter. Implementations must be
+// safe to call from every goroutine that queries with the Filter and must not
+// keep the tile or polygon pointers.
+type CustomFilter interface {
+	// PassFilter reports whether a query may visit the polygon.
+	PassFilter(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool
+	// Cost returns the cost of moving from a to b [Units: world units] across
+	// cur, having come from prev and going on to next.
+	Cost(a, b geom.Vec3, prev, cur, next PolyContext) float32
+}
+
+// PassFilter reports whether poly may be visited, with Custom's rule when
+// it is set.
+func (f *Filter) PassFilter(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	return f.passes(ref, tile, poly)
+}
+
+// DefaultPassFilter is the default pass rule, ignoring Custom: useful for a
+// CustomFilter that refines it.
+func (f *Filter) DefaultPassFilter(poly *navmesh.Poly) bool {
+	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
+}
+
+// Cost returns the cost of moving from a to b across cur, with Custom's
+// rule when it is set.
+func (f *Filter) Cost(a, b geom.Vec3, prev, cur, next PolyContext) float32 {
+	if f.Custom != nil {
+		return f.Custom.Cost(a, b, prev, cur, next)
+	}
+	return f.DefaultCost(a, b, cur.Poly)
+}
+
+// DefaultCost is the default cost rule, ignoring Custom: the distance from
+// a to b times the area cost of cur.
+func (f *Filter) DefaultCost(a, b geom.Vec3, cur *navmesh.Poly) float32 {
+	return dist(a, b) * f.AreaCost[cur.AreaAndType&0x3f]
+}
+
+// passes is PassFilter for the search loops: small enough to inline, with
+// the interface call kept out of line.
+func (f *Filter) passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	if f.Custom != nil {
+		return f.customPasses(ref, tile, poly)
+	}
+	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
+}
+
+//go:noinline
+func (f *Filter) customPasses(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	return f.Custom.PassFilter(ref, tile, poly)
+}
+
+// cost is Cost for the search loops, with the polygons of a step unpacked.
+func (f *Filter) cost(a, b *geom.Vec3,
+	prevRef navmesh.Ref, prevTile *navmesh.Tile, prevPoly *navmesh.Poly,
+	curRef navmesh.Ref, curTile *navmesh.Tile, curPoly *navmesh.Poly,
+	nextRef navmesh.Ref, nextTile *navmesh.Tile, nextPoly *navmesh.Poly) float32 {
+	if f.Custom != nil {
+		return f.customCost(a, b, prevRef, prevTile, prevPoly, curRef, curTile, curPoly, nextRef, nextTile, nextPoly)
+	}
+	dx := b[0] - a[0]
+	dy := b[1] - a[1]
+	dz := b[2] - a[2]
+	return geom.Sqrt(dx*dx+dy*dy+dz*dz) * f.AreaCost[curPoly.AreaAndType&0x3f]
+}
+
+//go:noinline
+func (f *Filter) customCost(a, b *geom.Vec3,
+	prevRef navmesh.Ref, prevTile *navmesh.Tile, prevPoly *navmesh.Poly,
+	curRef navmesh.Ref, curTile *navmesh.Tile, curPoly *navmesh.Poly,
+	nextRef navmesh.Ref, nextTile *navmesh.Tile, nextPoly *navmesh.Poly) float32 {
+	return f.Custom.Cost(*a, *b,
+		PolyContext{prevRef, prevTile, prevPoly},
+		PolyContext{curRef, curTile, curPoly},
+		PolyContext{nextRef, nextTile, nextPoly})
+}
+
+// dist is dtVdist.
+func dist(a, b geom.Vec3) float32 {
+	dx := b[0] - a[0]
+	dy := b[1] - a[1]
+	dz := b[2] - a[2]
+	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
+}

@@ -1,0 +1,231 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// heuristicScale scales the straight-line distance to the goal that the A*
+// searches add to a node's cost (H_SCALE): slightly below 1 so the estimate
+// stays below the true cost.
+const heuristicScale = float32(0.999)
+
+// FindPath finds a polygon corridor from startRef to endRef with A*
+// (dtNavMeshQuery::findPath) and writes it into path, start first; it
+// returns how many polygons it wrote. Nodes sit at the middle of the edges
+// crossed, costs come from filter.
+//
+// When the goal cannot be reached, or the node pool runs out, the corridor
+// leads to the polygon that got closest to endPos and the status has
+// StatusPartial (and StatusOutOfNodes). A corridor longer than path keeps its
+// first len(path) polygons and sets StatusBufferTooSmall.
+func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, path []navmesh.Ref) (int, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkRef(snap, "find path: start ref", startRef); err != nil {
+		return 0, 0, err
+	}
+	if err := checkRef(snap, "find path: end ref", endRef); err != nil {
+		return 0, 0, err
+	}
+	if err := checkPos("find path: start position", startPos); err != nil {
+		return 0, 0, err
+	}
+	if err := checkPos("find path: end position", endPos); err != nil {
+		return 0, 0, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return 0, 0, err
+	}
+	if len(path) == 0 {
+		return 0, 0, fmt.Errorf("query: find path: empty path buffer: %w", ErrBufferTooSmall)
+	}
+
+	if startRef == endRef {
+		path[0] = startRef
+		return 1, 0, nil
+	}
+
+	pool := q.nodes
+	open := q.open
+	pool.clear()
+	open.clear()
+
+	startNode := pool.get(startRef, 0)
+	startNode.pos = startPos
+	startNode.parent = 0
+	startNode.cost = 0
+	startNode.total = dist(startPos, endPos) * heuristicScale
+	startNode.ref = startRef
+	startNode.flags = nodeOpen
+	open.push(startNode)
+
+	lastBestNode := startNode
+	lastBestNodeCost := startNode.total
+	outOfNodes := false
+	custom := filter.Custom != nil
+	// The tile of the last node expanded: a slot holds one tile per
+	// snapshot, and consecutive nodes are mostly in the same tile.
+	lastTileIndex := ^uint32(0)
+	var lastTile *navmesh.Tile
+
+	for !open.empty() {
+		bestNode := open.pop()
+		bestNode.flags &^= nodeOpen
+		bestNode.flags |= nodeClosed
+
+		if bestNode.ref == endRef {
+			lastBestNode = bestNode
+			break
+		}
+
+		bestRef := bestNode.ref
+		bestTileIndex := bestRef.TileIndex()
+		if bestTileIndex != lastTileIndex {
+			lastTile, _ = snap.TileAndPolyUnchecked(bestRef)
+			lastTileIndex = bestTileIndex
+		}
+		bestTile := lastTile
+		bestPoly := &bestTile.Polys[bestRef.PolyIndex()]
+
+		var parentRef navmesh.Ref
+		var parentTile *navmesh.Tile
+		var parentPoly *navmesh.Poly
+		if bestNode.parent != 0 {
+			parentRef = pool.at(bestNode.parent).ref
+		}
+		if parentRef != 0 && custom {
+			// Only a custom cost needs the parent polygon.
+			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
+		}
+
+		links := bestTile.Links
+		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+			link := &links[i]
+			neighbourRef := link.Ref
+			if neighbourRef == 0 || neighbourRef == parentRef {
+				continue
+			}
+			// Most links stay in the tile: no lookup needed then (links only
+			// name polygons of their own snapshot).
+			neighbourTile, neighbourPoly := bestTile, (*navmesh.Poly)(nil)
+			if neighbourRef.TileIndex() == bestTileIndex {
+				neighbourPoly = &bestTile.Polys[neighbourRef.PolyIndex()]
+			} else {
+				neighbourTile, neighbourPoly = snap.TileAndPolyUnchecked(neighbourRef)
+			}
+			if custom {
+				if !filter.customPasses(neighbourRef, neighbourTile, neighbourPoly) {
+					continue
+				}
+			} else if neighbourPoly.Flags&filter.IncludeFlags == 0 || neighbourPoly.Flags&filter.ExcludeFlags != 0 {
+				continue
+			}
+
+			// Reaching a polygon across different tile sides gives different
+			// nodes, so the search can use each side.
+			var crossSide uint8
+			if link.Side != 0xff {
+				crossSide = link.Side >> 1
+			}
+			neighbourNode := pool.get(neighbourRef, crossSide)
+			if neighbourNode == nil {
+				outOfNodes = true
+				continue
+			}
+			if neighbourNode.flags == 0 {
+				if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+					neighbourNode.pos = mid
+				}
+			}
+
+			var cost, heuristic float32
+			if custom {
+				curCost := filter.customCost(&bestNode.pos, &neighbourNode.pos,
+					parentRef, parentTile, parentPoly,
+					bestRef, bestTile, bestPoly,
+					neighbourRef, neighbourTile, neighbourPoly)
+				if neighbourRef == endRef {
+					endCost := filter.customCost(&neighbourNode.pos, &endPos,
+						bestRef, bestTile, bestPoly,
+						neighbourRef, neighbourTile, neighbourPoly,
+						0, nil, nil)
+					cost = bestNode.cost + curCost + endCost
+				} else {
+					cost = bestNode.cost + curCost
+					heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
+				}
+			} else {
+				curCost := dist(bestNode.pos, neighbourNode.pos) * filter.AreaCost[bestPoly.AreaAndType&0x3f]
+				if neighbourRef == endRef {
+					endCost := dist(neighbourNode.pos, endPos) * filter.AreaCost[neighbourPoly.AreaAndType&0x3f]
+					cost = bestNode.cost + curCost + endCost
+				} else {
+					cost = bestNode.cost + curCost
+					heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
+				}
+			}
+			total := cost + heuristic
+
+			// Keep the node unless this way is cheaper.
+			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
+				continue
+			}
+			if neighbourNode.flags&nodeClosed != 0 && total >= neighbourNode.total {
+				continue
+			}
+
+			neighbourNode.parent = bestNode.index
+			neighbourNode.ref = neighbourRef
+			neighbourNode.flags &^= nodeClosed
+			neighbourNode.cost = cost
+			neighbourNode.total = total
+
+			if neighbourNode.flags&nodeOpen != 0 {
+				open.modify(neighbourNode)
+			} else {
+				neighbourNode.flags |= nodeOpen
+				open.push(neighbourNode)
+			}
+
+			if heuristic < lastBestNodeCost {
+				lastBestNodeCost = heuristic
+				lastBestNode = neighbourNode
+			}
+		}
+	}
+
+	n, status := q.pathToNode(lastBestNode, path)
+	if lastBestNode.ref != endRef {
+		status |= StatusPartial
+	}
+	if outOfNodes {
+		status |= StatusOutOfNodes
+	}
+	return n, status, nil
+}
+
+// pathToNode writes into path the polygons from the search start to
+// endNode, following parents (dtNavMeshQuery::getPathToNode). A path longer
+// than the buffer keeps its start and sets StatusBufferTooSmall.
+func (q *Query) pathToNode(endNode *node, path []navmesh.Ref) (int, Status) {
+	pool := q.nodes
+	length := 0
+	for cur := endNode; cur != nil; cur = pool.at(cur.parent) {
+		length++
+	}
+	cur := endNode
+	writeCount := length
+	for ; writeCount > len(path); writeCount-- {
+		cur = pool.at(cur.parent)
+	}
+	for i := writeCount - 1; i >= 0; i-- {
+		path[i] = cur.ref
+		cur = pool.at(cur.parent)
+	}
+	if length > len(path) {
+		return len(path), StatusBufferTooSmall
+	}
+	return length, 0
+}

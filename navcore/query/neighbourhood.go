@@ -1,0 +1,140 @@
+package query
+
+import (
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// FindLocalNeighbourhood finds the polygons near startRef whose portals
+// touch the circle center/radius and that do not overlap each other seen
+// from above, for local steering (dtNavMeshQuery::findLocalNeighbourhood). It
+// looks at no more than 64 polygons. It writes the polygons into refs and,
+// when not nil, the polygon each was reached from into parents (at least as
+// long as refs). When refs fills up the rest is dropped with
+// StatusBufferTooSmall.
+func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, radius float32, filter *Filter, refs, parents []navmesh.Ref) (int, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkRef(snap, "find local neighbourhood: start ref", startRef); err != nil {
+		return 0, 0, err
+	}
+	if err := checkPos("find local neighbourhood: center", center); err != nil {
+		return 0, 0, err
+	}
+	if err := checkRadius("find local neighbourhood: radius", radius); err != nil {
+		return 0, 0, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return 0, 0, err
+	}
+	if err := checkResultBuffers("find local neighbourhood", refs, parents, nil); err != nil {
+		return 0, 0, err
+	}
+
+	var queue [localSearchQueue]*node
+	queued := 0
+	pool := q.tinyNodes
+	pool.clear()
+	startNode := pool.get(startRef, 0)
+	startNode.parent = 0
+	startNode.ref = startRef
+	startNode.flags = nodeClosed
+	queue[queued] = startNode
+	queued++
+
+	radiusSqr := radius * radius
+	var pa, pb [navmesh.MaxVertsPerPoly]geom.Vec3
+	var status Status
+
+	n := 0
+	refs[n] = startNode.ref
+	if parents != nil {
+		parents[n] = 0
+	}
+	n++
+
+	for queued > 0 {
+		curNode := queue[0]
+		copy(queue[:queued-1], queue[1:queued])
+		queued--
+
+		curRef := curNode.ref
+		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
+		links := curTile.Links
+		for i := curPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+			neighbourRef := links[i].Ref
+			if neighbourRef == 0 {
+				continue
+			}
+			neighbourNode := pool.get(neighbourRef, 0)
+			if neighbourNode == nil || neighbourNode.flags&nodeClosed != 0 {
+				continue
+			}
+			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
+			if neighbourPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+				continue
+			}
+			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+				continue
+			}
+			va, vb, ok := portalPoints(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)
+			if !ok {
+				continue
+			}
+			if d, _ := geom.DistancePtSegSqr2D(center, va, vb); d > radiusSqr {
+				continue
+			}
+			// Mark visited before the overlap test so a rejected polygon is
+			// not tried again.
+			neighbourNode.flags |= nodeClosed
+			neighbourNode.parent = curNode.index
+
+			// Skip polygons overlapping one already found (other than those
+			// linked to the current one), as on a multi-level mesh.
+			npa := int(neighbourPoly.VertCount)
+			for k := 0; k < npa; k++ {
+				pa[k] = neighbourTile.Verts[neighbourPoly.Verts[k]]
+			}
+			overlap := false
+			for j := 0; j < n; j++ {
+				pastRef := refs[j]
+				connected := false
+				for k := curPoly.FirstLink; k != navmesh.NullLink; k = links[k].Next {
+					if links[k].Ref == pastRef {
+						connected = true
+						break
+					}
+				}
+				if connected {
+					continue
+				}
+				pastTile, pastPoly := snap.TileAndPolyUnchecked(pastRef)
+				npb := int(pastPoly.VertCount)
+				for k := 0; k < npb; k++ {
+					pb[k] = pastTile.Verts[pastPoly.Verts[k]]
+				}
+				if geom.OverlapPolyPoly2D(pa[:npa], pb[:npb]) {
+					overlap = true
+					break
+				}
+			}
+			if overlap {
+				continue
+			}
+
+			if n < len(refs) {
+				refs[n] = neighbourRef
+				if parents != nil {
+					parents[n] = curRef
+				}
+				n++
+			} else {
+				status |= StatusBufferTooSmall
+			}
+			if queued < localSearchQueue {
+				queue[queued] = neighbourNode
+				queued++
+			}
+		}
+	}
+	return n, status, nil
+}

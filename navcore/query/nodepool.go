@@ -1,0 +1,157 @@
+package query
+
+import (
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// nodeFlags mark where a search node is (dtNodeFlags).
+type nodeFlags uint8
+
+const (
+	nodeOpen   nodeFlags = 0x01
+	nodeClosed nodeFlags = 0x02
+	// nodeParentDetached marks a node whose parent is not its neighbour: the
+	// any-angle search reached it through a raycast shortcut.
+	nodeParentDetached nodeFlags = 0x04
+)
+
+// maxStatesPerNode is how many nodes one polygon can have, one per state
+// (DT_MAX_STATES_PER_NODE). The plain A* uses the tile side an edge crosses
+// as the state.
+const maxStatesPerNode = 4
+
+// MaxNodes is the largest node pool a Query can have (the 24-bit parent index
+// of dtNode).
+const MaxNodes = 1<<24 - 1
+
+// node is one search node (dtNode): a polygon, reached at pos, with the cost
+// so far and the estimated total.
+type node struct {
+	pos   geom.Vec3
+	cost  float32 // cost from the start to pos
+	total float32 // cost plus heuristic
+	// parent is the pool index+1 of the node this one was reached from, 0
+	// for none.
+	parent uint32
+	// index is this node's own pool index+1.
+	index uint32
+	state uint8
+	flags nodeFlags
+	ref   navmesh.Ref
+}
+
+// nodePool hands out search nodes keyed by (polygon, state) and finds them
+// again through a hash table (dtNodePool). Nodes are numbered in the order
+// they are first requested; the pool never grows.
+type nodePool struct {
+	nodes []node
+	// first holds the index+1 of each hash bucket's newest node, 0 for an
+	// empty bucket (so clearing is a memory clear); next holds, per node,
+	// the index+1 of the next node in its bucket.
+	first    []uint32
+	next     []uint32
+	count    int
+	hashMask uint32
+}
+
+// newNodePool makes a pool of maxNodes nodes and hashSize buckets (a power
+// of two).
+func newNodePool(maxNodes, hashSize int) *nodePool {
+	p := &nodePool{
+		nodes:    make([]node, maxNodes),
+		first:    make([]uint32, hashSize),
+		next:     make([]uint32, maxNodes),
+		hashMask: uint32(hashSize - 1),
+	}
+	for i := range p.nodes {
+		p.nodes[i].index = uint32(i + 1)
+	}
+	p.clear()
+	return p
+}
+
+// hashRef is Thomas Wang's 64-bit integer hash, as Detour uses for 64-bit
+// polygon references.
+func hashRef(ref navmesh.Ref) uint32 {
+	a := uint64(ref)
+	a = ^a + a<<18
+	a ^= a >> 31
+	a *= 21
+	a ^= a >> 11
+	a += a << 6
+	a ^= a >> 22
+	return uint32(a)
+}
+
+// clear forgets every node.
+func (p *nodePool) clear() {
+	clear(p.first)
+	p.count = 0
+}
+
+// maxNodes returns the pool's capacity.
+func (p *nodePool) maxNodes() int { return len(p.nodes) }
+
+// nodeCount returns how many nodes are in use.
+func (p *nodePool) nodeCount() int { return p.count }
+
+// at returns the node with pool index+1 idx, nil for 0.
+func (p *nodePool) at(idx uint32) *node {
+	if idx == 0 {
+		return nil
+	}
+	return &p.nodes[idx-1]
+}
+
+// find returns the node for (ref, state), nil if it has none.
+func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
+	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
+			return n
+		}
+	}
+	return nil
+}
+
+// findAll writes the nodes of ref, in any state, into dst, newest first, and
+// returns how many it wrote.
+func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
+	n := 0
+	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+		if p.nodes[i-1].ref == ref {
+			if n >= len(dst) {
+				return n
+			}
+			dst[n] = &p.nodes[i-1]
+			n++
+		}
+	}
+	return n
+}
+
+// get returns the node for (ref, state), taking a fresh zeroed one from the
+// pool when it has none yet; nil when the pool is exhausted.
+func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
+	bucket := hashRef(ref) & p.hashMask
+	for i := p.first[bucket]; i != 0; i = p.next[i-1] {
+		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
+			return n
+		}
+	}
+	if p.count >= len(p.nodes) {
+		return nil
+	}
+	i := p.count
+	p.count++
+	n := &p.nodes[i]
+	n.parent = 0
+	n.cost = 0
+	n.total = 0
+	n.ref = ref
+	n.state = state
+	n.flags = 0
+	p.next[i] = p.first[bucket]
+	p.first[bucket] = n.index
+	return n
+}

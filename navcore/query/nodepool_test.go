@@ -1,0 +1,119 @@
+package query
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+func TestHashRefMatchesDetour(t *testing.T) {
+	// Values of Detour's 64-bit dtHashRef.
+	for ref, want := range map[navmesh.Ref]uint32{
+		0:                  0x2aeaa2ab,
+		1:                  0x15515fbc,
+		0x80:               0xa8ad4577,
+		0x12345:            0xf97001c8,
+		0x1000000000001:    0x64547d7c,
+		0xffffffffffffffff: 0x1fbbf8ea,
+	} {
+		assert.Equal(t, want, hashRef(ref), "ref %#x", uint64(ref))
+	}
+}
+
+func TestNodePoolGet(t *testing.T) {
+	pool := newNodePool(4, 2)
+
+	a := pool.get(10, 0)
+	require.NotNil(t, a)
+	assert.Equal(t, uint32(1), a.index, "nodes are numbered in request order from 1")
+	assert.Equal(t, navmesh.Ref(10), a.ref)
+	assert.Zero(t, a.flags)
+
+	a.flags = nodeOpen
+	a.total = 5
+	assert.Same(t, a, pool.get(10, 0), "same ref and state give the same node")
+
+	b := pool.get(10, 2)
+	require.NotNil(t, b)
+	assert.NotSame(t, a, b, "another state is another node")
+	assert.Equal(t, uint32(2), b.index)
+
+	c := pool.get(11, 0)
+	d := pool.get(12, 0)
+	require.NotNil(t, c)
+	require.NotNil(t, d)
+	assert.Equal(t, 4, pool.nodeCount())
+	assert.Nil(t, pool.get(13, 0), "the pool is full")
+	assert.Same(t, c, pool.get(11, 0), "existing nodes are still found when full")
+
+	assert.Same(t, a, pool.find(10, 0))
+	assert.Nil(t, pool.find(10, 1))
+	assert.Nil(t, pool.find(13, 0))
+	assert.Same(t, b, pool.at(2))
+	assert.Nil(t, pool.at(0))
+
+	var found [maxStatesPerNode]*node
+	n := pool.findAll(10, found[:])
+	require.Equal(t, 2, n)
+	assert.Same(t, b, found[0], "newest first, like the hash chain")
+	assert.Same(t, a, found[1])
+	assert.Equal(t, 1, pool.findAll(10, found[:1]), "findAll stops at the buffer size")
+
+	pool.clear()
+	assert.Zero(t, pool.nodeCount())
+	assert.Nil(t, pool.find(10, 0))
+	fresh := pool.get(12, 0)
+	assert.Equal(t, uint32(1), fresh.index)
+	assert.Zero(t, fresh.total, "a reused node starts cleared")
+	assert.Zero(t, fresh.flags)
+}
+
+func TestNodeQueueMatchesDetourOrder(t *testing.T) {
+	// The pop order Detour's dtNodeQueue gives for the same pushes,
+	// decrease-keys and ties.
+	want := []navmesh.Ref{35, 1, 10, 33, 34, 16, 38, 39, 13, 25, 29, 28, 14, 8, 36, 1, 2, 3, 0, 4, 18, 0, 26, 3, 19, 9, 22, 23, 2, 4, 11, 5, 30, 7, 6, 20, 21, 27, 37, 12, 24, 15, 32, 17, 31}
+	rng := &lcg{state: 5}
+	nodes := make([]node, 40)
+	q := newNodeQueue(64)
+	for i := range nodes {
+		nodes[i].total = float32(int(rng.next() * 5))
+		nodes[i].ref = navmesh.Ref(i)
+		q.push(&nodes[i])
+	}
+	for i := 0; i < len(nodes); i += 7 {
+		nodes[i].total -= 2
+		q.modify(&nodes[i])
+	}
+	var got []navmesh.Ref
+	for range 10 {
+		got = append(got, q.pop().ref)
+	}
+	for i := range 5 {
+		nodes[i].total = 1
+		q.push(&nodes[i])
+	}
+	for !q.empty() {
+		got = append(got, q.pop().ref)
+	}
+	assert.Equal(t, want, got)
+}
+
+func TestNodeQueuePopsCheapestFirst(t *testing.T) {
+	rng := &lcg{state: 1}
+	nodes := make([]node, 200)
+	q := newNodeQueue(len(nodes))
+	for i := range nodes {
+		nodes[i].total = rng.next() * 100
+		q.push(&nodes[i])
+	}
+	assert.Same(t, q.top(), q.top())
+	last := float32(-1)
+	for !q.empty() {
+		n := q.pop()
+		assert.GreaterOrEqual(t, n.total, last)
+		last = n.total
+	}
+}

@@ -1,0 +1,316 @@
+package query
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// polyBatchSize is how many polygons a box query hands over at a time.
+const polyBatchSize = 32
+
+// maxTileCells bounds how many tile-grid cells a box query walks cell by
+// cell; a larger box walks the loaded tiles instead.
+const maxTileCells = 1 << 12
+
+// NearestPoly is the answer of FindNearestPoly.
+type NearestPoly struct {
+	// Ref is the nearest polygon, 0 when no polygon touches the search box.
+	Ref navmesh.Ref
+	// Point is the point of that polygon closest to the search center.
+	Point geom.Vec3
+	// OverPoly reports whether the center lies over the polygon (inside it
+	// seen from above).
+	OverPoly bool
+}
+
+// FindNearestPoly returns the polygon nearest to center among those whose
+// bounds overlap the box center ± halfExtents and that filter passes
+// (dtNavMeshQuery::findNearestPoly). A polygon the center lies over counts as
+// at distance 0 when the height difference is within the tile's walkable
+// climb. No polygon in the box is not an error: Ref is then 0.
+func (q *Query) FindNearestPoly(center, halfExtents geom.Vec3, filter *Filter) (NearestPoly, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkBox(center, halfExtents, filter); err != nil {
+		return NearestPoly{}, fmt.Errorf("query: find nearest poly: %w", err)
+	}
+	q.nearest = nearestCollector{center: center, distSqr: math.MaxFloat32}
+	q.queryPolygons(snap, center, halfExtents, filter, q.nearest.process)
+	if q.nearest.ref == 0 {
+		return NearestPoly{}, nil
+	}
+	return NearestPoly{Ref: q.nearest.ref, Point: q.nearest.point, OverPoly: q.nearest.overPoly}, nil
+}
+
+// nearestCollector keeps the nearest polygon seen so far.
+type nearestCollector struct {
+	center   geom.Vec3
+	distSqr  float32
+	ref      navmesh.Ref
+	point    geom.Vec3
+	overPoly bool
+}
+
+func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
+	climb := tile.Header.WalkableClimb
+	center := toPoint(c.center)
+	for _, ref := range refs {
+		closest, over := closestOnPoly(tile, ref.PolyIndex(), center)
+		dx := center.x - closest.x
+		dy := center.y - closest.y
+		dz := center.z - closest.z
+		var d float32
+		if over {
+			// Over the polygon and within climb: as good as touching it.
+			d = geom.Abs(dy) - climb
+			if d > 0 {
+				d = d * d
+			} else {
+				d = 0
+			}
+		} else {
+			d = dx*dx + dy*dy + dz*dz
+		}
+		if d < c.distSqr {
+			c.point = closest.vec()
+			c.distSqr = d
+			c.ref = ref
+			c.overPoly = over
+		}
+	}
+}
+
+// QueryPolygons writes into polys the polygons whose bounds overlap the box
+// center ± halfExtents and that filter passes, and returns how many it wrote
+// (dtNavMeshQuery::queryPolygons). When more polygons qualify than polys
+// holds, the first len(polys) are kept and the status has
+// StatusBufferTooSmall.
+func (q *Query) QueryPolygons(center, halfExtents geom.Vec3, filter *Filter, polys []navmesh.Ref) (int, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkBox(center, halfExtents, filter); err != nil {
+		return 0, 0, fmt.Errorf("query: query polygons: %w", err)
+	}
+	q.collect = polyCollector{dst: polys}
+	q.queryPolygons(snap, center, halfExtents, filter, q.collect.process)
+	var status Status
+	if q.collect.overflow {
+		status = StatusBufferTooSmall
+	}
+	n := q.collect.n
+	q.collect = polyCollector{}
+	return n, status, nil
+}
+
+// polyCollector copies polygon refs into a caller buffer.
+type polyCollector struct {
+	dst      []navmesh.Ref
+	n        int
+	overflow bool
+}
+
+func (c *polyCollector) process(_ *navmesh.Tile, refs []navmesh.Ref) {
+	copied := copy(c.dst[c.n:], refs)
+	if copied < len(refs) {
+		c.overflow = true
+	}
+	c.n += copied
+}
+
+// QueryPolygonsFunc calls visit with the polygons whose bounds overlap the
+// box center ± halfExtents and that filter passes, in batches of at most 32
+// polygons of one tile. refs is only valid during the call. visit must not
+// call the Query.
+func (q *Query) QueryPolygonsFunc(center, halfExtents geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) error {
+	snap := q.mesh.Snapshot()
+	if err := checkBox(center, halfExtents, filter); err != nil {
+		return fmt.Errorf("query: query polygons: %w", err)
+	}
+	if visit == nil {
+		return fmt.Errorf("query: query polygons: nil visit func: %w", ErrInvalidParam)
+	}
+	q.queryPolygons(snap, center, halfExtents, filter, visit)
+	return nil
+}
+
+// checkBox validates the arguments of a box query.
+func checkBox(center, halfExtents geom.Vec3, filter *Filter) error {
+	if err := checkPos("center", center); err != nil {
+		return err
+	}
+	if !geom.IsFinite(halfExtents) || !(halfExtents[0] > 0 && halfExtents[1] > 0 && halfExtents[2] > 0) {
+		return fmt.Errorf("query: half extents %v must be finite and positive: %w", halfExtents, ErrInvalidParam)
+	}
+	return checkFilter(filter)
+}
+
+// queryPolygons walks the tiles under the box center ± halfExtents, row by
+// row, and hands each tile's passing polygons to visit.
+func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
+	bmin := geom.Vec3{center[0] - halfExtents[0], center[1] - halfExtents[1], center[2] - halfExtents[2]}
+	bmax := geom.Vec3{center[0] + halfExtents[0], center[1] + halfExtents[1], center[2] + halfExtents[2]}
+	params := snap.Params()
+	minX, minY := calcTileLoc(&params, bmin)
+	maxX, maxY := calcTileLoc(&params, bmax)
+
+	if width, height := maxX-minX+1, maxY-minY+1; width > maxTileCells || height > maxTileCells || width*height > maxTileCells {
+		q.queryPolygonsWideBox(snap, minX, minY, maxX, maxY, bmin, bmax, filter, visit)
+		return
+	}
+	for y := minY; y <= maxY; y++ {
+		for x := minX; x <= maxX; x++ {
+			q.tiles = snap.TilesAt(x, y, q.tiles[:0])
+			for _, tile := range q.tiles {
+				q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
+			}
+		}
+	}
+	clear(q.tiles)
+}
+
+// tileCell is a tile-grid cell.
+type tileCell struct{ x, y int }
+
+// queryPolygonsWideBox visits the same tiles in the same order as the cell
+// walk of queryPolygons, for a box spanning too many cells to walk: it looks
+// at the loaded tiles instead.
+func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, maxY int, bmin, bmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
+	cells := q.cells[:0]
+	for i := 0; i < snap.MaxTiles(); i++ {
+		tile := snap.Tile(i)
+		if tile == nil {
+			continue
+		}
+		x, y := int(tile.Header.X), int(tile.Header.Y)
+		if x >= minX && x <= maxX && y >= minY && y <= maxY {
+			cells = append(cells, tileCell{x, y})
+		}
+	}
+	slices.SortFunc(cells, func(a, b tileCell) int {
+		if a.y != b.y {
+			return cmp.Compare(a.y, b.y)
+		}
+		return cmp.Compare(a.x, b.x)
+	})
+	cells = slices.Compact(cells)
+	for _, c := range cells {
+		q.tiles = snap.TilesAt(c.x, c.y, q.tiles[:0])
+		for _, tile := range q.tiles {
+			q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
+		}
+	}
+	q.cells = cells[:0]
+	clear(q.tiles)
+}
+
+// calcTileLoc returns the tile-grid cell of pos (dtNavMesh::calcTileLoc),
+// saturated to the int32 range for far-away positions.
+func calcTileLoc(params *navmesh.Params, pos geom.Vec3) (x, y int) {
+	fx := float32(math.Floor(float64((pos[0] - params.Origin[0]) / params.TileWidth)))
+	fy := float32(math.Floor(float64((pos[2] - params.Origin[2]) / params.TileHeight)))
+	return saturateInt32(fx), saturateInt32(fy)
+}
+
+func saturateInt32(f float32) int {
+	switch {
+	case f != f:
+		return 0
+	case f <= math.MinInt32:
+		return math.MinInt32
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	}
+	return int(f)
+}
+
+// queryPolygonsInTile hands visit the polygons of tile that overlap
+// [qmin, qmax] and pass filter, using the tile's BV tree when it has one
+// (dtNavMeshQuery::queryPolygonsInTile).
+func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
+	batch := &q.polyBatch
+	n := 0
+	custom := filter.Custom != nil
+	base := tile.PolyRefBase()
+	if len(tile.BVTree) > 0 {
+		header := tile.Header
+		tbmin, tbmax := header.BMin, header.BMax
+		qfac := header.BVQuantFactor
+		// Clamp the query box to the tile and quantise it; min rounds down to
+		// even, max up to odd, as the tree's own bounds were.
+		minx := geom.Clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0]
+		miny := geom.Clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1]
+		minz := geom.Clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2]
+		maxx := geom.Clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0]
+		maxy := geom.Clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1]
+		maxz := geom.Clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2]
+		qminX := quantize(qfac*minx) & 0xfffe
+		qminY := quantize(qfac*miny) & 0xfffe
+		qminZ := quantize(qfac*minz) & 0xfffe
+		qmaxX := quantize(qfac*maxx+1) | 1
+		qmaxY := quantize(qfac*maxy+1) | 1
+		qmaxZ := quantize(qfac*maxz+1) | 1
+		tree := tile.BVTree
+		for i := 0; i < len(tree); {
+			nd := &tree[i]
+			overlap := !(qminX > nd.BMax[0] || qmaxX < nd.BMin[0] ||
+				qminY > nd.BMax[1] || qmaxY < nd.BMin[1] ||
+				qminZ > nd.BMax[2] || qmaxZ < nd.BMin[2])
+			isLeaf := nd.Index >= 0
+			if isLeaf && overlap {
+				ref := base | navmesh.Ref(nd.Index)
+				poly := &tile.Polys[nd.Index]
+				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPassFilter(poly) {
+					batch[n] = ref
+					n++
+					if n == polyBatchSize {
+						visit(tile, batch[:])
+						n = 0
+					}
+				}
+			}
+			if overlap || isLeaf {
+				i++
+			} else {
+				i += int(-nd.Index)
+			}
+		}
+	} else {
+		for i := range tile.Polys {
+			poly := &tile.Polys[i]
+			if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+				continue
+			}
+			ref := base | navmesh.Ref(i)
+			if !filter.passes(ref, tile, poly) {
+				continue
+			}
+			bmin := tile.Verts[poly.Verts[0]]
+			bmax := bmin
+			for j := 1; j < int(poly.VertCount); j++ {
+				v := tile.Verts[poly.Verts[j]]
+				bmin = geom.Min(bmin, v)
+				bmax = geom.Max(bmax, v)
+			}
+			if geom.OverlapBounds(qmin, qmax, bmin, bmax) {
+				batch[n] = ref
+				n++
+				if n == polyBatchSize {
+					visit(tile, batch[:])
+					n = 0
+				}
+			}
+		}
+	}
+	if n > 0 {
+		visit(tile, batch[:n])
+	}
+}
+
+// quantize is the C++ (unsigned short) conversion of a non-negative float:
+// truncation, wrapping modulo 2^16 like the x86 conversion through int.
+func quantize(f float32) uint16 {
+	return uint16(int32(f))
+}

@@ -1,0 +1,118 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// PortalPoints returns the left and right end of the edge shared by the
+// adjacent polygons from and to, seen walking from from into to, and the
+// types of both polygons (dtNavMeshQuery::getPortalPoints). For an off-mesh
+// connection both ends are its end point. Polygons that are not linked give
+// ErrInvalidParam.
+func (q *Query) PortalPoints(from, to navmesh.Ref) (left, right geom.Vec3, fromType, toType navmesh.PolyType, err error) {
+	snap := q.mesh.Snapshot()
+	fromTile, fromPoly, err := snap.TileAndPoly(from)
+	if err != nil {
+		return left, right, 0, 0, fmt.Errorf("query: portal points: from: %w", err)
+	}
+	toTile, toPoly, err := snap.TileAndPoly(to)
+	if err != nil {
+		return left, right, 0, 0, fmt.Errorf("query: portal points: to: %w", err)
+	}
+	left, right, ok := portalPoints(from, fromPoly, fromTile, to, toPoly, toTile)
+	if !ok {
+		return left, right, 0, 0, fmt.Errorf("query: portal points: %#x and %#x are not linked: %w", uint64(from), uint64(to), ErrInvalidParam)
+	}
+	return left, right, fromPoly.Type(), toPoly.Type(), nil
+}
+
+// EdgeMidPoint returns the middle of the portal between the adjacent
+// polygons from and to (dtNavMeshQuery::getEdgeMidPoint).
+func (q *Query) EdgeMidPoint(from, to navmesh.Ref) (geom.Vec3, error) {
+	left, right, _, _, err := q.PortalPoints(from, to)
+	if err != nil {
+		return geom.Vec3{}, err
+	}
+	return midPoint(left, right), nil
+}
+
+func midPoint(left, right geom.Vec3) geom.Vec3 {
+	return geom.Vec3{(left[0] + right[0]) * 0.5, (left[1] + right[1]) * 0.5, (left[2] + right[2]) * 0.5}
+}
+
+// portalPoints finds the portal from fromPoly into toPoly; ok is false when
+// fromPoly has no link to to.
+func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right geom.Vec3, ok bool) {
+	l, r, ok := portal(from, fromPoly, fromTile, to, toPoly, toTile)
+	return l.vec(), r.vec(), ok
+}
+
+// portal is portalPoints on points, for the straight path's funnel.
+func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right point, ok bool) {
+	links := fromTile.Links
+	var link *navmesh.Link
+	for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+		if links[i].Ref == to {
+			link = &links[i]
+			break
+		}
+	}
+	if link == nil {
+		return left, right, false
+	}
+
+	// An off-mesh connection's portal is its end point on the linked side.
+	if fromPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+		for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+			if links[i].Ref == to {
+				v := toPoint(fromTile.Verts[fromPoly.Verts[links[i].Edge]])
+				return v, v, true
+			}
+		}
+		return left, right, false
+	}
+	if toPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+		toLinks := toTile.Links
+		for i := toPoly.FirstLink; i != navmesh.NullLink; i = toLinks[i].Next {
+			if toLinks[i].Ref == from {
+				v := toPoint(toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
+				return v, v, true
+			}
+		}
+		return left, right, false
+	}
+
+	v0 := toPoint(fromTile.Verts[fromPoly.Verts[link.Edge]])
+	v1 := toPoint(fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
+	// A link across a tile border may cover only part of the edge.
+	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
+		const s = float32(1.0 / 255.0)
+		tmin := float32(link.BMin) * s
+		tmax := float32(link.BMax) * s
+		return lerpPoint(v0, v1, tmin), lerpPoint(v0, v1, tmax), true
+	}
+	return v0, v1, true
+}
+
+// edgeMidPoint is the middle of the portal from fromPoly into toPoly.
+func edgeMidPoint(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (geom.Vec3, bool) {
+	left, right, ok := portal(from, fromPoly, fromTile, to, toPoly, toTile)
+	if !ok {
+		return geom.Vec3{}, false
+	}
+	return geom.Vec3{(left.x + right.x) * 0.5, (left.y + right.y) * 0.5, (left.z + right.z) * 0.5}, true
+}
+
+// nextVert returns (i+1) % n for 0 <= i < n without a division.
+func nextVert(i, n int) int {
+	if i+1 < n {
+		return i + 1
+	}
+	return 0
+}

@@ -1,0 +1,119 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// tinyPoolSize is the node count of the small pool used by the local
+// searches (MoveAlongSurface, FindLocalNeighbourhood), as in Detour.
+const tinyPoolSize = 64
+
+// Query runs queries on one Mesh (dtNavMeshQuery). It owns the search memory,
+// so it is not safe for concurrent use: give each goroutine its own Query.
+// Each public call works on one snapshot of the mesh's tile set.
+type Query struct {
+	mesh      *navmesh.Mesh
+	nodes     *nodePool
+	tinyNodes *nodePool
+	open      *nodeQueue
+	sliced    slicedQuery
+
+	// Scratch space reused by the queries.
+	polyBatch [polyBatchSize]navmesh.Ref
+	nearest   nearestCollector
+	collect   polyCollector
+	tiles     []*navmesh.Tile
+	cells     []tileCell
+}
+
+// New returns a Query on mesh whose A* and Dijkstra searches can visit up to
+// maxNodes polygons per search [Limit: 1..MaxNodes]. Detour's demo uses
+// 2048; large levels with long paths need more.
+func New(mesh *navmesh.Mesh, maxNodes int) (*Query, error) {
+	if mesh == nil {
+		return nil, fmt.Errorf("query: new: nil mesh: %w", ErrInvalidParam)
+	}
+	if maxNodes < 1 || maxNodes > MaxNodes {
+		return nil, fmt.Errorf("query: new: max nodes %d outside 1..%d: %w", maxNodes, MaxNodes, ErrInvalidParam)
+	}
+	hashSize := int(geom.NextPow2(uint32(maxNodes / 4)))
+	if hashSize < 1 {
+		hashSize = 1
+	}
+	return &Query{
+		mesh:      mesh,
+		nodes:     newNodePool(maxNodes, hashSize),
+		tinyNodes: newNodePool(tinyPoolSize, 32),
+		open:      newNodeQueue(maxNodes),
+		tiles:     make([]*navmesh.Tile, 0, 32),
+	}, nil
+}
+
+// Mesh returns the mesh the Query works on.
+func (q *Query) Mesh() *navmesh.Mesh { return q.mesh }
+
+// MaxNodes returns the size of the node pool.
+func (q *Query) MaxNodes() int { return q.nodes.maxNodes() }
+
+// IsValidPolyRef reports whether ref names a polygon of the current tile set
+// that filter passes (false for a nil filter).
+func (q *Query) IsValidPolyRef(ref navmesh.Ref, filter *Filter) bool {
+	if filter == nil {
+		return false
+	}
+	tile, poly, err := q.mesh.Snapshot().TileAndPoly(ref)
+	if err != nil {
+		return false
+	}
+	return filter.passes(ref, tile, poly)
+}
+
+// IsInClosedList reports whether the last search (FindPath, the sliced path,
+// FindPolysAroundCircle/Shape, FindDistanceToWall,
+// FindRandomPointAroundCircle) closed a node of ref: whether it fully
+// explored that polygon.
+func (q *Query) IsInClosedList(ref navmesh.Ref) bool {
+	var found [maxStatesPerNode]*node
+	n := q.nodes.findAll(ref, found[:])
+	for _, nd := range found[:n] {
+		if nd.flags&nodeClosed != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPos returns ErrInvalidParam unless every component of p is finite.
+func checkPos(what string, p geom.Vec3) error {
+	if !geom.IsFinite(p) {
+		return fmt.Errorf("query: %s %v is not finite: %w", what, p, ErrInvalidParam)
+	}
+	return nil
+}
+
+// checkRef returns ErrInvalidRef unless ref is valid in snap.
+func checkRef(snap *navmesh.Snapshot, what string, ref navmesh.Ref) error {
+	if !snap.IsValid(ref) {
+		return fmt.Errorf("query: %s %#x: %w", what, uint64(ref), ErrInvalidRef)
+	}
+	return nil
+}
+
+// checkFilter returns ErrInvalidParam for a nil filter.
+func checkFilter(filter *Filter) error {
+	if filter == nil {
+		return fmt.Errorf("query: nil filter: %w", ErrInvalidParam)
+	}
+	return nil
+}
+
+// checkRadius returns ErrInvalidParam unless r is finite and not negative.
+func checkRadius(what string, r float32) error {
+	if !(r >= 0) || !geom.IsFinite(geom.Vec3{r, 0, 0}) {
+		return fmt.Errorf("query: %s %v: %w", what, r, ErrInvalidParam)
+	}
+	return nil
+}

@@ -1,0 +1,228 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// RandomPoint is the answer of the random point queries.
+type RandomPoint struct {
+	// Ref is the polygon the point lies on.
+	Ref navmesh.Ref
+	// Pos is the point, on the detail surface [Units: world units]
+	Pos geom.Vec3
+}
+
+// FindRandomPoint picks a random point on the ground polygons filter passes
+// (dtNavMeshQuery::findRandomPoint): a tile uniformly among the loaded
+// tiles, a polygon of it with probability proportional to its area, and a
+// uniform point in that polygon. random must return uniform numbers in
+// [0, 1); the same sequence gives the same point as Detour. ErrNotFound
+// reports that the chosen tile has no polygon filter passes.
+func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPoint, error) {
+	if err := checkFilter(filter); err != nil {
+		return RandomPoint{}, err
+	}
+	if random == nil {
+		return RandomPoint{}, fmt.Errorf("query: find random point: nil random func: %w", ErrInvalidParam)
+	}
+	snap := q.mesh.Snapshot()
+
+	// Reservoir-sample one tile, all tiles weighing the same.
+	var tile *navmesh.Tile
+	var tileSum float32
+	for i := 0; i < snap.MaxTiles(); i++ {
+		t := snap.Tile(i)
+		if t == nil {
+			continue
+		}
+		const area = 1
+		tileSum += area
+		if random()*tileSum <= area {
+			tile = t
+		}
+	}
+	if tile == nil {
+		return RandomPoint{}, fmt.Errorf("query: find random point: no tiles: %w", ErrNotFound)
+	}
+
+	// Reservoir-sample one polygon, weighed by area.
+	var poly *navmesh.Poly
+	var polyRef navmesh.Ref
+	base := tile.PolyRefBase()
+	var areaSum float32
+	for i := range tile.Polys {
+		p := &tile.Polys[i]
+		if p.Type() != navmesh.PolyTypeGround {
+			continue
+		}
+		ref := base | navmesh.Ref(i)
+		if !filter.passes(ref, tile, p) {
+			continue
+		}
+		area := polyArea(tile, p)
+		areaSum += area
+		if random()*areaSum <= area {
+			poly = p
+			polyRef = ref
+		}
+	}
+	if poly == nil {
+		return RandomPoint{}, fmt.Errorf("query: find random point: no polygon passes the filter: %w", ErrNotFound)
+	}
+	return RandomPoint{Ref: polyRef, Pos: randomPointInPoly(tile, poly, random)}, nil
+}
+
+// FindRandomPointAroundCircle picks a random point on the ground polygons
+// reachable from startRef, through portals within maxRadius of center, that
+// filter passes (dtNavMeshQuery::findRandomPointAroundCircle). Polygons are
+// weighed by area; a polygon only partly inside the circle counts whole, so
+// the point can lie outside the circle. random must return uniform numbers
+// in [0, 1).
+func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter, random func() float32) (RandomPoint, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkRef(snap, "find random point around circle: start ref", startRef); err != nil {
+		return RandomPoint{}, 0, err
+	}
+	if err := checkPos("find random point around circle: center", center); err != nil {
+		return RandomPoint{}, 0, err
+	}
+	if err := checkRadius("find random point around circle: radius", maxRadius); err != nil {
+		return RandomPoint{}, 0, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return RandomPoint{}, 0, err
+	}
+	if random == nil {
+		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: nil random func: %w", ErrInvalidParam)
+	}
+	startTile, startPoly := snap.TileAndPolyUnchecked(startRef)
+	if !filter.passes(startRef, startTile, startPoly) {
+		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: start polygon fails the filter: %w", ErrInvalidParam)
+	}
+
+	pool := q.nodes
+	open := q.open
+	pool.clear()
+	open.clear()
+	startNode := pool.get(startRef, 0)
+	startNode.pos = center
+	startNode.parent = 0
+	startNode.cost = 0
+	startNode.total = 0
+	startNode.ref = startRef
+	startNode.flags = nodeOpen
+	open.push(startNode)
+
+	var status Status
+	radiusSqr := maxRadius * maxRadius
+	var areaSum float32
+	var randomTile *navmesh.Tile
+	var randomPoly *navmesh.Poly
+	var randomRef navmesh.Ref
+
+	for !open.empty() {
+		bestNode := open.pop()
+		bestNode.flags &^= nodeOpen
+		bestNode.flags |= nodeClosed
+
+		bestRef := bestNode.ref
+		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
+
+		// Reservoir-sample the ground polygons by area.
+		if bestPoly.Type() == navmesh.PolyTypeGround {
+			area := polyArea(bestTile, bestPoly)
+			areaSum += area
+			if random()*areaSum <= area {
+				randomTile = bestTile
+				randomPoly = bestPoly
+				randomRef = bestRef
+			}
+		}
+
+		var parentRef navmesh.Ref
+		if bestNode.parent != 0 {
+			parentRef = pool.at(bestNode.parent).ref
+		}
+
+		links := bestTile.Links
+		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+			neighbourRef := links[i].Ref
+			if neighbourRef == 0 || neighbourRef == parentRef {
+				continue
+			}
+			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
+			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+				continue
+			}
+			va, vb, ok := portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile)
+			if !ok {
+				continue
+			}
+			if d, _ := geom.DistancePtSegSqr2D(center, va, vb); d > radiusSqr {
+				continue
+			}
+			neighbourNode := pool.get(neighbourRef, 0)
+			if neighbourNode == nil {
+				status |= StatusOutOfNodes
+				continue
+			}
+			if neighbourNode.flags&nodeClosed != 0 {
+				continue
+			}
+			if neighbourNode.flags == 0 {
+				neighbourNode.pos = lerp(va, vb, 0.5)
+			}
+			total := bestNode.total + dist(bestNode.pos, neighbourNode.pos)
+			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
+				continue
+			}
+			neighbourNode.ref = neighbourRef
+			neighbourNode.flags &^= nodeClosed
+			neighbourNode.parent = bestNode.index
+			neighbourNode.total = total
+			if neighbourNode.flags&nodeOpen != 0 {
+				open.modify(neighbourNode)
+			} else {
+				neighbourNode.flags = nodeOpen
+				open.push(neighbourNode)
+			}
+		}
+	}
+
+	if randomPoly == nil {
+		return RandomPoint{}, status, fmt.Errorf("query: find random point around circle: no ground polygon reached: %w", ErrNotFound)
+	}
+	return RandomPoint{Ref: randomRef, Pos: randomPointInPoly(randomTile, randomPoly, random)}, status, nil
+}
+
+// polyArea returns twice the xz-plane area of a polygon, summed over its
+// fan triangles as Detour does.
+func polyArea(tile *navmesh.Tile, poly *navmesh.Poly) float32 {
+	var area float32
+	va := tile.Verts[poly.Verts[0]]
+	for j := 2; j < int(poly.VertCount); j++ {
+		vb := tile.Verts[poly.Verts[j-1]]
+		vc := tile.Verts[poly.Verts[j]]
+		area += geom.TriArea2D(va, vb, vc)
+	}
+	return area
+}
+
+// randomPointInPoly picks a uniform point in poly with two numbers from
+// random and puts it on the detail surface.
+func randomPointInPoly(tile *navmesh.Tile, poly *navmesh.Poly, random func() float32) geom.Vec3 {
+	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	var areas [navmesh.MaxVertsPerPoly]float32
+	nv := int(poly.VertCount)
+	for j := 0; j < nv; j++ {
+		verts[j] = tile.Verts[poly.Verts[j]]
+	}
+	s := random()
+	t := random()
+	pt := geom.RandomPointInConvexPoly(verts[:nv], areas[:nv], s, t)
+	closest, _ := tile.ClosestPointOnPoly(poly, pt)
+	return closest
+}

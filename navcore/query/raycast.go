@@ -1,0 +1,230 @@
+package query
+
+import (
+	"math"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// RaycastOptions tune Raycast.
+type RaycastOptions uint8
+
+const (
+	// RaycastUseCosts makes Raycast add up the filter cost along the ray
+	// into RaycastHit.PathCost (DT_RAYCAST_USE_COSTS).
+	RaycastUseCosts RaycastOptions = 0x01
+)
+
+// RaycastHit is the answer of Raycast (dtRaycastHit).
+type RaycastHit struct {
+	// T is where the ray stopped as a fraction of start→end: the wall hit
+	// is at start + (end-start)*T. It is math.MaxFloat32 when the ray reached
+	// the end position without hitting a wall, 0 when the start position is
+	// outside the start polygon.
+	T float32
+	// HitNormal is the unit normal of the wall hit, in the xz-plane; zero
+	// when nothing was hit.
+	HitNormal geom.Vec3
+	// HitEdgeIndex is the edge of the last polygon visited through which the
+	// ray left it, -1 when it ended inside it.
+	HitEdgeIndex int
+	// PathCount is how many polygons were written into the path buffer.
+	PathCount int
+	// PathCost is the filter cost along the ray, with RaycastUseCosts.
+	PathCost float32
+}
+
+// Raycast walks the polygons under the segment startPos→endPos, seen from
+// above, from startRef until it reaches endPos or hits a wall or a polygon
+// filter rejects (dtNavMeshQuery::raycast, 1.6.0 form). It is meant for short
+// line-of-sight checks on the surface, not for a 3D ray: heights are
+// ignored.
+//
+// The polygons crossed are written into path, and len(path) bounds the walk:
+// when the buffer is full the ray stops there with StatusBufferTooSmall and
+// StatusPartial, so an empty buffer checks the start polygon only. prevRef,
+// when not 0, is the polygon before startRef, for the cost of the first step.
+func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (RaycastHit, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkRef(snap, "raycast: start ref", startRef); err != nil {
+		return RaycastHit{}, 0, err
+	}
+	if prevRef != 0 {
+		if err := checkRef(snap, "raycast: previous ref", prevRef); err != nil {
+			return RaycastHit{}, 0, err
+		}
+	}
+	if err := checkPos("raycast: start position", startPos); err != nil {
+		return RaycastHit{}, 0, err
+	}
+	if err := checkPos("raycast: end position", endPos); err != nil {
+		return RaycastHit{}, 0, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return RaycastHit{}, 0, err
+	}
+	hit, status := q.raycast(snap, startRef, startPos, endPos, filter, options, path, prevRef)
+	return hit, status, nil
+}
+
+// raycast is Raycast after validation of the positions and filter. Invalid
+// refs give an empty hit.
+func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
+	hit := RaycastHit{HitEdgeIndex: -1}
+	if !snap.IsValid(startRef) || (prevRef != 0 && !snap.IsValid(prevRef)) {
+		return hit, 0
+	}
+
+	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	n := 0
+	curPos := startPos
+	dir := geom.Vec3{endPos[0] - startPos[0], endPos[1] - startPos[1], endPos[2] - startPos[2]}
+	var status Status
+
+	curRef := startRef
+	tile, poly := snap.TileAndPolyUnchecked(curRef)
+	prevTile, prevPoly := tile, poly
+	nextTile, nextPoly := tile, poly
+	if prevRef != 0 {
+		prevTile, prevPoly = snap.TileAndPolyUnchecked(prevRef)
+	}
+
+	for curRef != 0 {
+		// Clip the ray against the current polygon.
+		nv := int(poly.VertCount)
+		for i := 0; i < nv; i++ {
+			verts[i] = tile.Verts[poly.Verts[i]]
+		}
+		_, tmax, _, segMax, ok := geom.IntersectSegmentPoly2D(startPos, endPos, verts[:nv])
+		if !ok {
+			// The start position was not inside the start polygon.
+			hit.PathCount = n
+			return hit, status
+		}
+		hit.HitEdgeIndex = segMax
+		if tmax > hit.T {
+			hit.T = tmax
+		}
+		if n < len(path) {
+			path[n] = curRef
+			n++
+		} else {
+			status |= StatusBufferTooSmall
+		}
+
+		if segMax == -1 {
+			// The ray ends inside this polygon.
+			hit.T = math.MaxFloat32
+			hit.PathCount = n
+			if options&RaycastUseCosts != 0 {
+				hit.PathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
+			}
+			return hit, status
+		}
+
+		// Follow the link across the exit edge, if any.
+		var nextRef navmesh.Ref
+		links := tile.Links
+		for i := poly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+			link := &links[i]
+			if int(link.Edge) != segMax || link.Ref == 0 {
+				continue
+			}
+			nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
+			if nextPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+				continue
+			}
+			if !filter.passes(link.Ref, nextTile, nextPoly) {
+				continue
+			}
+			// Inside the tile, and whole-edge border links, always lead on.
+			if link.Side == 0xff || (link.BMin == 0 && link.BMax == 255) {
+				nextRef = link.Ref
+				break
+			}
+			// A partial border link leads on only where the ray crosses it.
+			v0 := poly.Verts[link.Edge]
+			v1 := poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]
+			left := tile.Verts[v0]
+			right := tile.Verts[v1]
+			const s = float32(1.0 / 255.0)
+			switch link.Side {
+			case 0, 4:
+				lmin := left[2] + (right[2]-left[2])*(float32(link.BMin)*s)
+				lmax := left[2] + (right[2]-left[2])*(float32(link.BMax)*s)
+				if lmin > lmax {
+					lmin, lmax = lmax, lmin
+				}
+				z := startPos[2] + (endPos[2]-startPos[2])*tmax
+				if z >= lmin && z <= lmax {
+					nextRef = link.Ref
+				}
+			case 2, 6:
+				lmin := left[0] + (right[0]-left[0])*(float32(link.BMin)*s)
+				lmax := left[0] + (right[0]-left[0])*(float32(link.BMax)*s)
+				if lmin > lmax {
+					lmin, lmax = lmax, lmin
+				}
+				x := startPos[0] + (endPos[0]-startPos[0])*tmax
+				if x >= lmin && x <= lmax {
+					nextRef = link.Ref
+				}
+			}
+			if nextRef != 0 {
+				break
+			}
+		}
+
+		if options&RaycastUseCosts != 0 {
+			// The cost of the step to the exit point, at the edge's height.
+			lastPos := curPos
+			curPos = geom.Vec3{startPos[0] + dir[0]*hit.T, startPos[1] + dir[1]*hit.T, startPos[2] + dir[2]*hit.T}
+			e1 := verts[segMax]
+			e2 := verts[nextVert(segMax, nv)]
+			eDir := geom.Vec3{e2[0] - e1[0], e2[1] - e1[1], e2[2] - e1[2]}
+			diff := geom.Vec3{curPos[0] - e1[0], curPos[1] - e1[1], curPos[2] - e1[2]}
+			var s float32
+			if eDir[0]*eDir[0] > eDir[2]*eDir[2] {
+				s = diff[0] / eDir[0]
+			} else {
+				s = diff[2] / eDir[2]
+			}
+			curPos[1] = e1[1] + eDir[1]*s
+			hit.PathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
+		}
+
+		if nextRef == 0 {
+			// Hit a wall: report the edge's normal.
+			a := segMax
+			b := 0
+			if segMax+1 < nv {
+				b = segMax + 1
+			}
+			va := verts[a]
+			vb := verts[b]
+			dx := vb[0] - va[0]
+			dz := vb[2] - va[2]
+			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
+			hit.PathCount = n
+			return hit, status
+		}
+
+		prevRef, curRef = curRef, nextRef
+		prevTile, tile = tile, nextTile
+		prevPoly, poly = poly, nextPoly
+
+		if status&StatusBufferTooSmall != 0 {
+			status |= StatusPartial
+			break
+		}
+	}
+	hit.PathCount = n
+	return hit, status
+}
+
+// normalize is dtVnormalize.
+func normalize(v geom.Vec3) geom.Vec3 {
+	d := 1 / geom.Sqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	return geom.Vec3{v[0] * d, v[1] * d, v[2] * d}
+}

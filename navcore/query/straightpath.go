@@ -1,0 +1,347 @@
+package query
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// StraightPathOptions add points to a straight path.
+type StraightPathOptions uint8
+
+const (
+	// StraightPathAreaCrossings adds a point wherever the path crosses into
+	// a polygon of another area (DT_STRAIGHTPATH_AREA_CROSSINGS).
+	StraightPathAreaCrossings StraightPathOptions = 0x01
+	// StraightPathAllCrossings adds a point at every polygon edge the path
+	// crosses (DT_STRAIGHTPATH_ALL_CROSSINGS).
+	StraightPathAllCrossings StraightPathOptions = 0x02
+)
+
+// StraightPathFlags describe one point of a straight path.
+type StraightPathFlags uint8
+
+const (
+	// StraightPathStart marks the start point (DT_STRAIGHTPATH_START).
+	StraightPathStart StraightPathFlags = 0x01
+	// StraightPathEnd marks the end point (DT_STRAIGHTPATH_END).
+	StraightPathEnd StraightPathFlags = 0x02
+	// StraightPathOffMeshConnection marks the start of an off-mesh
+	// connection (DT_STRAIGHTPATH_OFFMESH_CONNECTION).
+	StraightPathOffMeshConnection StraightPathFlags = 0x04
+)
+
+// StraightPathPoint is one corner of a straight path.
+type StraightPathPoint struct {
+	// Pos is the corner [Units: world units]
+	Pos geom.Vec3
+	// Flags say whether it is the start, the end or an off-mesh connection
+	// start.
+	Flags StraightPathFlags
+	// Ref is the polygon the path enters at this point, 0 at the end.
+	Ref navmesh.Ref
+}
+
+// FindStraightPath pulls the string through the polygon corridor path, from
+// startPos to endPos, and writes the corners into points
+// (dtNavMeshQuery::findStraightPath, the funnel algorithm). startPos and
+// endPos are first moved onto the corridor's first and last polygon. It
+// returns how many points it wrote.
+//
+// A corridor that breaks off (two polygons not linked) gives the path to the
+// point of the last reachable polygon closest to endPos, with StatusPartial.
+// When points fills up, the path is cut there with StatusBufferTooSmall.
+func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkPos("find straight path: start position", startPos); err != nil {
+		return 0, 0, err
+	}
+	if err := checkPos("find straight path: end position", endPos); err != nil {
+		return 0, 0, err
+	}
+	if len(path) == 0 || path[0] == 0 {
+		return 0, 0, fmt.Errorf("query: find straight path: empty corridor: %w", ErrInvalidParam)
+	}
+	if len(points) == 0 {
+		return 0, 0, fmt.Errorf("query: find straight path: empty point buffer: %w", ErrBufferTooSmall)
+	}
+	closestStartPos, err := closestPointOnPolyBoundary(snap, path[0], startPos)
+	if err != nil {
+		return 0, 0, fmt.Errorf("query: find straight path: corridor start: %w", err)
+	}
+	closestEndPos, err := closestPointOnPolyBoundary(snap, path[len(path)-1], endPos)
+	if err != nil {
+		return 0, 0, fmt.Errorf("query: find straight path: corridor end: %w", err)
+	}
+
+	sp := straightPath{points: points, snap: snap, path: path, options: options}
+	if sp.appendVertex(closestStartPos, StraightPathStart, path[0]) {
+		return sp.n, sp.status, nil
+	}
+
+	portals := portalLookup{snap: snap}
+	crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
+	if len(path) > 1 {
+		// The funnel: its apex and the ends of its two sides.
+		portalApex := toPoint(closestStartPos)
+		portalLeft := portalApex
+		portalRight := portalApex
+		apexIndex, leftIndex, rightIndex := 0, 0, 0
+		var leftPolyType, rightPolyType navmesh.PolyType
+		leftPolyRef, rightPolyRef := path[0], path[0]
+
+		for i := 0; i < len(path); i++ {
+			var left, right point
+			var toType navmesh.PolyType
+			if i+1 < len(path) {
+				portalLeftEnd, portalRightEnd, polyType, ok := portals.portal(path[i], path[i+1])
+				if !ok {
+					// The corridor breaks off here: end at the point of
+					// path[i] closest to the goal.
+					closestEndPos, err = closestPointOnPolyBoundary(snap, path[i], endPos)
+					if err != nil {
+						return 0, 0, fmt.Errorf("query: find straight path: corridor polygon %d: %w", i, err)
+					}
+					if crossings {
+						// Detour ignores whether this filled the buffer.
+						sp.appendPortals(apexIndex, i, closestEndPos)
+					}
+					sp.appendVertex(closestEndPos, 0, path[i])
+					status := sp.status | StatusPartial
+					if sp.n >= len(points) {
+						status |= StatusBufferTooSmall
+					}
+					return sp.n, status, nil
+				}
+				// Skip a first portal right at the start point.
+				if i == 0 {
+					if d, _ := distancePtSegSqr2D(portalApex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
+						continue
+					}
+				}
+				left, right, toType = portalLeftEnd, portalRightEnd, polyType
+			} else {
+				// The end point closes the funnel.
+				left = toPoint(closestEndPos)
+				right = left
+				toType = navmesh.PolyTypeGround
+			}
+
+			// Tighten the funnel's right side.
+			if triArea2D(portalApex, portalRight, right) <= 0 {
+				if samePoint(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0 {
+					portalRight = right
+					if i+1 < len(path) {
+						rightPolyRef = path[i+1]
+					} else {
+						rightPolyRef = 0
+					}
+					rightPolyType = toType
+					rightIndex = i
+				} else {
+					// The right side crossed the left: the left corner is the
+					// next path point.
+					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft.vec()) {
+						return sp.result()
+					}
+					portalApex = portalLeft
+					apexIndex = leftIndex
+					if sp.appendVertex(portalApex.vec(), cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
+						return sp.n, sp.status, nil
+					}
+					portalLeft = portalApex
+					portalRight = portalApex
+					leftIndex = apexIndex
+					rightIndex = apexIndex
+					// Restart from the new apex.
+					i = apexIndex
+					continue
+				}
+			}
+
+			// Tighten the funnel's left side.
+			if triArea2D(portalApex, portalLeft, left) >= 0 {
+				if samePoint(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0 {
+					portalLeft = left
+					if i+1 < len(path) {
+						leftPolyRef = path[i+1]
+					} else {
+						leftPolyRef = 0
+					}
+					leftPolyType = toType
+					leftIndex = i
+				} else {
+					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight.vec()) {
+						return sp.result()
+					}
+					portalApex = portalRight
+					apexIndex = rightIndex
+					if sp.appendVertex(portalApex.vec(), cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
+						return sp.n, sp.status, nil
+					}
+					portalLeft = portalApex
+					portalRight = portalApex
+					leftIndex = apexIndex
+					rightIndex = apexIndex
+					i = apexIndex
+					continue
+				}
+			}
+		}
+
+		if crossings && sp.appendPortals(apexIndex, len(path)-1, closestEndPos) {
+			return sp.result()
+		}
+	}
+
+	sp.appendVertex(closestEndPos, StraightPathEnd, 0)
+	status := sp.status &^ StatusBufferTooSmall
+	if sp.n >= len(points) {
+		status |= StatusBufferTooSmall
+	}
+	return sp.n, status, nil
+}
+
+// minPortalDist: a first portal closer than this to the start point is
+// skipped [Units: world units]
+const minPortalDist = float32(0.001)
+
+// cornerFlags returns the flags of a funnel corner that enters polygon ref
+// of type polyType (0 ref: the end point).
+func cornerFlags(ref navmesh.Ref, polyType navmesh.PolyType) StraightPathFlags {
+	switch {
+	case ref == 0:
+		return StraightPathEnd
+	case polyType == navmesh.PolyTypeOffMeshConnection:
+		return StraightPathOffMeshConnection
+	}
+	return 0
+}
+
+// portalLookup finds the portals between consecutive corridor polygons,
+// remembering the last two polygons it resolved: walking the corridor, each
+// step's "to" is the next step's "from".
+type portalLookup struct {
+	snap     *navmesh.Snapshot
+	from, to resolvedPoly
+}
+
+// resolvedPoly is a polygon reference with its tile and polygon.
+type resolvedPoly struct {
+	ref  navmesh.Ref
+	tile *navmesh.Tile
+	poly *navmesh.Poly
+}
+
+// resolve returns the tile and polygon of ref, reusing a remembered one.
+func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
+	switch {
+	case ref == 0:
+		return resolvedPoly{}, false
+	case ref == l.to.ref:
+		return l.to, true
+	case ref == l.from.ref:
+		return l.from, true
+	}
+	tile, poly, err := l.snap.TileAndPoly(ref)
+	if err != nil {
+		return resolvedPoly{}, false
+	}
+	return resolvedPoly{ref, tile, poly}, true
+}
+
+// portal is getPortalPoints by reference: the portal from from into to and
+// the type of to. ok is false when either ref is invalid or they are not
+// linked.
+func (l *portalLookup) portal(from, to navmesh.Ref) (left, right point, toType navmesh.PolyType, ok bool) {
+	f, ok := l.resolve(from)
+	if !ok {
+		return left, right, 0, false
+	}
+	t, ok := l.resolve(to)
+	if !ok {
+		return left, right, 0, false
+	}
+	l.from, l.to = f, t
+	left, right, ok = portal(from, f.poly, f.tile, to, t.poly, t.tile)
+	return left, right, t.poly.Type(), ok
+}
+
+// straightPath accumulates the points of FindStraightPath.
+type straightPath struct {
+	points  []StraightPathPoint
+	n       int
+	status  Status
+	err     error
+	snap    *navmesh.Snapshot
+	path    []navmesh.Ref
+	options StraightPathOptions
+}
+
+// appendVertex adds a point, or updates the last one when pos is the same
+// place. It returns true when the path is finished: the buffer is full
+// (StatusBufferTooSmall set) or the end point was added.
+func (sp *straightPath) appendVertex(pos geom.Vec3, flags StraightPathFlags, ref navmesh.Ref) bool {
+	if sp.n >= len(sp.points) {
+		// Only reachable after a partial corridor filled the buffer, where
+		// Detour writes past its end.
+		sp.status |= StatusBufferTooSmall
+		return true
+	}
+	if sp.n > 0 && geom.Equal(sp.points[sp.n-1].Pos, pos) {
+		sp.points[sp.n-1].Flags = flags
+		sp.points[sp.n-1].Ref = ref
+		return false
+	}
+	sp.points[sp.n] = StraightPathPoint{Pos: pos, Flags: flags, Ref: ref}
+	sp.n++
+	if sp.n >= len(sp.points) {
+		sp.status |= StatusBufferTooSmall
+		return true
+	}
+	return flags == StraightPathEnd
+}
+
+// result returns what FindStraightPath returns when appendPortals stops it.
+func (sp *straightPath) result() (int, Status, error) {
+	if sp.err != nil {
+		return 0, 0, sp.err
+	}
+	return sp.n, sp.status, nil
+}
+
+// appendPortals adds the crossings of the corridor edges path[startIdx] →
+// path[endIdx] with the segment from the last point to endPos. It returns
+// true when the path is finished (buffer full, or a corridor polygon was
+// invalid, which sets err).
+func (sp *straightPath) appendPortals(startIdx, endIdx int, endPos geom.Vec3) bool {
+	startPos := sp.points[sp.n-1].Pos
+	for i := startIdx; i < endIdx; i++ {
+		from := sp.path[i]
+		fromTile, fromPoly, err := sp.snap.TileAndPoly(from)
+		if err != nil {
+			sp.err = fmt.Errorf("query: find straight path: corridor polygon %d: %w", i, err)
+			return true
+		}
+		to := sp.path[i+1]
+		toTile, toPoly, err := sp.snap.TileAndPoly(to)
+		if err != nil {
+			sp.err = fmt.Errorf("query: find straight path: corridor polygon %d: %w", i+1, err)
+			return true
+		}
+		left, right, ok := portalPoints(from, fromPoly, fromTile, to, toPoly, toTile)
+		if !ok {
+			break
+		}
+		if sp.options&StraightPathAreaCrossings != 0 && fromPoly.Area() == toPoly.Area() {
+			continue
+		}
+		if _, t, ok := geom.IntersectSegSeg2D(startPos, endPos, left, right); ok {
+			if sp.appendVertex(lerp(left, right, t), 0, to) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,172 @@
+package query
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// localSearchQueue is how many polygons the local searches (MoveAlongSurface,
+// FindLocalNeighbourhood) keep waiting to be expanded.
+const localSearchQueue = 48
+
+// MoveAlongSurface moves from startPos in polygon startRef towards endPos,
+// staying on the surface: it slides along walls and stops where the polygons
+// run out (dtNavMeshQuery::moveAlongSurface). It searches only polygons
+// touching the circle through startPos and endPos, up to 64 of them, so it is
+// meant for small moves, such as one frame of an agent. It returns the
+// position reached (its height is not adjusted to the surface) and writes the
+// polygons from startRef to the one holding that position into visited.
+// When visited fills up the list is cut with StatusBufferTooSmall.
+func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, visited []navmesh.Ref) (geom.Vec3, int, Status, error) {
+	snap := q.mesh.Snapshot()
+	if err := checkRef(snap, "move along surface: start ref", startRef); err != nil {
+		return geom.Vec3{}, 0, 0, err
+	}
+	if err := checkPos("move along surface: start position", startPos); err != nil {
+		return geom.Vec3{}, 0, 0, err
+	}
+	if err := checkPos("move along surface: end position", endPos); err != nil {
+		return geom.Vec3{}, 0, 0, err
+	}
+	if err := checkFilter(filter); err != nil {
+		return geom.Vec3{}, 0, 0, err
+	}
+	if len(visited) == 0 {
+		return geom.Vec3{}, 0, 0, fmt.Errorf("query: move along surface: empty visited buffer: %w", ErrBufferTooSmall)
+	}
+
+	var status Status
+	var queue [localSearchQueue]*node
+	queued := 0
+
+	pool := q.tinyNodes
+	pool.clear()
+	startNode := pool.get(startRef, 0)
+	startNode.parent = 0
+	startNode.cost = 0
+	startNode.total = 0
+	startNode.ref = startRef
+	startNode.flags = nodeClosed
+	queue[queued] = startNode
+	queued++
+
+	bestPos := startPos
+	bestDist := float32(math.MaxFloat32)
+	var bestNode *node
+
+	// Search only polygons touching the circle through start and end.
+	searchPos := lerp(startPos, endPos, 0.5)
+	searchRad := dist(startPos, endPos)/2 + 0.001
+	searchRadSqr := searchRad * searchRad
+
+	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	for queued > 0 {
+		curNode := queue[0]
+		copy(queue[:queued-1], queue[1:queued])
+		queued--
+
+		curRef := curNode.ref
+		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
+		nv := int(curPoly.VertCount)
+		for i := 0; i < nv; i++ {
+			verts[i] = curTile.Verts[curPoly.Verts[i]]
+		}
+
+		// The end lies in this polygon: done.
+		if geom.PointInPolygon(endPos, verts[:nv]) {
+			bestNode = curNode
+			bestPos = endPos
+			break
+		}
+
+		links := curTile.Links
+		for i, j := 0, nv-1; i < nv; j, i = i, i+1 {
+			// Find the passable neighbours across edge j.
+			const maxNeighbours = 8
+			var neighbours [maxNeighbours]navmesh.Ref
+			count := 0
+			if curPoly.Neighbours[j]&navmesh.ExternalLink != 0 {
+				for k := curPoly.FirstLink; k != navmesh.NullLink; k = links[k].Next {
+					link := &links[k]
+					if int(link.Edge) == j && link.Ref != 0 {
+						neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
+						if filter.passes(link.Ref, neiTile, neiPoly) && count < maxNeighbours {
+							neighbours[count] = link.Ref
+							count++
+						}
+					}
+				}
+			} else if curPoly.Neighbours[j] != 0 {
+				idx := uint32(curPoly.Neighbours[j] - 1)
+				ref := curTile.PolyRefBase() | navmesh.Ref(idx)
+				if filter.passes(ref, curTile, &curTile.Polys[idx]) {
+					neighbours[count] = ref
+					count++
+				}
+			}
+
+			if count == 0 {
+				// A wall: the closest point on it is a candidate end.
+				vj, vi := verts[j], verts[i]
+				distSqr, t := geom.DistancePtSegSqr2D(endPos, vj, vi)
+				if distSqr < bestDist {
+					bestPos = lerp(vj, vi, t)
+					bestDist = distSqr
+					bestNode = curNode
+				}
+				continue
+			}
+			for _, neighbour := range neighbours[:count] {
+				neighbourNode := pool.get(neighbour, 0)
+				if neighbourNode == nil || neighbourNode.flags&nodeClosed != 0 {
+					continue
+				}
+				// Skip edges outside the search circle.
+				if distSqr, _ := geom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
+					continue
+				}
+				if queued < localSearchQueue {
+					neighbourNode.parent = curNode.index
+					neighbourNode.flags |= nodeClosed
+					queue[queued] = neighbourNode
+					queued++
+				}
+			}
+		}
+	}
+
+	n := 0
+	if bestNode != nil {
+		n, status = reverseAndWrite(pool, bestNode, visited)
+	}
+	return bestPos, n, status, nil
+}
+
+// reverseAndWrite reverses the parent chain ending at last, so it runs from
+// the search start, and writes its polygons into dst. A chain longer than
+// dst is cut with StatusBufferTooSmall.
+func reverseAndWrite(pool *nodePool, last *node, dst []navmesh.Ref) (int, Status) {
+	var prev *node
+	for nd := last; nd != nil; {
+		next := pool.at(nd.parent)
+		if prev == nil {
+			nd.parent = 0
+		} else {
+			nd.parent = prev.index
+		}
+		prev = nd
+		nd = next
+	}
+	n := 0
+	for nd := prev; nd != nil; nd = pool.at(nd.parent) {
+		dst[n] = nd.ref
+		n++
+		if n >= len(dst) {
+			return n, StatusBufferTooSmall
+		}
+	}
+	return n, 0
+}
