@@ -111,12 +111,13 @@ type Settings struct {
 	// boundary's walls (see systems.CollisionResolve); off, the crowd
 	// behaves like the reference.
 	WallSafeCollisions bool
-	// AllContacts makes the collision pass push apart every pair of
-	// overlapping agents (up to 16 per agent), not only an agent and its
-	// MaxNeighbours nearest neighbours (see systems.CollisionResolve); off,
-	// like the reference, dense crowds collapse into piles the pushes
-	// cannot undo.
-	AllContacts bool
+	// PileFraction breaks up piles: agents closer than this share of the
+	// sum of their radii are pushed apart even when they are not among each
+	// other's MaxNeighbours nearest neighbours (see systems.CollisionResolve);
+	// 0, like the reference, lets dense crowds collapse into piles that the
+	// pushes cannot undo. Higher values keep bodies further apart but make
+	// packed crowds flow less [Limit: 0..1]
+	PileFraction float32
 	// ContactSliding keeps agents from walking into neighbours they already
 	// touch: the part of the planned velocity towards such a neighbour is
 	// dropped (see systems.VelocitySampling). It keeps bodies apart (a
@@ -142,7 +143,7 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		DeadlockBreaker:             true,
 		WallSafeCollisions:          true,
 		EdgeHeightSnap:              true,
-		AllContacts:                 true,
+		PileFraction:                0.25,
 	}
 }
 

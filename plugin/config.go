@@ -184,6 +184,8 @@ func (c *Config) settings() components.Settings {
 	s.DeadlockBreaker = !c.Reference
 	s.WallSafeCollisions = !c.Reference
 	s.EdgeHeightSnap = !c.Reference
-	s.AllContacts = !c.Reference
+	if c.Reference {
+		s.PileFraction = 0
+	}
 	return s
 }

@@ -2,6 +2,7 @@ package systems
 
 import (
 	"math"
+	"slices"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
@@ -26,10 +27,18 @@ const collisionResolveFactor = float32(0.7)
 // not move, so the neighbour takes the whole push (the reference splits it
 // and the wall then cancels half, so the pair stays overlapped, and agents
 // pressed into the same corner end up stacked); no push carries an agent
-// across a wall of its local boundary; and agents exactly on top of each
-// other part at full strength in a direction given by their order (the
-// reference pushes them 1 cm along their desired velocities, which does
-// nothing when these are zero).
+// across a wall of its local boundary; an agent with nowhere to go (arrived,
+// idle, or at the end of a path that cannot reach its target) steps aside
+// for one walking its path, taking 90% of their push; and agents exactly on
+// top of each other part at full strength in a direction given by their
+// order (the reference pushes them 1 cm along their desired velocities,
+// which does nothing when these are zero).
+//
+// With Settings.PileFraction > 0, agents piled closer than that share of
+// the sum of their radii are pushed apart even when they are not among each
+// other's nearest neighbours: the reference only ever looks at the six
+// nearest, so in a pile of more agents the pushes cancel out and the pile
+// stays.
 //
 // Resources: Queries, Filters; optional Settings, Workers.
 type CollisionResolve struct {
@@ -44,11 +53,12 @@ type CollisionResolve struct {
 	walls           []nearWalls
 	waits           []bool
 
-	// With Settings.AllContacts: a grid of the agents' positions at the
+	// With Settings.PileFraction: a grid of the agents' positions at the
 	// start of the stage, and per worker a buffer for its answers.
-	grid      *crowd.ProximityGrid
-	gridIDs   [][maxContacts * 2]uint32
-	maxRadius float32
+	pileBreaking bool
+	grid         *crowd.ProximityGrid
+	gridIDs      [][maxContacts * 2]uint32
+	maxRadius    float32
 
 	prepareJob, displaceJob func(worker, begin, end int)
 }
@@ -80,9 +90,7 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	s.positions, s.next = s.positions[:n], s.next[:n]
 	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
 
-	if s.settings.AllContacts && !s.buildGrid() {
-		return
-	}
+	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
 		s.parallel(s.displaceJob)
@@ -102,19 +110,18 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
 		s.radii[i] = a.params.Radius
-		s.waits[i] = a.target.Arrived || a.target.State == components.TargetNone || a.target.State == components.TargetFailed
+		s.waits[i] = waiting(a)
 		list := &s.neighbours[i]
 		count := 0
-		switch {
-		case !walking(a):
-		case s.settings.AllContacts:
-			count = s.contacts(worker, i, list)
-		default:
+		if walking(a) {
 			for _, nb := range a.neighbours.Slice() {
 				if j := s.table.lookup(nb.Entity); j >= 0 {
 					list[count] = int32(j)
 					count++
 				}
+			}
+			if s.pileBreaking {
+				count = s.addPiledContacts(worker, i, list, count)
 			}
 		}
 		for k := count; k < len(list); k++ {
@@ -195,8 +202,9 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 // share returns the part of the overlap between agents i and j that i
 // moves by (0.5 in the reference): all of it when j stands against a wall
 // it would be pushed into, or when j waits (arrived, or without a move
-// request) while i walks its path, so that idle agents step aside for
-// moving ones; none of it in the opposite cases.
+// request, or at the end of a path that cannot reach its target) while i
+// walks its path, so that idle agents step aside for moving ones; none of
+// it in the opposite cases.
 func (s *CollisionResolve) share(i, j int, pos, other, diff geom.Vec3) float32 {
 	iBlocked := s.walls[i].blocks(pos, diff)
 	jBlocked := s.walls[j].blocks(other, geom.Scale(diff, -1))
@@ -216,17 +224,27 @@ func (s *CollisionResolve) share(i, j int, pos, other, diff geom.Vec3) float32 {
 	return 0.5
 }
 
+// waiting reports whether an agent has nowhere to go: it arrived, has no
+// move request or a failed one, or stands at the end of its corridor (the
+// nearest reachable point to an unreachable target).
+func waiting(a *agent) bool {
+	target := a.target
+	switch {
+	case target.Arrived, target.State == components.TargetNone, target.State == components.TargetFailed:
+		return true
+	case target.State != components.TargetValid || a.corridor.Corridor == nil:
+		return false
+	}
+	return a.state.Partial && geom.Dist2DSqr(a.position.Vec3(), a.corridor.Target()) <= a.params.Radius*a.params.Radius
+}
+
 // yieldingShare is the part of an overlap a walking agent moves by when the
 // other agent waits.
 const yieldingShare = float32(0.1)
 
 // maxContacts bounds the agents one agent is pushed apart from per tick
-// with Settings.AllContacts (MaxNeighbours without).
+// with Settings.PileFraction (MaxNeighbours without).
 const maxContacts = 16
-
-// contactSlack widens the contact search: agents may approach each other
-// by this much during the stage's passes [Units: world units]
-const contactSlack = float32(0.25)
 
 // buildGrid puts the agents' start positions into the stage's own grid
 // (the ProximityGrid resource holds the positions of before Integrate). It
@@ -240,7 +258,7 @@ func (s *CollisionResolve) buildGrid() bool {
 	if s.maxRadius <= 0 {
 		return false
 	}
-	cell := 2 * (s.maxRadius + contactSlack)
+	cell := 2 * s.maxRadius
 	if s.grid == nil || s.grid.Capacity() < 4*n || s.grid.CellSize() != cell {
 		grid, err := crowd.NewProximityGrid(max(4*n, 64)+n, cell)
 		if err != nil {
@@ -263,42 +281,35 @@ func (s *CollisionResolve) buildGrid() bool {
 	return true
 }
 
-// contacts writes into list the walking agents whose bodies come within
-// contactSlack of agent i's, nearest first, and returns how many.
-func (s *CollisionResolve) contacts(worker, i int, list *[maxContacts]int32) int {
+// addPiledContacts adds to agent i's list (count long) the walking agents
+// piled on it (closer than Settings.PileFraction of the sum of the radii)
+// that are not in it
+// yet, up to maxContacts, and returns the new length. Moderate overlaps are
+// left to the nearest neighbours, as in the reference, so that dense crowds
+// keep flowing.
+func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]int32, count int) int {
 	pos := s.positions[i]
-	reach := s.radii[i] + s.maxRadius + contactSlack
+	reach := (s.radii[i] + s.maxRadius) * s.settings.PileFraction
 	ids := s.gridIDs[worker][:]
 	n := s.grid.QueryItems(pos[0]-reach, pos[2]-reach, pos[0]+reach, pos[2]+reach, ids)
-	var dists [maxContacts]float32
-	count := 0
 	for _, id := range ids[:n] {
+		if count == maxContacts {
+			break
+		}
 		j := int(id)
-		if j == i {
+		if j == i || slices.Contains(list[:count], int32(j)) {
 			continue
 		}
 		other := &s.agents[j]
 		if geom.Abs(pos[1]-other.position[1]) >= (s.agents[i].params.Height+other.params.Height)/2 {
 			continue
 		}
-		limit := s.radii[i] + other.params.Radius + contactSlack
-		distSqr := geom.Dist2DSqr(pos, other.position.Vec3())
-		if distSqr > limit*limit {
+		limit := (s.radii[i] + other.params.Radius) * s.settings.PileFraction
+		if geom.Dist2DSqr(pos, other.position.Vec3()) > limit*limit {
 			continue
 		}
-		// Insert by distance, keeping the nearest maxContacts.
-		at := count
-		for at > 0 && dists[at-1] > distSqr {
-			at--
-		}
-		if at >= maxContacts {
-			continue
-		}
-		last := min(count, maxContacts-1)
-		copy(list[at+1:last+1], list[at:last])
-		copy(dists[at+1:last+1], dists[at:last])
-		list[at], dists[at] = int32(j), distSqr
-		count = min(count+1, maxContacts)
+		list[count] = int32(j)
+		count++
 	}
 	return count
 }

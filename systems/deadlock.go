@@ -41,7 +41,8 @@ func (s *Steering) breakDeadlock(a *agent, desired geom.Vec3) geom.Vec3 {
 	progress := &a.state.Progress
 	pos := a.position.Vec3()
 	target := a.target
-	remaining := geom.Dist2D(pos, target.Position)
+	// The corridor's end: the target, or the nearest reachable point to it.
+	remaining := geom.Dist2D(pos, a.corridor.Target())
 	if target.State != components.TargetValid || target.Arrived || remaining <= s.settings.ArrivalDistance {
 		*progress = components.Progress{}
 		return desired
