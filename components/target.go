@@ -79,4 +79,8 @@ type MoveTarget struct {
 	// Arrived is set when the TargetReached event has fired for this
 	// target, so that it fires once.
 	Arrived bool
+	// PartialReported is set when the PartialPath event has fired for this
+	// target, so that the replans of a partial corridor (every second, to
+	// see whether the target became reachable) do not repeat it.
+	PartialReported bool
 }

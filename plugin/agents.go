@@ -246,6 +246,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Position = nearest
 	target.Replan = false
 	target.Arrived = false
+	target.PartialReported = false
 	return nil
 }
 
@@ -319,6 +320,7 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 		target.State = components.TargetRequesting
 		target.Replan = false
 		target.Arrived = false
+		target.PartialReported = false
 	}
 	return nil
 }

@@ -155,11 +155,13 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 				replan = true
 			}
 			if target.Ref == 0 {
-				// The target is gone: stop here.
+				// The target is gone: stop here (the reference drops the
+				// request silently; we tell).
 				a.corridor.Reset(agentRef, agentPos)
 				a.state.Partial = false
 				s.dropRequest(a)
 				target.State = components.TargetNone
+				a.event = components.EventPathFailed
 			}
 		}
 
@@ -404,7 +406,8 @@ func (s *PathRequest) installPath(a *agent) {
 	if valid && a.corridor.SetCorridor(targetPos, res[:nres]) == nil {
 		a.boundary.Reset()
 		target.State = components.TargetValid
-		if a.state.Partial {
+		if a.state.Partial && !target.PartialReported {
+			target.PartialReported = true
 			a.event = components.EventPartialPath
 		}
 	} else {
