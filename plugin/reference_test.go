@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,14 +20,18 @@ import (
 // and checks every recorded position and target state to the bit.
 func TestMatchesReferenceCrowd(t *testing.T) {
 	mesh := loadDungeon(t)
-	for _, name := range []string{"cluster1", "cluster2"} {
-		t.Run(name, func(t *testing.T) {
+	for _, run := range []struct {
+		name    string
+		workers int
+	}{{"cluster1", 1}, {"cluster2", 1}, {"cluster1", 3}} {
+		name := run.name
+		t.Run(fmt.Sprintf("%s/workers=%d", name, run.workers), func(t *testing.T) {
 			starts, targets := readScenario(t, filepath.Join("testdata", "reference", name+".csv"))
 			want := readTrace(t, filepath.Join("testdata", "reference", name+".trace"))
 
 			filter := *query.NewFilter()
 			filter.ExcludeFlags = 0x10
-			p, err := New(Config{Mesh: mesh, MaxAgents: len(starts), Reference: true, Filters: []query.Filter{filter}})
+			p, err := New(Config{Mesh: mesh, MaxAgents: len(starts), Workers: run.workers, Reference: true, Filters: []query.Filter{filter}})
 			require.NoError(t, err)
 			world := ecs.NewWorld()
 			require.NoError(t, p.Install(&world))
