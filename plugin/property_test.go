@@ -32,6 +32,9 @@ type propertyRun struct {
 	// maxStuck bounds the agents stuck at the end: a complete path, more
 	// than 1 m from the target, less than 0.5 m moved in the last 2 s.
 	maxStuck int
+	// reference runs the crowd with Config.Reference, for comparison: the
+	// stuck bound is not checked then.
+	reference bool
 }
 
 // TestCrowdProperties runs crowds with random targets, a new one each time
@@ -57,19 +60,27 @@ func TestCrowdProperties(t *testing.T) {
 }
 
 // TestCrowdPropertiesLong is the long version: hundreds of agents, thousands
-// of ticks. It runs only with -args -long (several minutes).
+// of ticks, and the same runs with Config.Reference for comparison. It runs
+// only with -args -long (two to three minutes).
 func TestCrowdPropertiesLong(t *testing.T) {
 	if !*long {
 		t.Skip("run with -args -long")
 	}
 	for _, run := range []propertyRun{
-		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 6},
-		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
-		{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 6},
+		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
+		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 20},
+		{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
 	} {
-		t.Run(fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks), func(t *testing.T) {
-			checkCrowdProperties(t, run)
-		})
+		for _, reference := range []bool{false, true} {
+			run.reference = reference
+			name := fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks)
+			if reference {
+				name += "/reference"
+			}
+			t.Run(name, func(t *testing.T) {
+				checkCrowdProperties(t, run)
+			})
+		}
 	}
 }
 
@@ -101,7 +112,7 @@ func checkCrowdProperties(t *testing.T, run propertyRun) {
 		return p.Pos
 	}
 
-	p, err := New(Config{Mesh: mesh, MaxAgents: run.agents, Workers: run.workers})
+	p, err := New(Config{Mesh: mesh, MaxAgents: run.agents, Workers: run.workers, Reference: run.reference})
 	require.NoError(t, err)
 	world := ecs.NewWorld()
 	require.NoError(t, p.Install(&world))
@@ -179,6 +190,9 @@ func checkCrowdProperties(t *testing.T, run propertyRun) {
 	}
 	t.Logf("%s: %d arrivals, %d partial paths, %d stuck, %d off-mesh, %d off-corridor agent-ticks",
 		run.level, arrivals, partials, stuck, offMesh, offCorridor)
+	if run.reference {
+		return // the reference is only measured
+	}
 	assert.Zero(t, offMesh, "agent-ticks off the navmesh")
 	assert.Zero(t, offCorridor, "agent-ticks off their corridor's first polygon")
 	assert.LessOrEqual(t, stuck, run.maxStuck, "stuck agents")
