@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
 )
@@ -53,20 +52,22 @@ type CollisionResolve struct {
 	walls           []nearWalls
 	waits           []bool
 
-	// With Settings.PileFraction: a grid of the agents' positions at the
-	// start of the stage, and per worker a buffer for its answers.
+	// With Settings.PileFraction: a grid of the walking agents' positions
+	// at the start of the stage.
 	pileBreaking bool
-	grid         *crowd.ProximityGrid
-	gridIDs      [][maxContacts * 2]uint32
+	grid         pointGrid
+	walkers      []bool
+	heights      []float32
 	maxRadius    float32
 
-	prepareJob, displaceJob func(worker, begin, end int)
+	prepareJob, touchJob, displaceJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *CollisionResolve) Initialize(world *ecs.World) {
 	s.init(world)
 	s.prepareJob = s.prepare
+	s.touchJob = s.touch
 	s.displaceJob = s.displace
 }
 
@@ -93,6 +94,9 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
+		if s.settings.WallSafeCollisions {
+			s.parallel(s.touchJob)
+		}
 		s.parallel(s.displaceJob)
 		s.positions, s.next = s.next, s.positions
 	}
@@ -127,9 +131,18 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		for k := count; k < len(list); k++ {
 			list[k] = -1
 		}
-		s.walls[i].count = 0
+		s.walls[i].count, s.walls[i].contacts = 0, 0
 		if s.settings.WallSafeCollisions && walking(a) {
 			s.walls[i].gather(s.positions[i], a.boundary.Segments())
+		}
+	}
+}
+
+// touch finds the walls agents[begin:end] are pressed against.
+func (s *CollisionResolve) touch(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		if w := &s.walls[i]; w.count > 0 {
+			w.touch(s.positions[i])
 		}
 	}
 }
@@ -179,7 +192,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			default:
 				share := float32(0.5)
 				if wallSafe {
-					share = s.share(i, int(j), pos, *other, diff)
+					share = s.share(i, int(j), diff)
 				}
 				penetration = (1.0 / dist) * (penetration * share) * collisionResolveFactor
 			}
@@ -205,9 +218,9 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 // request, or at the end of a path that cannot reach its target) while i
 // walks its path, so that idle agents step aside for moving ones; none of
 // it in the opposite cases.
-func (s *CollisionResolve) share(i, j int, pos, other, diff geom.Vec3) float32 {
-	iBlocked := s.walls[i].blocks(pos, diff)
-	jBlocked := s.walls[j].blocks(other, geom.Scale(diff, -1))
+func (s *CollisionResolve) share(i, j int, diff geom.Vec3) float32 {
+	iBlocked := s.walls[i].blocks(diff)
+	jBlocked := s.walls[j].blocks(geom.Scale(diff, -1))
 	switch {
 	case jBlocked && !iBlocked:
 		return 1
@@ -246,38 +259,30 @@ const yieldingShare = float32(0.1)
 // with Settings.PileFraction (MaxNeighbours without).
 const maxContacts = 16
 
-// buildGrid puts the agents' start positions into the stage's own grid
-// (the ProximityGrid resource holds the positions of before Integrate). It
-// reports false when the grid cannot be built.
+// buildGrid puts the walking agents' start positions into the stage's
+// point grid, with cells as wide as the largest pile distance. It reports
+// false when there is no agent with a radius.
 func (s *CollisionResolve) buildGrid() bool {
 	n := len(s.agents)
 	s.maxRadius = 0
-	for i := range s.agents {
-		s.maxRadius = max(s.maxRadius, s.agents[i].params.Radius)
+	if cap(s.walkers) < n {
+		s.walkers = make([]bool, n, n+n/2)
+		s.heights = make([]float32, n, n+n/2)
 	}
-	if s.maxRadius <= 0 {
-		return false
-	}
-	cell := 2 * s.maxRadius
-	if s.grid == nil || s.grid.Capacity() < 4*n || s.grid.CellSize() != cell {
-		grid, err := crowd.NewProximityGrid(max(4*n, 64)+n, cell)
-		if err != nil {
-			return false
-		}
-		s.grid = grid
-	}
-	if w := s.workerCount(); len(s.gridIDs) < w {
-		s.gridIDs = make([][maxContacts * 2]uint32, w)
-	}
-	s.grid.Clear()
+	s.walkers, s.heights = s.walkers[:n], s.heights[:n]
 	for i := range s.agents {
 		a := &s.agents[i]
-		if !walking(a) {
-			continue
-		}
-		p, r := a.position, a.params.Radius
-		_ = s.grid.Add(uint32(i), p[0]-r, p[2]-r, p[0]+r, p[2]+r)
+		s.maxRadius = max(s.maxRadius, a.params.Radius)
+		s.walkers[i] = walking(a)
+		s.positions[i] = a.position.Vec3()
+		s.radii[i] = a.params.Radius
+		s.heights[i] = a.params.Height
 	}
+	cell := 2 * s.maxRadius * s.settings.PileFraction
+	if !(cell > 0) {
+		return false
+	}
+	s.grid.build(s.positions, s.walkers, cell)
 	return true
 }
 
@@ -289,27 +294,30 @@ func (s *CollisionResolve) buildGrid() bool {
 // keep flowing.
 func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]int32, count int) int {
 	pos := s.positions[i]
+	height := s.heights[i]
 	reach := (s.radii[i] + s.maxRadius) * s.settings.PileFraction
-	ids := s.gridIDs[worker][:]
-	n := s.grid.QueryItems(pos[0]-reach, pos[2]-reach, pos[0]+reach, pos[2]+reach, ids)
-	for _, id := range ids[:n] {
-		if count == maxContacts {
-			break
+	x0, y0, x1, y1 := s.grid.cellRange(pos, reach)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, j := range s.grid.bucketItems(x, y) {
+				if count == maxContacts {
+					return count
+				}
+				if int(j) == i || slices.Contains(list[:count], j) {
+					continue
+				}
+				other := &s.positions[j]
+				if geom.Abs(pos[1]-other[1]) >= (height+s.heights[j])/2 {
+					continue
+				}
+				limit := (s.radii[i] + s.radii[j]) * s.settings.PileFraction
+				if geom.Dist2DSqr(pos, s.positions[j]) > limit*limit {
+					continue
+				}
+				list[count] = j
+				count++
+			}
 		}
-		j := int(id)
-		if j == i || slices.Contains(list[:count], int32(j)) {
-			continue
-		}
-		other := &s.agents[j]
-		if geom.Abs(pos[1]-other.position[1]) >= (s.agents[i].params.Height+other.params.Height)/2 {
-			continue
-		}
-		limit := (s.radii[i] + other.params.Radius) * s.settings.PileFraction
-		if geom.Dist2DSqr(pos, other.position.Vec3()) > limit*limit {
-			continue
-		}
-		list[count] = int32(j)
-		count++
 	}
 	return count
 }

@@ -140,10 +140,13 @@ func TestWallsKeepPushesInside(t *testing.T) {
 	// Beyond the segment's end it does not apply.
 	assert.Equal(t, geom.Vec3{12, 0, 0.5}, walls.keepInside(pos, geom.Vec3{12, 0, 0.5}))
 	// Pressed against it: a push towards it is blocked, away from it not.
-	onWall := geom.Vec3{5, 0, -0.01}
-	assert.True(t, walls.blocks(onWall, geom.Vec3{0, 0, 1}))
-	assert.False(t, walls.blocks(onWall, geom.Vec3{0, 0, -1}))
-	assert.False(t, walls.blocks(pos, geom.Vec3{0, 0, 1}))
+	walls.touch(geom.Vec3{5, 0, -0.01})
+	assert.Equal(t, 1, walls.contacts)
+	assert.True(t, walls.blocks(geom.Vec3{0, 0, 1}))
+	assert.False(t, walls.blocks(geom.Vec3{0, 0, -1}))
+	walls.touch(pos)
+	assert.Zero(t, walls.contacts)
+	assert.False(t, walls.blocks(geom.Vec3{0, 0, 1}))
 }
 
 // TestDeadlockBreakerNudgesAStuckAgent: an agent held in place gets a

@@ -24,10 +24,13 @@ type nearWall struct {
 	p, q, normal geom.Vec3
 }
 
-// nearWalls are the walls of the local boundary near one agent.
+// nearWalls are the walls of the local boundary near one agent, and those
+// of them it is pressed against (their normals), as of the current pass.
 type nearWalls struct {
-	count int
-	walls [maxNearWalls]nearWall
+	count    int
+	walls    [maxNearWalls]nearWall
+	contacts int
+	normals  [maxNearWalls]geom.Vec3
 }
 
 // gather keeps the boundary segments within nearWallDistance of pos whose
@@ -54,15 +57,23 @@ func (w *nearWalls) gather(pos geom.Vec3, segments []crowd.BoundarySegment) {
 	}
 }
 
-// blocks reports whether an agent at pos is pressed against a wall that a
-// push in direction dir would drive it into.
-func (w *nearWalls) blocks(pos, dir geom.Vec3) bool {
+// touch finds the walls an agent at pos is pressed against.
+func (w *nearWalls) touch(pos geom.Vec3) {
+	w.contacts = 0
 	for k := 0; k < w.count; k++ {
 		wall := &w.walls[k]
-		if geom.Dot2D(dir, wall.normal) >= 0 {
-			continue
-		}
 		if distSqr, _ := geom.DistancePtSegSqr2D(pos, wall.p, wall.q); distSqr < wallContactDistance*wallContactDistance {
+			w.normals[w.contacts] = wall.normal
+			w.contacts++
+		}
+	}
+}
+
+// blocks reports whether the agent, as of the last touch, is pressed
+// against a wall that a push in direction dir would drive it into.
+func (w *nearWalls) blocks(dir geom.Vec3) bool {
+	for k := 0; k < w.contacts; k++ {
+		if geom.Dot2D(dir, w.normals[k]) < 0 {
 			return true
 		}
 	}
