@@ -15,7 +15,15 @@ const benchTicks = 600
 // random starts and targets, 600 ticks from spawn, and reports the mean
 // milliseconds per tick (compare with the C++ figures in the README:
 // 0.60 / 3.91 / 6.65 / 10.36 ms for 100 / 500 / 1000 / 2000 agents).
-func BenchmarkCrowd(b *testing.B) {
+//
+// BenchmarkCrowdReference is the same with Config.Reference, the
+// like-for-like comparison with the C++ crowd.
+func BenchmarkCrowd(b *testing.B) { benchmarkCrowd(b, false) }
+
+// BenchmarkCrowdReference runs BenchmarkCrowd with Config.Reference.
+func BenchmarkCrowdReference(b *testing.B) { benchmarkCrowd(b, true) }
+
+func benchmarkCrowd(b *testing.B, reference bool) {
 	mesh := loadDungeon(b)
 	for _, n := range []int{100, 500, 1000, 2000, 5000, 10000} {
 		for _, workers := range []int{1, 2} {
@@ -23,7 +31,7 @@ func BenchmarkCrowd(b *testing.B) {
 				var total, cpu time.Duration
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
-					f := newCrowd(b, mesh, n, 1, Config{Workers: workers})
+					f := newCrowd(b, mesh, n, 1, Config{Workers: workers, Reference: reference})
 					b.StartTimer()
 					start, startCPU := time.Now(), processCPU()
 					f.step(b, benchTicks)
@@ -65,5 +73,18 @@ func BenchmarkCrowdSteadyTick(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCrowdFirstTicks measures the 600 ticks after spawning 1000
+// agents, path planning included (allocs/op is per 600 ticks).
+func BenchmarkCrowdFirstTicks(b *testing.B) {
+	mesh := loadDungeon(b)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		f := newCrowd(b, mesh, 1000, 1, Config{})
+		b.StartTimer()
+		f.step(b, benchTicks)
 	}
 }
