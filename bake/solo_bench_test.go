@@ -100,7 +100,7 @@ func BenchmarkDetailMesh(b *testing.B) {
 func BenchmarkTileData(b *testing.B) {
 	settings := DefaultSettings()
 	benchmarkLastStages(b, func(in *SoloResult, g *Geometry) error {
-		_, err := buildTileData(in.PolyMesh, in.DetailMesh, g, &settings, in.Config, RecastDemoAreaFlags)
+		_, err := buildTileData(in.PolyMesh, in.DetailMesh, g, tileSpec{settings: &settings, config: in.Config, areaFlags: RecastDemoAreaFlags})
 		return err
 	})
 }

@@ -33,8 +33,8 @@ type TileBaker struct {
 	// tileWorldSize is the side of a tile, TileSize·CellSize
 	// [Units: world units]
 	tileWorldSize float32
-	// scratch holds *tileScratch buffers between tile builds.
-	scratch sync.Pool
+	// bakers holds the *Baker of each BuildTile call between calls.
+	bakers sync.Pool
 }
 
 // NewTileBaker validates the geometry and the settings and indexes the
@@ -71,14 +71,7 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	// Triangle areas, as every tile's build marks them (RecastDemo marks
 	// the triangles of each chunk again for each tile).
 	areas := make([]uint8, len(g.Triangles))
-	var err error
-	if g.Areas == nil {
-		err = MarkWalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
+	if err := markTriangleAreas(areas, g, settings.AgentMaxSlope); err != nil {
 		return nil, err
 	}
 	width, height := CalcGridSize(bmin, bmax, settings.CellSize)

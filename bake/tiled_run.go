@@ -193,13 +193,14 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			scratch := &tileScratch{}
+			baker := b.getBaker()
+			defer b.bakers.Put(baker)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= total || workCtx.Err() != nil {
 					return
 				}
-				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, scratch)
+				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, baker)
 				if err != nil {
 					failuresMu.Lock()
 					failures = append(failures, tileFailure{i, err})
