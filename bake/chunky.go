@@ -1,8 +1,6 @@
 package bake
 
 import (
-	"math"
-
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -64,10 +62,10 @@ func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
 		b := triangleBounds{minX: v[0], maxX: v[0], minZ: v[2], maxZ: v[2], index: int32(i)}
 		for _, corner := range t[1:] {
 			v := vertices[corner]
-			b.minX = cMin(v[0], b.minX)
-			b.maxX = cMax(v[0], b.maxX)
-			b.minZ = cMin(v[2], b.minZ)
-			b.maxZ = cMax(v[2], b.maxZ)
+			b.minX = minFloat(b.minX, v[0])
+			b.maxX = maxFloat(b.maxX, v[0])
+			b.minZ = minFloat(b.minZ, v[2])
+			b.maxZ = maxFloat(b.maxZ, v[2])
 		}
 		bounds[i] = b
 	}
@@ -118,37 +116,12 @@ func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds) {
 func totalBounds(bounds []triangleBounds) (minX, minZ, maxX, maxZ float32) {
 	minX, minZ, maxX, maxZ = bounds[0].minX, bounds[0].minZ, bounds[0].maxX, bounds[0].maxZ
 	for _, b := range bounds[1:] {
-		minX = cMin(b.minX, minX)
-		minZ = cMin(b.minZ, minZ)
-		maxX = cMax(b.maxX, maxX)
-		maxZ = cMax(b.maxZ, maxZ)
+		minX = minFloat(minX, b.minX)
+		minZ = minFloat(minZ, b.minZ)
+		maxX = maxFloat(maxX, b.maxX)
+		maxZ = maxFloat(maxZ, b.maxZ)
 	}
 	return minX, minZ, maxX, maxZ
-}
-
-// truncateToInt32 converts like x86's cvttss2si: toward zero, and
-// 0x80000000 for values an int32 cannot hold.
-func truncateToInt32(f float32) int {
-	if !(f > -2147483649 && f < 2147483648) {
-		return math.MinInt32
-	}
-	return int(int32(f))
-}
-
-// cMin is std::min(a, b) for floats: b when b < a, else a.
-func cMin(a, b float32) float32 {
-	if b < a {
-		return b
-	}
-	return a
-}
-
-// cMax is std::max(a, b) for floats: b when a < b, else a.
-func cMax(a, b float32) float32 {
-	if a < b {
-		return b
-	}
-	return a
 }
 
 // overlappingChunks appends to dst the leaves whose box overlaps the xz

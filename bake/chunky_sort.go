@@ -11,9 +11,9 @@ package bake
 // least as long as items.
 func sortBoundsGlibc(items, scratch []triangleBounds, byZ bool) {
 	if byZ {
-		glibcMergeSort(items, scratch, func(a, b *triangleBounds) bool { return truncateToInt32(a.minZ-b.minZ) <= 0 })
+		glibcMergeSort(items, scratch, func(a, b *triangleBounds) bool { return cInt(a.minZ-b.minZ) <= 0 })
 	} else {
-		glibcMergeSort(items, scratch, func(a, b *triangleBounds) bool { return truncateToInt32(a.minX-b.minX) <= 0 })
+		glibcMergeSort(items, scratch, func(a, b *triangleBounds) bool { return cInt(a.minX-b.minX) <= 0 })
 	}
 }
 

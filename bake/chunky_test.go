@@ -172,12 +172,3 @@ func TestGlibcMergeSort(t *testing.T) {
 	sortBoundsGlibc(values, make([]triangleBounds, 4), true)
 	assert.Equal(t, []float32{0, 1.2, 0.5, 2}, []float32{values[0].minZ, values[1].minZ, values[2].minZ, values[3].minZ})
 }
-
-func TestTruncateToInt32(t *testing.T) {
-	assert.Equal(t, 0, truncateToInt32(0.99))
-	assert.Equal(t, 0, truncateToInt32(-0.99))
-	assert.Equal(t, -3, truncateToInt32(-3.7))
-	assert.Equal(t, math.MinInt32, truncateToInt32(3e9))
-	assert.Equal(t, math.MinInt32, truncateToInt32(-3e9))
-	assert.Equal(t, math.MinInt32, truncateToInt32(float32(math.NaN())))
-}
