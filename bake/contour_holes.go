@@ -198,20 +198,6 @@ func mergeContours(a, b *Contour, ia, ib int) {
 	b.Verts = nil
 }
 
-func contourPrev(i, n int) int {
-	if i-1 >= 0 {
-		return i - 1
-	}
-	return n - 1
-}
-
-func contourNext(i, n int) int {
-	if i+1 < n {
-		return i + 1
-	}
-	return 0
-}
-
 // contourArea2 is twice the signed xz area of the triangle a, b, c.
 func contourArea2(a, b, c [4]int32) int {
 	return (int(b[0])-int(a[0]))*(int(c[2])-int(a[2])) - (int(c[0])-int(a[0]))*(int(b[2])-int(a[2]))
@@ -265,7 +251,7 @@ func contourVertexEqual(a, b [4]int32) bool { return a[0] == b[0] && a[2] == b[2
 func contourSegmentIntersects(d0, d1 [4]int32, skip int, verts [][4]int32) bool {
 	n := len(verts)
 	for k := 0; k < n; k++ {
-		k1 := contourNext(k, n)
+		k1 := nextIndex(k, n)
 		if skip == k || skip == k1 {
 			continue
 		}
@@ -285,8 +271,8 @@ func contourSegmentIntersects(d0, d1 [4]int32, skip int, verts [][4]int32) bool 
 func contourInCone(i int, verts [][4]int32, pj [4]int32) bool {
 	n := len(verts)
 	pi := verts[i]
-	pi1 := verts[contourNext(i, n)]
-	pin1 := verts[contourPrev(i, n)]
+	pi1 := verts[nextIndex(i, n)]
+	pin1 := verts[prevIndex(i, n)]
 	if contourLeftOn(pin1, pi, pi1) {
 		return contourLeft(pi, pj, pin1) && contourLeft(pj, pi, pi1)
 	}
