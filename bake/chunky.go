@@ -1,6 +1,7 @@
 package bake
 
 import (
+	"github.com/archenav/archenav/internal/glibcsort"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -110,6 +111,20 @@ func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds) {
 	m.subdivide(bounds[:split], scratch[:split])
 	m.subdivide(bounds[split:], scratch[split:])
 	m.nodes[index].count = int32(len(m.nodes) - index)
+}
+
+// sortBoundsGlibc sorts triangle boxes by their smallest x (byZ false) or z
+// (byZ true) with RecastDemo's comparator, the float difference truncated to
+// an int, in glibc qsort's order. The comparator is not a proper order (keys
+// less than one unit apart tie, and ties do not chain), so only glibc's
+// algorithm, comparing the same pairs, reaches the same order. scratch must
+// be at least as long as items.
+func sortBoundsGlibc(items, scratch []triangleBounds, byZ bool) {
+	if byZ {
+		glibcsort.Sort(items, scratch, func(a, b *triangleBounds) int { return cInt(a.minZ - b.minZ) })
+	} else {
+		glibcsort.Sort(items, scratch, func(a, b *triangleBounds) int { return cInt(a.minX - b.minX) })
+	}
 }
 
 // totalBounds returns the xz box around every box of bounds (not empty).
