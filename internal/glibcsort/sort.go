@@ -17,32 +17,66 @@ func Sort[T any](items, scratch []T, cmp func(a, b *T) int) {
 	if len(scratch) < len(items) {
 		scratch = make([]T, len(items))
 	}
-	mergeSort(items, scratch, cmp)
+	sortInPlace(items, scratch[:len(items)], cmp)
 }
 
-func mergeSort[T any](items, scratch []T, cmp func(a, b *T) int) {
-	n := len(items)
-	if n <= 1 {
-		return
-	}
-	n1 := n / 2
-	mergeSort(items[:n1], scratch, cmp)
-	mergeSort(items[n1:], scratch, cmp)
+// The merge sort below compares exactly the pairs glibc's msort_with_tmp
+// compares, in the same order: the same halves (the first len/2 items, then
+// the rest), merged taking from the first while cmp <= 0. Instead of merging
+// into the buffer and copying back as glibc does, each level merges from
+// one buffer into the other (sortInPlace sorts with its halves sorted into
+// the scratch, sortInto with its halves sorted in place), which moves every
+// item once per level.
 
-	// Merge into scratch; what is left of the second half is already in
-	// place, so only the merged prefix is copied back.
-	i, j, k := 0, n1, 0
-	scratch = scratch[:n]
-	for i < n1 && j < n {
-		if cmp(&items[i], &items[j]) <= 0 {
-			scratch[k] = items[i]
+// sortInPlace sorts items, with scratch (as long) for the halves.
+func sortInPlace[T any](items, scratch []T, cmp func(a, b *T) int) {
+	switch n := len(items); n {
+	case 0, 1:
+	case 2:
+		if cmp(&items[0], &items[1]) > 0 {
+			items[0], items[1] = items[1], items[0]
+		}
+	default:
+		half := n / 2
+		sortInto(items[:half], scratch[:half], cmp)
+		sortInto(items[half:], scratch[half:n], cmp)
+		merge(scratch[:half], scratch[half:n], items, cmp)
+	}
+}
+
+// sortInto sorts items into out (as long); items is left in any order.
+func sortInto[T any](items, out []T, cmp func(a, b *T) int) {
+	switch n := len(items); n {
+	case 1:
+		out[0] = items[0]
+	case 2:
+		if cmp(&items[0], &items[1]) <= 0 {
+			out[0], out[1] = items[0], items[1]
+		} else {
+			out[0], out[1] = items[1], items[0]
+		}
+	default:
+		half := n / 2
+		sortInPlace(items[:half], out[:half], cmp)
+		sortInPlace(items[half:], out[half:], cmp)
+		merge(items[:half], items[half:], out, cmp)
+	}
+}
+
+// merge merges the sorted runs first and second into out, taking from first
+// on ties.
+func merge[T any](first, second, out []T, cmp func(a, b *T) int) {
+	i, j, k := 0, 0, 0
+	for i < len(first) && j < len(second) {
+		if cmp(&first[i], &second[j]) <= 0 {
+			out[k] = first[i]
 			i++
 		} else {
-			scratch[k] = items[j]
+			out[k] = second[j]
 			j++
 		}
 		k++
 	}
-	k += copy(scratch[k:], items[i:n1])
-	copy(items[:k], scratch[:k])
+	k += copy(out[k:], first[i:])
+	copy(out[k:], second[j:])
 }
