@@ -3,7 +3,8 @@ package bake
 import (
 	"cmp"
 	"fmt"
-	"slices"
+
+	"github.com/archenav/archenav/internal/glibcsort"
 )
 
 // contourHole is a hole contour of a region with its lowest-leftmost vertex.
@@ -105,7 +106,7 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 	for i := range holes {
 		holes[i].minX, holes[i].minZ, holes[i].leftmostVert = leftmostVertex(cset.Contours[holes[i].contour].Verts)
 	}
-	slices.SortStableFunc(holes, func(a, b contourHole) int {
+	glibcsort.Sort(holes, nil, func(a, b *contourHole) int {
 		if a.minX == b.minX {
 			return cmp.Compare(a.minZ, b.minZ)
 		}
@@ -128,6 +129,7 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 	for i := range diagonals {
 		diagonals[i].vert = -1
 	}
+	var sortScratch []potentialDiagonal
 
 	for i := range holes {
 		hole := &cset.Contours[holes[i].contour]
@@ -150,7 +152,10 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 				diagonals[diagonalCount] = potentialDiagonal{vert: j, distance: dx*dx + dz*dz}
 				diagonalCount++
 			}
-			slices.SortStableFunc(diagonals[:diagonalCount], func(a, b potentialDiagonal) int {
+			if len(sortScratch) < diagonalCount {
+				sortScratch = make([]potentialDiagonal, len(diagonals))
+			}
+			glibcsort.Sort(diagonals[:diagonalCount], sortScratch, func(a, b *potentialDiagonal) int {
 				return cmp.Compare(a.distance, b.distance)
 			})
 
