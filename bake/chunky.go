@@ -2,7 +2,6 @@ package bake
 
 import (
 	"github.com/archenav/archenav/internal/glibcsort"
-	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -51,9 +50,9 @@ type triangleBounds struct {
 }
 
 // newChunkyMesh builds the chunk tree over the triangles of vertices and
-// triangles (PartitionedMesh::PartitionMesh with 256 triangles per chunk).
-// The indices must be valid.
-func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
+// triangles (PartitionedMesh::PartitionMesh with 256 triangles per chunk)
+// on up to workers goroutines. The indices must be valid.
+func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32, workers int) *chunkyMesh {
 	if len(triangles) == 0 {
 		return &chunkyMesh{}
 	}
@@ -71,15 +70,17 @@ func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
 		bounds[i] = b
 	}
 
-	// The C++ sizes its node array to four nodes per chunk; a median split
-	// never needs more, so the tree here simply grows.
-	chunks := int(geom.Ceil(float32(len(triangles)) / float32(trianglesPerChunk)))
 	m := &chunkyMesh{
-		nodes:     make([]chunkyNode, 0, 4*chunks),
-		triangles: make([]int32, 0, len(triangles)),
+		nodes:     make([]chunkyNode, subtreeNodeCount(len(bounds))),
+		triangles: make([]int32, len(bounds)),
 	}
-	scratch := make([]triangleBounds, len(bounds))
-	m.subdivide(bounds, scratch)
+	// Below the first levels of splits each subtree is built on a
+	// goroutine of its own.
+	concurrentLevels := 0
+	for 1<<concurrentLevels < workers {
+		concurrentLevels++
+	}
+	m.subdivide(bounds, make([]triangleBounds, len(bounds)), 0, 0, concurrentLevels)
 	for _, n := range m.nodes {
 		if n.leaf {
 			m.maxChunkTriangles = max(m.maxChunkTriangles, int(n.count))
@@ -88,29 +89,52 @@ func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
 	return m
 }
 
-// subdivide adds the subtree over bounds to the tree: a leaf when few enough
-// triangles remain, otherwise a node split at the median of the longest axis
-// of its box. scratch is as long as bounds.
-func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds) {
-	index := len(m.nodes)
+// subtreeNodeCount returns the number of nodes of the subtree over count
+// triangles: the splits depend only on the count.
+func subtreeNodeCount(count int) int {
+	if count <= trianglesPerChunk {
+		return 1
+	}
+	split := count / 2
+	return 1 + subtreeNodeCount(split) + subtreeNodeCount(count-split)
+}
+
+// subdivide writes the subtree over bounds at node index, its triangles
+// from triangle first on: a leaf when few enough triangles remain,
+// otherwise a node split at the median of the longest axis of its box.
+// scratch is as long as bounds. While concurrentLevels is positive, the
+// second half of a split is built on another goroutine.
+func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds, index, first, concurrentLevels int) {
 	minX, minZ, maxX, maxZ := totalBounds(bounds)
-	m.nodes = append(m.nodes, chunkyNode{minX: minX, minZ: minZ, maxX: maxX, maxZ: maxZ})
+	node := &m.nodes[index]
+	*node = chunkyNode{minX: minX, minZ: minZ, maxX: maxX, maxZ: maxZ}
 
 	if len(bounds) <= trianglesPerChunk {
-		m.nodes[index].leaf = true
-		m.nodes[index].first = int32(len(m.triangles))
-		m.nodes[index].count = int32(len(bounds))
-		for _, b := range bounds {
-			m.triangles = append(m.triangles, b.index)
+		node.leaf = true
+		node.first = int32(first)
+		node.count = int32(len(bounds))
+		for i, b := range bounds {
+			m.triangles[first+i] = b.index
 		}
 		return
 	}
 
 	sortBoundsGlibc(bounds, scratch, maxX-minX < maxZ-minZ)
 	split := len(bounds) / 2
-	m.subdivide(bounds[:split], scratch[:split])
-	m.subdivide(bounds[split:], scratch[split:])
-	m.nodes[index].count = int32(len(m.nodes) - index)
+	node.count = int32(subtreeNodeCount(len(bounds)))
+	left, right := index+1, index+1+subtreeNodeCount(split)
+	if concurrentLevels <= 0 {
+		m.subdivide(bounds[:split], scratch[:split], left, first, 0)
+		m.subdivide(bounds[split:], scratch[split:], right, first+split, 0)
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.subdivide(bounds[split:], scratch[split:], right, first+split, concurrentLevels-1)
+	}()
+	m.subdivide(bounds[:split], scratch[:split], left, first, concurrentLevels-1)
+	<-done
 }
 
 // sortBoundsGlibc sorts triangle boxes by their smallest x (byZ false) or z

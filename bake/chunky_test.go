@@ -2,6 +2,7 @@ package bake
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -15,7 +16,7 @@ import (
 // with RecastDemo's PartitionedMesh: node count, largest chunk, the
 // triangles (as vertex indices) in chunk order, and every node as the C++
 // stores it (xz bounds, then triangle index or negative escape, then
-// triangle count), hashed with FNV-1a.
+// triangle count), hashed with FNV-1a; built on 1 to 8 goroutines.
 func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 	tests := []struct {
 		mesh                    string
@@ -27,39 +28,41 @@ func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 		{"undulating", 63, 163, 0xed6256dbce6ba3fa, 0x87ae930ffb935b9c},
 	}
 	for _, tt := range tests {
-		t.Run(tt.mesh, func(t *testing.T) {
-			g := loadTestMesh(t, tt.mesh)
-			m := newChunkyMesh(g.Vertices, g.Triangles)
-			assert.Len(t, m.nodes, tt.nodes)
-			assert.Equal(t, tt.maxTriangles, m.maxChunkTriangles)
+		for _, workers := range []int{1, 2, 3, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", tt.mesh, workers), func(t *testing.T) {
+				g := loadTestMesh(t, tt.mesh)
+				m := newChunkyMesh(g.Vertices, g.Triangles, workers)
+				assert.Len(t, m.nodes, tt.nodes)
+				assert.Equal(t, tt.maxTriangles, m.maxChunkTriangles)
 
-			h := fnv.New64a()
-			var buf []byte
-			for _, ti := range m.triangles {
-				buf = buf[:0]
-				for _, v := range g.Triangles[ti] {
-					buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+				h := fnv.New64a()
+				var buf []byte
+				for _, ti := range m.triangles {
+					buf = buf[:0]
+					for _, v := range g.Triangles[ti] {
+						buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+					}
+					h.Write(buf)
 				}
-				h.Write(buf)
-			}
-			assert.Equal(t, tt.trianglesHash, h.Sum64(), "triangles in chunk order")
+				assert.Equal(t, tt.trianglesHash, h.Sum64(), "triangles in chunk order")
 
-			h = fnv.New64a()
-			for _, n := range m.nodes {
-				buf = buf[:0]
-				for _, f := range []float32{n.minX, n.minZ, n.maxX, n.maxZ} {
-					buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+				h = fnv.New64a()
+				for _, n := range m.nodes {
+					buf = buf[:0]
+					for _, f := range []float32{n.minX, n.minZ, n.maxX, n.maxZ} {
+						buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+					}
+					triIndex, count := n.first, n.count
+					if !n.leaf {
+						triIndex, count = -n.count, 0
+					}
+					buf = binary.LittleEndian.AppendUint32(buf, uint32(triIndex))
+					buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
+					h.Write(buf)
 				}
-				triIndex, count := n.first, n.count
-				if !n.leaf {
-					triIndex, count = -n.count, 0
-				}
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(triIndex))
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
-				h.Write(buf)
-			}
-			assert.Equal(t, tt.nodeHash, h.Sum64(), "nodes")
-		})
+				assert.Equal(t, tt.nodeHash, h.Sum64(), "nodes")
+			})
+		}
 	}
 }
 
@@ -68,7 +71,7 @@ func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 // boxes contain their triangles and children, and escapes skip subtrees.
 func TestChunkyMeshStructure(t *testing.T) {
 	g := randomSoup(rand.New(rand.NewPCG(1, 2)), 3000)
-	m := newChunkyMesh(g.Vertices, g.Triangles)
+	m := newChunkyMesh(g.Vertices, g.Triangles, 1)
 
 	seen := make([]int, len(g.Triangles))
 	var check func(i int) int // returns the index after the subtree
@@ -109,7 +112,7 @@ func TestChunkyMeshStructure(t *testing.T) {
 func TestChunkyMeshOverlap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	g := randomSoup(rng, 2000)
-	m := newChunkyMesh(g.Vertices, g.Triangles)
+	m := newChunkyMesh(g.Vertices, g.Triangles, 1)
 	for range 500 {
 		x0, z0 := rng.Float32()*120-10, rng.Float32()*120-10
 		x1, z1 := x0+rng.Float32()*30, z0+rng.Float32()*30
@@ -123,7 +126,7 @@ func TestChunkyMeshOverlap(t *testing.T) {
 		require.Equal(t, want, got)
 	}
 	assert.Empty(t, m.overlappingChunks(1000, 1000, 1001, 1001, nil))
-	assert.Empty(t, newChunkyMesh(nil, nil).overlappingChunks(-1, -1, 1, 1, nil))
+	assert.Empty(t, newChunkyMesh(nil, nil, 1).overlappingChunks(-1, -1, 1, 1, nil))
 }
 
 func randomSoup(rng *rand.Rand, triangles int) *Geometry {

@@ -29,16 +29,37 @@ func BenchmarkTiled(b *testing.B) {
 	}
 }
 
-// BenchmarkChunkyMesh builds the chunk tree of each test level.
+// BenchmarkChunkyMesh builds the chunk tree of each test level on 1 and 2
+// goroutines.
 func BenchmarkChunkyMesh(b *testing.B) {
 	for _, mesh := range []string{"dungeon", "nav_test", "undulating"} {
 		g := loadTestMesh(b, mesh)
-		b.Run(mesh, func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				newChunkyMesh(g.Vertices, g.Triangles)
-			}
-		})
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", mesh, workers), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					newChunkyMesh(g.Vertices, g.Triangles, workers)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkNewTileBaker indexes each test level for a tiled bake (triangle
+// areas and boxes, chunk tree) on 1 and 2 goroutines: the part of Tiled
+// before the tiles.
+func BenchmarkNewTileBaker(b *testing.B) {
+	for _, mesh := range []string{"dungeon", "nav_test", "undulating"} {
+		g := loadTestMesh(b, mesh)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", mesh, workers), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					_, err := NewTileBaker(g, DefaultSettings(), TiledOptions{Workers: workers})
+					require.NoError(b, err)
+				}
+			})
+		}
 	}
 }
 
