@@ -16,7 +16,8 @@ type TiledOptions struct {
 	// TileSize is the side of a tile without its border; 0 keeps
 	// Settings.TileSize [Limit: >= 0] [Units: cells]
 	TileSize int
-	// Workers is the number of goroutines baking tiles; 0 or less means
+	// Workers is the number of goroutines baking tiles (and, given to
+	// NewTileBaker, indexing the triangles); 0 or less means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
 	// AreaFlags maps each polygon's baked area to the area and flags
