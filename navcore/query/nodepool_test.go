@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -75,11 +76,11 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 	// The pop order Detour's dtNodeQueue gives for the same pushes,
 	// decrease-keys and ties.
 	want := []navmesh.Ref{35, 1, 10, 33, 34, 16, 38, 39, 13, 25, 29, 28, 14, 8, 36, 1, 2, 3, 0, 4, 18, 0, 26, 3, 19, 9, 22, 23, 2, 4, 11, 5, 30, 7, 6, 20, 21, 27, 37, 12, 24, 15, 32, 17, 31}
-	rng := &lcg{state: 5}
+	rng := &testmesh.LCG{State: 5}
 	nodes := make([]node, 40)
 	q := newNodeQueue(64)
 	for i := range nodes {
-		nodes[i].total = float32(int(rng.next() * 5))
+		nodes[i].total = float32(int(rng.Next() * 5))
 		nodes[i].ref = navmesh.Ref(i)
 		q.push(&nodes[i])
 	}
@@ -102,11 +103,11 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 }
 
 func TestNodeQueuePopsCheapestFirst(t *testing.T) {
-	rng := &lcg{state: 1}
+	rng := &testmesh.LCG{State: 1}
 	nodes := make([]node, 200)
 	q := newNodeQueue(len(nodes))
 	for i := range nodes {
-		nodes[i].total = rng.next() * 100
+		nodes[i].total = rng.Next() * 100
 		q.push(&nodes[i])
 	}
 	assert.Same(t, q.top(), q.top())
