@@ -2,6 +2,8 @@ package navmesh
 
 import (
 	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 )
 
 // Snapshot is an immutable view of a Mesh's tile set at one moment. It never
@@ -210,8 +212,8 @@ func (s *Snapshot) ClosestPointOnPoly(ref Ref, pos mgl32.Vec3) (closest mgl32.Ve
 	if err != nil {
 		return pos, false, err
 	}
-	closest, posOverPoly = t.closestPointOnPoly(int(ref.PolyIndex()), pos)
-	return closest, posOverPoly, nil
+	p, posOverPoly := t.closestPointOnPoly(ref.PolyIndex(), fastgeom.FromVec3(pos))
+	return p.Vec3(), posOverPoly, nil
 }
 
 func (s *Snapshot) bucketAt(x, y int32) bucket {

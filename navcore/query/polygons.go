@@ -56,31 +56,11 @@ type nearestCollector struct {
 }
 
 func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
-	climb := tile.Header.WalkableClimb
-	center := toPoint(c.center)
-	for _, ref := range refs {
-		closest, over := closestOnPoly(tile, ref.PolyIndex(), center)
-		dx := center.x - closest.x
-		dy := center.y - closest.y
-		dz := center.z - closest.z
-		var d float32
-		if over {
-			// Over the polygon and within climb: as good as touching it.
-			d = geom.Abs(dy) - climb
-			if d > 0 {
-				d = d * d
-			} else {
-				d = 0
-			}
-		} else {
-			d = dx*dx + dy*dy + dz*dz
-		}
-		if d < c.distSqr {
-			c.point = closest.vec()
-			c.distSqr = d
-			c.ref = ref
-			c.overPoly = over
-		}
+	if ref, closest, over, d := tile.NearestAmong(c.center, refs); d < c.distSqr {
+		c.point = closest
+		c.distSqr = d
+		c.ref = ref
+		c.overPoly = over
 	}
 }
 

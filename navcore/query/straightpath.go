@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -84,7 +85,7 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 	crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
 	if len(path) > 1 {
 		// The funnel: its apex and the ends of its two sides.
-		portalApex := toPoint(closestStartPos)
+		portalApex := fastgeom.FromVec3(closestStartPos)
 		portalLeft := portalApex
 		portalRight := portalApex
 		apexIndex, leftIndex, rightIndex := 0, 0, 0
@@ -92,7 +93,7 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 		leftPolyRef, rightPolyRef := path[0], path[0]
 
 		for i := 0; i < len(path); i++ {
-			var left, right point
+			var left, right fastgeom.Point
 			var toType navmesh.PolyType
 			if i+1 < len(path) {
 				portalLeftEnd, portalRightEnd, polyType, ok := portals.portal(path[i], path[i+1])
@@ -116,21 +117,21 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				}
 				// Skip a first portal right at the start point.
 				if i == 0 {
-					if d, _ := distancePtSegSqr2D(portalApex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
+					if d, _ := fastgeom.DistancePtSegSqr2D(portalApex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
 						continue
 					}
 				}
 				left, right, toType = portalLeftEnd, portalRightEnd, polyType
 			} else {
 				// The end point closes the funnel.
-				left = toPoint(closestEndPos)
+				left = fastgeom.FromVec3(closestEndPos)
 				right = left
 				toType = navmesh.PolyTypeGround
 			}
 
 			// Tighten the funnel's right side.
-			if triArea2D(portalApex, portalRight, right) <= 0 {
-				if samePoint(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0 {
+			if fastgeom.TriArea2D(portalApex, portalRight, right) <= 0 {
+				if fastgeom.Equal(portalApex, portalRight) || fastgeom.TriArea2D(portalApex, portalLeft, right) > 0 {
 					portalRight = right
 					if i+1 < len(path) {
 						rightPolyRef = path[i+1]
@@ -142,12 +143,12 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				} else {
 					// The right side crossed the left: the left corner is the
 					// next path point.
-					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft.vec()) {
+					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft.Vec3()) {
 						return sp.result()
 					}
 					portalApex = portalLeft
 					apexIndex = leftIndex
-					if sp.appendVertex(portalApex.vec(), cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
+					if sp.appendVertex(portalApex.Vec3(), cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
 						return sp.n, sp.status, nil
 					}
 					portalLeft = portalApex
@@ -161,8 +162,8 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 			}
 
 			// Tighten the funnel's left side.
-			if triArea2D(portalApex, portalLeft, left) >= 0 {
-				if samePoint(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0 {
+			if fastgeom.TriArea2D(portalApex, portalLeft, left) >= 0 {
+				if fastgeom.Equal(portalApex, portalLeft) || fastgeom.TriArea2D(portalApex, portalRight, left) < 0 {
 					portalLeft = left
 					if i+1 < len(path) {
 						leftPolyRef = path[i+1]
@@ -172,12 +173,12 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 					leftPolyType = toType
 					leftIndex = i
 				} else {
-					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight.vec()) {
+					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight.Vec3()) {
 						return sp.result()
 					}
 					portalApex = portalRight
 					apexIndex = rightIndex
-					if sp.appendVertex(portalApex.vec(), cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
+					if sp.appendVertex(portalApex.Vec3(), cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
 						return sp.n, sp.status, nil
 					}
 					portalLeft = portalApex
@@ -254,7 +255,7 @@ func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
 // portal is getPortalPoints by reference: the portal from from into to and
 // the type of to. ok is false when either ref is invalid or they are not
 // linked.
-func (l *portalLookup) portal(from, to navmesh.Ref) (left, right point, toType navmesh.PolyType, ok bool) {
+func (l *portalLookup) portal(from, to navmesh.Ref) (left, right fastgeom.Point, toType navmesh.PolyType, ok bool) {
 	f, ok := l.resolve(from)
 	if !ok {
 		return left, right, 0, false

@@ -1,0 +1,93 @@
+package fastgeom
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/archenav/archenav/navcore/geom"
+)
+
+// rng is a seeded source of float32 values in [0, 1).
+type rng struct{ state uint64 }
+
+func (r *rng) next() float32 {
+	r.state = r.state*6364136223846793005 + 1442695040888963407
+	return float32(r.state>>40) / float32(1<<24)
+}
+
+// samples returns random points, some of them repeated or on a grid so that
+// degenerate triangles, zero-length segments and ties come up.
+func samples(n int) []geom.Vec3 {
+	r := &rng{state: 7}
+	out := make([]geom.Vec3, 0, n)
+	for i := 0; i < n; i++ {
+		switch i % 5 {
+		case 0:
+			out = append(out, geom.Vec3{float32(int(r.next() * 4)), float32(int(r.next() * 2)), float32(int(r.next() * 4))})
+		case 1:
+			if i > 1 {
+				out = append(out, out[i-2])
+				continue
+			}
+			fallthrough
+		default:
+			out = append(out, geom.Vec3{(r.next() - 0.5) * 200, (r.next() - 0.5) * 20, (r.next() - 0.5) * 200})
+		}
+	}
+	return out
+}
+
+func bits(f float32) uint32 { return math.Float32bits(f) }
+
+func vecBits(v geom.Vec3) [3]uint32 { return [3]uint32{bits(v[0]), bits(v[1]), bits(v[2])} }
+
+// TestMatchesGeom checks every function against its geom counterpart bit
+// for bit.
+func TestMatchesGeom(t *testing.T) {
+	pts := samples(400)
+	for i := 0; i+3 < len(pts); i++ {
+		a, b, c, d := pts[i], pts[i+1], pts[i+2], pts[i+3]
+		pa, pb, pc, pd := FromVec3(a), FromVec3(b), FromVec3(c), FromVec3(d)
+		require.Equal(t, a, pa.Vec3())
+
+		require.Equal(t, geom.Equal(a, b), Equal(pa, pb), "Equal %v %v", a, b)
+		require.Equal(t, bits(geom.TriArea2D(a, b, c)), bits(TriArea2D(pa, pb, pc)), "TriArea2D %v %v %v", a, b, c)
+		s := float32(i%11) / 10
+		require.Equal(t, vecBits(geom.Lerp(a, b, s)), vecBits(Lerp(pa, pb, s).Vec3()), "Lerp %v %v %v", a, b, s)
+
+		wantD, wantT := geom.DistancePtSegSqr2D(a, b, c)
+		gotD, gotT := DistancePtSegSqr2D(pa, pb, pc)
+		require.Equal(t, [2]uint32{bits(wantD), bits(wantT)}, [2]uint32{bits(gotD), bits(gotT)}, "DistancePtSegSqr2D %v %v %v", a, b, c)
+
+		wantH, wantOK := geom.ClosestHeightOnTriangle(d, a, b, c)
+		gotH, gotOK := ClosestHeightOnTriangle(pd, pa, pb, pc)
+		require.Equal(t, wantOK, gotOK, "ClosestHeightOnTriangle %v in %v %v %v", d, a, b, c)
+		require.Equal(t, bits(wantH), bits(gotH), "ClosestHeightOnTriangle %v in %v %v %v", d, a, b, c)
+	}
+}
+
+// TestClosestHeightInside checks a point inside a triangle, one on a
+// degenerate triangle and one outside.
+func TestClosestHeightInside(t *testing.T) {
+	a, b, c := Point{0, 1, 0}, Point{0, 1, 2}, Point{2, 3, 0}
+	tests := []struct {
+		name   string
+		p      Point
+		a      Point
+		want   float32
+		wantOK bool
+	}{
+		{"inside", Point{0.5, 0, 0.5}, a, 1.5, true},
+		{"outside", Point{3, 0, 3}, a, 0, false},
+		{"degenerate", Point{0, 0, 1}, b, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ok := ClosestHeightOnTriangle(tt.p, tt.a, b, c)
+			require.Equal(t, tt.wantOK, ok)
+			require.InDelta(t, tt.want, h, 1e-6)
+		})
+	}
+}
