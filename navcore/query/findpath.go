@@ -65,10 +65,6 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	lastBestNodeCost := startNode.total
 	outOfNodes := false
 	custom := filter.Custom != nil
-	// The tile of the last node expanded: a slot holds one tile per
-	// snapshot, and consecutive nodes are mostly in the same tile.
-	lastTileIndex := ^uint32(0)
-	var lastTile *navmesh.Tile
 
 	for !open.empty() {
 		bestNode := open.pop()
@@ -81,13 +77,8 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		}
 
 		bestRef := bestNode.ref
+		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
 		bestTileIndex := bestRef.TileIndex()
-		if bestTileIndex != lastTileIndex {
-			lastTile, _ = snap.TileAndPolyUnchecked(bestRef)
-			lastTileIndex = bestTileIndex
-		}
-		bestTile := lastTile
-		bestPoly := &bestTile.Polys[bestRef.PolyIndex()]
 
 		var parentRef navmesh.Ref
 		var parentTile *navmesh.Tile
