@@ -138,9 +138,9 @@ func nearestDistanceSqr(center, closest fastgeom.Point, posOverPoly bool, walkab
 // polygon's own vertices or one of its extra detail vertices.
 func (t *Tile) detailVertex(poly *Poly, detail *PolyDetail, i uint8) fastgeom.Point {
 	if i < poly.VertCount {
-		return fastgeom.FromVec3(t.Verts[poly.Verts[i]])
+		return fastgeom.Load(&t.Verts[poly.Verts[i]])
 	}
-	return fastgeom.FromVec3(t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)])
+	return fastgeom.Load(&t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)])
 }
 
 // The closest-point functions below are where the nearest-polygon search and
@@ -152,8 +152,8 @@ func (t *Tile) detailVertex(poly *Poly, detail *PolyDetail, i uint8) fastgeom.Po
 func (t *Tile) closestPointOnPoly(ip uint32, pos fastgeom.Point) (closest fastgeom.Point, posOverPoly bool) {
 	poly := &t.Polys[ip]
 	if poly.Type() == PolyTypeOffMeshConnection {
-		v0 := fastgeom.FromVec3(t.Verts[poly.Verts[0]])
-		v1 := fastgeom.FromVec3(t.Verts[poly.Verts[1]])
+		v0 := fastgeom.Load(&t.Verts[poly.Verts[0]])
+		v1 := fastgeom.Load(&t.Verts[poly.Verts[1]])
 		_, segT := fastgeom.DistancePtSegSqr2D(pos, v0, v1)
 		return fastgeom.Lerp(v0, v1, segT), false
 	}
@@ -181,9 +181,9 @@ func containsXZ(verts []mgl32.Vec3, indices []uint16, pt fastgeom.Point) bool {
 		return false
 	}
 	inside := false
-	vj := fastgeom.FromVec3(verts[indices[len(indices)-1]])
+	vj := fastgeom.Load(&verts[indices[len(indices)-1]])
 	for _, index := range indices {
-		vi := fastgeom.FromVec3(verts[index])
+		vi := fastgeom.Load(&verts[index])
 		if (vi.Z > pt.Z) != (vj.Z > pt.Z) &&
 			pt.X < (vj.X-vi.X)*(pt.Z-vi.Z)/(vj.Z-vi.Z)+vi.X {
 			inside = !inside

@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -82,12 +83,14 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 
 	const writes = 300
 	var done atomic.Bool
-	var snapshotsChecked, staleRejected atomic.Int64
+	var snapshotsChecked, staleRejected, readers atomic.Int64
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Add(1)
+		readers.Add(1)
 		go func() {
 			defer wg.Done()
+			defer readers.Add(-1)
 			var seen []Ref
 			for !done.Load() {
 				s := m.Snapshot()
@@ -117,6 +120,11 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 		}()
 	}
 
+	// On a busy machine the writer could finish before a reader ran: let
+	// them start first.
+	for snapshotsChecked.Load() == 0 && readers.Load() > 0 {
+		runtime.Gosched()
+	}
 	for i := range writes {
 		key := [2]int32{int32(i % 3), int32(i / 3 % 3)}
 		old := refs[key]

@@ -53,7 +53,7 @@ func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.V
 		return pos
 	}
 	for i := 0; i < nv; i++ {
-		verts[i] = fastgeom.FromVec3(tile.Verts[poly.Verts[i]])
+		verts[i] = fastgeom.Load(&tile.Verts[poly.Verts[i]])
 	}
 	pt := fastgeom.FromVec3(pos)
 	inside := false

@@ -71,7 +71,7 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	if fromPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 		for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
 			if links[i].Ref == to {
-				v := fastgeom.FromVec3(fromTile.Verts[fromPoly.Verts[links[i].Edge]])
+				v := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[links[i].Edge]])
 				return v, v, true
 			}
 		}
@@ -81,15 +81,15 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 		toLinks := toTile.Links
 		for i := toPoly.FirstLink; i != navmesh.NullLink; i = toLinks[i].Next {
 			if toLinks[i].Ref == from {
-				v := fastgeom.FromVec3(toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
+				v := fastgeom.Load(&toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
 				return v, v, true
 			}
 		}
 		return left, right, false
 	}
 
-	v0 := fastgeom.FromVec3(fromTile.Verts[fromPoly.Verts[link.Edge]])
-	v1 := fastgeom.FromVec3(fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
+	v0 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[link.Edge]])
+	v1 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
 	// A link across a tile border may cover only part of the edge.
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
 		const s = float32(1.0 / 255.0)

@@ -68,6 +68,48 @@ func TestMatchesGeom(t *testing.T) {
 	}
 }
 
+// TestIntersectSegmentPoly2DMatchesGeom clips random segments, some of them
+// degenerate, parallel to an edge or through a vertex, against random convex
+// polygons and the unit square, and compares every result with geom's.
+func TestIntersectSegmentPoly2DMatchesGeom(t *testing.T) {
+	square := []geom.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}}
+	pts := samples(600)
+	polys := [][]geom.Vec3{square, {}, square[:1]}
+	r := &rng{state: 3}
+	for range 40 {
+		// A convex polygon: points on a circle, in clockwise order seen from
+		// above as Detour winds them.
+		n := 3 + int(r.next()*4)
+		cx, cz, radius := (r.next()-0.5)*100, (r.next()-0.5)*100, 1+r.next()*30
+		poly := make([]geom.Vec3, n)
+		for i := range poly {
+			angle := -2 * math.Pi * (float64(i) + float64(r.next())*0.5) / float64(n)
+			poly[i] = geom.Vec3{cx + radius*float32(math.Cos(angle)), 0, cz + radius*float32(math.Sin(angle))}
+		}
+		polys = append(polys, poly)
+	}
+	for k, poly := range polys {
+		points := make([]Point, len(poly))
+		for i, v := range poly {
+			points[i] = FromVec3(v)
+		}
+		for i := 0; i+1 < len(pts); i++ {
+			p0, p1 := pts[i], pts[i+1]
+			if k == 0 {
+				// Short segments near the unit square.
+				p0 = geom.Vec3{p0[0] / 50, 0, p0[2] / 50}
+				p1 = geom.Vec3{p1[0] / 50, 0, p1[2] / 50}
+			}
+			wantMin, wantMax, wantSegMin, wantSegMax, wantOK := geom.IntersectSegmentPoly2D(p0, p1, poly)
+			gotMin, gotMax, gotSegMin, gotSegMax, gotOK := IntersectSegmentPoly2D(FromVec3(p0), FromVec3(p1), points)
+			require.Equal(t,
+				[]any{bits(wantMin), bits(wantMax), wantSegMin, wantSegMax, wantOK},
+				[]any{bits(gotMin), bits(gotMax), gotSegMin, gotSegMax, gotOK},
+				"polygon %d, segment %v → %v", k, p0, p1)
+		}
+	}
+}
+
 // TestClosestHeightInside checks a point inside a triangle, one on a
 // degenerate triangle and one outside.
 func TestClosestHeightInside(t *testing.T) {
