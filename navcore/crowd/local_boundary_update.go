@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -38,6 +39,7 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 	b.polyCount = n
 
 	rangeSqr := collisionQueryRange * collisionQueryRange
+	center := fastgeom.FromVec3(pos)
 	var walls [maxSegmentsPerPoly]query.WallSegment
 	for _, poly := range b.polys[:b.polyCount] {
 		// A polygon whose tile went away since the neighbourhood search
@@ -46,8 +48,9 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 		if err != nil {
 			continue
 		}
-		for _, wall := range walls[:count] {
-			distSqr, _ := geom.DistancePtSegSqr2D(pos, wall.Start, wall.End)
+		for i := range walls[:count] {
+			wall := &walls[i]
+			distSqr, _ := fastgeom.DistancePtSegSqr2D(center, fastgeom.Load(&wall.Start), fastgeom.Load(&wall.End))
 			if distSqr > rangeSqr {
 				continue
 			}

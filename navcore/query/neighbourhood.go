@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -42,7 +43,8 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 	queued++
 
 	radiusSqr := radius * radius
-	var pa, pb [navmesh.MaxVertsPerPoly]geom.Vec3
+	centerPoint := fastgeom.FromVec3(center)
+	var pa, pb [navmesh.MaxVertsPerPoly]fastgeom.Point
 	var status Status
 
 	n := 0
@@ -76,11 +78,11 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
-			va, vb, ok := portalPoints(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)
+			va, vb, ok := portal(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)
 			if !ok {
 				continue
 			}
-			if d, _ := geom.DistancePtSegSqr2D(center, va, vb); d > radiusSqr {
+			if d, _ := fastgeom.DistancePtSegSqr2D(centerPoint, va, vb); d > radiusSqr {
 				continue
 			}
 			// Mark visited before the overlap test so a rejected polygon is
@@ -92,7 +94,7 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			// linked to the current one), as on a multi-level mesh.
 			npa := int(neighbourPoly.VertCount)
 			for k := 0; k < npa; k++ {
-				pa[k] = neighbourTile.Verts[neighbourPoly.Verts[k]]
+				pa[k] = fastgeom.Load(&neighbourTile.Verts[neighbourPoly.Verts[k]])
 			}
 			overlap := false
 			for j := 0; j < n; j++ {
@@ -110,9 +112,9 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 				pastTile, pastPoly := snap.TileAndPolyUnchecked(pastRef)
 				npb := int(pastPoly.VertCount)
 				for k := 0; k < npb; k++ {
-					pb[k] = pastTile.Verts[pastPoly.Verts[k]]
+					pb[k] = fastgeom.Load(&pastTile.Verts[pastPoly.Verts[k]])
 				}
-				if geom.OverlapPolyPoly2D(pa[:npa], pb[:npb]) {
+				if fastgeom.OverlapPolyPoly2D(pa[:npa], pb[:npb]) {
 					overlap = true
 					break
 				}

@@ -142,3 +142,39 @@ func IntersectSegmentPoly2D(p0, p1 Point, verts []Point) (tMin, tMax float32, se
 	}
 	return tMin, tMax, segMin, segMax, true
 }
+
+// OverlapPolyPoly2D is geom.OverlapPolyPoly2D: whether the convex polygons
+// polyA and polyB overlap in the xz-plane (separating-axis test); polygons
+// that only touch, within 1e-4, do not.
+func OverlapPolyPoly2D(polyA, polyB []Point) bool {
+	return !hasSeparatingAxis(polyA, polyA, polyB) && !hasSeparatingAxis(polyB, polyA, polyB)
+}
+
+// hasSeparatingAxis reports whether the normal of one of the edges of edges
+// separates polyA from polyB.
+func hasSeparatingAxis(edges, polyA, polyB []Point) bool {
+	const eps = float32(1e-4)
+	n := len(edges)
+	for i, j := 0, n-1; i < n; j, i = i, i+1 {
+		va, vb := edges[j], edges[i]
+		axisX, axisZ := vb.Z-va.Z, -(vb.X - va.X)
+		aMin, aMax := projectPoly(axisX, axisZ, polyA)
+		bMin, bMax := projectPoly(axisX, axisZ, polyB)
+		if aMin+eps > bMax || aMax-eps < bMin {
+			return true
+		}
+	}
+	return false
+}
+
+// projectPoly returns the extent of poly along the xz axis (axisX, axisZ).
+func projectPoly(axisX, axisZ float32, poly []Point) (lo, hi float32) {
+	lo = axisX*poly[0].X + axisZ*poly[0].Z
+	hi = lo
+	for _, p := range poly[1:] {
+		d := axisX*p.X + axisZ*p.Z
+		lo = min(lo, d)
+		hi = max(hi, d)
+	}
+	return lo, hi
+}

@@ -110,6 +110,50 @@ func TestIntersectSegmentPoly2DMatchesGeom(t *testing.T) {
 	}
 }
 
+// TestOverlapPolyPoly2DMatchesGeom compares the overlap test with geom's on
+// pairs of random convex polygons, many of them overlapping, touching or
+// sharing edges.
+func TestOverlapPolyPoly2DMatchesGeom(t *testing.T) {
+	r := &rng{state: 5}
+	var polys [][]geom.Vec3
+	for range 60 {
+		n := 3 + int(r.next()*4)
+		cx, cz, radius := float32(int(r.next()*8)), float32(int(r.next()*8)), 1+float32(int(r.next()*3))
+		poly := make([]geom.Vec3, n)
+		for i := range poly {
+			angle := -2 * math.Pi * float64(i) / float64(n)
+			poly[i] = geom.Vec3{cx + radius*float32(math.Cos(angle)), 0, cz + radius*float32(math.Sin(angle))}
+		}
+		polys = append(polys, poly)
+	}
+	// Two unit squares sharing an edge, and one touching at a corner.
+	polys = append(polys,
+		[]geom.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 1}, {1, 0, 0}},
+		[]geom.Vec3{{1, 0, 0}, {1, 0, 1}, {2, 0, 1}, {2, 0, 0}},
+		[]geom.Vec3{{1, 0, 1}, {1, 0, 2}, {2, 0, 2}, {2, 0, 1}})
+	toPoints := func(poly []geom.Vec3) []Point {
+		out := make([]Point, len(poly))
+		for i, v := range poly {
+			out[i] = Load(&poly[i])
+			require.Equal(t, FromVec3(v), out[i])
+		}
+		return out
+	}
+	overlaps := 0
+	for _, a := range polys {
+		for _, b := range polys {
+			want := geom.OverlapPolyPoly2D(a, b)
+			require.Equal(t, want, OverlapPolyPoly2D(toPoints(a), toPoints(b)), "%v and %v", a, b)
+			if want {
+				overlaps++
+			}
+		}
+	}
+	n := len(polys)
+	require.Greater(t, overlaps, n, "more overlaps than the polygons with themselves")
+	require.Less(t, overlaps, n*n)
+}
+
 // TestClosestHeightInside checks a point inside a triangle, one on a
 // degenerate triangle and one outside.
 func TestClosestHeightInside(t *testing.T) {
