@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -58,11 +59,12 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 	var bestNode *node
 
 	// Search only polygons touching the circle through start and end.
-	searchPos := lerp(startPos, endPos, 0.5)
+	searchPos := fastgeom.FromVec3(lerp(startPos, endPos, 0.5))
 	searchRad := dist(startPos, endPos)/2 + 0.001
 	searchRadSqr := searchRad * searchRad
 
-	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	end := fastgeom.FromVec3(endPos)
+	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
 	for queued > 0 {
 		curNode := queue[0]
 		copy(queue[:queued-1], queue[1:queued])
@@ -72,11 +74,11 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
 		nv := int(curPoly.VertCount)
 		for i := 0; i < nv; i++ {
-			verts[i] = curTile.Verts[curPoly.Verts[i]]
+			verts[i] = fastgeom.Load(&curTile.Verts[curPoly.Verts[i]])
 		}
 
 		// The end lies in this polygon: done.
-		if geom.PointInPolygon(endPos, verts[:nv]) {
+		if fastgeom.PointInPolygon(end, verts[:nv]) {
 			bestNode = curNode
 			bestPos = endPos
 			break
@@ -111,9 +113,9 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 			if count == 0 {
 				// A wall: the closest point on it is a candidate end.
 				vj, vi := verts[j], verts[i]
-				distSqr, t := geom.DistancePtSegSqr2D(endPos, vj, vi)
+				distSqr, t := fastgeom.DistancePtSegSqr2D(end, vj, vi)
 				if distSqr < bestDist {
-					bestPos = lerp(vj, vi, t)
+					bestPos = fastgeom.Lerp(vj, vi, t).Vec3()
 					bestDist = distSqr
 					bestNode = curNode
 				}
@@ -125,7 +127,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 					continue
 				}
 				// Skip edges outside the search circle.
-				if distSqr, _ := geom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
+				if distSqr, _ := fastgeom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
 					continue
 				}
 				if queued < localSearchQueue {

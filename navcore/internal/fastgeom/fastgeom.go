@@ -178,3 +178,19 @@ func projectPoly(axisX, axisZ float32, poly []Point) (lo, hi float32) {
 	}
 	return lo, hi
 }
+
+// PointInPolygon is geom.PointInPolygon: whether pt lies inside the polygon
+// verts seen from above (crossing-number test; a point exactly on an edge
+// may go either way).
+func PointInPolygon(pt Point, verts []Point) bool {
+	inside := false
+	n := len(verts)
+	for i, j := 0, n-1; i < n; j, i = i, i+1 {
+		vi, vj := verts[i], verts[j]
+		if (vi.Z > pt.Z) != (vj.Z > pt.Z) &&
+			pt.X < (vj.X-vi.X)*(pt.Z-vi.Z)/(vj.Z-vi.Z)+vi.X {
+			inside = !inside
+		}
+	}
+	return inside
+}

@@ -61,6 +61,10 @@ func TestMatchesGeom(t *testing.T) {
 		gotD, gotT := DistancePtSegSqr2D(pa, pb, pc)
 		require.Equal(t, [2]uint32{bits(wantD), bits(wantT)}, [2]uint32{bits(gotD), bits(gotT)}, "DistancePtSegSqr2D %v %v %v", a, b, c)
 
+		tri := []geom.Vec3{a, b, c, d}
+		require.Equal(t, geom.PointInPolygon(d, tri[:3]), PointInPolygon(pd, []Point{pa, pb, pc}), "PointInPolygon %v in %v", d, tri[:3])
+		require.Equal(t, geom.PointInPolygon(a, tri[1:]), PointInPolygon(pa, []Point{pb, pc, pd}), "PointInPolygon %v in %v", a, tri[1:])
+
 		wantH, wantOK := geom.ClosestHeightOnTriangle(d, a, b, c)
 		gotH, gotOK := ClosestHeightOnTriangle(pd, pa, pb, pc)
 		require.Equal(t, wantOK, gotOK, "ClosestHeightOnTriangle %v in %v %v %v", d, a, b, c)
@@ -152,6 +156,25 @@ func TestOverlapPolyPoly2DMatchesGeom(t *testing.T) {
 	n := len(polys)
 	require.Greater(t, overlaps, n, "more overlaps than the polygons with themselves")
 	require.Less(t, overlaps, n*n)
+}
+
+// TestPointInPolygonOnAGrid checks points inside, outside, on the edges and
+// on the vertices of a quad against geom.PointInPolygon.
+func TestPointInPolygonOnAGrid(t *testing.T) {
+	quad := []geom.Vec3{{0, 0, 0}, {0, 0, 3}, {3, 0, 3}, {2, 0, 0}}
+	points := []Point{FromVec3(quad[0]), FromVec3(quad[1]), FromVec3(quad[2]), FromVec3(quad[3])}
+	inside := 0
+	for x := float32(-0.5); x <= 3.5; x += 0.25 {
+		for z := float32(-0.5); z <= 3.5; z += 0.25 {
+			pt := geom.Vec3{x, 0, z}
+			want := geom.PointInPolygon(pt, quad)
+			require.Equal(t, want, PointInPolygon(FromVec3(pt), points), "%v", pt)
+			if want {
+				inside++
+			}
+		}
+	}
+	require.Greater(t, inside, 50)
 }
 
 // TestClosestHeightInside checks a point inside a triangle, one on a
