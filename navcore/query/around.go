@@ -98,34 +98,20 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 	refs, parents []navmesh.Ref, costs []float32, touches func(va, vb geom.Vec3) bool) (int, Status) {
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
 
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	var status Status
 	n := 0
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
 
-		var parentRef navmesh.Ref
+		parentRef := pool.refAt(bestNode.parent)
 		var parentTile *navmesh.Tile
 		var parentPoly *navmesh.Poly
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
 		if parentRef != 0 {
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
 		}
@@ -173,18 +159,7 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 				bestRef, bestTile, bestPoly,
 				neighbourRef, neighbourTile, neighbourPoly)
 			total := bestNode.total + cost
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags = nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 	return n, status

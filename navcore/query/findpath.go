@@ -49,17 +49,7 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-
-	startNode := pool.get(startRef, 0)
-	startNode.pos = startPos
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = dist(startPos, endPos) * heuristicScale
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
 
 	lastBestNode := startNode
 	lastBestNodeCost := startNode.total
@@ -67,9 +57,7 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	custom := filter.Custom != nil
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		if bestNode.ref == endRef {
 			lastBestNode = bestNode
@@ -80,12 +68,9 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
 		bestTileIndex := bestRef.TileIndex()
 
-		var parentRef navmesh.Ref
+		parentRef := pool.refAt(bestNode.parent)
 		var parentTile *navmesh.Tile
 		var parentPoly *navmesh.Poly
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
 		if parentRef != 0 && custom {
 			// Only a custom cost needs the parent polygon.
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
@@ -168,17 +153,10 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 			}
 
 			neighbourNode.parent = bestNode.index
-			neighbourNode.ref = neighbourRef
 			neighbourNode.flags &^= nodeClosed
 			neighbourNode.cost = cost
 			neighbourNode.total = total
-
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags |= nodeOpen
-				open.push(neighbourNode)
-			}
+			open.reopen(neighbourNode)
 
 			if heuristic < lastBestNodeCost {
 				lastBestNodeCost = heuristic

@@ -104,6 +104,15 @@ func (p *nodePool) at(idx uint32) *node {
 	return &p.nodes[idx-1]
 }
 
+// refAt returns the polygon of the node with pool index+1 idx, 0 for 0 (no
+// node): the parent polygon of a node, from its parent index.
+func (p *nodePool) refAt(idx uint32) navmesh.Ref {
+	if idx == 0 {
+		return 0
+	}
+	return p.nodes[idx-1].ref
+}
+
 // find returns the node for (ref, state), nil if it has none.
 func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
 	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {

@@ -67,3 +67,23 @@ func (q *nodeQueue) trickleDown(i int, n *node) {
 	}
 	q.bubbleUp(i, n)
 }
+
+// closeCheapest removes the cheapest node from the open list and marks it
+// closed: the next node a search expands.
+func (q *nodeQueue) closeCheapest() *node {
+	n := q.pop()
+	n.flags &^= nodeOpen
+	n.flags |= nodeClosed
+	return n
+}
+
+// reopen puts n, whose total has just dropped, where it belongs: further up
+// the heap when it is open, else on the open list.
+func (q *nodeQueue) reopen(n *node) {
+	if n.flags&nodeOpen != 0 {
+		q.modify(n)
+		return
+	}
+	n.flags |= nodeOpen
+	q.push(n)
+}

@@ -105,16 +105,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	var status Status
 	radiusSqr := maxRadius * maxRadius
@@ -124,9 +115,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 	var randomRef navmesh.Ref
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
@@ -142,10 +131,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 			}
 		}
 
-		var parentRef navmesh.Ref
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
+		parentRef := pool.refAt(bestNode.parent)
 
 		links := bestTile.Links
 		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
@@ -176,19 +162,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 				neighbourNode.pos = lerp(va, vb, 0.5)
 			}
 			total := bestNode.total + dist(bestNode.pos, neighbourNode.pos)
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.flags &^= nodeClosed
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags = nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 

@@ -93,16 +93,7 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 		return 0, nil
 	}
 
-	q.nodes.clear()
-	q.open.clear()
-	startNode := q.nodes.get(startRef, 0)
-	startNode.pos = startPos
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = dist(startPos, endPos) * heuristicScale
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	q.open.push(startNode)
+	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
 
 	q.sliced.state = slicedInProgress
 	q.sliced.lastBestNode = startNode
@@ -137,9 +128,7 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 	for iter < maxIter && !open.empty() {
 		iter++
 
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		if bestNode.ref == s.endRef {
 			s.lastBestNode = bestNode
@@ -246,20 +235,13 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 			} else {
 				neighbourNode.parent = bestNode.index
 			}
-			neighbourNode.ref = neighbourRef
 			neighbourNode.flags &^= nodeClosed | nodeParentDetached
 			neighbourNode.cost = cost
 			neighbourNode.total = total
 			if foundShortCut {
 				neighbourNode.flags |= nodeParentDetached
 			}
-
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags |= nodeOpen
-				open.push(neighbourNode)
-			}
+			open.reopen(neighbourNode)
 
 			if heuristic < s.lastBestNodeCost {
 				s.lastBestNodeCost = heuristic

@@ -160,16 +160,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	radiusSqr := maxRadius * maxRadius
 	var hitPos geom.Vec3
@@ -177,16 +168,11 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 	var status Status
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
-		var parentRef navmesh.Ref
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
+		parentRef := pool.refAt(bestNode.parent)
 
 		// Test the polygon's walls.
 		links := bestTile.Links
@@ -262,19 +248,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 				}
 			}
 			total := bestNode.total + dist(bestNode.pos, neighbourNode.pos)
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.flags &^= nodeClosed
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags |= nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 
