@@ -156,7 +156,13 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 			neighbourNode.flags &^= nodeClosed
 			neighbourNode.cost = cost
 			neighbourNode.total = total
-			open.reopen(neighbourNode)
+			// open.reopen by hand: this loop is the hottest of the package.
+			if neighbourNode.flags&nodeOpen != 0 {
+				open.modify(neighbourNode)
+			} else {
+				neighbourNode.flags |= nodeOpen
+				open.push(neighbourNode)
+			}
 
 			if heuristic < lastBestNodeCost {
 				lastBestNodeCost = heuristic
