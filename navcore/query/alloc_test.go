@@ -14,18 +14,10 @@ import (
 // TestQueriesDoNotAllocate checks that every query allocates nothing once
 // its buffers exist.
 func TestQueriesDoNotAllocate(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
+	q, filter, pair, start, end := walkSetup(t, 2048)
 	custom := referenceFilter()
 	custom.Custom = passThroughFilter{base: referenceFilter()}
-	pair := testmesh.ReferencePairs(t)[1]
 	s, e := pair.Start, pair.End
-	start, err := q.FindNearestPoly(s, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(e, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
 	sr, er := start.Ref, end.Ref
 
 	path := make([]navmesh.Ref, 256)

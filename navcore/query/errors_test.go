@@ -47,15 +47,7 @@ func TestErrBufferTooSmallIsInvalidParam(t *testing.T) {
 // TestBadInput feeds every public query bad positions, extents, refs,
 // filters and buffers: each must give its sentinel error and no panic.
 func TestBadInput(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := New(mesh, 256)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := testmesh.ReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 256)
 	good, goodEnd := pair.Start, pair.End
 	ref, endRef := start.Ref, end.Ref
 
@@ -189,15 +181,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestBadExtentsRadiiAndBuffers(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := New(mesh, 256)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := testmesh.ReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 256)
 	pos := pair.Start
 	nan := float32(math.NaN())
 
@@ -218,7 +202,7 @@ func TestBadExtentsRadiiAndBuffers(t *testing.T) {
 		assert.ErrorIs(t, err, ErrInvalidParam, "radius %v", radius)
 	}
 
-	_, _, err = q.FindPath(start.Ref, end.Ref, pos, pair.End, filter, nil)
+	_, _, err := q.FindPath(start.Ref, end.Ref, pos, pair.End, filter, nil)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
 	_, _, err = q.FindStraightPath(pos, pair.End, []navmesh.Ref{start.Ref}, nil, 0)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
@@ -285,15 +269,8 @@ func TestSlicedMisuse(t *testing.T) {
 }
 
 func TestStaleRefs(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := testmesh.ReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 2048)
+	mesh := q.Mesh()
 
 	// Start a sliced search, then replace the tile: its slot gets a new salt.
 	status, err := q.InitSlicedFindPath(start.Ref, end.Ref, pair.Start, pair.End, filter, 0)
@@ -328,15 +305,7 @@ func TestStaleRefs(t *testing.T) {
 }
 
 func TestIsInClosedListAndPortals(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := testmesh.ReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 2048)
 	path := make([]navmesh.Ref, 64)
 	n, status, err := q.FindPath(start.Ref, end.Ref, pair.Start, pair.End, filter, path)
 	require.NoError(t, err)
@@ -349,7 +318,7 @@ func TestIsInClosedListAndPortals(t *testing.T) {
 	}
 	assert.False(t, q.IsInClosedList(0))
 
-	snap := mesh.Snapshot()
+	snap := q.Mesh().Snapshot()
 	for i := 0; i+1 < n; i++ {
 		left, right, fromType, toType, err := q.PortalPoints(path[i], path[i+1])
 		require.NoError(t, err)

@@ -31,16 +31,8 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 		return 0, 0, err
 	}
 
-	var queue [localSearchQueue]*node
-	queued := 0
 	pool := q.tinyNodes
-	pool.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.parent = 0
-	startNode.ref = startRef
-	startNode.flags = nodeClosed
-	queue[queued] = startNode
-	queued++
+	queue := q.startLocalSearch(startRef)
 
 	radiusSqr := radius * radius
 	centerPoint := fastgeom.FromVec3(center)
@@ -48,16 +40,14 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 	var status Status
 
 	n := 0
-	refs[n] = startNode.ref
+	refs[n] = startRef
 	if parents != nil {
 		parents[n] = 0
 	}
 	n++
 
-	for queued > 0 {
-		curNode := queue[0]
-		copy(queue[:queued-1], queue[1:queued])
-		queued--
+	for !queue.empty() {
+		curNode := queue.pop()
 
 		curRef := curNode.ref
 		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
@@ -132,10 +122,7 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			} else {
 				status |= StatusBufferTooSmall
 			}
-			if queued < localSearchQueue {
-				queue[queued] = neighbourNode
-				queued++
-			}
+			queue.push(neighbourNode)
 		}
 	}
 	return n, status, nil

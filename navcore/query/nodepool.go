@@ -164,3 +164,27 @@ func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 	p.first[bucket] = n.index
 	return n
 }
+
+// reverseChain turns the parent chain that ends at last around, so that the
+// parent indices lead from the search start to last, and returns the search
+// start. A nodeParentDetached mark describes the link to the parent, so
+// it moves along with that link: onto the node that now points back at the
+// detached one.
+func (p *nodePool) reverseChain(last *node) *node {
+	var prev *node
+	var prevDetached nodeFlags
+	for nd := last; nd != nil; {
+		next := p.at(nd.parent)
+		if prev == nil {
+			nd.parent = 0
+		} else {
+			nd.parent = prev.index
+		}
+		detached := nd.flags & nodeParentDetached
+		nd.flags = nd.flags&^nodeParentDetached | prevDetached
+		prevDetached = detached
+		prev = nd
+		nd = next
+	}
+	return prev
+}

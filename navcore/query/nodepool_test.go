@@ -118,3 +118,56 @@ func TestNodeQueuePopsCheapestFirst(t *testing.T) {
 		last = n.total
 	}
 }
+
+// TestReverseChain reverses a chain a ← b ← c ← d (each node's parent is the
+// one before) in which c was reached from b through a shortcut (its link to
+// b is detached): afterwards the parent indices lead a → b → c → d and the
+// mark sits on b, whose link now leads to c.
+func TestReverseChain(t *testing.T) {
+	pool := newNodePool(8, 4)
+	a, b, c, d := pool.get(1, 0), pool.get(2, 0), pool.get(3, 0), pool.get(4, 0)
+	b.parent, c.parent, d.parent = a.index, b.index, c.index
+	c.flags = nodeClosed | nodeParentDetached
+	b.flags = nodeClosed
+
+	first := pool.reverseChain(d)
+	var refs []navmesh.Ref
+	var detached []bool
+	for nd := first; nd != nil; nd = pool.at(nd.parent) {
+		refs = append(refs, nd.ref)
+		detached = append(detached, nd.flags&nodeParentDetached != 0)
+	}
+	assert.Same(t, a, first, "the search start comes first")
+	assert.Equal(t, []navmesh.Ref{1, 2, 3, 4}, refs)
+	assert.Equal(t, []bool{false, true, false, false}, detached)
+	assert.Equal(t, nodeClosed, c.flags, "other flags stay")
+	assert.Equal(t, nodeClosed|nodeParentDetached, b.flags)
+	e := pool.get(5, 0)
+	assert.Same(t, e, pool.reverseChain(e), "a one-node chain is itself")
+	assert.Zero(t, e.parent)
+}
+
+// TestLocalQueue checks the local searches' queue: first in first out, full
+// at localSearchQueue nodes.
+func TestLocalQueue(t *testing.T) {
+	q, err := New(testmesh.Dungeon(t), 64)
+	require.NoError(t, err)
+	tile := q.Mesh().Snapshot().Tile(0)
+	start := tile.PolyRefBase() | 5
+	queue := q.startLocalSearch(start)
+	require.False(t, queue.empty())
+	first := queue.pop()
+	assert.Equal(t, start, first.ref)
+	assert.Equal(t, nodeClosed, first.flags)
+	assert.True(t, queue.empty())
+
+	pool := newNodePool(localSearchQueue+1, 16)
+	for i := range localSearchQueue {
+		assert.True(t, queue.push(pool.get(navmesh.Ref(i+1), 0)))
+	}
+	assert.False(t, queue.push(pool.get(999, 0)), "full")
+	for i := range localSearchQueue {
+		assert.Equal(t, navmesh.Ref(i+1), queue.pop().ref)
+	}
+	assert.True(t, queue.empty())
+}

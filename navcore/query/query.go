@@ -20,6 +20,7 @@ type Query struct {
 	tinyNodes *nodePool
 	open      *nodeQueue
 	sliced    slicedQuery
+	local     localQueue
 
 	// Scratch space reused by the queries.
 	polyBatch [polyBatchSize]navmesh.Ref

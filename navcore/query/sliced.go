@@ -327,29 +327,10 @@ func (q *Query) finalizeSliced(existing, path []navmesh.Ref, what string) (int, 
 // into path, raycasting across the shortcuts of an any-angle search.
 func (q *Query) writeSlicedPath(snap *navmesh.Snapshot, endNode *node, path []navmesh.Ref) (int, Status) {
 	pool := q.nodes
-	// Reverse the chain, moving each detached mark to the node that now
-	// points at the detached one.
-	var prev *node
-	nd := endNode
-	var prevRay nodeFlags
-	for nd != nil {
-		next := pool.at(nd.parent)
-		if prev == nil {
-			nd.parent = 0
-		} else {
-			nd.parent = prev.index
-		}
-		prev = nd
-		nextRay := nd.flags & nodeParentDetached
-		nd.flags = nd.flags&^nodeParentDetached | prevRay
-		prevRay = nextRay
-		nd = next
-	}
-
 	n := 0
 	filter := q.sliced.filter
 	var status Status
-	for nd = prev; nd != nil; {
+	for nd := pool.reverseChain(endNode); nd != nil; {
 		next := pool.at(nd.parent)
 		var stepStatus Status
 		if nd.flags&nodeParentDetached != 0 {

@@ -13,6 +13,44 @@ import (
 // FindLocalNeighbourhood) keep waiting to be expanded.
 const localSearchQueue = 48
 
+// localQueue is the first-in first-out queue of the local searches, which
+// expand polygons breadth first from the tiny node pool.
+type localQueue struct {
+	nodes [localSearchQueue]*node
+	count int
+}
+
+// startLocalSearch empties the tiny node pool and returns a queue holding
+// the closed start node of ref.
+func (q *Query) startLocalSearch(ref navmesh.Ref) *localQueue {
+	q.tinyNodes.clear()
+	start := q.tinyNodes.get(ref, 0) // a cleared pool always has a node
+	start.flags = nodeClosed
+	q.local = localQueue{count: 1}
+	q.local.nodes[0] = start
+	return &q.local
+}
+
+func (l *localQueue) empty() bool { return l.count == 0 }
+
+// pop removes and returns the oldest node.
+func (l *localQueue) pop() *node {
+	n := l.nodes[0]
+	copy(l.nodes[:l.count-1], l.nodes[1:l.count])
+	l.count--
+	return n
+}
+
+// push adds n and reports whether it fit.
+func (l *localQueue) push(n *node) bool {
+	if l.count == localSearchQueue {
+		return false
+	}
+	l.nodes[l.count] = n
+	l.count++
+	return true
+}
+
 // MoveAlongSurface moves from startPos in polygon startRef towards endPos,
 // staying on the surface: it slides along walls and stops where the polygons
 // run out (dtNavMeshQuery::moveAlongSurface). It searches only polygons
@@ -40,19 +78,8 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 	}
 
 	var status Status
-	var queue [localSearchQueue]*node
-	queued := 0
-
 	pool := q.tinyNodes
-	pool.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeClosed
-	queue[queued] = startNode
-	queued++
+	queue := q.startLocalSearch(startRef)
 
 	bestPos := startPos
 	bestDist := float32(math.MaxFloat32)
@@ -65,10 +92,8 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 
 	end := fastgeom.FromVec3(endPos)
 	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
-	for queued > 0 {
-		curNode := queue[0]
-		copy(queue[:queued-1], queue[1:queued])
-		queued--
+	for !queue.empty() {
+		curNode := queue.pop()
 
 		curRef := curNode.ref
 		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
@@ -130,11 +155,9 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 				if distSqr, _ := fastgeom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
 					continue
 				}
-				if queued < localSearchQueue {
+				if queue.push(neighbourNode) {
 					neighbourNode.parent = curNode.index
 					neighbourNode.flags |= nodeClosed
-					queue[queued] = neighbourNode
-					queued++
 				}
 			}
 		}
@@ -151,19 +174,8 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 // the search start, and writes its polygons into dst. A chain longer than
 // dst is cut with StatusBufferTooSmall.
 func reverseAndWrite(pool *nodePool, last *node, dst []navmesh.Ref) (int, Status) {
-	var prev *node
-	for nd := last; nd != nil; {
-		next := pool.at(nd.parent)
-		if prev == nil {
-			nd.parent = 0
-		} else {
-			nd.parent = prev.index
-		}
-		prev = nd
-		nd = next
-	}
 	n := 0
-	for nd := prev; nd != nil; nd = pool.at(nd.parent) {
+	for nd := pool.reverseChain(last); nd != nil; nd = pool.at(nd.parent) {
 		dst[n] = nd.ref
 		n++
 		if n >= len(dst) {
