@@ -120,12 +120,13 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 		}()
 	}
 
-	// On a busy machine the writer could finish before a reader ran: let
-	// them start first.
-	for snapshotsChecked.Load() == 0 && readers.Load() > 0 {
+	// Let the readers start before the writer runs, and let them interleave
+	// with it, even on a loaded machine with few cores.
+	for snapshotsChecked.Load() < 3 && readers.Load() > 0 {
 		runtime.Gosched()
 	}
 	for i := range writes {
+		runtime.Gosched()
 		key := [2]int32{int32(i % 3), int32(i / 3 % 3)}
 		old := refs[key]
 		data, err := m.RemoveTile(old)
