@@ -39,28 +39,9 @@ const DungeonIncludeFlags = 0xffef
 // dtNavMesh::init(data) does for a single tile.
 func Dungeon(tb testing.TB) *navmesh.Mesh {
 	tb.Helper()
-	blob, err := os.ReadFile(DungeonTilePath)
+	mesh, format, err := navmesh.LoadFile(DungeonTilePath)
 	require.NoError(tb, err)
-	data, err := navmesh.ReadDNAV(blob)
-	require.NoError(tb, err)
-	return SingleTile(tb, data)
-}
-
-// SingleTile returns a Mesh holding data as its only tile, with the tile's
-// bounds as the tile size.
-func SingleTile(tb testing.TB, data *navmesh.TileData) *navmesh.Mesh {
-	tb.Helper()
-	h := &data.Header
-	mesh, err := navmesh.New(navmesh.Params{
-		Origin:     h.BMin,
-		TileWidth:  h.BMax[0] - h.BMin[0],
-		TileHeight: h.BMax[2] - h.BMin[2],
-		MaxTiles:   1,
-		MaxPolys:   int(h.PolyCount),
-	})
-	require.NoError(tb, err)
-	_, err = mesh.AddTile(data, 0)
-	require.NoError(tb, err)
+	require.Equal(tb, navmesh.FormatDNAV, format)
 	return mesh
 }
 
