@@ -20,10 +20,14 @@ const maxSegmentsPerPoly = navmesh.MaxVertsPerPoly * 3
 // (dtLocalBoundary::update). A zero ref empties the boundary, as Reset does.
 //
 // When the neighbourhood search fails (stale ref, bad position...) the
-// boundary is left empty, centred on pos, and the error is returned.
+// boundary is left empty, centred on pos, and the error is returned; a nil q
+// is an ErrInvalidParam error and changes nothing.
 //
 // collisionQueryRange [Limit: >= 0] [Units: world units]
 func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRange float32, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("local boundary update", q); err != nil {
+		return err
+	}
 	if ref == 0 {
 		b.Reset()
 		return nil
@@ -62,9 +66,9 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 
 // IsValid reports whether every polygon the boundary was gathered from still
 // exists and passes filter; an empty boundary is not valid
-// (dtLocalBoundary::isValid).
+// (dtLocalBoundary::isValid). It is false for a nil q or filter too.
 func (b *LocalBoundary) IsValid(q *query.Query, filter *query.Filter) bool {
-	if b.polyCount == 0 {
+	if b.polyCount == 0 || q == nil {
 		return false
 	}
 	for _, ref := range b.polys[:b.polyCount] {

@@ -65,7 +65,7 @@ func plainClosestPointOnDetailEdges(t *Tile, ip int, pos mgl32.Vec3, onlyBoundar
 			v[j] = plainDetailVertex(t, poly, detail, tri[j])
 		}
 		for k, j := 0, 2; k < 3; j, k = k, k+1 {
-			if tri.DetailEdgeFlags(j)&DetailEdgeBoundary == 0 && (onlyBoundary || tri[j] < tri[k]) {
+			if tri.EdgeFlags(j)&DetailEdgeBoundary == 0 && (onlyBoundary || tri[j] < tri[k]) {
 				continue
 			}
 			d, segT := geom.DistancePtSegSqr2D(pos, v[j], v[k])

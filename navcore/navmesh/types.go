@@ -104,9 +104,9 @@ type PolyDetail struct {
 // (see DetailEdgeBoundary).
 type DetailTri [4]uint8
 
-// DetailEdgeFlags returns the two flag bits of edge (0..2) of a detail
+// EdgeFlags returns the two flag bits of edge (0..2) of a detail
 // triangle.
-func (t DetailTri) DetailEdgeFlags(edge int) uint8 { return (t[3] >> (edge * 2)) & 0x3 }
+func (t DetailTri) EdgeFlags(edge int) uint8 { return (t[3] >> (edge * 2)) & 0x3 }
 
 // Link connects a polygon edge to a neighbouring polygon (dtLink).
 type Link struct {

@@ -136,7 +136,7 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			va, vb, ok := portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile)

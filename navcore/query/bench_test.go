@@ -80,8 +80,8 @@ func BenchmarkFindPath(b *testing.B) {
 // what the interface calls cost.
 type passThroughFilter struct{ base *Filter }
 
-func (p passThroughFilter) PassFilter(_ navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
-	return p.base.DefaultPassFilter(poly)
+func (p passThroughFilter) Passes(_ navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
+	return p.base.DefaultPasses(poly)
 }
 
 func (p passThroughFilter) Cost(a, b geom.Vec3, _, cur, _ PolyContext) float32 {

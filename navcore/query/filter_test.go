@@ -40,9 +40,9 @@ func TestFilterPass(t *testing.T) {
 			f := NewFilter()
 			f.IncludeFlags, f.ExcludeFlags = tc.include, tc.exclude
 			poly := &navmesh.Poly{Flags: tc.flags}
-			assert.Equal(t, tc.want, f.PassFilter(1, nil, poly))
-			assert.Equal(t, tc.want, f.DefaultPassFilter(poly))
-			assert.Equal(t, tc.want, f.passes(1, nil, poly))
+			assert.Equal(t, tc.want, f.Passes(1, nil, poly))
+			assert.Equal(t, tc.want, f.DefaultPasses(poly))
+			assert.Equal(t, tc.want, f.Passes(1, nil, poly))
 		})
 	}
 }
@@ -64,7 +64,7 @@ type avoidFilter struct {
 	calls *int
 }
 
-func (a avoidFilter) PassFilter(ref navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
+func (a avoidFilter) Passes(ref navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
 	*a.calls++
 	return ref != a.avoid && poly.Flags&0xffef != 0
 }

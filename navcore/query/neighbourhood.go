@@ -65,7 +65,7 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			if neighbourPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			va, vb, ok := portal(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)

@@ -242,7 +242,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 			if isLeaf && overlap {
 				ref := base | navmesh.Ref(nd.Index)
 				poly := &tile.Polys[nd.Index]
-				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPassFilter(poly) {
+				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPasses(poly) {
 					batch[n] = ref
 					n++
 					if n == polyBatchSize {
@@ -264,7 +264,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 				continue
 			}
 			ref := base | navmesh.Ref(i)
-			if !filter.passes(ref, tile, poly) {
+			if !filter.Passes(ref, tile, poly) {
 				continue
 			}
 			bmin := tile.Verts[poly.Verts[0]]

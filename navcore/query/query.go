@@ -69,7 +69,7 @@ func (q *Query) IsValidPolyRef(ref navmesh.Ref, filter *Filter) bool {
 	if err != nil {
 		return false
 	}
-	return filter.passes(ref, tile, poly)
+	return filter.Passes(ref, tile, poly)
 }
 
 // startSearch empties the node pool and the open list and opens the start

@@ -59,7 +59,7 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 			continue
 		}
 		ref := base | navmesh.Ref(i)
-		if !filter.passes(ref, tile, p) {
+		if !filter.Passes(ref, tile, p) {
 			continue
 		}
 		area := polyArea(tile, p)
@@ -99,7 +99,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: nil random func: %w", ErrInvalidParam)
 	}
 	startTile, startPoly := snap.TileAndPolyUnchecked(startRef)
-	if !filter.passes(startRef, startTile, startPoly) {
+	if !filter.Passes(startRef, startTile, startPoly) {
 		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: start polygon fails the filter: %w", ErrInvalidParam)
 	}
 
@@ -140,7 +140,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			va, vb, ok := portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile)

@@ -137,7 +137,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			if nextPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.passes(link.Ref, nextTile, nextPoly) {
+			if !filter.Passes(link.Ref, nextTile, nextPoly) {
 				continue
 			}
 			// Inside the tile, and whole-edge border links, always lead on.

@@ -176,7 +176,7 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			neighbourNode := pool.get(neighbourRef, 0)

@@ -120,7 +120,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 					link := &links[k]
 					if int(link.Edge) == j && link.Ref != 0 {
 						neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-						if filter.passes(link.Ref, neiTile, neiPoly) && count < maxNeighbours {
+						if filter.Passes(link.Ref, neiTile, neiPoly) && count < maxNeighbours {
 							neighbours[count] = link.Ref
 							count++
 						}
@@ -129,7 +129,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 			} else if curPoly.Neighbours[j] != 0 {
 				idx := uint32(curPoly.Neighbours[j] - 1)
 				ref := curTile.PolyRefBase() | navmesh.Ref(idx)
-				if filter.passes(ref, curTile, &curTile.Polys[idx]) {
+				if filter.Passes(ref, curTile, &curTile.Polys[idx]) {
 					neighbours[count] = ref
 					count++
 				}

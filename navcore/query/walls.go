@@ -68,7 +68,7 @@ func (q *Query) PolyWallSegments(ref navmesh.Ref, filter *Filter, withPortals bo
 					continue
 				}
 				neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-				if filter.passes(link.Ref, neiTile, neiPoly) {
+				if filter.Passes(link.Ref, neiTile, neiPoly) {
 					count = insertInterval(&intervals, count, int16(link.BMin), int16(link.BMax), link.Ref)
 				}
 			}
@@ -78,7 +78,7 @@ func (q *Query) PolyWallSegments(ref navmesh.Ref, filter *Filter, withPortals bo
 			if poly.Neighbours[j] != 0 {
 				idx := uint32(poly.Neighbours[j] - 1)
 				neiRef = tile.PolyRefBase() | navmesh.Ref(idx)
-				if !filter.passes(neiRef, tile, &tile.Polys[idx]) {
+				if !filter.Passes(neiRef, tile, &tile.Polys[idx]) {
 					neiRef = 0
 				}
 			}
@@ -186,7 +186,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 					if int(link.Edge) == j {
 						if link.Ref != 0 {
 							neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-							if filter.passes(link.Ref, neiTile, neiPoly) {
+							if filter.Passes(link.Ref, neiTile, neiPoly) {
 								solid = false
 							}
 						}
@@ -199,7 +199,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			} else if bestPoly.Neighbours[j] != 0 {
 				idx := uint32(bestPoly.Neighbours[j] - 1)
 				ref := bestTile.PolyRefBase() | navmesh.Ref(idx)
-				if filter.passes(ref, bestTile, &bestTile.Polys[idx]) {
+				if filter.Passes(ref, bestTile, &bestTile.Polys[idx]) {
 					continue
 				}
 			}
@@ -231,7 +231,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			if distSqr, _ := geom.DistancePtSegSqr2D(center, va, vb); distSqr > radiusSqr {
 				continue
 			}
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			neighbourNode := pool.get(neighbourRef, 0)
