@@ -7,8 +7,10 @@ import (
 
 // Capacities of a LocalBoundary (MAX_LOCAL_SEGS and MAX_LOCAL_POLYS).
 const (
+	// MaxLocalSegments is the most wall segments a boundary keeps.
 	MaxLocalSegments = 8
-	MaxLocalPolys    = 16
+	// MaxLocalPolys is the most polygons a boundary gathers them from.
+	MaxLocalPolys = 16
 )
 
 // BoundarySegment is a wall segment near an agent.

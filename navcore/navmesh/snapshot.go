@@ -25,6 +25,11 @@ func (s *Snapshot) Params() Params { return s.params }
 // MaxTiles returns the number of tile slots.
 func (s *Snapshot) MaxTiles() int { return int(s.maxTiles) }
 
+// CalcTileLoc returns the grid location of the tile containing pos
+// (dtNavMesh::calcTileLoc) [Units: pos in world units]. Locations beyond the
+// int32 range saturate, and a NaN coordinate gives 0.
+func (s *Snapshot) CalcTileLoc(pos mgl32.Vec3) (tx, ty int) { return tileLoc(&s.params, pos) }
+
 // TileCount returns the number of tiles in the snapshot.
 func (s *Snapshot) TileCount() int { return s.tileCount }
 

@@ -15,6 +15,8 @@ import (
 // reaching it into costs; parents and costs must then be at least as long as
 // refs. When refs fills up the rest is dropped with StatusBufferTooSmall.
 // Afterwards PathFromDijkstraSearch gives the path to any polygon reached.
+//
+// radius [Limit: >= 0] [Units: world units]; costs [Units: filter cost]
 func (q *Query) FindPolysAroundCircle(startRef navmesh.Ref, center geom.Vec3, radius float32, filter *Filter, refs, parents []navmesh.Ref, costs []float32) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find polys around circle: start ref", startRef); err != nil {
@@ -44,6 +46,9 @@ func (q *Query) FindPolysAroundCircle(startRef navmesh.Ref, center geom.Vec3, ra
 // instead of a circle: the search goes through portals that overlap shape,
 // seen from above, and starts at the shape's centroid
 // (dtNavMeshQuery::findPolysAroundShape). shape needs at least 3 vertices.
+//
+// shape [Limit: 3+ vertices, convex] [Units: world units]; costs [Units:
+// filter cost]
 func (q *Query) FindPolysAroundShape(startRef navmesh.Ref, shape []geom.Vec3, filter *Filter, refs, parents []navmesh.Ref, costs []float32) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find polys around shape: start ref", startRef); err != nil {

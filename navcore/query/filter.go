@@ -41,8 +41,11 @@ func NewFilter() *Filter {
 // reference, tile and polygon. All fields are zero when there is no such
 // polygon (no previous polygon at the start, no next one at the goal).
 type PolyContext struct {
-	Ref  navmesh.Ref
+	// Ref is the polygon's reference, 0 for none.
+	Ref navmesh.Ref
+	// Tile is the tile holding it, nil for none.
 	Tile *navmesh.Tile
+	// Poly is the polygon, nil for none.
 	Poly *navmesh.Poly
 }
 

@@ -13,6 +13,8 @@ import (
 // when not nil, the polygon each was reached from into parents (at least as
 // long as refs). When refs fills up the rest is dropped with
 // StatusBufferTooSmall.
+//
+// radius [Limit: >= 0] [Units: world units]
 func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, radius float32, filter *Filter, refs, parents []navmesh.Ref) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find local neighbourhood: start ref", startRef); err != nil {

@@ -81,6 +81,8 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 // weighed by area; a polygon only partly inside the circle counts whole, so
 // the point can lie outside the circle. random must return uniform numbers
 // in [0, 1).
+//
+// maxRadius [Limit: >= 0] [Units: world units]
 func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter, random func() float32) (RandomPoint, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find random point around circle: start ref", startRef); err != nil {

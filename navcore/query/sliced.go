@@ -101,13 +101,15 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 	return StatusInProgress, nil
 }
 
-// UpdateSlicedFindPath runs up to maxIter iterations of the sliced search
+// UpdateSlicedFindPath runs up to maxIterations iterations of the sliced search
 // (each closes one node) and returns how many it ran
 // (dtNavMeshQuery::updateSlicedFindPath). The status keeps StatusInProgress
 // until the search is done; it also collects StatusOutOfNodes. When the start
 // or end polygon, or a polygon the search stands on, was removed meanwhile,
 // the search fails with ErrInvalidRef and must be started again.
-func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
+//
+// maxIterations [Limit: >= 1 to make progress; 0 or less runs none]
+func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 	s := &q.sliced
 	switch s.state {
 	case slicedNone, slicedFailed:
@@ -125,7 +127,7 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 	open := q.open
 	filter := s.filter
 	iter := 0
-	for iter < maxIter && !open.empty() {
+	for iter < maxIterations && !open.empty() {
 		iter++
 
 		bestNode := open.closeCheapest()

@@ -59,6 +59,9 @@ func (l *localQueue) push(n *node) bool {
 // position reached (its height is not adjusted to the surface) and writes the
 // polygons from startRef to the one holding that position into visited.
 // When visited fills up the list is cut with StatusBufferTooSmall.
+//
+// The move [Limit: short, within the 64 polygons around startPos] [Units:
+// world units]
 func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, visited []navmesh.Ref) (geom.Vec3, int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "move along surface: start ref", startRef); err != nil {

@@ -143,6 +143,8 @@ type WallHit struct {
 // within maxRadius, searching outwards from startRef through the polygons
 // filter passes (dtNavMeshQuery::findDistanceToWall). Edges to polygons
 // filter rejects count as walls.
+//
+// maxRadius [Limit: >= 0] [Units: world units]
 func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter) (WallHit, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find distance to wall: start ref", startRef); err != nil {
