@@ -399,22 +399,3 @@ func TestBuildTileDataVertexLimitCountsOffMeshVertices(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, data.Verts, maxTileVerts)
 }
-
-func TestAllFinite(t *testing.T) {
-	maxFloat := float32(math.MaxFloat32)
-	denormal := math.Float32frombits(1)
-	negZero := float32(math.Copysign(0, -1))
-	finite := []mgl32.Vec3{{0, negZero, 1}, {maxFloat, -maxFloat, denormal}, {-denormal, 1e-30, -1e30}}
-	assert.True(t, allFinite(nil))
-	assert.True(t, allFinite(finite))
-	for _, bad := range []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())} {
-		for axis := range 3 {
-			verts := append([]mgl32.Vec3(nil), finite...)
-			verts[1][axis] = bad
-			assert.False(t, allFinite(verts), "%v on axis %d", bad, axis)
-			err := checkFiniteVerts("detail vertex", verts)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), "detail vertex 1 ")
-		}
-	}
-}

@@ -212,30 +212,12 @@ func countPolyVerts(indices []uint16) int {
 // checkFiniteVerts returns an error naming the first vertex of verts with a
 // component that is NaN or infinite.
 func checkFiniteVerts(what string, verts []mgl32.Vec3) error {
-	if allFinite(verts) {
-		return nil
-	}
 	for i, v := range verts {
 		if !geom.IsFinite(v) {
 			return buildParamsError("%s %d is %v, not finite", what, i, v)
 		}
 	}
 	return nil
-}
-
-// allFinite reports whether every component of verts is finite, without a
-// branch per component: a float32 is NaN or infinite when its exponent bits
-// are all ones, and adding one to such an exponent carries into the sign
-// bit.
-func allFinite(verts []mgl32.Vec3) bool {
-	const exponent, exponentOne = 0x7f800000, 0x00800000
-	var carries uint32
-	for _, v := range verts {
-		carries |= (math.Float32bits(v[0])&exponent + exponentOne) |
-			(math.Float32bits(v[1])&exponent + exponentOne) |
-			(math.Float32bits(v[2])&exponent + exponentOne)
-	}
-	return carries&0x80000000 == 0
 }
 
 func isFinite32(f float32) bool {
