@@ -47,13 +47,10 @@ func (b *Baker) handOverIntermediates() (*CompactHeightfield, *ContourSet) {
 
 // rasterize marks the walkable triangles of g and rasterizes them into the
 // Baker's heightfield, emptied and sized for cfg.
-func (b *Baker) rasterize(g *Geometry, cfg *Config) (*Heightfield, error) {
+func (b *Baker) rasterize(g *Geometry, cfg *Config) error {
 	var err error
 	b.triangleAreas, err = rasterizeGeometry(&b.heightfield, b.triangleAreas, g, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &b.heightfield, nil
+	return err
 }
 
 // rasterizeGeometry resets hf for cfg's grid, marks the walkable triangles
