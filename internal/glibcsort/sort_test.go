@@ -125,3 +125,49 @@ func TestSortIsStable(t *testing.T) {
 		assert.Equal(t, keyed{key: -1, index: -1}, scratch[n+2])
 	}
 }
+
+// literalMergeSort is glibc's msort_with_tmp as written: merge into the
+// buffer, then copy the merged prefix back.
+func literalMergeSort(items, tmp []keyed, cmp func(a, b *keyed) int) {
+	n := len(items)
+	if n <= 1 {
+		return
+	}
+	n1 := n / 2
+	literalMergeSort(items[:n1], tmp, cmp)
+	literalMergeSort(items[n1:], tmp, cmp)
+	i, j, k := 0, n1, 0
+	for i < n1 && j < n {
+		if cmp(&items[i], &items[j]) <= 0 {
+			tmp[k] = items[i]
+			i++
+		} else {
+			tmp[k] = items[j]
+			j++
+		}
+		k++
+	}
+	k += copy(tmp[k:], items[i:n1])
+	copy(items[:k], tmp[:k])
+}
+
+// TestSortComparesGlibcPairs records every pair Sort compares and checks it
+// against glibc's algorithm as written, pair for pair, with a comparator
+// that is not an order.
+func TestSortComparesGlibcPairs(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 5, 6, 7, 9, 16, 31, 100, 513} {
+		record := func(pairs *[][2]int32) func(a, b *keyed) int {
+			return func(a, b *keyed) int {
+				*pairs = append(*pairs, [2]int32{a.index, b.index})
+				return truncatedDifference(a, b)
+			}
+		}
+		var got, want [][2]int32
+		items := lcgItems(n)
+		Sort(items, make([]keyed, n), record(&got))
+		reference := lcgItems(n)
+		literalMergeSort(reference, make([]keyed, n), record(&want))
+		assert.Equal(t, want, got, "%d items: compared pairs", n)
+		assert.Equal(t, reference, items, "%d items: order", n)
+	}
+}
