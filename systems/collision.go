@@ -87,10 +87,14 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.neighbours = make([][maxContacts]int32, n, n+n/2)
 		s.walls = make([]nearWalls, n, n+n/2)
 		s.waits = make([]bool, n, n+n/2)
+		s.walkers = make([]bool, n, n+n/2)
+		s.heights = make([]float32, n, n+n/2)
 	}
+	s.walkers, s.heights = s.walkers[:n], s.heights[:n]
 	s.positions, s.next = s.positions[:n], s.next[:n]
 	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
 
+	s.copyAgents()
 	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
@@ -107,13 +111,23 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	}
 }
 
-// prepare copies the positions and radii of agents[begin:end] and resolves
-// their neighbours to table indices.
-func (s *CollisionResolve) prepare(worker, begin, end int) {
-	for i := begin; i < end; i++ {
+// copyAgents copies every agent's position, radius and height, which the
+// parallel passes then read for any agent.
+func (s *CollisionResolve) copyAgents() {
+	for i := range s.agents {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
 		s.radii[i] = a.params.Radius
+		s.heights[i] = a.params.Height
+		s.walkers[i] = walking(a)
+	}
+}
+
+// prepare resolves the neighbours of agents[begin:end] to table indices
+// and finds their contacts and walls.
+func (s *CollisionResolve) prepare(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
 		s.waits[i] = waiting(a)
 		list := &s.neighbours[i]
 		count := 0
@@ -263,20 +277,9 @@ const maxContacts = 16
 // point grid, with cells as wide as the largest pile distance. It reports
 // false when there is no agent with a radius.
 func (s *CollisionResolve) buildGrid() bool {
-	n := len(s.agents)
 	s.maxRadius = 0
-	if cap(s.walkers) < n {
-		s.walkers = make([]bool, n, n+n/2)
-		s.heights = make([]float32, n, n+n/2)
-	}
-	s.walkers, s.heights = s.walkers[:n], s.heights[:n]
-	for i := range s.agents {
-		a := &s.agents[i]
-		s.maxRadius = max(s.maxRadius, a.params.Radius)
-		s.walkers[i] = walking(a)
-		s.positions[i] = a.position.Vec3()
-		s.radii[i] = a.params.Radius
-		s.heights[i] = a.params.Height
+	for _, r := range s.radii {
+		s.maxRadius = max(s.maxRadius, r)
 	}
 	cell := 2 * s.maxRadius * s.settings.PileFraction
 	if !(cell > 0) {
