@@ -194,3 +194,47 @@ func TestDeadlockBreakerNudgesAStuckAgent(t *testing.T) {
 	assert.Zero(t, state2.Progress.DetourTime)
 	assert.Zero(t, state2.Progress.Detours)
 }
+
+// TestPileBreakingWithWorkers: a pile of agents on one spot is pushed apart
+// the same way with one worker and with several (run it with -race).
+func TestPileBreakingWithWorkers(t *testing.T) {
+	var want []geom.Vec3
+	for _, workers := range []int{1, 3} {
+		w := newTestWorld(t, 40)
+		var agents []ecs.Entity
+		for i := 0; i < 40; i++ {
+			agents = append(agents, w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i%5) * 0.05, 0, float32(i/5) * 0.05})))
+		}
+		if workers > 1 {
+			pool, err := NewWorkers(workers)
+			require.NoError(t, err)
+			defer pool.Close()
+			ecs.AddResource(w.world, pool)
+			queries := make([]*query.Query, workers)
+			for k := range queries {
+				queries[k], err = query.New(w.mesh, 512)
+				require.NoError(t, err)
+			}
+			ecs.GetResource[components.Queries](w.world).PerWorker = queries
+		}
+		run(w, &BoundaryUpdate{}, 1)
+		var s CollisionResolve
+		run(w, &s, 20)
+		var got []geom.Vec3
+		for _, e := range agents {
+			_, pos, _, _, _, _, _, _, _, _ := w.get(e)
+			got = append(got, pos.Vec3())
+		}
+		// Spread out: nobody left within a third of a body of another.
+		for i := range got {
+			for j := i + 1; j < len(got); j++ {
+				require.Greater(t, geom.Dist2D(got[i], got[j]), float32(0.3), "agents %d and %d", i, j)
+			}
+		}
+		if want == nil {
+			want = got
+			continue
+		}
+		require.Equal(t, want, got)
+	}
+}
