@@ -137,6 +137,7 @@ func TestInstallCreatesADispatch(t *testing.T) {
 	q := world2.Query(ecs.All())
 	p2, err := New(Config{Mesh: loadDungeon(t)})
 	require.NoError(t, err)
+	assert.ErrorIs(t, p2.Step(&world2, 1.0/60), ErrNotInstalled)
 	assert.ErrorIs(t, p2.Install(&world2), ErrWorldLocked)
 	q.Close()
 	assert.NoError(t, p2.Install(&world2))

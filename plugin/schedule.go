@@ -238,7 +238,7 @@ func (s *Schedule) Step(world *ecs.World, dt float32) error {
 	if world.IsLocked() {
 		return fmt.Errorf("plugin: step: %w", ErrWorldLocked)
 	}
-	if s.plugin != nil && s.plugin.world != nil && s.plugin.world != world {
+	if s.plugin != nil && s.plugin.world != world {
 		return fmt.Errorf("plugin: step: %w", ErrNotInstalled)
 	}
 	if !s.initialized {

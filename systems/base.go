@@ -13,14 +13,13 @@ import (
 type stage struct {
 	table agentTable
 
-	navigationRes generic.Resource[components.Navigation]
-	queriesRes    generic.Resource[components.Queries]
-	filtersRes    generic.Resource[components.Filters]
-	settingsRes   generic.Resource[components.Settings]
-	timeStepRes   generic.Resource[components.TimeStep]
-	eventsRes     generic.Resource[components.Events]
-	statsRes      generic.Resource[components.Stats]
-	workersRes    generic.Resource[Workers]
+	queriesRes  generic.Resource[components.Queries]
+	filtersRes  generic.Resource[components.Filters]
+	settingsRes generic.Resource[components.Settings]
+	timeStepRes generic.Resource[components.TimeStep]
+	eventsRes   generic.Resource[components.Events]
+	statsRes    generic.Resource[components.Stats]
+	workersRes  generic.Resource[Workers]
 
 	// Valid during an Update.
 	queries  []*query.Query
@@ -35,7 +34,6 @@ type stage struct {
 
 func (s *stage) init(world *ecs.World) {
 	s.table.init()
-	s.navigationRes = generic.NewResource[components.Navigation](world)
 	s.queriesRes = generic.NewResource[components.Queries](world)
 	s.filtersRes = generic.NewResource[components.Filters](world)
 	s.settingsRes = generic.NewResource[components.Settings](world)
