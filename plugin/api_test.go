@@ -134,10 +134,12 @@ func TestInstallCreatesADispatch(t *testing.T) {
 	// A locked world refuses.
 	world2 := ecs.NewWorld()
 	world2.NewEntity()
+	notYet, err := New(Config{Mesh: loadDungeon(t)})
+	require.NoError(t, err)
+	assert.ErrorIs(t, notYet.Step(&world2, 1.0/60), ErrNotInstalled)
 	q := world2.Query(ecs.All())
 	p2, err := New(Config{Mesh: loadDungeon(t)})
 	require.NoError(t, err)
-	assert.ErrorIs(t, p2.Step(&world2, 1.0/60), ErrNotInstalled)
 	assert.ErrorIs(t, p2.Install(&world2), ErrWorldLocked)
 	q.Close()
 	assert.NoError(t, p2.Install(&world2))
