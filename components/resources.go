@@ -124,6 +124,13 @@ type Settings struct {
 	// tenth of the overlap) at the cost of throughput in dense crowds (more
 	// agents wait in queues), so it is off by default and in the reference.
 	ContactSliding bool
+	// PartialReplanBackoff spaces out the replans of a corridor that ends
+	// short of an unreachable target: the reference plans it again every
+	// second, forever, and crowds with many unreachable targets flood the
+	// path queue. When a replan finds the same best polygon again, the
+	// delay doubles (2, 4, 8, 16 s); a different one, a complete path or a
+	// change of the navmesh's tiles resets it.
+	PartialReplanBackoff bool
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
@@ -144,6 +151,7 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		WallSafeCollisions:          true,
 		EdgeHeightSnap:              true,
 		PileFraction:                0.25,
+		PartialReplanBackoff:        true,
 	}
 }
 

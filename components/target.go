@@ -83,4 +83,11 @@ type MoveTarget struct {
 	// target, so that the replans of a partial corridor (every second, to
 	// see whether the target became reachable) do not repeat it.
 	PartialReported bool
+	// PartialEnd is the last polygon of the last partial path found, 0
+	// after a complete one.
+	PartialEnd navmesh.Ref
+	// ReplanDelay is how long a partial corridor waits before it is planned
+	// again, when Settings.PartialReplanBackoff has lengthened it; 0 means
+	// the reference's 1 s [Units: s]
+	ReplanDelay float32
 }

@@ -247,6 +247,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Replan = false
 	target.Arrived = false
 	target.PartialReported = false
+	target.PartialEnd, target.ReplanDelay = 0, 0
 	return nil
 }
 

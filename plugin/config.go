@@ -187,5 +187,6 @@ func (c *Config) settings() components.Settings {
 	if c.Reference {
 		s.PileFraction = 0
 	}
+	s.PartialReplanBackoff = !c.Reference
 	return s
 }

@@ -186,3 +186,59 @@ func offMeshPoly(t *testing.T, mesh *navmesh.Mesh) navmesh.Ref {
 	require.NotEmpty(t, tile.OffMeshConnections)
 	return tile.PolyRefBase() | navmesh.Ref(tile.OffMeshConnections[0].Poly)
 }
+
+// TestPartialReplanBackoff: a corridor that cannot reach its target is
+// planned again less and less often, until the navmesh changes: then at
+// once, and the agent takes the reopened way.
+func TestPartialReplanBackoff(t *testing.T) {
+	log := &eventLog{}
+	mesh := gapLevel(t)
+	p, err := New(Config{Mesh: mesh, MaxAgents: 1, OnEvent: log.record})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	e, err := p.Spawn(&world, geom.Vec3{3, 0, 5}, components.DefaultAgentParams())
+	require.NoError(t, err)
+	connection := offMeshPoly(t, mesh)
+	require.NoError(t, mesh.SetPolyFlags(connection, 0x10))
+	p.filters.Get().List[0].ExcludeFlags = 0x10
+	goal := geom.Vec3{20, 0, 5}
+	require.NoError(t, p.RequestMoveTarget(&world, e, goal))
+
+	_, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
+	replans := 0
+	for log.tick = 0; log.tick < 60*40; log.tick++ {
+		before := target.ReplanTime
+		require.NoError(t, p.Step(&world, 1.0/60))
+		target = agentTarget(p, e)
+		if target.ReplanTime < before { // a new path was installed
+			replans++
+		}
+	}
+	// 1 s, then 2, 4, 8, 16, 16 s apart: six or seven replans in 40 s where
+	// the reference makes about forty.
+	assert.InDelta(t, 6, replans, 1)
+	assert.Equal(t, float32(16), target.ReplanDelay)
+	assert.NotZero(t, target.PartialEnd)
+	require.Equal(t, []components.EventKind{components.EventPartialPath}, log.kinds())
+
+	// Reopen the connection: the tile set changes, the agent replans at
+	// once and crosses.
+	require.NoError(t, mesh.SetPolyFlags(connection, 1))
+	for ; log.tick < 60*50; log.tick++ {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	assert.Equal(t, []components.EventKind{
+		components.EventPartialPath, components.EventOffMeshStarted, components.EventOffMeshFinished,
+		components.EventTargetReached,
+	}, log.kinds())
+	info, err := p.State(&world, e)
+	require.NoError(t, err)
+	assert.False(t, info.Partial)
+	assert.Less(t, geom.Dist2D(info.Position, goal), float32(0.3))
+}
+
+func agentTarget(p *Plugin, e ecs.Entity) *components.MoveTarget {
+	_, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
+	return target
+}

@@ -25,6 +25,8 @@ const (
 	quickSearchIterations = 20
 	// quickSearchPath bounds the polygons of the quick search (MAX_RES).
 	quickSearchPath = 32
+	// maxPartialReplanDelay caps Settings.PartialReplanBackoff [Units: s]
+	maxPartialReplanDelay = float32(16)
 )
 
 // PathRequest is the first stage (dtCrowd::checkPathValidity and
@@ -46,6 +48,7 @@ type PathRequest struct {
 	pathQueueRes generic.Resource[components.PathQueue]
 
 	pathQueue *crowd.PathQueue
+	snapshot  *navmesh.Snapshot // the tile set of the last Update
 	scratch   []pathRequestScratch
 	queue     []int // agents handed to the path queue this tick
 	result    []navmesh.Ref
@@ -79,6 +82,13 @@ func (s *PathRequest) Update(world *ecs.World) {
 	}
 	if n := s.workerCount(); len(s.scratch) < n {
 		s.scratch = make([]pathRequestScratch, n)
+	}
+	if snapshot := s.queries[0].Mesh().Snapshot(); snapshot != s.snapshot {
+		// Tiles came or went: unreachable targets may be reachable now.
+		s.snapshot = snapshot
+		for i := range s.agents {
+			s.agents[i].target.ReplanDelay = 0
+		}
 	}
 
 	s.parallel(s.checkJob)
@@ -168,8 +178,12 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 		if !a.corridor.IsValid(checkLookAhead, q, filter) {
 			replan = true
 		}
+		delay := targetReplanDelay
+		if s.settings.PartialReplanBackoff && target.ReplanDelay > 0 {
+			delay = target.ReplanDelay
+		}
 		if target.State == components.TargetValid &&
-			target.ReplanTime > targetReplanDelay &&
+			target.ReplanTime > delay &&
 			a.corridor.PathCount() < checkLookAhead &&
 			a.corridor.LastPoly() != target.Ref {
 			replan = true
@@ -352,6 +366,20 @@ func (s *PathRequest) collectPaths() {
 	}
 }
 
+// backOff updates the partial-replan delay after a path ending in last
+// (Settings.PartialReplanBackoff).
+func (s *PathRequest) backOff(target *components.MoveTarget, last navmesh.Ref, partial bool) {
+	switch {
+	case !partial:
+		target.PartialEnd, target.ReplanDelay = 0, 0
+	case last == target.PartialEnd:
+		// The same best polygon again: the target is out of reach.
+		target.ReplanDelay = min(max(2*target.ReplanDelay, 2*targetReplanDelay), maxPartialReplanDelay)
+	default:
+		target.PartialEnd, target.ReplanDelay = last, 0
+	}
+}
+
 // installPath merges the queue's path behind the corridor's first part, as
 // the reference does: the agent kept walking while the queue searched from
 // the corridor's end.
@@ -406,6 +434,7 @@ func (s *PathRequest) installPath(a *agent) {
 	if valid && a.corridor.SetCorridor(targetPos, res[:nres]) == nil {
 		a.boundary.Reset()
 		target.State = components.TargetValid
+		s.backOff(target, res[nres-1], a.state.Partial)
 		if a.state.Partial && !target.PartialReported {
 			target.PartialReported = true
 			a.event = components.EventPartialPath
