@@ -218,7 +218,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 		}
 		next := geom.Add(pos, disp)
 		if wallSafe {
-			next = s.walls[i].keepInside(pos, next)
+			next = s.walls[i].keepInside(next)
 			disp = geom.Sub(next, pos)
 		}
 		a.state.Displacement = disp

@@ -5,7 +5,6 @@ import (
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
-	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
@@ -239,16 +238,15 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 		count := 0
 		var reqPos geom.Vec3
 		if _, err := q.InitSlicedFindPath(path[0], target.Ref, pos, target.Position, filter, 0); err == nil {
-			var status query.Status
 			_, _, err = q.UpdateSlicedFindPath(quickSearchIterations)
 			if err == nil {
 				if target.Replan {
-					count, status, err = q.FinalizeSlicedFindPathPartial(path, reqPath)
+					// Keep what can be kept of the existing corridor.
+					count, _, err = q.FinalizeSlicedFindPathPartial(path, reqPath)
 				} else {
-					count, status, err = q.FinalizeSlicedFindPath(reqPath)
+					count, _, err = q.FinalizeSlicedFindPath(reqPath)
 				}
 			}
-			_ = status
 			if err != nil {
 				count = 0
 			}

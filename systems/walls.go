@@ -81,9 +81,8 @@ func (w *nearWalls) blocks(dir geom.Vec3) bool {
 }
 
 // keepInside returns next, moved back onto the walkable side of every wall
-// it went behind on the step from pos.
-func (w *nearWalls) keepInside(pos, next geom.Vec3) geom.Vec3 {
-	_ = pos
+// it went behind.
+func (w *nearWalls) keepInside(next geom.Vec3) geom.Vec3 {
 	for pass := 0; pass < 2; pass++ { // twice, for corners
 		for k := 0; k < w.count; k++ {
 			wall := &w.walls[k]
