@@ -68,7 +68,7 @@ func TestCrowdPropertiesLong(t *testing.T) {
 	}
 	for _, run := range []propertyRun{
 		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
-		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 20},
+		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
 		{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
 	} {
 		for _, reference := range []bool{false, true} {
