@@ -47,6 +47,8 @@ func New(params Params) (*Mesh, error) {
 		tiles:    newChunkedTable[*Tile](params.MaxTiles),
 		lookup:   newChunkedTable[bucket](lutSize),
 		lutMask:  uint32(lutSize - 1),
+
+		connectivity: new(connectivityCell),
 	})
 	return m, nil
 }
@@ -157,6 +159,8 @@ func (m *Mesh) editPoly(ref Ref, change func(*Poly)) error {
 	}
 	e := newEdit(cur)
 	change(&e.draftOf(ref.TileIndex()).polys()[ref.PolyIndex()])
-	m.current.Store(e.publish())
+	next := e.publish()
+	next.connectivity = cur.connectivity // links unchanged: same components
+	m.current.Store(next)
 	return nil
 }

@@ -47,6 +47,8 @@ func (e *edit) publish() *Snapshot {
 		lookup:    e.lookup.table,
 		lutMask:   e.base.lutMask,
 		tileCount: e.tileCount,
+
+		connectivity: new(connectivityCell),
 	}
 }
 

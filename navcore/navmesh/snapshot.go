@@ -17,6 +17,9 @@ type Snapshot struct {
 	lookup    chunkedTable[bucket]
 	lutMask   uint32
 	tileCount int
+	// connectivity holds the components of the tile set, computed on first
+	// use and shared with the snapshots that only change flags or areas.
+	connectivity *connectivityCell
 }
 
 // Params returns the mesh parameters.

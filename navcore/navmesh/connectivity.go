@@ -1,0 +1,264 @@
+package navmesh
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Connectivity labels every polygon of a Snapshot with its connected
+// component: the polygons joined to each other by links, followed either
+// way, off-mesh connections included. Two polygons in different components
+// have no path between them in either direction, whatever the filter, so a
+// path search between them can only end partial after visiting every
+// polygon it can reach.
+//
+// The converse needs two caveats. Components ignore query filters: a
+// filter that excludes polygons can still cut a component apart. And a
+// one-way off-mesh connection (or, rarely, a border link the tile had no
+// room to return) joins two components that can be crossed one way only;
+// ComponentInfo.OneWay marks the components holding such a link. In a
+// component without one, two polygons are joined by a path both ways when
+// no filter excludes anything on it.
+//
+// A Connectivity describes one tile set and never changes; get it with
+// Snapshot.Connectivity. It is safe for concurrent use, and its lookups
+// take O(1) time and allocate nothing.
+type Connectivity struct {
+	slots      chunkedTable[slotLabels]
+	labels     []uint32
+	components []ComponentInfo
+}
+
+// ComponentInfo describes one connected component of a Connectivity.
+type ComponentInfo struct {
+	// Polys is the number of polygons in the component, off-mesh
+	// connection polygons included.
+	Polys int
+	// BMin and BMax bound the vertices of its polygons [Units: world units]
+	BMin, BMax mgl32.Vec3
+	// OneWay reports that a link of the component has no link back: it may
+	// hold polygons that some of its other polygons cannot reach.
+	OneWay bool
+}
+
+// slotLabels locates the labels of the tile in one slot.
+type slotLabels struct {
+	base  uint32 // index of the tile's polygon 0 in Connectivity.labels
+	polys uint32 // the tile's polygon count; 0 for an empty slot
+	salt  uint32 // the tile's salt, to reject stale refs
+}
+
+// connectivityCell holds the Connectivity of a tile set once computed. Every
+// Snapshot with the same tiles and links shares one cell, so the labels are
+// computed at most once per tile set (a flag or area change keeps them).
+type connectivityCell struct {
+	value atomic.Pointer[Connectivity]
+}
+
+// Connectivity returns the connected components of the snapshot. The first
+// call on a new tile set labels every polygon (linear in polygons and
+// links); later calls, from any goroutine, return the same value without
+// allocating. Snapshots that differ only in polygon flags or areas share it.
+func (s *Snapshot) Connectivity() *Connectivity {
+	if s.connectivity == nil {
+		return computeConnectivity(s)
+	}
+	if c := s.connectivity.value.Load(); c != nil {
+		return c
+	}
+	c := computeConnectivity(s)
+	if s.connectivity.value.CompareAndSwap(nil, c) {
+		return c
+	}
+	return s.connectivity.value.Load()
+}
+
+// Component returns the connected component of polygon ref, 0 when ref
+// names no polygon of the snapshot; see Connectivity.Component.
+func (s *Snapshot) Component(ref Ref) uint32 { return s.Connectivity().Component(ref) }
+
+// SameComponent reports whether a and b are polygons of the same connected
+// component; see Connectivity.SameComponent.
+func (s *Snapshot) SameComponent(a, b Ref) bool { return s.Connectivity().SameComponent(a, b) }
+
+// Component returns the component of polygon ref, numbered from 1 in the
+// order of the tile slots and polygons, or 0 when ref is zero, stale or
+// out of range.
+func (c *Connectivity) Component(ref Ref) uint32 {
+	it, ip := ref.TileIndex(), ref.PolyIndex()
+	if ref == 0 || int(it) >= len(c.slots.dir)<<c.slots.shift {
+		return 0
+	}
+	slot := c.slots.at(it)
+	if ip >= slot.polys || slot.salt != ref.Salt() {
+		return 0
+	}
+	return c.labels[slot.base+ip]
+}
+
+// SameComponent reports whether a and b are both polygons and lie in the
+// same component. When it is false, no path leads from a to b nor from b to
+// a.
+func (c *Connectivity) SameComponent(a, b Ref) bool {
+	ca := c.Component(a)
+	return ca != 0 && ca == c.Component(b)
+}
+
+// ComponentCount returns the number of components.
+func (c *Connectivity) ComponentCount() int { return len(c.components) }
+
+// PolyCount returns the number of polygons labelled.
+func (c *Connectivity) PolyCount() int { return len(c.labels) }
+
+// Info returns the description of component id (1..ComponentCount), false
+// for any other id.
+func (c *Connectivity) Info(id uint32) (ComponentInfo, bool) {
+	if id == 0 || int(id) > len(c.components) {
+		return ComponentInfo{}, false
+	}
+	return c.components[id-1], true
+}
+
+// computeConnectivity labels the polygons of s: a union-find over every
+// link, then components numbered in order of first appearance.
+func computeConnectivity(s *Snapshot) *Connectivity {
+	c := &Connectivity{slots: newChunkedTable[slotLabels](int(s.maxTiles))}
+	total := uint32(0)
+	s.eachTile(func(t *Tile) {
+		c.setSlot(t.index, slotLabels{base: total, polys: uint32(len(t.Polys)), salt: t.salt})
+		total += uint32(len(t.Polys))
+	})
+
+	parent := make([]uint32, total)
+	for i := range parent {
+		parent[i] = uint32(i)
+	}
+	s.eachTile(func(t *Tile) {
+		base := c.slots.at(t.index).base
+		for ip := range t.Polys {
+			for l := t.Polys[ip].FirstLink; l != NullLink; l = t.Links[l].Next {
+				if other, ok := c.flatIndex(t.Links[l].Ref); ok {
+					union(parent, base+uint32(ip), other)
+				}
+			}
+		}
+	})
+
+	// Number the components in order of their first polygon: a root is the
+	// lowest index of its set, so it is labelled before the rest of it.
+	c.labels = make([]uint32, total)
+	for i := range c.labels {
+		root := find(parent, uint32(i))
+		if root == uint32(i) {
+			c.components = append(c.components, ComponentInfo{
+				BMin: mgl32.Vec3{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32},
+				BMax: mgl32.Vec3{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32},
+			})
+			c.labels[i] = uint32(len(c.components))
+			continue
+		}
+		c.labels[i] = c.labels[root]
+	}
+
+	s.eachTile(func(t *Tile) {
+		base := c.slots.at(t.index).base
+		for ip := range t.Polys {
+			poly := &t.Polys[ip]
+			info := &c.components[c.labels[base+uint32(ip)]-1]
+			info.Polys++
+			for _, vi := range poly.Verts[:poly.VertCount] {
+				v := t.Verts[vi]
+				for a := range 3 {
+					info.BMin[a] = min(info.BMin[a], v[a])
+					info.BMax[a] = max(info.BMax[a], v[a])
+				}
+			}
+			if !info.OneWay {
+				info.OneWay = s.hasOneWayLink(t, t.PolyRefBase()|Ref(ip))
+			}
+		}
+	})
+	return c
+}
+
+// eachTile calls fn for every tile of s in slot order, skipping empty
+// chunks of slots whole.
+func (s *Snapshot) eachTile(fn func(*Tile)) {
+	for _, chunk := range s.tiles.dir {
+		for _, t := range chunk {
+			if t != nil {
+				fn(t)
+			}
+		}
+	}
+}
+
+// hasOneWayLink reports whether a link of polygon ref (of tile t) leads to a
+// polygon with no link back to it.
+func (s *Snapshot) hasOneWayLink(t *Tile, ref Ref) bool {
+	poly := &t.Polys[ref.PolyIndex()]
+	for l := poly.FirstLink; l != NullLink; l = t.Links[l].Next {
+		ot, op := s.TileAndPolyUnchecked(t.Links[l].Ref)
+		if op == nil {
+			continue
+		}
+		back := false
+		for m := op.FirstLink; m != NullLink; m = ot.Links[m].Next {
+			if ot.Links[m].Ref == ref {
+				back = true
+				break
+			}
+		}
+		if !back {
+			return true
+		}
+	}
+	return false
+}
+
+// setSlot stores the labels location of slot i while the Connectivity is
+// being built.
+func (c *Connectivity) setSlot(i uint32, v slotLabels) {
+	d := i >> c.slots.shift
+	if c.slots.dir[d] == nil {
+		c.slots.dir[d] = make([]slotLabels, c.slots.mask+1)
+	}
+	c.slots.dir[d][i&c.slots.mask] = v
+}
+
+// flatIndex returns the index in labels of polygon ref, false when ref names
+// no labelled polygon.
+func (c *Connectivity) flatIndex(ref Ref) (uint32, bool) {
+	it, ip := ref.TileIndex(), ref.PolyIndex()
+	if int(it) >= len(c.slots.dir)<<c.slots.shift {
+		return 0, false
+	}
+	slot := c.slots.at(it)
+	if ip >= slot.polys || slot.salt != ref.Salt() {
+		return 0, false
+	}
+	return slot.base + ip, true
+}
+
+// find returns the root of i, halving the path on the way.
+func find(parent []uint32, i uint32) uint32 {
+	for parent[i] != i {
+		parent[i] = parent[parent[i]]
+		i = parent[i]
+	}
+	return i
+}
+
+// union joins the sets of a and b under the smaller root, so that roots
+// stay the first polygon of their set.
+func union(parent []uint32, a, b uint32) {
+	ra, rb := find(parent, a), find(parent, b)
+	switch {
+	case ra < rb:
+		parent[rb] = ra
+	case rb < ra:
+		parent[ra] = rb
+	}
+}
