@@ -23,6 +23,10 @@ var (
 	ErrUnknownRequest = errors.New("crowd: unknown path request")
 	// ErrRequestPending: the request's search has not finished yet.
 	ErrRequestPending = errors.New("crowd: path request still pending")
+	// ErrQueueFull: every slot holds a request; try again after an Update.
+	// It wraps ErrCapacity, and Request returns it as is, without
+	// allocating.
+	ErrQueueFull = fmt.Errorf("crowd: path request: all slots busy: %w", ErrCapacity)
 )
 
 // PathRequestID names a request to a PathQueue. 0 is never a valid id.
@@ -77,6 +81,16 @@ type PathQueueConfig struct {
 	// a search that reaches it ends with the best partial path found so
 	// far. 0 means MaxNodes. [Limit: >= 0]
 	MaxIterationsPerRequest int
+	// FullSearchUnreachable makes a request whose target lies in another
+	// connected component of the navmesh than its start (see
+	// navmesh.Connectivity) search like the reference: A* visits every
+	// polygon it can reach, up to MaxNodes or MaxIterationsPerRequest,
+	// before it returns the partial path to the polygon nearest the target
+	// it saw. By default (false) the queue sees at once that the target is
+	// out of reach and plans to the reachable point nearest the target
+	// (query.FindNearestPolyInComponent) instead, a search that costs no
+	// more than any path of that length; see Result.
+	FullSearchUnreachable bool
 }
 
 // DefaultPathQueueConfig returns the crowd's sizes: 8 slots, 256-polygon
@@ -105,6 +119,12 @@ type pathSlot struct {
 	endPos   geom.Vec3
 	filter   *query.Filter
 
+	// goalRef and goalPos are what the search aims at: the target, or the
+	// reachable point nearest it when outOfReach.
+	goalRef    navmesh.Ref
+	goalPos    geom.Vec3
+	outOfReach bool
+
 	iterations int
 	keepAlive  int
 	path       []navmesh.Ref
@@ -122,13 +142,21 @@ type pathSlot struct {
 // needs k iterations therefore finishes within about k·Slots/budget Updates
 // whatever the other slots hold.
 //
+// A target out of reach of the start (in another connected component of
+// the navmesh) costs no more than a reachable one: unless
+// PathQueueConfig.FullSearchUnreachable is set, the queue plans to the
+// reachable point nearest the target instead of searching everything the
+// start can reach.
+//
 // A PathQueue belongs to one goroutine. Nothing allocates after NewPathQueue
 // except the error values of failed requests.
 type PathQueue struct {
-	slots         []pathSlot
-	maxIterations int
-	nextID        PathRequestID
-	cursor        int // slot the next Update serves first
+	mesh                  *navmesh.Mesh
+	slots                 []pathSlot
+	maxIterations         int
+	fullSearchUnreachable bool
+	nextID                PathRequestID
+	cursor                int // slot the next Update serves first
 }
 
 // NewPathQueue returns an empty queue searching mesh.
@@ -147,9 +175,11 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 			config.MaxIterationsPerRequest, ErrInvalidParam)
 	}
 	pq := &PathQueue{
-		slots:         make([]pathSlot, config.Slots),
-		maxIterations: config.MaxIterationsPerRequest,
-		nextID:        1,
+		mesh:                  mesh,
+		slots:                 make([]pathSlot, config.Slots),
+		maxIterations:         config.MaxIterationsPerRequest,
+		fullSearchUnreachable: config.FullSearchUnreachable,
+		nextID:                1,
 	}
 	if pq.maxIterations == 0 {
 		pq.maxIterations = config.MaxNodes
@@ -168,10 +198,10 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 
 // Request queues a search for a path from startPos in polygon startRef to
 // endPos in polygon endRef and returns its id. filter is used when the
-// search runs and must not change until the request is done. It returns an
-// ErrCapacity error when every slot is taken (try again after an Update) and
-// an ErrInvalidParam error for a zero ref, a non-finite position or a nil
-// filter.
+// search runs and must not change until the request is done. It returns
+// ErrQueueFull (an ErrCapacity) when every slot is taken (try again after an
+// Update; Full tells beforehand) and an ErrInvalidParam error for a zero
+// ref, a non-finite position or a nil filter.
 func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter) (PathRequestID, error) {
 	switch {
 	case startRef == 0 || endRef == 0:
@@ -183,7 +213,7 @@ func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom
 	}
 	slot := pq.freeSlot()
 	if slot == nil {
-		return 0, fmt.Errorf("crowd: path request: all %d slots busy: %w", len(pq.slots), ErrCapacity)
+		return 0, ErrQueueFull
 	}
 	*slot = pathSlot{
 		id:       pq.newID(),
@@ -275,7 +305,11 @@ func (pq *PathQueue) Update(maxIterations int) {
 // how many budget units it used (at least one, so Update always ends).
 func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 	if s.state == slotQueued {
-		status, err := s.query.InitSlicedFindPath(s.startRef, s.endRef, s.startPos, s.endPos, s.filter, 0)
+		if err := pq.aim(s); err != nil {
+			pq.fail(s, err)
+			return 1
+		}
+		status, err := s.query.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, 0)
 		if err != nil {
 			pq.fail(s, err)
 			return 1
@@ -304,6 +338,9 @@ func (pq *PathQueue) finish(s *pathSlot) {
 	if err != nil {
 		pq.fail(s, err)
 		return
+	}
+	if s.outOfReach {
+		status |= query.StatusPartial
 	}
 	s.pathCount = n
 	s.status = status
@@ -350,7 +387,9 @@ func (pq *PathQueue) Iterations(id PathRequestID) int {
 // Result claims the path of a finished request: it copies up to len(dst)
 // polygons into dst and frees the slot. The status tells a partial path
 // (goal not reached, node pool or iteration cap exhausted) and a path cut
-// to fit dst (query.StatusBufferTooSmall). A failed request returns its
+// to fit dst (query.StatusBufferTooSmall). A target out of reach gives a
+// partial path that leads to the reachable point nearest the target (see
+// Goal), or as far towards it as the search got. A failed request returns its
 // error, and is freed too; an unfinished one returns an ErrRequestPending
 // error and stays queued; an unknown id returns an ErrUnknownRequest error.
 func (pq *PathQueue) Result(id PathRequestID, dst []navmesh.Ref) (int, query.Status, error) {

@@ -192,16 +192,17 @@ func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
 	assert.Zero(t, pq.Pending())
 }
 
-// TestPathQueueHopelessSearchDoesNotBlock puts a search for an unreachable
-// goal, with a node pool that holds the whole 160×160 floor, in the first
-// slot, and seven ordinary searches behind it. The reference would spend its
+// TestPathQueueHopelessSearchDoesNotBlock puts a full search for an
+// unreachable goal (FullSearchUnreachable, as in the reference), with a node
+// pool that holds the whole 160×160 floor, in the first slot, and seven
+// ordinary searches behind it. The reference would spend its
 // whole budget on the first for ~256 updates (25,600 iterations at 100 per
 // update) before starting the others; here each ordinary search finishes
 // within ceil(iterations / (budget / 8)) updates.
 func TestPathQueueHopelessSearchDoesNotBlock(t *testing.T) {
 	const size = 160
 	g := newGridFixture(t, size)
-	pq, err := NewPathQueue(g.mesh, PathQueueConfig{Slots: 8, MaxPathSize: 1024, MaxNodes: 1 << 16})
+	pq, err := NewPathQueue(g.mesh, PathQueueConfig{Slots: 8, MaxPathSize: 1024, MaxNodes: 1 << 16, FullSearchUnreachable: true})
 	require.NoError(t, err)
 
 	fromRef, from := g.cell(80, 80)
@@ -265,7 +266,7 @@ func TestPathQueueHopelessSearchDoesNotBlock(t *testing.T) {
 
 func TestPathQueueIterationCap(t *testing.T) {
 	g := newGridFixture(t, 60)
-	pq, err := NewPathQueue(g.mesh, PathQueueConfig{Slots: 2, MaxPathSize: 256, MaxNodes: 8192, MaxIterationsPerRequest: 500})
+	pq, err := NewPathQueue(g.mesh, PathQueueConfig{Slots: 2, MaxPathSize: 256, MaxNodes: 8192, MaxIterationsPerRequest: 500, FullSearchUnreachable: true})
 	require.NoError(t, err)
 	fromRef, from := g.cell(30, 30)
 	id, err := pq.Request(fromRef, g.island, from, g.islandCentre(), g.filter)
