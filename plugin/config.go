@@ -52,7 +52,12 @@ type Config struct {
 	// local searches [Limit: 1..query.MaxNodes; 0 = 512]
 	QueryNodes int
 	// PathQueue sizes the path queue; a zero value means 8 slots, MaxPath
-	// polygons, 4096 nodes (crowd.DefaultPathQueueConfig).
+	// polygons, 4096 nodes (crowd.DefaultPathQueueConfig). A target out of
+	// reach of its agent (in another connected component of the navmesh) is
+	// planned to the reachable point nearest it, cheaply, and not replanned
+	// until the tile set changes; PathQueue.FullSearchUnreachable (implied
+	// by Reference) searches such targets in full instead, as the
+	// reference does.
 	PathQueue crowd.PathQueueConfig
 	// PathQueueIterations is the A* budget of the path queue per tick
 	// [Limit: >= 0; 0 = 100]
@@ -80,8 +85,10 @@ type Config struct {
 	// [Units: s]
 	TimeStep float32
 	// Reference turns the improvements over DetourCrowd off (the deadlock
-	// breaker, wall-safe collisions and the height snap on polygon edges),
-	// so that the crowd moves exactly like dtCrowd, for comparisons.
+	// breaker, wall-safe collisions, the height snap on polygon edges, the
+	// partial replan backoff and the planning of out-of-reach targets to
+	// their nearest reachable point), so that the crowd moves exactly like
+	// dtCrowd, for comparisons.
 	Reference bool
 	// OnEvent, when not nil, is called after each tick with each of the
 	// tick's events, in order. The world is not locked then.
@@ -158,6 +165,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.PathQueue == (crowd.PathQueueConfig{}) {
 		c.PathQueue = crowd.DefaultPathQueueConfig()
 		c.PathQueue.MaxPathSize = c.MaxPath
+	}
+	if c.Reference {
+		c.PathQueue.FullSearchUnreachable = true
 	}
 	if c.PathQueueIterations == 0 {
 		c.PathQueueIterations = DefaultPathQueueIterations

@@ -1,10 +1,13 @@
 package systems
 
 import (
+	"math"
+
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
@@ -28,6 +31,12 @@ const (
 	maxPartialReplanDelay = float32(16)
 )
 
+// outOfReachDelay is the MoveTarget.ReplanDelay of an agent whose target is
+// out of reach and whose corridor leads to the reachable point nearest it:
+// replanning could only find the same path, so it waits until the tile set
+// changes (which resets every ReplanDelay).
+var outOfReachDelay = float32(math.Inf(1))
+
 // PathRequest is the first stage (dtCrowd::checkPathValidity and
 // dtCrowd::updateMoveRequest): it repairs corridors whose polygons went away,
 // replans corridors that end short of their target, runs a quick 20-step
@@ -38,6 +47,14 @@ const (
 //
 // Unlike the reference, a request the agent no longer needs is cancelled in
 // the queue at once, and a failed search frees its slot when it is seen.
+// Unless the path queue searches out-of-reach targets in full
+// (crowd.PathQueueConfig.FullSearchUnreachable, the reference's way), a
+// target in another connected component of the navmesh than the agent is
+// planned to the reachable point nearest it, by the quick search when that
+// point is near and by the queue otherwise, and once the agent's corridor
+// leads there it is not replanned until the tile set changes: such targets
+// neither fill the queue with searches of everything the agent can reach
+// nor come back to it every second.
 // It raises EventPathFailed and EventPartialPath.
 //
 // Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
@@ -48,9 +65,12 @@ type PathRequest struct {
 
 	pathQueue *crowd.PathQueue
 	snapshot  *navmesh.Snapshot // the tile set of the last Update
-	scratch   []pathRequestScratch
-	queue     []int // agents handed to the path queue this tick
-	result    []navmesh.Ref
+	// conn is the snapshot's connectivity when out-of-reach targets are
+	// planned to their nearest reachable point, nil otherwise.
+	conn    *navmesh.Connectivity
+	scratch []pathRequestScratch
+	queue   []int // agents handed to the path queue this tick
+	result  []navmesh.Ref
 
 	checkJob, quickSearchJob func(worker, begin, end int)
 }
@@ -88,6 +108,10 @@ func (s *PathRequest) Update(world *ecs.World) {
 		for i := range s.agents {
 			s.agents[i].target.ReplanDelay = 0
 		}
+	}
+	s.conn = nil
+	if !s.pathQueue.FullSearchUnreachable() {
+		s.conn = s.snapshot.Connectivity()
 	}
 
 	s.parallel(s.checkJob)
@@ -184,7 +208,8 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 		if target.State == components.TargetValid &&
 			target.ReplanTime > delay &&
 			a.corridor.PathCount() < checkLookAhead &&
-			a.corridor.LastPoly() != target.Ref {
+			a.corridor.LastPoly() != target.Ref &&
+			target.ReplanDelay != outOfReachDelay {
 			replan = true
 		}
 		if replan && target.State != components.TargetNone {
@@ -235,9 +260,10 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 		path := a.corridor.Path()
 		pos := a.position.Vec3()
 
+		goalRef, goalPos, outOfReach := s.aim(q, path[0], pos, target, filter)
 		count := 0
 		var reqPos geom.Vec3
-		if _, err := q.InitSlicedFindPath(path[0], target.Ref, pos, target.Position, filter, 0); err == nil {
+		if _, err := q.InitSlicedFindPath(path[0], goalRef, pos, goalPos, filter, 0); err == nil {
 			_, _, err = q.UpdateSlicedFindPath(quickSearchIterations)
 			if err == nil {
 				if target.Replan {
@@ -274,12 +300,53 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 		_ = a.corridor.SetCorridor(reqPos, reqPath[:count])
 		a.boundary.Reset()
 		a.state.Partial = false
-		if reqPath[count-1] == target.Ref {
+		switch {
+		case reqPath[count-1] == target.Ref:
 			target.State = components.TargetValid
 			target.ReplanTime = 0
-		} else {
+		case outOfReach && reqPath[count-1] == goalRef:
+			// As near as the target can be reached: done without the queue.
+			target.State = components.TargetValid
+			target.ReplanTime = 0
+			s.settleOutOfReach(a, goalRef)
+		default:
 			target.State = components.TargetWaitingForQueue
 		}
+	}
+}
+
+// aim returns what the search for the agent's target aims at: the target,
+// or, when the queue plans out-of-reach targets to their nearest reachable
+// point and the target lies in another component than startRef, that point
+// (the start itself when the filter passes no polygon of its component).
+func (s *PathRequest) aim(q *query.Query, startRef navmesh.Ref, startPos geom.Vec3, target *components.MoveTarget, filter *query.Filter) (navmesh.Ref, geom.Vec3, bool) {
+	if s.conn == nil {
+		return target.Ref, target.Position, false
+	}
+	start, end := s.conn.Component(startRef), s.conn.Component(target.Ref)
+	if start == 0 || end == 0 || start == end {
+		return target.Ref, target.Position, false
+	}
+	nearest, err := q.FindNearestPolyInComponent(startRef, target.Position, filter)
+	switch {
+	case err != nil:
+		return target.Ref, target.Position, false
+	case nearest.Ref == 0:
+		return startRef, startPos, true
+	}
+	return nearest.Ref, nearest.Point, true
+}
+
+// settleOutOfReach marks an agent whose corridor now leads to goal, the
+// reachable point nearest its out-of-reach target: a partial path, not
+// replanned until the tile set changes.
+func (s *PathRequest) settleOutOfReach(a *agent, goal navmesh.Ref) {
+	target := a.target
+	a.state.Partial = true
+	target.PartialEnd, target.ReplanDelay = goal, outOfReachDelay
+	if !target.PartialReported {
+		target.PartialReported = true
+		a.event = components.EventPartialPath
 	}
 }
 
@@ -297,8 +364,7 @@ func (s *PathRequest) requestPaths() {
 		s.queue = insertByReplanTime(s.queue, i, s.agents, maxQueue)
 	}
 	for _, i := range s.queue {
-		if s.pathQueue.Pending() >= s.pathQueue.Slots() {
-			// Full: Request would only build an error.
+		if s.pathQueue.Full() {
 			break
 		}
 		a := &s.agents[i]
@@ -392,6 +458,7 @@ func (s *PathRequest) installPath(a *agent) {
 	npath := len(path)
 	targetPos := target.Position
 
+	goal, _, outOfReach, _ := s.pathQueue.Goal(target.Request)
 	nres, status, err := s.pathQueue.Result(target.Request, res)
 	target.Request = 0
 	valid := err == nil && nres > 0
@@ -433,6 +500,9 @@ func (s *PathRequest) installPath(a *agent) {
 		a.boundary.Reset()
 		target.State = components.TargetValid
 		s.backOff(target, res[nres-1], a.state.Partial)
+		if outOfReach && res[nres-1] == goal {
+			target.ReplanDelay = outOfReachDelay
+		}
 		if a.state.Partial && !target.PartialReported {
 			target.PartialReported = true
 			a.event = components.EventPartialPath
