@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -43,6 +44,7 @@ type crowdOptions struct {
 	workers      int
 	json         bool
 	reference    bool
+	fullSearch   bool
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -58,10 +60,11 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.IntVar(&opts.workers, "workers", 1, "goroutines for the parallel stages")
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
+	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -174,6 +177,12 @@ type crowdReport struct {
 	AllocsPerTick     float64            `json:"allocsPerTick"`
 	PartialPaths      int                `json:"partialPaths"`
 	WaitingForPath    int                `json:"waitingForPath"`
+	// OutOfReach counts the agents whose target lies in another connected
+	// component of the navmesh than their start: no path leads there.
+	OutOfReach int `json:"outOfReach"`
+	// ReachedReachable counts the agents that reached a target within
+	// their reach.
+	ReachedReachable int `json:"reachedReachable"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -225,13 +234,18 @@ func runCrowd(args []string, stdout io.Writer) error {
 // simulateCrowd runs the trips through the plugin on a bare world and
 // measures it.
 func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions) (*crowdReport, error) {
-	p, err := plugin.New(plugin.Config{
+	config := plugin.Config{
 		Mesh:      mesh,
 		MaxAgents: len(trips),
 		Workers:   opts.workers,
 		Filters:   []query.Filter{filter},
 		Reference: opts.reference,
-	})
+	}
+	if opts.fullSearch {
+		config.PathQueue = crowd.DefaultPathQueueConfig()
+		config.PathQueue.FullSearchUnreachable = true
+	}
+	p, err := plugin.New(config)
 	if err != nil {
 		return nil, err
 	}
@@ -257,6 +271,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 
 	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents)
 	if err != nil {
+		return nil, err
+	}
+	if err := checker.classify(); err != nil {
 		return nil, err
 	}
 	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
@@ -329,10 +346,10 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 			return err
 		}
 	}
-	_, err = fmt.Fprintf(w, "reached %d, stuck %d, partial paths %d, waiting for a path %d\n"+
+	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"allocations per tick %.2f\n",
-		r.Reached, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
+		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick)
 	return err
 }

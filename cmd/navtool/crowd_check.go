@@ -37,9 +37,10 @@ type crowdChecker struct {
 	q      *query.Query
 	filter *query.Filter
 
-	infos   []plugin.AgentInfo
-	history [][]geom.Vec3 // ring of the last crowdStuckWindow+1 positions per agent
-	cells   map[[2]int32][]int32
+	infos      []plugin.AgentInfo
+	outOfReach []bool        // target in another connected component than the start
+	history    [][]geom.Vec3 // ring of the last crowdStuckWindow+1 positions per agent
+	cells      map[[2]int32][]int32
 
 	offMesh, wallPenetrations, overlaps int
 }
@@ -59,6 +60,25 @@ func newCrowdChecker(mesh *navmesh.Mesh, filter *query.Filter, p *plugin.Plugin,
 		c.history[i] = make([]geom.Vec3, len(agents))
 	}
 	return c, nil
+}
+
+// classify finds, before the first tick, the agents whose target lies in
+// another connected component of the navmesh than their start.
+func (c *crowdChecker) classify() error {
+	c.outOfReach = make([]bool, len(c.agents))
+	snap := c.q.Mesh().Snapshot()
+	for i, e := range c.agents {
+		info, err := c.p.State(c.world, e)
+		if err != nil {
+			return err
+		}
+		target, err := c.q.FindNearestPoly(info.TargetPosition, geom.Vec3{crowdOnMeshXZ, crowdOnMeshY, crowdOnMeshXZ}, c.filter)
+		if err != nil {
+			return err
+		}
+		c.outOfReach[i] = info.Poly != 0 && target.Ref != 0 && !snap.SameComponent(info.Poly, target.Ref)
+	}
+	return nil
 }
 
 // check records tick's positions and counts off-mesh agents, agents off
@@ -160,8 +180,14 @@ func (c *crowdChecker) finish(r *crowdReport, trips []crowdTrip) error {
 	for i := range c.agents {
 		info := c.infos[i]
 		dist := geom.Dist2D(info.Position, trips[i].target)
+		if c.outOfReach != nil && c.outOfReach[i] {
+			r.OutOfReach++
+		}
 		if dist <= crowdReachedDistance {
 			r.Reached++
+			if c.outOfReach == nil || !c.outOfReach[i] {
+				r.ReachedReachable++
+			}
 		}
 		if info.Partial {
 			r.PartialPaths++

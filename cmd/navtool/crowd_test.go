@@ -23,7 +23,7 @@ func TestCrowdCommandJSON(t *testing.T) {
 	var report map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
-		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick"} {
+		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "waitingForPath", "outOfReach", "reachedReachable"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
@@ -53,7 +53,7 @@ func TestCrowdCommandScenario(t *testing.T) {
 	require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-scenario", scenario, "-ticks", "900"}, &stdout, &bytes.Buffer{}))
 	out := stdout.String()
 	assert.Contains(t, out, "agents 2, ticks 900, workers 1")
-	assert.Contains(t, out, "reached 2, stuck 0")
+	assert.Contains(t, out, "targets out of reach 0, reached 2 (2 of the reachable), stuck 0")
 	assert.Contains(t, out, "off-mesh violations 0, wall penetrations 0")
 	for _, stage := range []string{"PathRequest", "SurfaceClamp", "OffMeshAnimation"} {
 		assert.Contains(t, out, stage)
