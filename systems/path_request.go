@@ -109,10 +109,6 @@ func (s *PathRequest) Update(world *ecs.World) {
 			s.agents[i].target.ReplanDelay = 0
 		}
 	}
-	s.conn = nil
-	if !s.pathQueue.FullSearchUnreachable() {
-		s.conn = s.snapshot.Connectivity()
-	}
 
 	s.parallel(s.checkJob)
 	for i := range s.agents {
@@ -120,6 +116,11 @@ func (s *PathRequest) Update(world *ecs.World) {
 			s.pathQueue.Cancel(a.cancel)
 			a.cancel = 0
 		}
+	}
+	s.conn = nil
+	if !s.pathQueue.FullSearchUnreachable() && s.anyRequesting() {
+		// Labelled once per tile set, on first use.
+		s.conn = s.snapshot.Connectivity()
 	}
 	s.parallel(s.quickSearchJob)
 	s.requestPaths()
@@ -313,6 +314,16 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 			target.State = components.TargetWaitingForQueue
 		}
 	}
+}
+
+// anyRequesting reports whether an agent waits for its quick search.
+func (s *PathRequest) anyRequesting() bool {
+	for i := range s.agents {
+		if s.agents[i].target.State == components.TargetRequesting {
+			return true
+		}
+	}
+	return false
 }
 
 // aim returns what the search for the agent's target aims at: the target,

@@ -16,11 +16,11 @@ import (
 //
 // The converse needs two caveats. Components ignore query filters: a
 // filter that excludes polygons can still cut a component apart. And a
-// one-way off-mesh connection (or, rarely, a border link the tile had no
-// room to return) joins two components that can be crossed one way only;
-// ComponentInfo.OneWay marks the components holding such a link. In a
+// one-way off-mesh connection joins two parts that can be crossed one way
+// only; ComponentInfo.OneWay marks the components holding one. In a
 // component without one, two polygons are joined by a path both ways when
-// no filter excludes anything on it.
+// no filter excludes anything on it (unless a tile ran out of links, so
+// that a border link has no way back: Detour then drops links silently).
 //
 // A Connectivity describes one tile set and never changes; get it with
 // Snapshot.Connectivity. It is safe for concurrent use, and its lookups
@@ -38,8 +38,8 @@ type ComponentInfo struct {
 	Polys int
 	// BMin and BMax bound the vertices of its polygons [Units: world units]
 	BMin, BMax mgl32.Vec3
-	// OneWay reports that a link of the component has no link back: it may
-	// hold polygons that some of its other polygons cannot reach.
+	// OneWay reports that the component holds a one-way off-mesh
+	// connection: some of its polygons may not reach all the others.
 	OneWay bool
 }
 
@@ -139,7 +139,10 @@ func computeConnectivity(s *Snapshot) *Connectivity {
 		base := c.slots.at(t.index).base
 		for ip := range t.Polys {
 			for l := t.Polys[ip].FirstLink; l != NullLink; l = t.Links[l].Next {
-				if other, ok := c.flatIndex(t.Links[l].Ref); ok {
+				ref := t.Links[l].Ref
+				if ref.TileIndex() == t.index && ref.Salt() == t.salt && ref.PolyIndex() < uint32(len(t.Polys)) {
+					union(parent, base+uint32(ip), base+ref.PolyIndex())
+				} else if other, ok := c.flatIndex(ref); ok {
 					union(parent, base+uint32(ip), other)
 				}
 			}
@@ -149,38 +152,47 @@ func computeConnectivity(s *Snapshot) *Connectivity {
 	// Number the components in order of their first polygon: a root is the
 	// lowest index of its set, so it is labelled before the rest of it.
 	c.labels = make([]uint32, total)
-	for i := range c.labels {
-		root := find(parent, uint32(i))
-		if root == uint32(i) {
-			c.components = append(c.components, ComponentInfo{
-				BMin: mgl32.Vec3{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32},
-				BMax: mgl32.Vec3{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32},
-			})
-			c.labels[i] = uint32(len(c.components))
-			continue
-		}
-		c.labels[i] = c.labels[root]
-	}
-
 	s.eachTile(func(t *Tile) {
 		base := c.slots.at(t.index).base
 		for ip := range t.Polys {
-			poly := &t.Polys[ip]
-			info := &c.components[c.labels[base+uint32(ip)]-1]
-			info.Polys++
-			for _, vi := range poly.Verts[:poly.VertCount] {
-				v := t.Verts[vi]
-				for a := range 3 {
-					info.BMin[a] = min(info.BMin[a], v[a])
-					info.BMax[a] = max(info.BMax[a], v[a])
-				}
+			i := base + uint32(ip)
+			if root := find(parent, i); root != i {
+				c.labels[i] = c.labels[root]
+			} else {
+				c.components = append(c.components, ComponentInfo{
+					BMin: mgl32.Vec3{math.MaxFloat32, math.MaxFloat32, math.MaxFloat32},
+					BMax: mgl32.Vec3{-math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32},
+				})
+				c.labels[i] = uint32(len(c.components))
 			}
-			if !info.OneWay {
-				info.OneWay = s.hasOneWayLink(t, t.PolyRefBase()|Ref(ip))
+			info := &c.components[c.labels[i]-1]
+			info.Polys++
+			poly := &t.Polys[ip]
+			for _, vi := range poly.Verts[:poly.VertCount] {
+				growBounds(&info.BMin, &info.BMax, &t.Verts[vi])
+			}
+		}
+		for k := range t.OffMeshConnections {
+			con := &t.OffMeshConnections[k]
+			if con.Flags&OffMeshBidirectional == 0 && int(con.Poly) < len(t.Polys) {
+				c.components[c.labels[base+uint32(con.Poly)]-1].OneWay = true
 			}
 		}
 	})
 	return c
+}
+
+// growBounds extends [bmin, bmax] to hold v. Plain comparisons: the
+// built-in min and max on floats also order NaNs, which costs here.
+func growBounds(bmin, bmax, v *mgl32.Vec3) {
+	for a := range 3 {
+		if v[a] < bmin[a] {
+			bmin[a] = v[a]
+		}
+		if v[a] > bmax[a] {
+			bmax[a] = v[a]
+		}
+	}
 }
 
 // eachTile calls fn for every tile of s in slot order, skipping empty
@@ -193,29 +205,6 @@ func (s *Snapshot) eachTile(fn func(*Tile)) {
 			}
 		}
 	}
-}
-
-// hasOneWayLink reports whether a link of polygon ref (of tile t) leads to a
-// polygon with no link back to it.
-func (s *Snapshot) hasOneWayLink(t *Tile, ref Ref) bool {
-	poly := &t.Polys[ref.PolyIndex()]
-	for l := poly.FirstLink; l != NullLink; l = t.Links[l].Next {
-		ot, op := s.TileAndPolyUnchecked(t.Links[l].Ref)
-		if op == nil {
-			continue
-		}
-		back := false
-		for m := op.FirstLink; m != NullLink; m = ot.Links[m].Next {
-			if ot.Links[m].Ref == ref {
-				back = true
-				break
-			}
-		}
-		if !back {
-			return true
-		}
-	}
-	return false
 }
 
 // setSlot stores the labels location of slot i while the Connectivity is
