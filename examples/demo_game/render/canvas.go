@@ -29,3 +29,8 @@ type Canvas interface {
 	// bitmap font scaled by scale (1: 6×8 pixel cells).
 	Text(at Point, s string, scale int, c color.RGBA)
 }
+
+// FillRect fills the axis-aligned rectangle from (x0, y0) to (x1, y1) on c.
+func FillRect(c Canvas, x0, y0, x1, y1 float32, col color.RGBA) {
+	c.Polygon([]Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}, col)
+}

@@ -1,0 +1,115 @@
+// Package level gives the demo its navmesh: the level embedded in the binary
+// (RecastDemo's dungeon, see assets/README.md) or a file named on the
+// command line, baked or loaded, with the figures the demo prints.
+package level
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// Level is a navmesh ready for the crowd.
+type Level struct {
+	// Name is the level's file name ("dungeon.obj" for the embedded one).
+	Name string
+	// Mesh is the navmesh.
+	Mesh *navmesh.Mesh
+	// Baked reports whether the mesh was baked from triangles here (false:
+	// loaded from a navmesh file).
+	Baked bool
+	// BakeTime is how long baking (or loading) took.
+	BakeTime time.Duration
+	// Triangles is the number of input triangles (0 when loaded).
+	Triangles int
+	// Tiles, Polygons and Vertices count the navmesh.
+	Tiles, Polygons, Vertices int
+}
+
+// Load returns the level in path: a Wavefront .obj file is baked, anything
+// else is read as a navmesh file (a C++ DNAV tile or a RecastDemo MSET tile
+// set). An empty path gives the embedded level.
+func Load(path string) (*Level, error) {
+	if path == "" {
+		return Embedded()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("level: %w", err)
+	}
+	name := filepath.Base(path)
+	if strings.EqualFold(filepath.Ext(path), ".obj") {
+		return bakeOBJ(name, data)
+	}
+	return loadNavmesh(name, data)
+}
+
+// finish counts the mesh's tiles, polygons and vertices.
+func (l *Level) finish() *Level {
+	snap := l.Mesh.Snapshot()
+	for i := 0; i < snap.MaxTiles(); i++ {
+		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
+			l.Tiles++
+			l.Polygons += len(tile.Polys)
+			l.Vertices += len(tile.Verts)
+		}
+	}
+	return l
+}
+
+// loadNavmesh reads a C++ DNAV tile (a one-tile mesh over the tile's
+// bounds, as dtNavMesh::init with tile data) or a RecastDemo MSET tile set.
+func loadNavmesh(name string, file []byte) (*Level, error) {
+	start := time.Now()
+	var mesh *navmesh.Mesh
+	switch format := navmesh.DetectFormat(file); format {
+	case navmesh.FormatDNAV:
+		data, err := navmesh.ReadDNAV(file)
+		if err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		if mesh, err = singleTileMesh(data); err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+	case navmesh.FormatMSET:
+		set, err := navmesh.ReadMSET(file)
+		if err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		if mesh, err = navmesh.New(set.Params); err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		for i, tile := range set.Tiles {
+			if _, err := mesh.AddTile(tile.Data, tile.Ref); err != nil {
+				return nil, fmt.Errorf("level: %s: tile %d: %w", name, i, err)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads (%s)", name, format)
+	}
+	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
+}
+
+// singleTileMesh returns a mesh holding just data, its one tile spanning the
+// tile's bounds.
+func singleTileMesh(data *navmesh.TileData) (*navmesh.Mesh, error) {
+	h := &data.Header
+	mesh, err := navmesh.New(navmesh.Params{
+		Origin:     h.BMin,
+		TileWidth:  h.BMax[0] - h.BMin[0],
+		TileHeight: h.BMax[2] - h.BMin[2],
+		MaxTiles:   1,
+		MaxPolys:   max(int(h.PolyCount), 1),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := mesh.AddTile(data, 0); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}
