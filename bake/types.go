@@ -171,11 +171,19 @@ type PolyMesh struct {
 	PolyCount int
 	// MaxVertsPerPoly is the stride of Polys divided by 2 [Limit: 3..6]
 	MaxVertsPerPoly int
-	BMin, BMax      mgl32.Vec3
-	CellSize        float32
-	CellHeight      float32
-	BorderSize      int
-	MaxEdgeError    float32
+	// BMin and BMax bound the mesh; vertices are relative to BMin
+	// [Units: world units]
+	BMin, BMax mgl32.Vec3
+	// CellSize and CellHeight are the cell size the mesh was built with
+	// [Units: world units]
+	CellSize   float32
+	CellHeight float32
+	// BorderSize is the tile border of the heightfield the mesh came from,
+	// 0 for a solo mesh [Units: cells]
+	BorderSize int
+	// MaxEdgeError is the contour simplification error the mesh was built
+	// with; the detail mesh searches heights this far [Units: cells]
+	MaxEdgeError float32
 }
 
 // PolyMeshDetail holds a height-detail triangle mesh for each polygon of a

@@ -1,8 +1,6 @@
 package navmesh
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/csv"
 	"os"
 	"strconv"
@@ -13,79 +11,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readSoloTileStandIn parses the C++ DNAV tile blob of the test data (x86-64
-// layout, 32-bit refs). It is a private stand-in for ReadDNAV until the
-// navmesh-files reader is on main; it trusts its input.
-func readSoloTileStandIn(t testing.TB, blob []byte) *TileData {
-	t.Helper()
-	r := bytes.NewReader(blob)
-	read := func(v any) { require.NoError(t, binary.Read(r, binary.LittleEndian, v)) }
-	var header struct {
-		Magic, Version, X, Y, Layer                      int32
-		UserID                                           uint32
-		PolyCount, VertCount, MaxLinkCount               int32
-		DetailMeshCount, DetailVertCount, DetailTriCount int32
-		BVNodeCount, OffMeshConCount, OffMeshBase        int32
-		WalkableHeight, WalkableRadius, WalkableClimb    float32
-		BMin, BMax                                       [3]float32
-		BVQuantFactor                                    float32
-	}
-	read(&header)
-	require.Equal(t, int32('D')<<24|int32('N')<<16|int32('A')<<8|int32('V'), header.Magic)
-	require.Equal(t, int32(7), header.Version)
-
-	d := &TileData{Header: TileHeader{
-		X: header.X, Y: header.Y, Layer: header.Layer, UserID: header.UserID,
-		PolyCount: header.PolyCount, VertCount: header.VertCount, MaxLinkCount: header.MaxLinkCount,
-		DetailMeshCount: header.DetailMeshCount, DetailVertCount: header.DetailVertCount,
-		DetailTriCount: header.DetailTriCount, BVNodeCount: header.BVNodeCount,
-		OffMeshConCount: header.OffMeshConCount, OffMeshBase: header.OffMeshBase,
-		WalkableHeight: header.WalkableHeight, WalkableRadius: header.WalkableRadius,
-		WalkableClimb: header.WalkableClimb, BMin: header.BMin, BMax: header.BMax,
-		BVQuantFactor: header.BVQuantFactor,
-	}}
-	d.Verts = make([]mgl32.Vec3, header.VertCount)
-	read(d.Verts)
-	d.Polys = make([]Poly, header.PolyCount)
-	for i := range d.Polys {
-		var raw struct {
-			FirstLink          uint32
-			Verts, Neighbours  [6]uint16
-			Flags              uint16
-			VertCount, AreaTyp uint8
-		}
-		read(&raw)
-		d.Polys[i] = Poly{FirstLink: raw.FirstLink, Verts: raw.Verts, Neighbours: raw.Neighbours,
-			Flags: raw.Flags, VertCount: raw.VertCount, AreaAndType: raw.AreaTyp}
-	}
-	_, err := r.Seek(int64(header.MaxLinkCount)*12, 1) // links: zero in the blob
-	require.NoError(t, err)
-	d.DetailMeshes = make([]PolyDetail, header.DetailMeshCount)
-	for i := range d.DetailMeshes {
-		var raw struct {
-			VertBase, TriBase   uint32
-			VertCount, TriCount uint8
-			_                   [2]byte
-		}
-		read(&raw)
-		d.DetailMeshes[i] = PolyDetail{VertBase: raw.VertBase, TriBase: raw.TriBase, VertCount: raw.VertCount, TriCount: raw.TriCount}
-	}
-	d.DetailVerts = make([]mgl32.Vec3, header.DetailVertCount)
-	read(d.DetailVerts)
-	d.DetailTris = make([]DetailTri, header.DetailTriCount)
-	read(d.DetailTris)
-	d.BVTree = make([]BVNode, header.BVNodeCount)
-	read(d.BVTree)
-	require.Zero(t, header.OffMeshConCount, "the stand-in reads no off-mesh connections")
-	require.Zero(t, r.Len(), "the whole blob is read")
-	return d
-}
-
+// loadSoloDungeon loads the C++ solo tile of dungeon.obj into a one-tile
+// mesh set up as dtNavMesh::init(data) does: origin at the tile's bmin, tile
+// size its extent, MaxPolys its polygon count.
 func loadSoloDungeon(t testing.TB) (*Mesh, *Tile) {
 	t.Helper()
 	blob, err := os.ReadFile("../../testdata/navmesh_solo_dungeon.bin")
 	require.NoError(t, err)
-	data := readSoloTileStandIn(t, blob)
+	data, err := ReadDNAV(blob)
+	require.NoError(t, err)
 	h := &data.Header
 	m, err := New(Params{
 		Origin:    h.BMin,

@@ -120,7 +120,8 @@ type Link struct {
 	// tile.
 	Side uint8
 	// BMin and BMax give the part of the edge the link covers, in 1/255ths,
-	// for links across tile borders; 0 and 255 otherwise.
+	// for links across tile borders; both 0 for links inside a tile and for
+	// off-mesh links.
 	BMin, BMax uint8
 }
 

@@ -1,0 +1,272 @@
+package bake
+
+import (
+	"errors"
+
+	"github.com/archenav/archenav/navcore/geom"
+)
+
+// unsetHeight marks a height patch cell with no height yet.
+const unsetHeight = 0xffff
+
+// heightPatch holds the floor heights (in cells) of the compact heightfield
+// under one polygon's bounds, gathered from the polygon's own region.
+type heightPatch struct {
+	data                      []uint16
+	xMin, zMin, width, height int
+}
+
+// errNoSeedSpan is returned when no span lies near any vertex of a polygon
+// whose region gave no heights.
+var errNoSeedSpan = errors.New("no span near the polygon's vertices")
+
+// gatherHeights fills the patch with the heights under a polygon: first the
+// spans of the polygon's region, then a breadth-first flood from the region's
+// edges (or from the polygon centre when the region gave nothing) over the
+// rest of the patch (getHeightData).
+func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region uint16) error {
+	chf := b.chf
+	hp := &b.patch
+	bs := chf.BorderSize
+	queue := b.queue[:0]
+	for i := range hp.data {
+		hp.data[i] = unsetHeight
+	}
+
+	empty := true
+	// A polygon merged from several regions could overlap other polygons
+	// of those regions, so it is filled from its centre only.
+	if region != multipleRegions {
+		cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
+		for hz := 0; hz < hp.height; hz++ {
+			z := hp.zMin + hz + bs
+			row := hp.data[hz*hp.width : (hz+1)*hp.width]
+			for hx := range row {
+				x := hp.xMin + hx + bs
+				cell := cells[x+z*fieldWidth]
+				for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end; i++ {
+					s := &spans[i]
+					if s.Region != region {
+						continue
+					}
+					row[hx] = s.Y
+					empty = false
+					onEdge := false
+					for dir := 0; dir < 4; dir++ {
+						con := s.Connection(dir)
+						if con == NotConnected {
+							continue
+						}
+						ai := int(cells[x+DirOffsetX(dir)+(z+DirOffsetZ(dir))*fieldWidth].Index) + con
+						if spans[ai].Region != region {
+							onEdge = true
+							break
+						}
+					}
+					if onEdge {
+						queue = append(queue, x, z, i)
+					}
+					break
+				}
+			}
+		}
+	}
+
+	if empty {
+		var err error
+		if queue, err = b.seedFromPolyCenter(poly, verts, queue); err != nil {
+			return err
+		}
+	}
+
+	for head := 0; head*3 < len(queue); head++ {
+		cx, cz, ci := queue[head*3], queue[head*3+1], queue[head*3+2]
+		s := &chf.Spans[ci]
+		for dir := 0; dir < 4; dir++ {
+			con := s.Connection(dir)
+			if con == NotConnected {
+				continue
+			}
+			ax := cx + DirOffsetX(dir)
+			az := cz + DirOffsetZ(dir)
+			hx := ax - hp.xMin - bs
+			hz := az - hp.zMin - bs
+			if uint(hx) >= uint(hp.width) || uint(hz) >= uint(hp.height) {
+				continue
+			}
+			if hp.data[hx+hz*hp.width] != unsetHeight {
+				continue
+			}
+			ai := int(chf.Cells[ax+az*chf.Width].Index) + con
+			hp.data[hx+hz*hp.width] = chf.Spans[ai].Y
+			queue = append(queue, ax, az, ai)
+		}
+	}
+	b.queue = queue[:0]
+	return nil
+}
+
+// seedFromPolyCenter finds the span nearest in height to one of the
+// polygon's vertices, walks depth-first from it to the polygon's centre
+// cell and returns the queue holding that one seed, with the patch reset to
+// unset except for the seed's height (seedArrayWithPolyCenter).
+func (b *detailBuilder) seedFromPolyCenter(poly []uint16, verts [][3]uint16, stack []int) ([]int, error) {
+	chf := b.chf
+	hp := &b.patch
+	bs := chf.BorderSize
+	offsets := [9][2]int{{0, 0}, {-1, -1}, {0, -1}, {1, -1}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}}
+
+	startX, startZ, startSpan := 0, 0, -1
+	dmin := unsetHeight
+	for j := 0; j < len(poly) && dmin > 0; j++ {
+		v := &verts[poly[j]]
+		for k := 0; k < 9 && dmin > 0; k++ {
+			ax := int(v[0]) + offsets[k][0]
+			ay := int(v[1])
+			az := int(v[2]) + offsets[k][1]
+			if ax < hp.xMin || ax >= hp.xMin+hp.width || az < hp.zMin || az >= hp.zMin+hp.height {
+				continue
+			}
+			cell := chf.Cells[(ax+bs)+(az+bs)*chf.Width]
+			for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end && dmin > 0; i++ {
+				d := ay - int(chf.Spans[i].Y)
+				if d < 0 {
+					d = -d
+				}
+				if d < dmin {
+					startX, startZ, startSpan, dmin = ax, az, i, d
+				}
+			}
+		}
+	}
+	if startSpan == -1 {
+		return stack, errNoSeedSpan
+	}
+
+	centerX, centerZ := 0, 0
+	for _, vi := range poly {
+		centerX += int(verts[vi][0])
+		centerZ += int(verts[vi][2])
+	}
+	centerX /= len(poly)
+	centerZ /= len(poly)
+
+	stack = append(stack[:0], startX, startZ, startSpan)
+	dirs := [4]int{0, 1, 2, 3}
+	for i := range hp.data {
+		hp.data[i] = 0
+	}
+	// Depth-first: a straight walk to the centre can get stuck on
+	// simplified contours, so the visited cells are kept.
+	cx, cz, ci := -1, -1, -1
+	for {
+		if len(stack) < 3 {
+			b.log.warnf("build detail mesh: walk towards polygon center failed to reach center")
+			break
+		}
+		n := len(stack)
+		cx, cz, ci = stack[n-3], stack[n-2], stack[n-1]
+		stack = stack[:n-3]
+		if cx == centerX && cz == centerZ {
+			break
+		}
+
+		// Try the direction straight towards the centre first: it goes
+		// last on the stack.
+		var direct int
+		if cx == centerX {
+			direct = DirForOffset(0, sign(centerZ-cz))
+		} else {
+			direct = DirForOffset(sign(centerX-cx), 0)
+		}
+		dirs[direct], dirs[3] = dirs[3], dirs[direct]
+
+		s := &chf.Spans[ci]
+		for _, dir := range dirs {
+			con := s.Connection(dir)
+			if con == NotConnected {
+				continue
+			}
+			nx := cx + DirOffsetX(dir)
+			nz := cz + DirOffsetZ(dir)
+			px := nx - hp.xMin
+			pz := nz - hp.zMin
+			if px < 0 || px >= hp.width || pz < 0 || pz >= hp.height {
+				continue
+			}
+			if hp.data[px+pz*hp.width] != 0 {
+				continue
+			}
+			hp.data[px+pz*hp.width] = 1
+			stack = append(stack, nx, nz, int(chf.Cells[(nx+bs)+(nz+bs)*chf.Width].Index)+con)
+		}
+
+		dirs[direct], dirs[3] = dirs[3], dirs[direct]
+	}
+
+	stack = append(stack[:0], cx+bs, cz+bs, ci)
+	for i := range hp.data {
+		hp.data[i] = unsetHeight
+	}
+	hp.data[cx-hp.xMin+(cz-hp.zMin)*hp.width] = chf.Spans[ci].Y
+	return stack, nil
+}
+
+// sign returns 1 for positive d, -1 otherwise (the centre walk's step).
+func sign(d int) int {
+	if d > 0 {
+		return 1
+	}
+	return -1
+}
+
+// sampleHeight returns the patch height (in cells) under the point fx, fz
+// (world units relative to the mesh origin). An unset cell takes the
+// height closest to fy from the nearest ring of set cells within radius
+// (getHeight).
+func (hp *heightPatch) sampleHeight(fx, fy, fz, invCellSize, cellHeight float32, radius int) uint16 {
+	ix := cInt(geom.Floor(fx*invCellSize + 0.01))
+	iz := cInt(geom.Floor(fz*invCellSize + 0.01))
+	ix = geom.Clamp(ix-hp.xMin, 0, hp.width-1)
+	iz = geom.Clamp(iz-hp.zMin, 0, hp.height-1)
+	h := hp.data[ix+iz*hp.width]
+	if h != unsetHeight {
+		return h
+	}
+
+	// Spiral outwards ring by ring; stop at the end of the first ring that
+	// gave a height.
+	x, z, dx, dz := 1, 0, 1, 0
+	maxSize := radius*2 + 1
+	maxIter := maxSize*maxSize - 1
+	nextRingIterStart := 8
+	nextRingIters := 16
+	dmin := maxFloat32
+	for i := 0; i < maxIter; i++ {
+		nx := ix + x
+		nz := iz + z
+		if nx >= 0 && nz >= 0 && nx < hp.width && nz < hp.height {
+			nh := hp.data[nx+nz*hp.width]
+			if nh != unsetHeight {
+				d := abs32(float32(nh)*cellHeight - fy)
+				if d < dmin {
+					h = nh
+					dmin = d
+				}
+			}
+		}
+		if i+1 == nextRingIterStart {
+			if h != unsetHeight {
+				break
+			}
+			nextRingIterStart += nextRingIters
+			nextRingIters += 8
+		}
+		if x == z || (x < 0 && x == -z) || (x > 0 && x == 1-z) {
+			dx, dz = -dz, dx
+		}
+		x += dx
+		z += dz
+	}
+	return h
+}

@@ -1,0 +1,349 @@
+package bake
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// ErrNoPolygons is returned by Solo when the level has no walkable polygon
+// to build a tile from.
+var ErrNoPolygons = errors.New("no walkable polygons")
+
+// Area ids and polygon flags of RecastDemo's samples, used by
+// RecastDemoAreaFlags.
+const (
+	// DemoAreaGround .. DemoAreaJump are RecastDemo's polygon areas.
+	DemoAreaGround uint8 = 0
+	DemoAreaWater  uint8 = 1
+	DemoAreaRoad   uint8 = 2
+	DemoAreaDoor   uint8 = 3
+	DemoAreaGrass  uint8 = 4
+	DemoAreaJump   uint8 = 5
+
+	// DemoFlagWalk .. DemoFlagDisabled are RecastDemo's polygon flags.
+	DemoFlagWalk     uint16 = 0x01
+	DemoFlagSwim     uint16 = 0x02
+	DemoFlagDoor     uint16 = 0x04
+	DemoFlagJump     uint16 = 0x08
+	DemoFlagDisabled uint16 = 0x10
+)
+
+// RecastDemoAreaFlags maps a baked polygon area to the area and flags
+// RecastDemo stores in its tiles: WalkableArea becomes DemoAreaGround;
+// ground, grass and road polygons get DemoFlagWalk, water DemoFlagSwim,
+// doors DemoFlagWalk|DemoFlagDoor, anything else no flags.
+func RecastDemoAreaFlags(area uint8) (uint8, uint16) {
+	if area == WalkableArea {
+		area = DemoAreaGround
+	}
+	switch area {
+	case DemoAreaGround, DemoAreaGrass, DemoAreaRoad:
+		return area, DemoFlagWalk
+	case DemoAreaWater:
+		return area, DemoFlagSwim
+	case DemoAreaDoor:
+		return area, DemoFlagWalk | DemoFlagDoor
+	}
+	return area, 0
+}
+
+// SoloOption adjusts a solo bake.
+type SoloOption func(*soloOptions)
+
+type soloOptions struct {
+	areaFlags         func(area uint8) (uint8, uint16)
+	keepIntermediates bool
+}
+
+// WithAreaFlags sets how each polygon's baked area becomes the area and
+// flags stored in the tile (default RecastDemoAreaFlags). The function must
+// return areas below navmesh.MaxAreas.
+func WithAreaFlags(mapping func(area uint8) (newArea uint8, flags uint16)) SoloOption {
+	return func(o *soloOptions) { o.areaFlags = mapping }
+}
+
+// WithIntermediates keeps the compact heightfield and the contour set in the
+// result, for debugging and drawing; they are dropped by default.
+func WithIntermediates() SoloOption {
+	return func(o *soloOptions) { o.keepIntermediates = true }
+}
+
+// Fingerprints identify the products of a bake bit for bit (see
+// PolyMeshFingerprint, DetailMeshFingerprint and
+// navmesh.TileDataFingerprint).
+type Fingerprints struct {
+	// PolyMesh is taken before the area mapping.
+	PolyMesh   uint64
+	DetailMesh uint64
+	TileData   uint64
+}
+
+// SoloResult is what a solo bake produced.
+type SoloResult struct {
+	// Config is the cell-unit configuration the bake ran with.
+	Config *Config
+	// CompactHeightfield and Contours are kept only WithIntermediates.
+	CompactHeightfield *CompactHeightfield
+	Contours           *ContourSet
+	// PolyMesh is the polygon mesh, its Areas and Flags already mapped as
+	// stored in the tile.
+	PolyMesh *PolyMesh
+	// DetailMesh is the height detail mesh.
+	DetailMesh *PolyMeshDetail
+	// TileData is the navmesh tile (tile 0, 0) for navmesh.Mesh.AddTile.
+	TileData *navmesh.TileData
+	// Fingerprints of the poly mesh, the detail mesh and the tile.
+	Fingerprints Fingerprints
+	// Stats holds the time per stage, the sizes and the warnings.
+	Stats BuildStats
+}
+
+// Solo bakes the whole level as one tile, in the order of RecastDemo's solo
+// mesh sample: mark walkable triangles and rasterize, the span filters the
+// settings select, the compact heightfield, erosion and the area volumes,
+// the partition (distance field and watershed regions, monotone regions or
+// layer regions), contours with wall edges tessellated, the poly mesh, the
+// detail mesh, then the tile data with every polygon's area and flags
+// mapped (RecastDemoAreaFlags unless WithAreaFlags), the BV tree and the
+// geometry's off-mesh connections. With the same settings the products are
+// bit-identical to recastnavigation 1.6.0's.
+//
+// ctx is checked between stages: once it is done Solo returns its error.
+// Errors name the stage function that failed ("bake: build contours: ...").
+// The geometry is only read.
+func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOption) (*SoloResult, error) {
+	options := soloOptions{areaFlags: RecastDemoAreaFlags}
+	for _, opt := range opts {
+		opt(&options)
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	bmin, bmax := g.Bounds()
+	cfg, err := settings.Config(bmin, bmax)
+	if err != nil {
+		return nil, err
+	}
+
+	bc := NewBuildContext(ctx)
+	counts := bc.Counts()
+	result := &SoloResult{Config: cfg}
+
+	var hf *Heightfield
+	err = bc.Run(StageRasterize, func() error {
+		hf, err = rasterizeGeometry(g, cfg)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	counts.HeightfieldSpans = hf.SpanCount()
+
+	if err := bc.Run(StageFilters, func() error {
+		filterHeightfield(hf, cfg)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	var chf *CompactHeightfield
+	if err := bc.Run(StageCompact, func() error {
+		chf, err = BuildCompactHeightfield(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	hf = nil
+	counts.CompactSpans = len(chf.Spans)
+
+	if err := bc.Run(StageErode, func() error {
+		if err := chf.ErodeWalkableArea(cfg.WalkableRadius); err != nil {
+			return err
+		}
+		counts.WalkableSpans = walkableSpanCount(chf)
+		return chf.MarkAreaVolumes(g)
+	}); err != nil {
+		return nil, err
+	}
+
+	if err := partition(bc, chf, cfg); err != nil {
+		return nil, err
+	}
+	counts.Regions = int(chf.MaxRegions)
+
+	var cset *ContourSet
+	if err := bc.Run(StageContours, func() error {
+		cset, err = BuildContours(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	counts.Contours = len(cset.Contours)
+	for _, w := range chf.Warnings {
+		bc.Warnf("%s", w)
+	}
+	for _, w := range cset.Warnings {
+		bc.Warnf("%s", w)
+	}
+
+	var mesh *PolyMesh
+	if err := bc.Run(StagePolyMesh, func() error {
+		mesh, err = buildPolyMesh(cset, cfg.MaxVertsPerPoly, &bc.log)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	counts.PolyVerts, counts.Polys = len(mesh.Verts), mesh.PolyCount
+	result.Fingerprints.PolyMesh = PolyMeshFingerprint(mesh)
+
+	var detail *PolyMeshDetail
+	if err := bc.Run(StageDetailMesh, func() error {
+		detail, err = buildPolyMeshDetail(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	counts.DetailVerts, counts.DetailTris = len(detail.Verts), len(detail.Tris)
+	result.Fingerprints.DetailMesh = DetailMeshFingerprint(detail)
+
+	if mesh.PolyCount == 0 {
+		return nil, fmt.Errorf("bake: solo: %w", ErrNoPolygons)
+	}
+	var tile *navmesh.TileData
+	if err := bc.Run(StageTileData, func() error {
+		if tile, err = buildTileData(mesh, detail, g, &settings, cfg, options.areaFlags); err != nil {
+			return fmt.Errorf("bake: solo: tile data: %w", err)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	counts.TileBytes = navmesh.DNAVSize(tile)
+	if result.Fingerprints.TileData, err = navmesh.TileDataFingerprint(tile); err != nil {
+		return nil, fmt.Errorf("bake: solo: tile fingerprint: %w", err)
+	}
+
+	result.PolyMesh, result.DetailMesh, result.TileData = mesh, detail, tile
+	if options.keepIntermediates {
+		result.CompactHeightfield, result.Contours = chf, cset
+	}
+	result.Stats = bc.Stats()
+	return result, nil
+}
+
+// rasterizeGeometry marks the walkable triangles of g (keeping its own
+// areas when it has them) and rasterizes them into a new heightfield.
+func rasterizeGeometry(g *Geometry, cfg *Config) (*Heightfield, error) {
+	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
+	if err != nil {
+		return nil, err
+	}
+	areas := make([]uint8, len(g.Triangles))
+	if g.Areas == nil {
+		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
+	} else {
+		copy(areas, g.Areas)
+		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
+		return nil, err
+	}
+	return hf, nil
+}
+
+// filterHeightfield runs the span filters cfg selects, in RecastDemo's
+// order.
+func filterHeightfield(hf *Heightfield, cfg *Config) {
+	if cfg.Filters.LowHangingObstacles {
+		hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
+	}
+	if cfg.Filters.LedgeSpans {
+		hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
+	}
+	if cfg.Filters.WalkableLowHeightSpans {
+		hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
+	}
+}
+
+// walkableSpanCount counts the spans of chf whose area is not NullArea.
+func walkableSpanCount(chf *CompactHeightfield) int {
+	n := 0
+	for _, a := range chf.Areas {
+		if a != NullArea {
+			n++
+		}
+	}
+	return n
+}
+
+// partition splits the walkable surface into regions as cfg.Partition
+// selects.
+func partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config) error {
+	switch cfg.Partition {
+	case PartitionWatershed:
+		if err := bc.Run(StageDistanceField, func() error { return BuildDistanceField(chf) }); err != nil {
+			return err
+		}
+		return bc.Run(StageRegions, func() error {
+			return BuildRegions(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
+		})
+	case PartitionMonotone:
+		return bc.Run(StageRegions, func() error {
+			return BuildRegionsMonotone(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
+		})
+	case PartitionLayers:
+		return bc.Run(StageRegions, func() error {
+			return BuildLayerRegions(chf, cfg.BorderSize, cfg.MinRegionArea)
+		})
+	}
+	return fmt.Errorf("bake: solo: unknown partition type %v", cfg.Partition)
+}
+
+// buildTileData maps the mesh's areas to tile areas and flags (in place, as
+// RecastDemo does) and builds the tile with the BV tree and the geometry's
+// off-mesh connections.
+func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, settings *Settings, cfg *Config, areaFlags func(uint8) (uint8, uint16)) (*navmesh.TileData, error) {
+	for i := 0; i < mesh.PolyCount; i++ {
+		area, flags := areaFlags(mesh.Areas[i])
+		if area >= navmesh.MaxAreas {
+			return nil, fmt.Errorf("area mapping gave area %d for polygon %d, max %d", area, i, navmesh.MaxAreas-1)
+		}
+		mesh.Areas[i], mesh.Flags[i] = area, flags
+	}
+	params := &navmesh.BuildParams{
+		Verts:          mesh.Verts,
+		Polys:          mesh.Polys,
+		PolyFlags:      mesh.Flags,
+		PolyAreas:      mesh.Areas,
+		VertsPerPoly:   mesh.MaxVertsPerPoly,
+		DetailMeshes:   detail.Meshes,
+		DetailVerts:    detail.Verts,
+		DetailTris:     detail.Tris,
+		BMin:           mesh.BMin,
+		BMax:           mesh.BMax,
+		WalkableHeight: settings.AgentHeight,
+		WalkableRadius: settings.AgentRadius,
+		WalkableClimb:  settings.AgentMaxClimb,
+		CellSize:       cfg.CellSize,
+		CellHeight:     cfg.CellHeight,
+		BuildBVTree:    true,
+	}
+	for _, c := range g.OffMeshConnections {
+		params.OffMeshConnections = append(params.OffMeshConnections, navmesh.OffMeshConnectionParams{
+			Start:         c.Start,
+			End:           c.End,
+			Radius:        c.Radius,
+			Flags:         c.Flags,
+			Area:          c.Area,
+			Bidirectional: c.Bidirectional,
+			UserID:        c.UserID,
+		})
+	}
+	return navmesh.BuildTileData(params)
+}

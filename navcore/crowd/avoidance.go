@@ -1,0 +1,466 @@
+package crowd
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/archenav/archenav/navcore/geom"
+)
+
+// floatMax is C's FLT_MAX and floatEpsilon C's FLT_EPSILON.
+const (
+	floatMax     = float32(math.MaxFloat32)
+	floatEpsilon = float32(1.1920929e-07)
+)
+
+// ObstacleCircle is a moving circular obstacle, usually a neighbour agent
+// (dtObstacleCircle). Only x and z matter for avoidance.
+type ObstacleCircle struct {
+	// Position is the obstacle's centre [Units: world units]
+	Position geom.Vec3
+	// Velocity is its current velocity [Units: world units per second]
+	Velocity geom.Vec3
+	// DesiredVelocity is the velocity it wants [Units: world units per second]
+	DesiredVelocity geom.Vec3
+	// Radius [Limit: >= 0] [Units: world units]
+	Radius float32
+
+	// Side selection, filled per sampling call: the direction from the
+	// sampling agent to the obstacle and its normal towards the preferred
+	// side of passage (xz-plane).
+	directionX, directionZ, normalX, normalZ float32
+}
+
+// ObstacleSegment is a static wall segment, usually from the local boundary
+// (dtObstacleSegment).
+type ObstacleSegment struct {
+	// P and Q are the segment's end points [Units: world units]
+	P, Q geom.Vec3
+
+	// touching is set per sampling call when the agent is within 0.01 of the
+	// segment.
+	touching bool
+}
+
+// ObstacleAvoidance samples candidate velocities for one agent against the
+// circles and segments added since the last Reset, and picks the one with the
+// least penalty (dtObstacleAvoidanceQuery). Build one per goroutine; after
+// NewObstacleAvoidance nothing allocates.
+type ObstacleAvoidance struct {
+	circles  []ObstacleCircle
+	segments []ObstacleSegment
+
+	// Per sampling call.
+	params         AvoidanceParams
+	invHorizonTime float32
+	invMaxSpeed    float32
+
+	// pattern holds the adaptive sampling directions: the centre plus
+	// AdaptiveDivisions per ring, at most MaxAdaptiveDivisions·MaxAdaptiveRings+1
+	// entries (the reference's array can be overrun by one entry, recast #496).
+	pattern [MaxAdaptiveDivisions*MaxAdaptiveRings + 1][2]float32
+}
+
+// NewObstacleAvoidance returns an avoidance query with room for maxCircles
+// circles and maxSegments segments. The crowd uses 6 and 8.
+//
+// maxCircles, maxSegments [Limit: >= 0]
+func NewObstacleAvoidance(maxCircles, maxSegments int) (*ObstacleAvoidance, error) {
+	if maxCircles < 0 || maxSegments < 0 {
+		return nil, fmt.Errorf("crowd: obstacle avoidance capacity (%d circles, %d segments) negative: %w",
+			maxCircles, maxSegments, ErrInvalidParam)
+	}
+	return &ObstacleAvoidance{
+		circles:  make([]ObstacleCircle, 0, maxCircles),
+		segments: make([]ObstacleSegment, 0, maxSegments),
+	}, nil
+}
+
+// Reset removes every obstacle.
+func (a *ObstacleAvoidance) Reset() {
+	a.circles = a.circles[:0]
+	a.segments = a.segments[:0]
+}
+
+// AddCircle adds a circular obstacle. It returns an ErrCapacity error, and adds
+// nothing, when the circles are full (the reference drops it silently).
+func (a *ObstacleAvoidance) AddCircle(position geom.Vec3, radius float32, velocity, desiredVelocity geom.Vec3) error {
+	if len(a.circles) == cap(a.circles) {
+		return fmt.Errorf("crowd: obstacle avoidance: %d circles: %w", cap(a.circles), ErrCapacity)
+	}
+	a.circles = append(a.circles, ObstacleCircle{
+		Position:        position,
+		Velocity:        velocity,
+		DesiredVelocity: desiredVelocity,
+		Radius:          radius,
+	})
+	return nil
+}
+
+// AddSegment adds a wall segment from p to q. It returns an ErrCapacity error,
+// and adds nothing, when the segments are full.
+func (a *ObstacleAvoidance) AddSegment(p, q geom.Vec3) error {
+	if len(a.segments) == cap(a.segments) {
+		return fmt.Errorf("crowd: obstacle avoidance: %d segments: %w", cap(a.segments), ErrCapacity)
+	}
+	a.segments = append(a.segments, ObstacleSegment{P: p, Q: q})
+	return nil
+}
+
+// CircleCount returns the number of circles added since Reset.
+func (a *ObstacleAvoidance) CircleCount() int { return len(a.circles) }
+
+// Circle returns circle i [Limit: 0..CircleCount()-1].
+func (a *ObstacleAvoidance) Circle(i int) ObstacleCircle { return a.circles[i] }
+
+// SegmentCount returns the number of segments added since Reset.
+func (a *ObstacleAvoidance) SegmentCount() int { return len(a.segments) }
+
+// Segment returns segment i [Limit: 0..SegmentCount()-1].
+func (a *ObstacleAvoidance) Segment(i int) ObstacleSegment { return a.segments[i] }
+
+// prepare computes the per-call side-selection data of the obstacles for an
+// agent at position wanting desiredVelocity.
+func (a *ObstacleAvoidance) prepare(position, desiredVelocity geom.Vec3) {
+	for i := range a.circles {
+		c := &a.circles[i]
+		direction := geom.Normalize(geom.Sub(c.Position, position))
+		relative := geom.Sub(c.DesiredVelocity, desiredVelocity)
+		c.directionX, c.directionZ = direction[0], direction[2]
+		// Twice the area of (origin, direction, relative): which side the
+		// obstacle's desired motion passes us on.
+		if geom.TriArea2D(geom.Vec3{}, direction, relative) < 0.01 {
+			c.normalX, c.normalZ = -direction[2], direction[0]
+		} else {
+			c.normalX, c.normalZ = direction[2], -direction[0]
+		}
+	}
+	const touchRadius = float32(0.01)
+	for i := range a.segments {
+		s := &a.segments[i]
+		distSqr, _ := geom.DistancePtSegSqr2D(position, s.P, s.Q)
+		s.touching = distSqr < touchRadius*touchRadius
+	}
+}
+
+// begin validates params and sets up the per-call state.
+func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position, desiredVelocity geom.Vec3, maxSpeed float32, debug *AvoidanceDebug) error {
+	if params == nil {
+		return fmt.Errorf("crowd: obstacle avoidance: nil params: %w", ErrInvalidParam)
+	}
+	if err := params.Validate(); err != nil {
+		return err
+	}
+	if !(maxSpeed >= 0) || math.IsInf(float64(maxSpeed), 1) {
+		return fmt.Errorf("crowd: obstacle avoidance: max speed %v not finite and >= 0: %w", maxSpeed, ErrInvalidParam)
+	}
+	a.prepare(position, desiredVelocity)
+	a.params = *params
+	a.invHorizonTime = 1 / params.HorizonTime
+	a.invMaxSpeed = floatMax
+	if maxSpeed > 0 {
+		a.invMaxSpeed = 1 / maxSpeed
+	}
+	if debug != nil {
+		debug.Reset()
+	}
+	return nil
+}
+
+// SampleVelocityGrid picks a new velocity for an agent of the given radius
+// and maximum speed at position, moving at velocity and wanting
+// desiredVelocity, by scoring a GridSize × GridSize grid of candidates centred
+// on desiredVelocity·VelocityBias (dtObstacleAvoidanceQuery::sampleVelocityGrid).
+// It returns the best candidate (zero if none lies within maxSpeed) and the
+// number of candidates scored. debug, when not nil, receives every fully
+// scored sample.
+//
+// maxSpeed [Limit: >= 0] [Units: world units per second]
+func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSpeed float32,
+	velocity, desiredVelocity geom.Vec3, params *AvoidanceParams, debug *AvoidanceDebug,
+) (newVelocity geom.Vec3, samples int, err error) {
+	if err := a.begin(params, position, desiredVelocity, maxSpeed, debug); err != nil {
+		return geom.Vec3{}, 0, err
+	}
+	bias := a.params.VelocityBias
+	centreX := desiredVelocity[0] * bias
+	centreZ := desiredVelocity[2] * bias
+	steps := float32(a.params.GridSize - 1)
+	cellSize := maxSpeed * 2 * (1 - bias) / steps
+	half := steps * cellSize * 0.5
+	limit := maxSpeed + cellSize/2
+	limitSqr := limit * limit
+
+	minPenalty := floatMax
+	for y := 0; y < a.params.GridSize; y++ {
+		for x := 0; x < a.params.GridSize; x++ {
+			cx := centreX + float32(x)*cellSize - half
+			cz := centreZ + float32(y)*cellSize - half
+			if cx*cx+cz*cz > limitSqr {
+				continue
+			}
+			penalty := a.processSample(cx, cz, cellSize, position[0], position[2], radius,
+				&velocity, &desiredVelocity, minPenalty, debug)
+			samples++
+			if penalty < minPenalty {
+				minPenalty = penalty
+				newVelocity = geom.Vec3{cx, 0, cz}
+			}
+		}
+	}
+	return newVelocity, samples, nil
+}
+
+// SampleVelocityAdaptive picks a new velocity like SampleVelocityGrid, but
+// samples AdaptiveRings rings of AdaptiveDivisions candidates aligned with
+// desiredVelocity, then AdaptiveDepth-1 times again around the best candidate
+// at half the radius (dtObstacleAvoidanceQuery::sampleVelocityAdaptive). It
+// returns the last pass's best candidate (zero if a pass found none within
+// maxSpeed) and the number of candidates scored.
+//
+// For an even AdaptiveDivisions the reference reads an unwritten pattern entry
+// instead of the ring's last direction (recast #496); we use the direction
+// itself, so only odd divisions (every preset) match the reference bit for bit.
+func (a *ObstacleAvoidance) SampleVelocityAdaptive(position geom.Vec3, radius, maxSpeed float32,
+	velocity, desiredVelocity geom.Vec3, params *AvoidanceParams, debug *AvoidanceDebug,
+) (newVelocity geom.Vec3, samples int, err error) {
+	if err := a.begin(params, position, desiredVelocity, maxSpeed, debug); err != nil {
+		return geom.Vec3{}, 0, err
+	}
+	patternLen := a.buildPattern(desiredVelocity)
+
+	radiusOfSamples := maxSpeed * (1 - a.params.VelocityBias)
+	bias := a.params.VelocityBias
+	resultX, resultZ := desiredVelocity[0]*bias, desiredVelocity[2]*bias
+	limit := maxSpeed + 0.001
+	limitSqr := limit * limit
+
+	for k := 0; k < a.params.AdaptiveDepth; k++ {
+		minPenalty := floatMax
+		var bestX, bestZ float32
+		for _, dir := range a.pattern[:patternLen] {
+			cx := resultX + dir[0]*radiusOfSamples
+			cz := resultZ + dir[1]*radiusOfSamples
+			if cx*cx+cz*cz > limitSqr {
+				continue
+			}
+			penalty := a.processSample(cx, cz, radiusOfSamples/10, position[0], position[2], radius,
+				&velocity, &desiredVelocity, minPenalty, debug)
+			samples++
+			if penalty < minPenalty {
+				minPenalty = penalty
+				bestX, bestZ = cx, cz
+			}
+		}
+		resultX, resultZ = bestX, bestZ
+		radiusOfSamples *= 0.5
+	}
+	return geom.Vec3{resultX, 0, resultZ}, samples, nil
+}
+
+// buildPattern fills a.pattern with unit-circle sample directions (x, z): the
+// centre, then per ring, from the outside in, AdaptiveDivisions directions
+// fanning out both ways from the desired direction (odd rings turned by half a
+// division). It returns the number of entries.
+func (a *ObstacleAvoidance) buildPattern(desiredVelocity geom.Vec3) int {
+	divisions := a.params.AdaptiveDivisions
+	rings := a.params.AdaptiveRings
+	cosA, sinA, cosH, sinH := patternRotation(divisions)
+
+	// The desired direction, and the same turned by half a division.
+	dirX, dirZ := desiredVelocity[0], desiredVelocity[2]
+	if d := geom.Sqrt(dirX*dirX + dirZ*dirZ); d != 0 {
+		d = 1 / d
+		dirX *= d
+		dirZ *= d
+	}
+	ringStart := [2][2]float32{
+		{dirX, dirZ},
+		{dirX*cosH - dirZ*sinH, dirX*sinH + dirZ*cosH},
+	}
+
+	p := &a.pattern
+	n := 0
+	p[n] = [2]float32{0, 0}
+	n++
+	for j := 0; j < rings; j++ {
+		r := float32(rings-j) / float32(rings)
+		start := ringStart[j%2]
+		p[n] = [2]float32{start[0] * r, start[1] * r}
+		right, left := n, n
+		n++
+		for i := 1; i < divisions-1; i += 2 {
+			// One step clockwise on the right, one counter-clockwise on the left.
+			p[n] = [2]float32{p[right][0]*cosA + p[right][1]*sinA, -p[right][0]*sinA + p[right][1]*cosA}
+			p[n+1] = [2]float32{p[left][0]*cosA - p[left][1]*sinA, p[left][0]*sinA + p[left][1]*cosA}
+			right, left = n, n+1
+			n += 2
+		}
+		if divisions&1 == 0 {
+			// The direction opposite the ring's start closes an even ring.
+			p[n] = [2]float32{p[left][0]*cosA - p[left][1]*sinA, p[left][0]*sinA + p[left][1]*cosA}
+			n++
+		}
+	}
+	return n
+}
+
+// processSample returns the penalty of the candidate velocity (cx, cz), or
+// minPenalty itself as soon as the candidate cannot beat it. sampleSize is
+// only passed on to debug. The agent is at (px, pz) with the given radius,
+// moving at velocity and wanting desiredVelocity. Everything is scalar: Go
+// keeps [3]float32 values in memory, which would triple the cost here.
+func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, px, pz, radius float32,
+	velocity, desiredVelocity *geom.Vec3, minPenalty float32, debug *AvoidanceDebug,
+) float32 {
+	p := &a.params
+	vx, vz := velocity[0], velocity[2]
+	dx, dz := desiredVelocity[0]-cx, desiredVelocity[2]-cz
+	desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+	dx, dz = vx-cx, vz-cz
+	currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+
+	// The time of impact below which the penalty would reach minPenalty
+	// anyway: past it, stop scoring.
+	remaining := minPenalty - desiredPenalty - currentPenalty
+	threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
+	if threshold-p.HorizonTime > -floatEpsilon {
+		return minPenalty
+	}
+
+	timeOfImpact := p.HorizonTime
+	var side float32
+
+	for i := range a.circles {
+		c := &a.circles[i]
+		// Reciprocal velocity obstacle: each side takes half the avoidance.
+		rx := cx*2 - vx - c.Velocity[0]
+		rz := cz*2 - vz - c.Velocity[2]
+		side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
+
+		enter, exit, hit := sweepCircleCircle(px, pz, radius, rx, rz, c.Position[0], c.Position[2], c.Radius)
+		if !hit {
+			continue
+		}
+		if enter < 0 && exit > 0 {
+			// Already overlapping: avoid more the deeper the overlap.
+			enter = -enter * 0.5
+		}
+		if enter >= 0 && enter < timeOfImpact {
+			timeOfImpact = enter
+			if timeOfImpact < threshold {
+				return minPenalty
+			}
+		}
+	}
+
+	for i := range a.segments {
+		s := &a.segments[i]
+		var hitTime float32
+		if s.touching {
+			// Right at the wall: moving away is free, anything else hits now.
+			normalX, normalZ := -(s.Q[2] - s.P[2]), s.Q[0]-s.P[0]
+			if normalX*cx+normalZ*cz < 0 {
+				continue
+			}
+		} else {
+			t, hit := intersectRaySegment(px, pz, cx, cz, s.P[0], s.P[2], s.Q[0], s.Q[2])
+			if !hit {
+				continue
+			}
+			hitTime = t
+		}
+		// Walls count half as much as agents.
+		hitTime *= 2
+		if hitTime < timeOfImpact {
+			timeOfImpact = hitTime
+			if timeOfImpact < threshold {
+				return minPenalty
+			}
+		}
+	}
+
+	if n := len(a.circles); n > 0 {
+		side /= float32(n)
+	}
+	sidePenalty := p.WeightSide * side
+	impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
+	penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
+
+	if debug != nil {
+		debug.add(AvoidanceSample{
+			Velocity:               geom.Vec3{cx, 0, cz},
+			Size:                   sampleSize,
+			Penalty:                penalty,
+			DesiredVelocityPenalty: desiredPenalty,
+			CurrentVelocityPenalty: currentPenalty,
+			SidePenalty:            sidePenalty,
+			TimeOfImpactPenalty:    impactPenalty,
+		})
+	}
+	return penalty
+}
+
+// sweepCircleCircle returns the times at which a circle at (x0, z0) of radius
+// r0, moving with velocity (vx, vz), starts and stops overlapping a still
+// circle at (x1, z1) of radius r1. hit is false when the velocity is (nearly)
+// zero or they never overlap.
+func sweepCircleCircle(x0, z0, r0, vx, vz, x1, z1, r1 float32) (enter, exit float32, hit bool) {
+	const eps = float32(0.0001)
+	sx, sz := x1-x0, z1-z0
+	r := r0 + r1
+	c := sx*sx + sz*sz - r*r
+	a := vx*vx + vz*vz
+	if a < eps {
+		return 0, 0, false
+	}
+	b := vx*sx + vz*sz
+	d := b*b - a*c
+	if d < 0 {
+		return 0, 0, false
+	}
+	a = 1 / a
+	rd := geom.Sqrt(d)
+	return (b - rd) * a, (b + rd) * a, true
+}
+
+// intersectRaySegment returns the parameter t in [0, 1] at which the ray from
+// (ox, oz) along (ux, uz) crosses segment (px, pz)→(qx, qz); hit is false
+// when it misses within t ∈ [0, 1] or runs (nearly) parallel.
+func intersectRaySegment(ox, oz, ux, uz, px, pz, qx, qz float32) (t float32, hit bool) {
+	vx, vz := qx-px, qz-pz
+	wx, wz := ox-px, oz-pz
+	d := uz*vx - ux*vz
+	if geom.Abs(d) < 1e-6 {
+		return 0, false
+	}
+	d = 1 / d
+	t = (vz*wx - vx*wz) * d
+	if t < 0 || t > 1 {
+		return 0, false
+	}
+	s := (uz*wx - ux*wz) * d
+	if s < 0 || s > 1 {
+		return 0, false
+	}
+	return t, true
+}
+
+// minf and clampf follow the reference's dtMin and dtClamp exactly, NaN and
+// signed-zero cases included (Go's min differs on both).
+func minf(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func clampf(v, lo, hi float32) float32 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

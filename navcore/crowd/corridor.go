@@ -1,0 +1,360 @@
+package crowd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// Fixed sizes of the corridor's local searches, as in the reference.
+const (
+	// corridorMaxVisited bounds the polygons a move along the surface may
+	// cross in one call (MAX_VISITED).
+	corridorMaxVisited = 16
+	// corridorMaxShortcut bounds the polygons of a visibility or topology
+	// shortcut (MAX_RES).
+	corridorMaxShortcut = 32
+	// topologyIterations is the A* budget of OptimizePathTopology (MAX_ITER).
+	topologyIterations = 32
+	// minCornerDistance: corners closer than this to the agent are dropped
+	// (MIN_TARGET_DIST).
+	minCornerDistance = float32(0.01)
+)
+
+// MinCorridorPath is the smallest path buffer a Corridor accepts: FixPathStart
+// may need three polygons.
+const MinCorridorPath = 3
+
+// ErrNotInCorridor is returned by MoveOverOffMeshConnection when the
+// connection is not on the corridor (or is its last polygon).
+var ErrNotInCorridor = errors.New("crowd: polygon not in the corridor")
+
+// Corridor is the polygon corridor an agent follows, from the polygon it
+// stands in to its target (dtPathCorridor). The corridor is loaded from a
+// path search, then kept valid as the agent and its target move by small
+// local searches, and straightened on the way. Nothing allocates after
+// NewCorridor. A Corridor is used by one goroutine at a time, with a Query
+// of that goroutine.
+type Corridor struct {
+	position geom.Vec3
+	target   geom.Vec3
+	path     []navmesh.Ref // the whole buffer; count are in use
+	count    int
+
+	// Scratch for the local searches.
+	visited  [corridorMaxVisited]navmesh.Ref
+	shortcut [corridorMaxShortcut]navmesh.Ref
+}
+
+// NewCorridor returns an empty corridor holding up to maxPath polygons
+// [Limit: >= MinCorridorPath]. The crowd uses 256. Call Reset before use.
+func NewCorridor(maxPath int) (*Corridor, error) {
+	if maxPath < MinCorridorPath {
+		return nil, fmt.Errorf("crowd: corridor of %d polygons, need at least %d: %w", maxPath, MinCorridorPath, ErrInvalidParam)
+	}
+	return &Corridor{path: make([]navmesh.Ref, maxPath)}, nil
+}
+
+// Reset makes the corridor the single polygon ref, with position and target
+// both at pos.
+func (c *Corridor) Reset(ref navmesh.Ref, pos geom.Vec3) {
+	c.position = pos
+	c.target = pos
+	c.path[0] = ref
+	c.count = 1
+}
+
+// SetCorridor loads a path (usually from a path search starting at the
+// corridor's first polygon) and its target point, which must lie in the
+// path's last polygon. path must hold 1..MaxPath() polygons; it is copied.
+func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
+	if len(path) == 0 || len(path) > len(c.path) {
+		return fmt.Errorf("crowd: set corridor: %d polygons, want 1..%d: %w", len(path), len(c.path), ErrInvalidParam)
+	}
+	c.target = target
+	c.count = copy(c.path, path)
+	return nil
+}
+
+// FindCorners writes into corners the next corners of the straightened
+// corridor (the funnel of query.FindStraightPath from the position to the
+// target) and returns how many it wrote, at most len(corners)-1: the first
+// point of the straight path, the position itself, is always dropped, along
+// with any corner within 0.01 of the position (xz), unless it starts an
+// off-mesh connection. The list ends at the first off-mesh connection start.
+// When the target is among the corners it is the last one, with Ref 0 and
+// query.StraightPathEnd (dtPathCorridor::findCorners).
+func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
+	if c.count == 0 {
+		return 0, fmt.Errorf("crowd: find corners: empty corridor: %w", ErrInvalidParam)
+	}
+	if len(corners) == 0 {
+		return 0, nil
+	}
+	n, _, err := q.FindStraightPath(c.position, c.target, c.path[:c.count], corners, 0)
+	if err != nil {
+		return 0, fmt.Errorf("crowd: find corners: %w", err)
+	}
+
+	// Drop the corners the agent is standing on.
+	const minDistSqr = minCornerDistance * minCornerDistance
+	skip := 0
+	for skip < n {
+		corner := &corners[skip]
+		if corner.Flags&query.StraightPathOffMeshConnection != 0 ||
+			geom.Dist2DSqr(corner.Pos, c.position) > minDistSqr {
+			break
+		}
+		skip++
+	}
+	if skip > 0 {
+		n = copy(corners, corners[skip:n])
+	}
+
+	// Stop at the first off-mesh connection.
+	for i := 0; i < n; i++ {
+		if corners[i].Flags&query.StraightPathOffMeshConnection != 0 {
+			return i + 1, nil
+		}
+	}
+	return n, nil
+}
+
+// OptimizePathVisibility shortcuts the start of the corridor towards next
+// (usually the last corner found) when it is in sight: a ray from the
+// position towards next, lengthened or cut to pathOptimizationRange, that
+// gets at least 99% of the way replaces the polygons it crosses
+// (dtPathCorridor::optimizePathVisibility). A next within 0.01 of the position
+// changes nothing. The ray crosses at most 32 polygons: a longer one is cut
+// there and shortcuts nothing (the reference keeps walking unrecorded).
+//
+// pathOptimizationRange [Limit: > 0] [Units: world units]
+func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange float32, q *query.Query, filter *query.Filter) error {
+	if c.count == 0 {
+		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
+	}
+	p := &c.position
+	dx, dy, dz := next[0]-p[0], next[1]-p[1], next[2]-p[2]
+	dist := geom.Sqrt(dx*dx + dz*dz)
+	if dist < 0.01 {
+		return nil
+	}
+	// Look pathOptimizationRange far in the direction of next.
+	dist = minf(dist+0.01, pathOptimizationRange)
+	scale := pathOptimizationRange / dist
+	goal := geom.Vec3{p[0] + dx*scale, p[1] + dy*scale, p[2] + dz*scale}
+
+	hit, _, err := q.Raycast(c.path[0], c.position, goal, filter, 0, 0, c.shortcut[:])
+	if err != nil {
+		return fmt.Errorf("crowd: optimize path visibility: %w", err)
+	}
+	if hit.PathCount > 1 && hit.T > 0.99 {
+		c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:hit.PathCount])
+	}
+	return nil
+}
+
+// OptimizePathTopology replans the start of the corridor with a small A*
+// search (32 iterations) towards its last polygon, and splices the result in
+// when it reaches a polygon of the corridor (dtPathCorridor::optimizePathTopology).
+// It reports whether the corridor changed. It uses q's sliced search, ending
+// any other sliced search in progress on q. Corridors of fewer than three
+// polygons are left alone.
+func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (bool, error) {
+	if c.count < 3 {
+		return false, nil
+	}
+	last := c.path[c.count-1]
+	if _, err := q.InitSlicedFindPath(c.path[0], last, c.position, c.target, filter, 0); err != nil {
+		return false, fmt.Errorf("crowd: optimize path topology: %w", err)
+	}
+	if _, _, err := q.UpdateSlicedFindPath(topologyIterations); err != nil {
+		return false, fmt.Errorf("crowd: optimize path topology: %w", err)
+	}
+	n, _, err := q.FinalizeSlicedFindPathPartial(c.path[:c.count], c.shortcut[:])
+	if err != nil {
+		return false, fmt.Errorf("crowd: optimize path topology: %w", err)
+	}
+	if n == 0 {
+		return false, nil
+	}
+	c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:n])
+	return true, nil
+}
+
+// MoveOverOffMeshConnection hands the agent over an off-mesh connection it
+// has reached: the corridor drops every polygon up to and including the
+// connection offMeshRef, and the position becomes the connection's far end
+// (dtPathCorridor::moveOverOffmeshConnection). It returns the polygon before
+// the connection and the connection (refs), and the connection's start and
+// end points in the direction of travel, for the crossing animation.
+//
+// It returns an ErrNotInCorridor error when the connection is not in the
+// corridor or is its last polygon, and the mesh's error when its end points
+// cannot be found; the corridor is then unchanged (the reference may already
+// have dropped the polygons). As in the reference, a connection that is the
+// corridor's first polygon keeps it, with refs[0] = 0.
+func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Query) (refs [2]navmesh.Ref, start, end geom.Vec3, err error) {
+	at := -1
+	for i := 0; i < c.count; i++ {
+		if c.path[i] == offMeshRef {
+			at = i
+			break
+		}
+	}
+	// Polygons dropped: the connection and what lies before it, except at
+	// the very start, where the reference's scan drops nothing.
+	drop := at + 1
+	if at <= 0 {
+		drop = 0
+	}
+	if at < 0 || (at > 0 && drop >= c.count) {
+		return refs, start, end, fmt.Errorf("crowd: move over off-mesh connection %#x: %w", uint64(offMeshRef), ErrNotInCorridor)
+	}
+	if at > 0 {
+		refs[0] = c.path[at-1]
+	}
+	refs[1] = offMeshRef
+
+	start, end, err = q.Mesh().OffMeshConnectionEndPoints(refs[0], refs[1])
+	if err != nil {
+		return [2]navmesh.Ref{}, geom.Vec3{}, geom.Vec3{}, fmt.Errorf("crowd: move over off-mesh connection: %w", err)
+	}
+	c.count = copy(c.path, c.path[drop:c.count])
+	c.position = end
+	return refs, start, end, nil
+}
+
+// MovePosition moves the agent towards pos along the surface (sliding along
+// walls, a short local search of at most 16 polygons) and updates the start
+// of the corridor to the polygons crossed; the new position's height is put
+// on the surface of the first polygon when it can be
+// (dtPathCorridor::movePosition). On error nothing changes.
+func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	if c.count == 0 {
+		return fmt.Errorf("crowd: move position: empty corridor: %w", ErrInvalidParam)
+	}
+	result, visited, _, err := q.MoveAlongSurface(c.path[0], c.position, pos, filter, c.visited[:])
+	if err != nil {
+		return fmt.Errorf("crowd: move position: %w", err)
+	}
+	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
+	// Keep the old height when the point is not over the polygon.
+	result[1] = c.position[1]
+	if h, err := q.PolyHeight(c.path[0], result); err == nil {
+		result[1] = h
+	}
+	c.position = result
+	return nil
+}
+
+// MoveTargetPosition moves the target towards pos along the surface and
+// updates the end of the corridor to the polygons crossed
+// (dtPathCorridor::moveTargetPosition). The target's height is not adjusted.
+// On error nothing changes.
+func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	if c.count == 0 {
+		return fmt.Errorf("crowd: move target position: empty corridor: %w", ErrInvalidParam)
+	}
+	result, visited, _, err := q.MoveAlongSurface(c.path[c.count-1], c.target, pos, filter, c.visited[:])
+	if err != nil {
+		return fmt.Errorf("crowd: move target position: %w", err)
+	}
+	c.count = MergeCorridorEndMoved(c.path, c.count, c.visited[:visited])
+	c.target = result
+	return nil
+}
+
+// FixPathStart puts the agent back at safePos in polygon safeRef after it
+// left the corridor's first polygon: the corridor becomes safeRef, a 0
+// placeholder, then the rest of the path from its third polygon, or safeRef,
+// 0 and the old last polygon when it was shorter than three
+// (dtPathCorridor::fixPathStart). The placeholder makes IsValid fail, which
+// asks for a replan.
+func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
+	c.position = safePos
+	if c.count > 0 && c.count < 3 {
+		c.path[2] = c.path[c.count-1]
+		c.path[0] = safeRef
+		c.path[1] = 0
+		c.count = 3
+		return
+	}
+	c.path[0] = safeRef
+	c.path[1] = 0
+}
+
+// TrimInvalidPath cuts the corridor before its first polygon that is no
+// longer valid or that filter rejects, and moves the target onto the
+// boundary of the last polygon kept. When the first polygon itself is
+// invalid, the corridor becomes safeRef at safePos
+// (dtPathCorridor::trimInvalidPath). The path is trimmed even when the
+// target cannot be moved (its error is returned and the target stays).
+func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	n := 0
+	for n < c.count && q.IsValidPolyRef(c.path[n], filter) {
+		n++
+	}
+	switch {
+	case n == c.count:
+		return nil
+	case n == 0:
+		c.position = safePos
+		c.path[0] = safeRef
+		c.count = 1
+	default:
+		c.count = n
+	}
+	target, err := q.ClosestPointOnPolyBoundary(c.path[c.count-1], c.target)
+	if err != nil {
+		return fmt.Errorf("crowd: trim invalid path: %w", err)
+	}
+	c.target = target
+	return nil
+}
+
+// IsValid reports whether the first maxLookAhead polygons of the corridor
+// (all of them if fewer) still exist and pass filter.
+func (c *Corridor) IsValid(maxLookAhead int, q *query.Query, filter *query.Filter) bool {
+	for _, ref := range c.path[:max(0, min(c.count, maxLookAhead))] {
+		if !q.IsValidPolyRef(ref, filter) {
+			return false
+		}
+	}
+	return true
+}
+
+// Position returns the agent's position on the corridor.
+func (c *Corridor) Position() geom.Vec3 { return c.position }
+
+// Target returns the corridor's target.
+func (c *Corridor) Target() geom.Vec3 { return c.target }
+
+// FirstPoly returns the polygon the position is in, 0 for an empty corridor.
+func (c *Corridor) FirstPoly() navmesh.Ref {
+	if c.count == 0 {
+		return 0
+	}
+	return c.path[0]
+}
+
+// LastPoly returns the polygon the target is in, 0 for an empty corridor.
+func (c *Corridor) LastPoly() navmesh.Ref {
+	if c.count == 0 {
+		return 0
+	}
+	return c.path[c.count-1]
+}
+
+// Path returns the corridor's polygons. The slice aliases the corridor and
+// changes with it.
+func (c *Corridor) Path() []navmesh.Ref { return c.path[:c.count] }
+
+// PathCount returns the number of polygons in the corridor.
+func (c *Corridor) PathCount() int { return c.count }
+
+// MaxPath returns the most polygons the corridor can hold.
+func (c *Corridor) MaxPath() int { return len(c.path) }

@@ -1,0 +1,73 @@
+package crowd
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// maxSegmentsPerPoly bounds the wall pieces one polygon yields
+// (MAX_SEGS_PER_POLY: three per edge).
+const maxSegmentsPerPoly = navmesh.MaxVertsPerPoly * 3
+
+// Update gathers the boundary around pos, which lies in polygon ref: the
+// polygons of the local neighbourhood within collisionQueryRange (at most
+// MaxLocalPolys, see query.FindLocalNeighbourhood) and, of their wall
+// segments, the MaxLocalSegments nearest to pos within that range
+// (dtLocalBoundary::update). A zero ref empties the boundary, as Reset does.
+//
+// When the neighbourhood search fails (stale ref, bad position...) the
+// boundary is left empty, centred on pos, and the error is returned.
+//
+// collisionQueryRange [Limit: >= 0] [Units: world units]
+func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRange float32, q *query.Query, filter *query.Filter) error {
+	if ref == 0 {
+		b.Reset()
+		return nil
+	}
+	b.center = pos
+	b.segmentCount = 0
+	b.polyCount = 0
+
+	n, _, err := q.FindLocalNeighbourhood(ref, pos, collisionQueryRange, filter, b.polys[:], nil)
+	if err != nil {
+		return fmt.Errorf("crowd: local boundary update: %w", err)
+	}
+	b.polyCount = n
+
+	rangeSqr := collisionQueryRange * collisionQueryRange
+	var walls [maxSegmentsPerPoly]query.WallSegment
+	for _, poly := range b.polys[:b.polyCount] {
+		// A polygon whose tile went away since the neighbourhood search
+		// yields no walls, as in the reference; IsValid then fails.
+		count, _, err := q.PolyWallSegments(poly, filter, false, walls[:])
+		if err != nil {
+			continue
+		}
+		for _, wall := range walls[:count] {
+			distSqr, _ := geom.DistancePtSegSqr2D(pos, wall.Start, wall.End)
+			if distSqr > rangeSqr {
+				continue
+			}
+			b.insertSegment(distSqr, wall.Start, wall.End)
+		}
+	}
+	return nil
+}
+
+// IsValid reports whether every polygon the boundary was gathered from still
+// exists and passes filter; an empty boundary is not valid
+// (dtLocalBoundary::isValid).
+func (b *LocalBoundary) IsValid(q *query.Query, filter *query.Filter) bool {
+	if b.polyCount == 0 {
+		return false
+	}
+	for _, ref := range b.polys[:b.polyCount] {
+		if !q.IsValidPolyRef(ref, filter) {
+			return false
+		}
+	}
+	return true
+}

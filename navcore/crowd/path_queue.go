@@ -1,0 +1,401 @@
+package crowd
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// PathQueueKeepAlive is how many Updates a finished result waits to be
+// claimed with Result before its slot is reused (MAX_KEEP_ALIVE).
+const PathQueueKeepAlive = 2
+
+// MaxPathQueueSlots bounds PathQueueConfig.Slots.
+const MaxPathQueueSlots = 256
+
+// Errors of the path queue, for errors.Is.
+var (
+	// ErrUnknownRequest: the request id was never issued, was already
+	// claimed or cancelled, or expired unclaimed.
+	ErrUnknownRequest = errors.New("crowd: unknown path request")
+	// ErrRequestPending: the request's search has not finished yet.
+	ErrRequestPending = errors.New("crowd: path request still pending")
+)
+
+// PathRequestID names a request to a PathQueue. 0 is never a valid id.
+type PathRequestID uint32
+
+// PathRequestState is where a request stands.
+type PathRequestState uint8
+
+// Request states.
+const (
+	// PathRequestUnknown: no such request (never issued, claimed, cancelled
+	// or expired).
+	PathRequestUnknown PathRequestState = iota
+	// PathRequestWaiting: queued or being searched.
+	PathRequestWaiting
+	// PathRequestDone: the path is ready to be claimed with Result; it may
+	// be partial.
+	PathRequestDone
+	// PathRequestFailed: the search failed (a polygon went away, ...); Result
+	// returns why.
+	PathRequestFailed
+)
+
+// String returns the state's name.
+func (s PathRequestState) String() string {
+	switch s {
+	case PathRequestUnknown:
+		return "unknown"
+	case PathRequestWaiting:
+		return "waiting"
+	case PathRequestDone:
+		return "done"
+	case PathRequestFailed:
+		return "failed"
+	}
+	return fmt.Sprintf("PathRequestState(%d)", uint8(s))
+}
+
+// PathQueueConfig sizes a PathQueue.
+type PathQueueConfig struct {
+	// Slots is how many requests can be queued or searched at once; each
+	// slot owns a query.Query with its own node pool (the reference has 8
+	// slots sharing one). [Limit: 1..MaxPathQueueSlots]
+	Slots int
+	// MaxPathSize is the most polygons a result holds [Limit: >= 1]. The
+	// crowd uses 256.
+	MaxPathSize int
+	// MaxNodes is the node pool of each slot's search
+	// [Limit: 1..query.MaxNodes]. The crowd uses 4096.
+	MaxNodes int
+	// MaxIterationsPerRequest caps the A* iterations one request may use;
+	// a search that reaches it ends with the best partial path found so
+	// far. 0 means MaxNodes. [Limit: >= 0]
+	MaxIterationsPerRequest int
+}
+
+// DefaultPathQueueConfig returns the crowd's sizes: 8 slots, 256-polygon
+// paths, 4096 nodes, at most 4096 iterations per request.
+func DefaultPathQueueConfig() PathQueueConfig {
+	return PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096}
+}
+
+type slotState uint8
+
+const (
+	slotFree      slotState = iota
+	slotQueued              // requested, search not started
+	slotSearching           // sliced search in progress
+	slotDone                // path ready
+	slotFailed              // search failed
+)
+
+type pathSlot struct {
+	id       PathRequestID
+	state    slotState
+	query    *query.Query
+	startRef navmesh.Ref
+	endRef   navmesh.Ref
+	startPos geom.Vec3
+	endPos   geom.Vec3
+	filter   *query.Filter
+
+	iterations int
+	keepAlive  int
+	path       []navmesh.Ref
+	pathCount  int
+	status     query.Status
+	err        error
+}
+
+// PathQueue runs path searches for many agents a little each tick, within
+// an iteration budget (dtPathQueue). Unlike the reference, which searches one
+// request at a time in slot order so that one long search holds back all the
+// others, every Update shares its budget out evenly over all the searches in
+// progress, starting with a different slot each time, and a search that
+// reaches the per-request cap ends with its best partial path. A request that
+// needs k iterations therefore finishes within about k·Slots/budget Updates
+// whatever the other slots hold.
+//
+// A PathQueue belongs to one goroutine. Nothing allocates after NewPathQueue
+// except the error values of failed requests.
+type PathQueue struct {
+	slots         []pathSlot
+	maxIterations int
+	nextID        PathRequestID
+	cursor        int // slot the next Update serves first
+}
+
+// NewPathQueue returns an empty queue searching mesh.
+func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error) {
+	switch {
+	case mesh == nil:
+		return nil, fmt.Errorf("crowd: path queue: nil mesh: %w", ErrInvalidParam)
+	case config.Slots < 1 || config.Slots > MaxPathQueueSlots:
+		return nil, fmt.Errorf("crowd: path queue: %d slots, want 1..%d: %w", config.Slots, MaxPathQueueSlots, ErrInvalidParam)
+	case config.MaxPathSize < 1:
+		return nil, fmt.Errorf("crowd: path queue: max path size %d, want >= 1: %w", config.MaxPathSize, ErrInvalidParam)
+	case config.MaxNodes < 1 || config.MaxNodes > query.MaxNodes:
+		return nil, fmt.Errorf("crowd: path queue: max nodes %d, want 1..%d: %w", config.MaxNodes, query.MaxNodes, ErrInvalidParam)
+	case config.MaxIterationsPerRequest < 0:
+		return nil, fmt.Errorf("crowd: path queue: max iterations per request %d, want >= 0: %w",
+			config.MaxIterationsPerRequest, ErrInvalidParam)
+	}
+	pq := &PathQueue{
+		slots:         make([]pathSlot, config.Slots),
+		maxIterations: config.MaxIterationsPerRequest,
+		nextID:        1,
+	}
+	if pq.maxIterations == 0 {
+		pq.maxIterations = config.MaxNodes
+	}
+	paths := make([]navmesh.Ref, config.Slots*config.MaxPathSize)
+	for i := range pq.slots {
+		q, err := query.New(mesh, config.MaxNodes)
+		if err != nil {
+			return nil, fmt.Errorf("crowd: path queue: %w", err)
+		}
+		pq.slots[i].query = q
+		pq.slots[i].path = paths[i*config.MaxPathSize : (i+1)*config.MaxPathSize : (i+1)*config.MaxPathSize]
+	}
+	return pq, nil
+}
+
+// Request queues a search for a path from startPos in polygon startRef to
+// endPos in polygon endRef and returns its id. filter is used when the
+// search runs and must not change until the request is done. It returns an
+// ErrCapacity error when every slot is taken (try again after an Update) and
+// an ErrInvalidParam error for a zero ref, a non-finite position or a nil
+// filter.
+func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter) (PathRequestID, error) {
+	switch {
+	case startRef == 0 || endRef == 0:
+		return 0, fmt.Errorf("crowd: path request: zero polygon ref: %w", ErrInvalidParam)
+	case !geom.IsFinite(startPos) || !geom.IsFinite(endPos):
+		return 0, fmt.Errorf("crowd: path request: position not finite: %w", ErrInvalidParam)
+	case filter == nil:
+		return 0, fmt.Errorf("crowd: path request: nil filter: %w", ErrInvalidParam)
+	}
+	slot := pq.freeSlot()
+	if slot == nil {
+		return 0, fmt.Errorf("crowd: path request: all %d slots busy: %w", len(pq.slots), ErrCapacity)
+	}
+	*slot = pathSlot{
+		id:       pq.newID(),
+		state:    slotQueued,
+		query:    slot.query,
+		path:     slot.path,
+		startRef: startRef,
+		endRef:   endRef,
+		startPos: startPos,
+		endPos:   endPos,
+		filter:   filter,
+	}
+	return slot.id, nil
+}
+
+func (pq *PathQueue) freeSlot() *pathSlot {
+	for i := range pq.slots {
+		if pq.slots[i].state == slotFree {
+			return &pq.slots[i]
+		}
+	}
+	return nil
+}
+
+// newID returns the next id, skipping 0 and ids still in use after a wrap.
+func (pq *PathQueue) newID() PathRequestID {
+	for {
+		id := pq.nextID
+		pq.nextID++
+		if id != 0 && pq.find(id) == nil {
+			return id
+		}
+	}
+}
+
+func (pq *PathQueue) find(id PathRequestID) *pathSlot {
+	if id == 0 {
+		return nil
+	}
+	for i := range pq.slots {
+		if s := &pq.slots[i]; s.state != slotFree && s.id == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// Update runs up to maxIterations A* iterations in total, shared out over the
+// requests in progress, and drops the results left unclaimed for more than
+// PathQueueKeepAlive Updates.
+//
+// maxIterations [Limit: >= 0] (the crowd uses 100)
+func (pq *PathQueue) Update(maxIterations int) {
+	for i := range pq.slots {
+		s := &pq.slots[i]
+		if s.state == slotDone || s.state == slotFailed {
+			s.keepAlive++
+			if s.keepAlive > PathQueueKeepAlive {
+				pq.release(s)
+			}
+		}
+	}
+
+	n := len(pq.slots)
+	budget := maxIterations
+	for budget > 0 {
+		active := 0
+		for i := range pq.slots {
+			if st := pq.slots[i].state; st == slotQueued || st == slotSearching {
+				active++
+			}
+		}
+		if active == 0 {
+			break
+		}
+		share := max(1, budget/active)
+		for k := 0; k < n && budget > 0; k++ {
+			s := &pq.slots[(pq.cursor+k)%n]
+			if s.state != slotQueued && s.state != slotSearching {
+				continue
+			}
+			budget -= pq.step(s, min(share, budget))
+		}
+	}
+	pq.cursor = (pq.cursor + 1) % n
+}
+
+// step advances one request by up to iterations A* iterations and returns
+// how many budget units it used (at least one, so Update always ends).
+func (pq *PathQueue) step(s *pathSlot, iterations int) int {
+	if s.state == slotQueued {
+		status, err := s.query.InitSlicedFindPath(s.startRef, s.endRef, s.startPos, s.endPos, s.filter, 0)
+		if err != nil {
+			pq.fail(s, err)
+			return 1
+		}
+		s.state = slotSearching
+		if !status.InProgress() {
+			pq.finish(s)
+			return 1
+		}
+	}
+	iterations = min(iterations, pq.maxIterations-s.iterations)
+	done, status, err := s.query.UpdateSlicedFindPath(iterations)
+	s.iterations += done
+	switch {
+	case err != nil:
+		pq.fail(s, err)
+	case !status.InProgress() || s.iterations >= pq.maxIterations:
+		// Finished, or out of iterations: the best path so far, partial.
+		pq.finish(s)
+	}
+	return max(1, done)
+}
+
+func (pq *PathQueue) finish(s *pathSlot) {
+	n, status, err := s.query.FinalizeSlicedFindPath(s.path)
+	if err != nil {
+		pq.fail(s, err)
+		return
+	}
+	s.pathCount = n
+	s.status = status
+	s.state = slotDone
+	s.keepAlive = 0
+}
+
+func (pq *PathQueue) fail(s *pathSlot, err error) {
+	s.err = fmt.Errorf("crowd: path request %d: %w", s.id, err)
+	s.state = slotFailed
+	s.keepAlive = 0
+}
+
+func (pq *PathQueue) release(s *pathSlot) {
+	s.state = slotFree
+	s.filter = nil
+	s.err = nil
+}
+
+// Status returns where request id stands.
+func (pq *PathQueue) Status(id PathRequestID) PathRequestState {
+	s := pq.find(id)
+	if s == nil {
+		return PathRequestUnknown
+	}
+	switch s.state {
+	case slotDone:
+		return PathRequestDone
+	case slotFailed:
+		return PathRequestFailed
+	}
+	return PathRequestWaiting
+}
+
+// Iterations returns the A* iterations request id has used so far, 0 for an
+// unknown request.
+func (pq *PathQueue) Iterations(id PathRequestID) int {
+	if s := pq.find(id); s != nil {
+		return s.iterations
+	}
+	return 0
+}
+
+// Result claims the path of a finished request: it copies up to len(dst)
+// polygons into dst and frees the slot. The status tells a partial path
+// (goal not reached, node pool or iteration cap exhausted) and a path cut
+// to fit dst (query.StatusBufferTooSmall). A failed request returns its
+// error, and is freed too; an unfinished one returns an ErrRequestPending
+// error and stays queued; an unknown id returns an ErrUnknownRequest error.
+func (pq *PathQueue) Result(id PathRequestID, dst []navmesh.Ref) (int, query.Status, error) {
+	s := pq.find(id)
+	if s == nil {
+		return 0, 0, fmt.Errorf("crowd: path result %d: %w", id, ErrUnknownRequest)
+	}
+	switch s.state {
+	case slotFailed:
+		err := s.err
+		pq.release(s)
+		return 0, 0, err
+	case slotDone:
+		n := copy(dst, s.path[:s.pathCount])
+		status := s.status
+		if n < s.pathCount {
+			status |= query.StatusBufferTooSmall
+		}
+		pq.release(s)
+		return n, status, nil
+	}
+	return 0, 0, fmt.Errorf("crowd: path result %d: %w", id, ErrRequestPending)
+}
+
+// Cancel drops request id, finished or not, and frees its slot. It reports
+// whether there was such a request.
+func (pq *PathQueue) Cancel(id PathRequestID) bool {
+	s := pq.find(id)
+	if s == nil {
+		return false
+	}
+	pq.release(s)
+	return true
+}
+
+// Slots returns the number of slots.
+func (pq *PathQueue) Slots() int { return len(pq.slots) }
+
+// Pending returns how many slots hold a request, finished or not.
+func (pq *PathQueue) Pending() int {
+	n := 0
+	for i := range pq.slots {
+		if pq.slots[i].state != slotFree {
+			n++
+		}
+	}
+	return n
+}
