@@ -62,6 +62,7 @@ type game struct {
 	demo          *demo
 	width, height int
 	view          scene.View
+	hudScale      int
 	canvas        *ebitenCanvas
 	background    *ebiten.Image // the navmesh, drawn once
 
@@ -94,9 +95,10 @@ func newGame(d *demo, o *options, width, height int) *game {
 		exitAfter:  time.Duration(o.exitAfter * float64(time.Second)),
 		screenshot: o.screenshot,
 	}
-	const hudHeight = hudLines*render.GlyphHeight*hudScale + 4
+	g.hudScale = hudScaleFor(width)
+	hudHeight := hudLines*render.GlyphHeight*g.hudScale + 4
 	g.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-hudHeight, viewMargin)
-	g.view.OffsetY += hudHeight
+	g.view.OffsetY += float32(hudHeight)
 	return g
 }
 
@@ -224,11 +226,17 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 }
 
-// hudScale is the HUD's font scale, and hudLines how many lines it has.
-const (
-	hudScale = 2
-	hudLines = 5
-)
+// hudLines is how many lines the HUD has.
+const hudLines = 5
+
+// hudScaleFor returns the HUD's font scale in a window this wide: 2 where
+// its longest line fits, else 1.
+func hudScaleFor(width int) int {
+	if width >= 1000 {
+		return 2
+	}
+	return 1
+}
 
 // HUD colors: toggles that are on print bright, off dim.
 var (
@@ -237,7 +245,7 @@ var (
 )
 
 func (g *game) drawHUD() {
-	lineHeight := float32(render.GlyphHeight * hudScale)
+	lineHeight := float32(render.GlyphHeight * g.hudScale)
 	render.FillRect(g.canvas, 0, 0, float32(g.width), hudLines*lineHeight+4, scene.TextBackground)
 	stats := g.demo.crowd.Stats()
 	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d",
@@ -256,12 +264,12 @@ func (g *game) drawHUD() {
 	}
 	y := float32(2)
 	for _, line := range []string{status, stages.String()} {
-		g.canvas.Text(render.Point{X: 4, Y: y}, line, hudScale, hudOn)
+		g.canvas.Text(render.Point{X: 4, Y: y}, line, g.hudScale, hudOn)
 		y += lineHeight
 	}
 	g.drawToggles(y, "show:", overlayKeys)
 	g.drawToggles(y+lineHeight, "steer:", behaviourKeys)
-	g.canvas.Text(render.Point{X: 4, Y: y + 2*lineHeight}, help, hudScale, hudOn)
+	g.canvas.Text(render.Point{X: 4, Y: y + 2*lineHeight}, help, g.hudScale, hudOn)
 }
 
 // drawToggles prints a title and the bindings on one HUD line, each bright
@@ -269,9 +277,9 @@ func (g *game) drawHUD() {
 func (g *game) drawToggles(y float32, title string, bindings []keyBinding) {
 	x := float32(4)
 	print := func(s string, c color.RGBA) {
-		g.canvas.Text(render.Point{X: x, Y: y}, s, hudScale, c)
+		g.canvas.Text(render.Point{X: x, Y: y}, s, g.hudScale, c)
 		width, _ := render.TextSize(s + " ")
-		x += float32(width * hudScale)
+		x += float32(width * g.hudScale)
 	}
 	print(title, hudOn)
 	for _, k := range bindings {
