@@ -109,7 +109,7 @@ func captionHeight(width int) int { return render.GlyphHeight*textScale(width) +
 
 // textScale is the caption's font scale on an image this wide.
 func textScale(width int) int {
-	if width >= 480 {
+	if width >= 400 {
 		return 2
 	}
 	return 1
@@ -149,9 +149,22 @@ func (r *recorder) draw(tick int, caption string) {
 	r.canvas.Text(render.Point{X: 4, Y: 2}, caption, r.textScale, scene.TextColor)
 }
 
+// caption is the text over a frame: the title when there is room for it.
 func (r *recorder) caption(tick int) string {
 	stats := r.demo.crowd.Stats()
-	return fmt.Sprintf("archenav  t=%4.1fs  %d agents  %d arrivals", float64(tick)/tickRate, stats.Agents, stats.Arrivals)
+	text := fmt.Sprintf("t=%4.1fs  %d agents  %d arrivals", float64(tick)/tickRate, stats.Agents, stats.Arrivals)
+	width, _ := r.canvas.Size()
+	if titled := "archenav  " + text; fitsCaption(titled, width) {
+		return titled
+	}
+	return text
+}
+
+// fitsCaption reports whether text fits the caption bar of an image this
+// wide.
+func fitsCaption(text string, width int) bool {
+	w, _ := render.TextSize(text)
+	return w*textScale(width)+8 <= width
 }
 
 func (r *recorder) frame(tick int) error {

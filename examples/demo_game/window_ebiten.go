@@ -208,7 +208,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.agents = g.demo.crowd.Agents(g.agents)
 	var debug []scene.AgentDebug
 	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
-		g.debug = g.demo.crowd.Debug(g.debug)
+		cx, cy := ebiten.CursorPosition()
+		x, z := g.view.ToWorld(render.Point{X: float32(cx) + 0.5, Y: float32(cy) + 0.5})
+		selected := g.demo.crowd.Nearest(x, z, 3)
+		g.debug = g.demo.crowd.Debug(g.debug, selected)
 		debug = g.debug
 	}
 	scene.DrawAgents(g.canvas, g.view, g.demo.layer, g.agents, debug, g.overlays)

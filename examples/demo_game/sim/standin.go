@@ -378,8 +378,9 @@ func (s *Sim) Agents(dst []scene.Agent) []scene.Agent {
 	return dst
 }
 
-// Debug appends every agent's crowd state for the overlays to dst[:0].
-func (s *Sim) Debug(dst []scene.AgentDebug) []scene.AgentDebug {
+// Debug appends every agent's crowd state for the overlays to dst[:0]
+// (the stand-in has no avoidance samples for the selected agent).
+func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 	dst = dst[:0]
 	for i := range s.walkers {
 		w := &s.walkers[i]
@@ -398,4 +399,18 @@ func (s *Sim) Debug(dst []scene.AgentDebug) []scene.AgentDebug {
 		dst = append(dst, d)
 	}
 	return dst
+}
+
+// Nearest returns the index of the agent nearest world x, z within reach,
+// -1 for none [Units: world units].
+func (s *Sim) Nearest(x, z, reach float32) int {
+	best, bestDistance := -1, reach*reach
+	for i := range s.walkers {
+		p := s.walkers[i].position
+		dx, dz := p[0]-x, p[2]-z
+		if d := dx*dx + dz*dz; d < bestDistance {
+			best, bestDistance = i, d
+		}
+	}
+	return best
 }
