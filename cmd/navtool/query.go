@@ -204,7 +204,7 @@ func runQuery(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, err := loadNavmesh(opts.navmeshPath)
+	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
 	if err != nil {
 		return err
 	}

@@ -81,11 +81,18 @@ func checkTileData(data *TileData, params Params) error {
 	return nil
 }
 
+// incomingOffMeshLinkAllowance is the link budget a tile may carry beyond its
+// own edges and connections, for off-mesh connections stored in other tiles
+// that land on this one (the C++ builder counts those too, and the tile data
+// does not say how many there are).
+const incomingOffMeshLinkAllowance = 1 << 16
+
 // maxUsefulLinks bounds MaxLinkCount by what the C++ builder can ask for:
 // every edge linked, up to two portal links per edge, two links per off-mesh
-// connection end. It stops a corrupt header from allocating gigabytes.
+// connection end, plus an allowance for connections landing from other
+// tiles. It stops a corrupt header from allocating gigabytes.
 func maxUsefulLinks(data *TileData) int {
-	return len(data.Polys)*MaxVertsPerPoly*3 + len(data.OffMeshConnections)*4
+	return len(data.Polys)*MaxVertsPerPoly*3 + len(data.OffMeshConnections)*4 + incomingOffMeshLinkAllowance
 }
 
 func checkPoly(data *TileData, i int) error {

@@ -9,8 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FuzzReadMSET feeds arbitrary bytes to ReadMSET: it must never panic, and
-// whatever it accepts must survive a write and a second read unchanged.
+// FuzzReadMSET feeds arbitrary bytes to ReadMSET: it must never panic,
+// whatever it accepts must survive a write and a second read unchanged, and
+// building its mesh must succeed or fail cleanly.
 func FuzzReadMSET(f *testing.F) {
 	set := &TileSet{Params: Params{TileWidth: 6, TileHeight: 3, MaxTiles: 4, MaxPolys: 8}}
 	for i, data := range testTiles(f, 2) {
@@ -30,5 +31,11 @@ func FuzzReadMSET(f *testing.F) {
 		again, err := ReadMSET(out.Bytes())
 		require.NoError(t, err)
 		require.True(t, reflect.DeepEqual(set, again), "tile set changed by a write and read")
+
+		if m, err := set.Mesh(); err != nil {
+			assert.Nil(t, m)
+		} else {
+			require.Equal(t, len(set.Tiles), m.TileCount())
+		}
 	})
 }

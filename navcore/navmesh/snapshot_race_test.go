@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -117,7 +118,13 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 		}()
 	}
 
+	// Let the readers start before the writer runs, and let them interleave
+	// with it, even on a loaded machine with few cores.
+	for snapshotsChecked.Load() < 3 {
+		runtime.Gosched()
+	}
 	for i := range writes {
+		runtime.Gosched()
 		key := [2]int32{int32(i % 3), int32(i / 3 % 3)}
 		old := refs[key]
 		data, err := m.RemoveTile(old)
