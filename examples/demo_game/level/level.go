@@ -31,8 +31,8 @@ type Level struct {
 }
 
 // Load returns the level in path: a Wavefront .obj file is baked, anything
-// else is read as a navmesh file (a C++ DNAV tile or a RecastDemo MSET tile
-// set). An empty path gives the embedded level.
+// else is read as a navmesh file (a C++ DNAV tile, a RecastDemo MSET tile
+// set or an archenav mesh file). An empty path gives the embedded level.
 func Load(path string) (*Level, error) {
 	if path == "" {
 		return Embedded()
@@ -61,35 +61,13 @@ func (l *Level) finish() *Level {
 	return l
 }
 
-// loadNavmesh reads a C++ DNAV tile (a one-tile mesh over the tile's
-// bounds, as dtNavMesh::init with tile data) or a RecastDemo MSET tile set.
+// loadNavmesh reads a navmesh file: a C++ DNAV tile, a RecastDemo MSET
+// tile set or an archenav mesh file.
 func loadNavmesh(name string, file []byte) (*Level, error) {
 	start := time.Now()
-	var mesh *navmesh.Mesh
-	switch format := navmesh.DetectFormat(file); format {
-	case navmesh.FormatDNAV:
-		data, err := navmesh.ReadDNAV(file)
-		if err != nil {
-			return nil, fmt.Errorf("level: %s: %w", name, err)
-		}
-		if mesh, err = singleTileMesh(data); err != nil {
-			return nil, fmt.Errorf("level: %s: %w", name, err)
-		}
-	case navmesh.FormatMSET:
-		set, err := navmesh.ReadMSET(file)
-		if err != nil {
-			return nil, fmt.Errorf("level: %s: %w", name, err)
-		}
-		if mesh, err = navmesh.New(set.Params); err != nil {
-			return nil, fmt.Errorf("level: %s: %w", name, err)
-		}
-		for i, tile := range set.Tiles {
-			if _, err := mesh.AddTile(tile.Data, tile.Ref); err != nil {
-				return nil, fmt.Errorf("level: %s: tile %d: %w", name, i, err)
-			}
-		}
-	default:
-		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads (%s)", name, format)
+	mesh, _, err := navmesh.LoadBytes(file)
+	if err != nil {
+		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads: %w", name, err)
 	}
 	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
 }
@@ -97,14 +75,7 @@ func loadNavmesh(name string, file []byte) (*Level, error) {
 // singleTileMesh returns a mesh holding just data, its one tile spanning the
 // tile's bounds.
 func singleTileMesh(data *navmesh.TileData) (*navmesh.Mesh, error) {
-	h := &data.Header
-	mesh, err := navmesh.New(navmesh.Params{
-		Origin:     h.BMin,
-		TileWidth:  h.BMax[0] - h.BMin[0],
-		TileHeight: h.BMax[2] - h.BMin[2],
-		MaxTiles:   1,
-		MaxPolys:   max(int(h.PolyCount), 1),
-	})
+	mesh, err := navmesh.New(navmesh.SingleTileParams(data))
 	if err != nil {
 		return nil, err
 	}
