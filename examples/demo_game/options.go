@@ -39,7 +39,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("demo_game", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	size := "auto"
-	fs.StringVar(&o.level, "level", "", "level to use: a Wavefront `FILE.obj` to bake, or a navmesh file (DNAV, MSET); default the embedded dungeon")
+	fs.StringVar(&o.level, "level", "", "level to use: a Wavefront `FILE.obj` to bake, or a navmesh file (DNAV, MSET, archenav); default the embedded dungeon")
 	fs.IntVar(&o.agents, "agents", defaultAgents, "number of agents at start")
 	fs.Float64Var(&o.seconds, "seconds", 10, "simulated `seconds` recorded in the GIF")
 	fs.StringVar(&o.out, "out", "out", "output `DIR` for demo_game.gif and demo_game.png")
