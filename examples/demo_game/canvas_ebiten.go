@@ -71,6 +71,10 @@ func (c *ebitenCanvas) Polygon(points []render.Point, col color.RGBA) {
 	if len(points) < 3 {
 		return
 	}
+	if convex(points) {
+		c.fillConvex(points, col)
+		return
+	}
 	c.path = vector.Path{}
 	c.path.MoveTo(points[0].X, points[0].Y)
 	for _, p := range points[1:] {
@@ -87,6 +91,49 @@ func (c *ebitenCanvas) Polygon(points []render.Point, col color.RGBA) {
 	op := &ebiten.DrawTrianglesOptions{FillRule: ebiten.FillRuleEvenOdd, AntiAlias: true}
 	op.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
 	c.target.DrawTriangles(c.vertices, c.indices, c.white, op)
+}
+
+// fillConvex fills a convex polygon as a triangle fan. Unlike the general
+// path fill it needs no stencil pass, so consecutive fills batch into one
+// draw call: navmesh polygons and corridor overlays are all convex.
+func (c *ebitenCanvas) fillConvex(points []render.Point, col color.RGBA) {
+	r, g, b, a := col.RGBA()
+	c.vertices, c.indices = c.vertices[:0], c.indices[:0]
+	for _, p := range points {
+		c.vertices = append(c.vertices, ebiten.Vertex{
+			DstX: p.X, DstY: p.Y, SrcX: 1, SrcY: 1,
+			ColorR: float32(r) / 0xffff, ColorG: float32(g) / 0xffff, ColorB: float32(b) / 0xffff, ColorA: float32(a) / 0xffff,
+		})
+	}
+	for i := 2; i < len(points); i++ {
+		c.indices = append(c.indices, 0, uint16(i-1), uint16(i))
+	}
+	op := &ebiten.DrawTrianglesOptions{}
+	op.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
+	c.target.DrawTriangles(c.vertices, c.indices, c.white, op)
+}
+
+// convex reports whether points outline a convex polygon (either winding;
+// collinear points allowed), small enough for 16-bit indices.
+func convex(points []render.Point) bool {
+	if len(points) > 1<<15 {
+		return false
+	}
+	sign := 0
+	n := len(points)
+	for i := range points {
+		a, b, c := points[i], points[(i+1)%n], points[(i+2)%n]
+		cross := (b.X-a.X)*(c.Y-b.Y) - (b.Y-a.Y)*(c.X-b.X)
+		switch {
+		case cross > 0 && sign < 0, cross < 0 && sign > 0:
+			return false
+		case cross > 0:
+			sign = 1
+		case cross < 0:
+			sign = -1
+		}
+	}
+	return sign != 0
 }
 
 func (c *ebitenCanvas) Circle(center render.Point, radius, stroke float32, col color.RGBA) {

@@ -72,8 +72,9 @@ type game struct {
 	showHelp  bool
 	message   string
 
-	agents []scene.Agent
-	debug  []scene.AgentDebug
+	agents   []scene.Agent
+	debug    []scene.AgentDebug
+	selected int // agent under the mouse, -1 for none
 
 	started         time.Time
 	exitAfter       time.Duration
@@ -207,10 +208,16 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.canvas.retarget(screen)
 	g.agents = g.demo.crowd.Agents(g.agents)
 	var debug []scene.AgentDebug
+	g.selected = -1
 	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
+		// The overlays follow the agent under the mouse, or every agent.
 		cx, cy := ebiten.CursorPosition()
 		x, z := g.view.ToWorld(render.Point{X: float32(cx) + 0.5, Y: float32(cy) + 0.5})
-		selected := g.demo.crowd.Nearest(x, z, 3)
+		selected := g.demo.crowd.Nearest(x, z, 20/g.view.Scale) // within 20 pixels
+		if selected >= 0 {
+			g.agents[selected].Selected = true
+		}
+		g.selected = selected
 		g.debug = g.demo.crowd.Debug(g.debug, selected)
 		debug = g.debug
 	}
@@ -253,26 +260,60 @@ func (g *game) drawHUD() {
 	stats := g.demo.crowd.Stats()
 	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d",
 		stats.Agents, ebiten.ActualFPS(), stats.MillisecondsPerTick(), stats.Arrivals)
+	if g.selected >= 0 {
+		status += fmt.Sprintf("  agent %d", g.selected)
+	}
 	if g.paused {
 		status += "  PAUSED"
 	}
 	var stages strings.Builder
-	stages.WriteString("ms per stage:")
+	stages.WriteString("ms:")
 	for _, s := range stats.Stages {
-		fmt.Fprintf(&stages, " %s %.2f", s.Name, float64(s.Time.Microseconds())/1000)
+		fmt.Fprintf(&stages, " %s %.2f", shortStageName(s.Name), float64(s.Time.Microseconds())/1000)
 	}
 	help := "click: target  right click: add agent  space: pause  .: step  W: wander  Q: quit"
+	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
+		help = "overlays follow the agent under the mouse (all agents when none)  H: help"
+	}
 	if g.message != "" && !g.showHelp {
 		help = g.message
 	}
 	y := float32(2)
 	for _, line := range []string{status, stages.String()} {
-		g.canvas.Text(render.Point{X: 4, Y: y}, line, g.hudScale, hudOn)
+		g.hudText(y, line)
 		y += lineHeight
 	}
 	g.drawToggles(y, "show:", overlayKeys)
 	g.drawToggles(y+lineHeight, "steer:", behaviourKeys)
-	g.canvas.Text(render.Point{X: 4, Y: y + 2*lineHeight}, help, g.hudScale, hudOn)
+	g.hudText(y+2*lineHeight, help)
+}
+
+// hudText prints a HUD line, smaller when it would not fit.
+func (g *game) hudText(y float32, line string) {
+	scale := g.hudScale
+	if width, _ := render.TextSize(line); width*scale+8 > g.width {
+		scale = 1
+	}
+	g.canvas.Text(render.Point{X: 4, Y: y}, line, scale, hudOn)
+}
+
+// shortStageName abbreviates the crowd's stage names for the HUD.
+func shortStageName(name string) string {
+	short := map[string]string{
+		"PathRequest":      "path",
+		"TopologyOptimize": "topo",
+		"BoundaryUpdate":   "boundary",
+		"Steering":         "steer",
+		"VelocitySampling": "avoid",
+		"Integrate":        "integrate",
+		"CollisionResolve": "collide",
+		"SurfaceClamp":     "clamp",
+		"OffMeshAnimation": "offmesh",
+	}
+	if s, ok := short[name]; ok {
+		return s
+	}
+	return strings.ToLower(name)
 }
 
 // drawToggles prints a title and the bindings on one HUD line, each bright

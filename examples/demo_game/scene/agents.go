@@ -24,6 +24,8 @@ type Agent struct {
 	Path []geom.Vec3
 	// Hue picks the agent's color (AgentHue).
 	Hue int
+	// Selected agents get a ring around them.
+	Selected bool
 }
 
 // AgentDebug is the crowd's working state of one agent, drawn by the
@@ -99,6 +101,9 @@ func DrawAgents(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent, de
 		radius := max(2, v.Pixels(a.Radius))
 		c.Circle(center, radius, 0, AgentHue(a.Hue))
 		c.Circle(center, radius, max(1, radius/4), AgentOutline)
+		if a.Selected {
+			c.Circle(center, radius+4, 2, CornerMark)
+		}
 		tip := v.ToScreen(geom.Mad(a.Position, a.Velocity, velocityLookahead))
 		c.Line(center, tip, max(1, thin), VelocityLine)
 	}
@@ -112,9 +117,14 @@ func drawUnderlays(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent,
 	if !overlays.Corridor || layer == nil {
 		return
 	}
+	// Each polygon once, however many corridors share it.
+	drawn := map[navmesh.Ref]bool{}
 	for i := range agents {
 		for _, ref := range debug[i].Corridor {
-			layer.DrawPolygon(c, v, ref, CorridorFill)
+			if !drawn[ref] {
+				drawn[ref] = true
+				layer.DrawPolygon(c, v, ref, CorridorFill)
+			}
 		}
 	}
 }

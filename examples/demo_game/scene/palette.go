@@ -17,7 +17,7 @@ var (
 	VelocityLine   = color.RGBA{250, 250, 250, 255}
 	TextColor      = color.RGBA{240, 240, 240, 255}
 	TextBackground = color.RGBA{20, 22, 28, 255}
-	CorridorFill   = color.RGBA{60, 44, 0, 96} // premultiplied, blends
+	CorridorFill   = color.RGBA{64, 48, 0, 80} // premultiplied, blends
 	CornerMark     = color.RGBA{255, 255, 120, 255}
 	NeighbourLine  = color.RGBA{120, 255, 160, 255}
 	BoundaryLine   = color.RGBA{255, 90, 60, 255}

@@ -378,12 +378,17 @@ func (s *Sim) Agents(dst []scene.Agent) []scene.Agent {
 	return dst
 }
 
-// Debug appends every agent's crowd state for the overlays to dst[:0]
-// (the stand-in has no avoidance samples for the selected agent).
+// Debug appends every agent's crowd state for the overlays to dst[:0]:
+// only the selected agent's (an index), or every agent's when selected is
+// -1. The stand-in has no avoidance samples.
 func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 	dst = dst[:0]
 	for i := range s.walkers {
 		w := &s.walkers[i]
+		if selected >= 0 && i != selected {
+			dst = append(dst, scene.AgentDebug{})
+			continue
+		}
 		d := scene.AgentDebug{
 			Corridor:   append([]navmesh.Ref(nil), w.corridor...),
 			Neighbours: append([]int(nil), w.neighbours...),
