@@ -59,3 +59,21 @@ func TestParseOptions(t *testing.T) {
 		tt.check(t, o)
 	}
 }
+
+func FuzzParseSize(f *testing.F) {
+	for _, seed := range []string{"640x480", "auto", "64X4096", "x", "1x", "-5x10", "0x0", " 640x480", "1e3x2"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		width, height, err := parseSize(s)
+		if err != nil {
+			return
+		}
+		if width == 0 && height == 0 {
+			require.Equal(t, "auto", s)
+			return
+		}
+		require.True(t, width >= minImageSide && width <= maxImageSide, "width %d from %q", width, s)
+		require.True(t, height >= minImageSide && height <= maxImageSide, "height %d from %q", height, s)
+	})
+}
