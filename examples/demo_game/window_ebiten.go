@@ -24,6 +24,9 @@ import (
 // tag ebiten).
 const haveWindow = true
 
+// messageTime is how long a message replaces the help line.
+const messageTime = 3 * time.Second
+
 // Default window size when -size is auto [Units: pixels].
 const windowWidth, windowHeight = 1024, 768
 
@@ -70,7 +73,8 @@ type game struct {
 	overlays  scene.Overlays
 	behaviour sim.Behaviour
 	showHelp  bool
-	message   string
+	message   string    // feedback on the last click or key...
+	messageAt time.Time // ... shown for messageTime from then
 
 	agents   []scene.Agent
 	debug    []scene.AgentDebug
@@ -103,7 +107,8 @@ func newGame(d *demo, o *options, width, height int) *game {
 	return g
 }
 
-// keyBindings map keys to what they toggle; the help line lists them.
+// keyBinding ties a key to the flag it toggles; the HUD lists the bindings
+// and shows which are on.
 type keyBinding struct {
 	key    ebiten.Key
 	label  string
@@ -157,7 +162,7 @@ func (g *game) handleInput() {
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyW) {
 		g.demo.crowd.Wander()
-		g.message = "wandering: every agent has its own random target"
+		g.say("wandering: every agent has its own random target")
 	}
 	for _, k := range overlayKeys {
 		if inpututil.IsKeyJustPressed(k.key) {
@@ -181,20 +186,25 @@ func (g *game) handleInput() {
 	x, z := g.view.ToWorld(render.Point{X: float32(cx) + 0.5, Y: float32(cy) + 0.5})
 	point, ok := g.demo.crowd.PointAt(x, z, g.demo.layer.Min[1], g.demo.layer.Max[1])
 	if !ok {
-		g.message = "no navmesh there"
+		g.say("no navmesh there")
 		return
 	}
 	var err error
 	if left {
 		err = g.demo.crowd.SetTarget(point)
-		g.message = fmt.Sprintf("target %.1f %.1f %.1f (W: wander again)", point[0], point[1], point[2])
+		g.say(fmt.Sprintf("target %.1f %.1f %.1f (W: wander again)", point[0], point[1], point[2]))
 	} else {
 		err = g.demo.crowd.Spawn(point)
-		g.message = fmt.Sprintf("agent added at %.1f %.1f %.1f", point[0], point[1], point[2])
+		g.say(fmt.Sprintf("agent added at %.1f %.1f %.1f", point[0], point[1], point[2]))
 	}
 	if err != nil {
-		g.message = err.Error()
+		g.say(err.Error())
 	}
+}
+
+// say shows message on the HUD for a while.
+func (g *game) say(message string) {
+	g.message, g.messageAt = message, time.Now()
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
@@ -275,8 +285,11 @@ func (g *game) drawHUD() {
 	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
 		help = "overlays follow the agent under the mouse (all agents when none)  H: help"
 	}
-	if g.message != "" && !g.showHelp {
+	switch {
+	case g.message != "" && time.Since(g.messageAt) < messageTime:
 		help = g.message
+	case !g.showHelp:
+		help = ""
 	}
 	y := float32(2)
 	for _, line := range []string{status, stages.String()} {
