@@ -1,0 +1,48 @@
+package bake
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// NavMeshParams returns the navmesh parameters for the baked tiles: the
+// origin at the level's minimum corner, tiles TileSize·CellSize wide,
+// MaxTiles the tile grid's size rounded up to a power of two (so every tile
+// of the grid has room) and MaxPolys the largest tile's polygon count
+// rounded up to a power of two. A tile rebuilt later with more polygons
+// than that needs a mesh made with a larger MaxPolys.
+func (r *TiledResult) NavMeshParams() navmesh.Params {
+	tilesX, tilesY := r.Baker.Grid()
+	maxPolys := 1
+	for _, tile := range r.Tiles {
+		maxPolys = max(maxPolys, len(tile.Data.Polys))
+	}
+	return navmesh.Params{
+		Origin:     r.Baker.bmin,
+		TileWidth:  r.Baker.tileWorldSize,
+		TileHeight: r.Baker.tileWorldSize,
+		MaxTiles:   int(geom.NextPow2(uint32(tilesX * tilesY))),
+		MaxPolys:   int(geom.NextPow2(uint32(maxPolys))),
+	}
+}
+
+// NavMesh returns a navigation mesh holding every baked tile, added row by
+// row, linked to each other across their borders.
+func (r *TiledResult) NavMesh() (*navmesh.Mesh, error) {
+	if r == nil || r.Baker == nil {
+		return nil, errors.New("bake: navmesh of an empty tiled result")
+	}
+	m, err := navmesh.New(r.NavMeshParams())
+	if err != nil {
+		return nil, fmt.Errorf("bake: tiled navmesh: %w", err)
+	}
+	for _, tile := range r.Tiles {
+		if _, err := m.AddTile(tile.Data, 0); err != nil {
+			return nil, fmt.Errorf("bake: tiled navmesh: add tile (%d, %d): %w", tile.X, tile.Y, err)
+		}
+	}
+	return m, nil
+}
