@@ -26,7 +26,7 @@ func TestHeadlessRunWritesGIFAndPNG(t *testing.T) {
 
 	out := stdout.String()
 	assert.Contains(t, out, "level dungeon.obj: baked 10133 triangles")
-	assert.Contains(t, out, "118 polygons")
+	assert.Contains(t, out, "41 tiles, 143 polygons", "tiled by default")
 	assert.Contains(t, out, "crowd: 6 agents, 30 ticks")
 	assert.Contains(t, out, filepath.Join(dir, gifName))
 

@@ -18,6 +18,7 @@ type options struct {
 	width      int     // output size [Units: pixels]
 	height     int
 	seed       uint64
+	tileSize   int // cells per tile side; 0 bakes one tile
 	workers    int
 	headless   bool    // with the window built in: write the GIF instead
 	screenshot string  // window: save a screenshot here ...
@@ -32,6 +33,9 @@ const (
 	maxImageSide  = 4096
 	minImageSide  = 64
 	defaultAgents = 40
+	maxTileSize   = 4096
+	// defaultTileSize is RecastDemo's tile size: 32 cells, 9.6 world units.
+	defaultTileSize = 32
 )
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -44,6 +48,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.Float64Var(&o.seconds, "seconds", 10, "simulated `seconds` recorded in the GIF")
 	fs.StringVar(&o.out, "out", "out", "output `DIR` for demo_game.gif and demo_game.png")
 	fs.StringVar(&size, "size", size, "image or window size `WxH` in pixels, or auto (640 on the level's long side)")
+	fs.IntVar(&o.tileSize, "tile-size", defaultTileSize, "bake a tiled navmesh with tiles of `N` cells (0.3 units each) a side; 0 bakes one tile")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed for spawn points and targets")
 	fs.IntVar(&o.workers, "workers", min(runtime.GOMAXPROCS(0), 4), "goroutines stepping the crowd")
 	if haveWindow {
@@ -66,6 +71,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-agents %d outside 0..%d", o.agents, maxAgents)
 	case !(o.seconds > 0) || o.seconds > maxSeconds:
 		return nil, fmt.Errorf("-seconds %v outside (0, %d]", o.seconds, maxSeconds)
+	case o.tileSize < 0 || o.tileSize > maxTileSize:
+		return nil, fmt.Errorf("-tile-size %d outside 0..%d", o.tileSize, maxTileSize)
 	case o.workers < 1 || o.workers > 256:
 		return nil, fmt.Errorf("-workers %d outside 1..256", o.workers)
 	case o.exitAfter < 0:

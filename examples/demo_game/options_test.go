@@ -18,6 +18,7 @@ func TestParseOptionsDefaults(t *testing.T) {
 	assert.Zero(t, o.width, "auto size")
 	assert.Equal(t, uint64(1), o.seed)
 	assert.GreaterOrEqual(t, o.workers, 1)
+	assert.Equal(t, defaultTileSize, o.tileSize)
 }
 
 func TestParseOptions(t *testing.T) {
@@ -46,6 +47,8 @@ func TestParseOptions(t *testing.T) {
 		{args: []string{"-seconds", "0"}, wantErr: true},
 		{args: []string{"-seconds", "NaN"}, wantErr: true},
 		{args: []string{"-workers", "0"}, wantErr: true},
+		{args: []string{"-tile-size", "-1"}, wantErr: true},
+		{args: []string{"-tile-size", "0"}, check: func(t *testing.T, o *options) { assert.Zero(t, o.tileSize) }},
 		{args: []string{"stray"}, wantErr: true},
 		{args: []string{"-nope"}, wantErr: true},
 	}

@@ -19,7 +19,7 @@ type demo struct {
 }
 
 func setup(o *options) (*demo, error) {
-	lvl, err := level.Load(o.level)
+	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers})
 	if err != nil {
 		return nil, err
 	}

@@ -30,12 +30,25 @@ type Level struct {
 	Tiles, Polygons, Vertices int
 }
 
-// Load returns the level in path: a Wavefront .obj file is baked, anything
-// else is read as a navmesh file (a C++ DNAV tile, a RecastDemo MSET tile
-// set or an archenav mesh file). An empty path gives the embedded level.
-func Load(path string) (*Level, error) {
+// Options tune baking.
+type Options struct {
+	// TileSize bakes a tiled navmesh with tiles this many cells wide; 0
+	// bakes one tile [Limit: >= 0] [Units: cells of 0.3 world units]
+	TileSize int
+	// Workers is the number of goroutines baking tiles (0: GOMAXPROCS).
+	Workers int
+}
+
+// Load returns the level in path: a Wavefront .obj file is baked (see
+// Options), anything else is read as a navmesh file (a C++ DNAV tile, a
+// RecastDemo MSET tile set or an archenav mesh file). An empty path gives
+// the embedded level.
+func Load(path string, opts Options) (*Level, error) {
+	if opts.TileSize < 0 {
+		return nil, fmt.Errorf("level: tile size %d is negative", opts.TileSize)
+	}
 	if path == "" {
-		return Embedded()
+		return Embedded(opts)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -43,7 +56,7 @@ func Load(path string) (*Level, error) {
 	}
 	name := filepath.Base(path)
 	if strings.EqualFold(filepath.Ext(path), ".obj") {
-		return bakeOBJ(name, data)
+		return bakeOBJ(name, data, opts)
 	}
 	return loadNavmesh(name, data)
 }

@@ -13,9 +13,9 @@ func TestEmbeddedLevelBakesLikeTheCppSoloTile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("bakes the dungeon")
 	}
-	baked, err := Load("")
+	baked, err := Load("", Options{})
 	require.NoError(t, err)
-	loaded, err := Load("../../../testdata/navmesh_solo_dungeon.bin")
+	loaded, err := Load("../../../testdata/navmesh_solo_dungeon.bin", Options{})
 	require.NoError(t, err)
 
 	assert.Equal(t, EmbeddedName, baked.Name)
@@ -28,6 +28,20 @@ func TestEmbeddedLevelBakesLikeTheCppSoloTile(t *testing.T) {
 		assert.Equal(t, 118, l.Polygons)
 		assert.Equal(t, 223, l.Vertices)
 	}
+}
+
+func TestTiledBake(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	tiled, err := Load("", Options{TileSize: 32, Workers: 2})
+	require.NoError(t, err)
+	assert.True(t, tiled.Baked)
+	assert.Equal(t, 41, tiled.Tiles, "RecastDemo's 32-cell tiles over the dungeon")
+	assert.Equal(t, 143, tiled.Polygons)
+
+	_, err = Load("", Options{TileSize: -1})
+	assert.Error(t, err)
 }
 
 func TestLoadErrors(t *testing.T) {
@@ -48,7 +62,7 @@ func TestLoadErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l, err := Load(tt.path)
+			l, err := Load(tt.path, Options{})
 			require.Error(t, err)
 			assert.Nil(t, l)
 			assert.Contains(t, err.Error(), tt.want)

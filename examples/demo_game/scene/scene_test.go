@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/examples/demo_game/level"
 	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -44,6 +45,33 @@ func TestNavmeshLayerOfTheDungeon(t *testing.T) {
 	palette := Palette(layer)
 	assert.LessOrEqual(t, len(palette), 255, "fits one GIF palette")
 	assert.Contains(t, palette, color.Color(Background))
+}
+
+func TestNavmeshLayerOfATiledMesh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	lvl, err := level.Load("", level.Options{TileSize: 32})
+	require.NoError(t, err)
+	layer, err := NewNavmeshLayer(lvl.Mesh)
+	require.NoError(t, err)
+	assert.Equal(t, 41, layer.Tiles)
+	assert.Equal(t, lvl.Polygons, layer.Polygons)
+	assert.Positive(t, layer.TileBorders(), "polygon edges on tile borders are drawn as such")
+
+	canvas := render.NewRaster(480, 640)
+	view := Fit(layer.Min, layer.Max, 480, 640, 8)
+	canvas.Clear(Background)
+	layer.Draw(canvas, view)
+	border := layer.tileBorders[len(layer.tileBorders)/2]
+	mid := view.ToScreen(geom.Lerp(border.a, border.b, 0.5))
+	found := false
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			found = found || canvas.Image().RGBAAt(int(mid.X)+dx, int(mid.Y)+dy) == TileBorder
+		}
+	}
+	assert.True(t, found, "a tile border shows in its color")
 }
 
 func TestNavmeshLayerRejectsEmptyMeshes(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 func dungeon(t *testing.T) *level.Level {
 	t.Helper()
-	l, err := level.Load("../../../testdata/navmesh_solo_dungeon.bin")
+	l, err := level.Load("../../../testdata/navmesh_solo_dungeon.bin", level.Options{})
 	require.NoError(t, err)
 	return l
 }
