@@ -14,25 +14,33 @@ import (
 // the field as it is; for radii above 127, where the reference's 8-bit
 // threshold wraps around, every span is eroded.
 func (chf *CompactHeightfield) ErodeWalkableArea(radius int) error {
+	_, err := chf.erode(radius, nil)
+	return err
+}
+
+// erode is ErodeWalkableArea with a reusable distance buffer, which it
+// returns.
+func (chf *CompactHeightfield) erode(radius int, distances []uint8) ([]uint8, error) {
 	if radius < 0 {
-		return fmt.Errorf("bake: erode walkable area: radius %d is negative", radius)
+		return distances, fmt.Errorf("bake: erode walkable area: radius %d is negative", radius)
 	}
-	distances := chf.boundaryDistances()
+	distances = chf.boundaryDistances(distances)
 	threshold := radius * 2
 	for i, d := range distances {
 		if int(d) < threshold {
 			chf.Areas[i] = NullArea
 		}
 	}
-	return nil
+	return distances, nil
 }
 
 // boundaryDistances returns for each span its chamfer distance to the nearest
-// span that is not walkable or misses a walkable neighbour, capped at 255.
-func (chf *CompactHeightfield) boundaryDistances() []uint8 {
+// span that is not walkable or misses a walkable neighbour, capped at 255,
+// in distances resized to the span count.
+func (chf *CompactHeightfield) boundaryDistances(distances []uint8) []uint8 {
 	width, height := chf.Width, chf.Height
 	cells, spans, areas := chf.Cells, chf.Spans, chf.Areas
-	distances := make([]uint8, len(spans))
+	distances = resize(distances, len(spans))
 	for i := range distances {
 		distances[i] = 0xff
 	}
@@ -45,7 +53,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 				distances[i] = 0
 				continue
 			}
-			connections := spans[i].Connections
+			connections := spans[i].packed
 			for dir := range 4 {
 				con := connections >> (uint(dir) * 6) & 0x3f
 				if con == NotConnected || areas[cells[column+steps[dir]].Index+con] == NullArea {
@@ -60,7 +68,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 	// in direction dir (cost 2) and a's neighbour in direction diagonalDir
 	// (cost 3 in total).
 	relax := func(column int, i uint32, dir, diagonalDir int) {
-		con := spans[i].Connections >> (uint(dir) * 6) & 0x3f
+		con := spans[i].packed >> (uint(dir) * 6) & 0x3f
 		if con == NotConnected {
 			return
 		}
@@ -69,7 +77,7 @@ func (chf *CompactHeightfield) boundaryDistances() []uint8 {
 		if d := min(distances[a], 253) + 2; d < distances[i] {
 			distances[i] = d
 		}
-		con = spans[a].Connections >> (uint(diagonalDir) * 6) & 0x3f
+		con = spans[a].packed >> (uint(diagonalDir) * 6) & 0x3f
 		if con == NotConnected {
 			return
 		}
@@ -299,20 +307,8 @@ func (chf *CompactHeightfield) MarkCylinderArea(base mgl32.Vec3, radius, height 
 // cylinders, each in order, so later volumes win where they overlap. Nothing
 // is marked unless every volume is valid.
 func (chf *CompactHeightfield) MarkAreaVolumes(g *Geometry) error {
-	for i := range g.ConvexVolumes {
-		if err := g.ConvexVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: convex volume %d: %w", i, err)
-		}
-	}
-	for i := range g.BoxVolumes {
-		if err := g.BoxVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: box volume %d: %w", i, err)
-		}
-	}
-	for i := range g.CylinderVolumes {
-		if err := g.CylinderVolumes[i].Validate(); err != nil {
-			return fmt.Errorf("bake: cylinder volume %d: %w", i, err)
-		}
+	if err := g.validateVolumes(); err != nil {
+		return err
 	}
 	for _, v := range g.ConvexVolumes {
 		_ = chf.MarkConvexPolyArea(v.Vertices, v.MinY, v.MaxY, v.Area)

@@ -29,13 +29,31 @@ func BuildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 // buildCompactHeightfield is BuildCompactHeightfield that also returns the
 // highest neighbour index too high up its column to be linked (0 for none).
 func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, int, error) {
-	if walkableHeight < 0 || walkableClimb < 0 {
-		return nil, 0, fmt.Errorf("bake: build compact heightfield: walkable height %d and climb %d must not be negative", walkableHeight, walkableClimb)
+	if err := checkWalkable(walkableHeight, walkableClimb); err != nil {
+		return nil, 0, err
 	}
-	width, height := hf.Width, hf.Height
-	spanCount := hf.WalkableSpanCount()
+	chf := &CompactHeightfield{}
+	_, unlinked := chf.fill(hf, walkableHeight, walkableClimb)
+	return chf, unlinked, nil
+}
 
-	chf := &CompactHeightfield{
+// checkWalkable checks the settings of BuildCompactHeightfield.
+func checkWalkable(walkableHeight, walkableClimb int) error {
+	if walkableHeight < 0 || walkableClimb < 0 {
+		return fmt.Errorf("bake: build compact heightfield: walkable height %d and climb %d must not be negative", walkableHeight, walkableClimb)
+	}
+	return nil
+}
+
+// fill makes chf the compact heightfield of hf, reusing the memory of its
+// cells, spans and areas; everything else in chf is reset. It returns the
+// number of spans of hf, walkable or not, and the highest neighbour index too
+// high up its column to be linked (0 for none).
+func (chf *CompactHeightfield) fill(hf *Heightfield, walkableHeight, walkableClimb int) (heightfieldSpans, unlinked int) {
+	width, height := hf.Width, hf.Height
+	heightfieldSpans, spanCount := hf.spanCounts()
+
+	*chf = CompactHeightfield{
 		Width:          width,
 		Height:         height,
 		WalkableHeight: walkableHeight,
@@ -44,40 +62,43 @@ func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 		BMax:           hf.BMax,
 		CellSize:       hf.CellSize,
 		CellHeight:     hf.CellHeight,
-		Cells:          make([]CompactCell, width*height),
-		Spans:          make([]CompactSpan, spanCount),
-		Areas:          make([]uint8, spanCount),
+		Cells:          resize(chf.Cells, width*height),
+		Spans:          resize(chf.Spans, spanCount),
+		Areas:          resize(chf.Areas, spanCount),
 	}
 	chf.BMax[1] += float32(walkableHeight) * hf.CellHeight
 
 	// Fill the cells and the open space above each walkable span.
+	cells, spans, areas, pool := chf.Cells, chf.Spans, chf.Areas, hf.Pool
 	next := uint32(0)
 	for column, first := range hf.Columns {
-		if first == noSpan {
-			continue
-		}
-		cell := &chf.Cells[column]
-		cell.Index = next
-		for s := first; s != noSpan; s = hf.Pool[s].Next {
-			span := &hf.Pool[s]
+		cell := CompactCell{Index: next}
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
 			if span.Area == NullArea {
 				continue
 			}
 			bottom := int(span.Max)
 			top := openTop
-			if span.Next != noSpan {
-				top = int(hf.Pool[span.Next].Min)
+			if s != noSpan {
+				top = int(pool[s].Min)
 			}
-			chf.Spans[next].Y = uint16(clampInt(bottom, 0, 0xffff))
-			chf.Spans[next].H = uint8(clampInt(top-bottom, 0, 0xff))
-			chf.Areas[next] = span.Area
+			open := CompactSpan{Y: uint16(clampInt(bottom, 0, 0xffff))}
+			open.SetHeight(uint8(clampInt(top-bottom, 0, 0xff)))
+			spans[next] = open
+			areas[next] = span.Area
 			next++
 			cell.Count++
 		}
+		if first == noSpan {
+			cell.Index = 0 // as the reference leaves empty columns
+		}
+		cells[column] = cell
 	}
 
-	unlinked := chf.connectNeighbours()
-	return chf, unlinked, nil
+	unlinked = chf.connectNeighbours()
+	return heightfieldSpans, unlinked
 }
 
 // connectNeighbours links each span to the first span of each neighbour
@@ -85,39 +106,70 @@ func buildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int)
 // high up its column to be stored.
 func (chf *CompactHeightfield) connectNeighbours() int {
 	width, height := chf.Width, chf.Height
-	tooHigh := 0
+	cells := chf.Cells
+	link := neighbourLinker{
+		spans:          chf.Spans,
+		walkableHeight: chf.WalkableHeight,
+		walkableClimb:  chf.WalkableClimb,
+	}
 	for z := range height {
 		for x := range width {
-			cell := chf.Cells[x+z*width]
+			column := x + z*width
+			cell := cells[column]
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
-				span := &chf.Spans[i]
-				for dir := range 4 {
-					span.SetConnection(dir, NotConnected)
-					nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-					if nx < 0 || nz < 0 || nx >= width || nz >= height {
-						continue
-					}
-					neighbourCell := chf.Cells[nx+nz*width]
-					for k := neighbourCell.Index; k < neighbourCell.Index+neighbourCell.Count; k++ {
-						neighbour := &chf.Spans[k]
-						bottom := max(int(span.Y), int(neighbour.Y))
-						top := min(int(span.Y)+int(span.H), int(neighbour.Y)+int(neighbour.H))
-						if top-bottom < chf.WalkableHeight || abs(int(neighbour.Y)-int(span.Y)) > chf.WalkableClimb {
-							continue
-						}
-						layer := int(k - neighbourCell.Index)
-						if layer > maxLayerIndex {
-							tooHigh = max(tooHigh, layer)
-							continue
-						}
-						span.SetConnection(dir, layer)
-						break
-					}
+				span := &link.spans[i]
+				floor := int(span.Y)
+				ceiling := floor + span.Height()
+				connections := uint32(connectionsMask) // NotConnected everywhere
+				if x > 0 {
+					connections = link.connect(connections, 0, cells[column-1], floor, ceiling)
 				}
+				if z < height-1 {
+					connections = link.connect(connections, 1, cells[column+width], floor, ceiling)
+				}
+				if x < width-1 {
+					connections = link.connect(connections, 2, cells[column+1], floor, ceiling)
+				}
+				if z > 0 {
+					connections = link.connect(connections, 3, cells[column-width], floor, ceiling)
+				}
+				span.SetConnections(connections)
 			}
 		}
 	}
-	return tooHigh
+	return link.tooHigh
+}
+
+// neighbourLinker finds the span a span links to in a neighbour column.
+type neighbourLinker struct {
+	spans                         []CompactSpan
+	walkableHeight, walkableClimb int
+	// tooHigh is the highest neighbour index met that was too high up its
+	// column to be stored.
+	tooHigh int
+}
+
+// connect stores in connections, for direction dir, the index of the first
+// span of the neighbour column that a span with the given floor and ceiling
+// can step to, and returns connections.
+func (l *neighbourLinker) connect(connections uint32, dir int, neighbours CompactCell, floor, ceiling int) uint32 {
+	for k := neighbours.Index; k < neighbours.Index+neighbours.Count; k++ {
+		neighbour := &l.spans[k]
+		neighbourFloor := int(neighbour.Y)
+		bottom := max(floor, neighbourFloor)
+		top := min(ceiling, neighbourFloor+neighbour.Height())
+		if top-bottom < l.walkableHeight || abs(neighbourFloor-floor) > l.walkableClimb {
+			continue
+		}
+		layer := int(k - neighbours.Index)
+		if layer > maxLayerIndex {
+			l.tooHigh = max(l.tooHigh, layer)
+			continue
+		}
+		shift := uint(dir) * 6
+		return connections&^(NotConnected<<shift) | uint32(layer)<<shift
+	}
+	return connections
 }
 
 // CompactStats describes a BuildCompact run.
@@ -171,36 +223,15 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 	stats.GridWidth, stats.GridHeight = cfg.Width, cfg.Height
 
 	start := time.Now()
-	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
-	if err != nil {
-		return nil, stats, err
-	}
-	areas := make([]uint8, len(g.Triangles))
-	if g.Areas == nil {
-		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
-		return nil, stats, err
-	}
-	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
+	hf := &Heightfield{}
+	if _, err := rasterizeGeometry(hf, nil, g, cfg); err != nil {
 		return nil, stats, err
 	}
 	stats.Rasterize = time.Since(start)
 	stats.HeightfieldSpans = hf.SpanCount()
 
 	start = time.Now()
-	if cfg.Filters.LowHangingObstacles {
-		hf.FilterLowHangingWalkableObstacles(cfg.WalkableClimb)
-	}
-	if cfg.Filters.LedgeSpans {
-		hf.FilterLedgeSpans(cfg.WalkableHeight, cfg.WalkableClimb)
-	}
-	if cfg.Filters.WalkableLowHeightSpans {
-		hf.FilterWalkableLowHeightSpans(cfg.WalkableHeight)
-	}
+	filterHeightfield(hf, cfg)
 	stats.Filter = time.Since(start)
 
 	start = time.Now()
@@ -217,10 +248,6 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 		return nil, stats, err
 	}
 	stats.Erode = time.Since(start)
-	for _, a := range chf.Areas {
-		if a != NullArea {
-			stats.WalkableSpans++
-		}
-	}
+	stats.WalkableSpans = walkableSpanCount(chf)
 	return chf, stats, nil
 }

@@ -95,8 +95,8 @@ func hashCompact(chf *CompactHeightfield) uint64 {
 	}
 	for i, s := range chf.Spans {
 		w.u16(s.Y)
-		w.u8(s.H)
-		w.u32(s.Connections)
+		w.u8(uint8(s.Height()))
+		w.u32(s.Connections())
 		w.u8(chf.Areas[i])
 	}
 	return w.sum()
@@ -187,7 +187,7 @@ func TestBuildCompactHeightfieldSmall(t *testing.T) {
 	}
 	var got []open
 	for _, s := range chf.Spans {
-		got = append(got, open{s.Y, s.H})
+		got = append(got, open{s.Y, uint8(s.Height())})
 	}
 	assert.Equal(t, []open{{2, 255}, {3, 7}, {22, 255}}, got, "open space above each span, clamped to 255")
 

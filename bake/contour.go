@@ -36,19 +36,41 @@ const contourWalkLimit = 40000
 // vertices get no contour. Problems the C++ only logs (a hole that cannot be
 // merged, a region with several or no outlines) are appended to the set's
 // Warnings.
-func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (cset *ContourSet, err error) {
+func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags) (*ContourSet, error) {
+	var buffers contourBuffers
+	// Built aside: a stage stopped by a malformed field returns no set.
+	set := &ContourSet{}
+	if err := buffers.build(chf, maxError, maxEdgeLen, flags, set); err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// contourBuffers keeps the working memory of contour building between
+// builds.
+type contourBuffers struct {
+	edges           []uint8
+	raw, simplified [][4]int32
+}
+
+// build is BuildContours into set, reusing the memory of set's contours
+// and of the buffers. On error set holds a partial result.
+func (b *contourBuffers) build(chf *CompactHeightfield, maxError float32, maxEdgeLen int, flags ContourBuildFlags, set *ContourSet) (err error) {
 	defer recoverMalformedField("build contours", &err)
 	if err := checkCompactLayout(chf); err != nil {
-		return nil, fmt.Errorf("bake: build contours: %w", err)
+		return fmt.Errorf("bake: build contours: %w", err)
 	}
 	if chf.BorderSize < 0 || 2*chf.BorderSize > chf.Width || 2*chf.BorderSize > chf.Height {
-		return nil, fmt.Errorf("bake: build contours: border size %d does not fit a %d×%d grid", chf.BorderSize, chf.Width, chf.Height)
+		return fmt.Errorf("bake: build contours: border size %d does not fit a %d×%d grid", chf.BorderSize, chf.Width, chf.Height)
 	}
 
 	w, h := chf.Width, chf.Height
 	borderSize := chf.BorderSize
-	// Built aside: a stage stopped by a malformed field returns no set.
-	set := &ContourSet{
+	contours := set.Contours[:0]
+	if cap(contours) == 0 {
+		contours = make([]Contour, 0, max(int(chf.MaxRegions), 8))
+	}
+	*set = ContourSet{
 		BMin:       chf.BMin,
 		BMax:       chf.BMax,
 		CellSize:   chf.CellSize,
@@ -57,7 +79,6 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 		Height:     chf.Height - 2*borderSize,
 		BorderSize: borderSize,
 		MaxError:   maxError,
-		Contours:   make([]Contour, 0, max(int(chf.MaxRegions), 8)),
 	}
 	if borderSize > 0 {
 		pad := float32(borderSize) * chf.CellSize
@@ -67,12 +88,14 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 		set.BMax[2] -= pad
 	}
 
-	edges, err := markRegionEdges(chf)
+	edges, err := markRegionEdges(chf, b.edges)
+	b.edges = edges
 	if err != nil {
-		return nil, fmt.Errorf("bake: build contours: %w", err)
+		return fmt.Errorf("bake: build contours: %w", err)
 	}
 
-	var raw, simplified [][4]int32
+	raw, simplified := b.raw, b.simplified
+	defer func() { b.raw, b.simplified = raw, simplified }()
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			c := chf.Cells[x+y*w]
@@ -93,25 +116,28 @@ func BuildContours(chf *CompactHeightfield, maxError float32, maxEdgeLen int, fl
 					continue
 				}
 
-				contour := Contour{
-					Verts:    make([][4]int32, len(simplified)),
-					RawVerts: make([][4]int32, len(raw)),
-					Region:   region,
-					Area:     chf.Areas[i],
+				// Reuse the vertex arrays of a contour of an earlier build.
+				if len(contours) < cap(contours) {
+					contours = contours[:len(contours)+1]
+				} else {
+					contours = append(contours, Contour{})
 				}
-				copy(contour.Verts, simplified)
-				copy(contour.RawVerts, raw)
+				contour := &contours[len(contours)-1]
+				contour.Verts = append(contour.Verts[:0], simplified...)
+				contour.RawVerts = append(contour.RawVerts[:0], raw...)
+				contour.Region = region
+				contour.Area = chf.Areas[i]
 				if borderSize > 0 {
 					removeBorderOffset(contour.Verts, borderSize)
 					removeBorderOffset(contour.RawVerts, borderSize)
 				}
-				set.Contours = append(set.Contours, contour)
 			}
 		}
 	}
+	set.Contours = contours
 
 	mergeHoles(set, int(chf.MaxRegions))
-	return set, nil
+	return nil
 }
 
 // removeBorderOffset shifts vertices from field cells to tile cells.
@@ -125,10 +151,12 @@ func removeBorderOffset(verts [][4]int32, borderSize int) {
 // markRegionEdges returns, per span, a bit for each direction whose
 // neighbour is missing or in another region; spans outside any region or in
 // the tile border get 0. A region id above chf.MaxRegions is an error.
-func markRegionEdges(chf *CompactHeightfield) ([]uint8, error) {
+// The marks go to edges resized to the span count.
+func markRegionEdges(chf *CompactHeightfield, edges []uint8) ([]uint8, error) {
 	cells, spans := chf.Cells, chf.Spans
 	offsets := cellOffsets(chf.Width)
-	edges := make([]uint8, len(spans))
+	edges = resize(edges, len(spans))
+	clear(edges)
 	for cell, c := range cells {
 		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
 			s := &spans[i]
@@ -136,7 +164,7 @@ func markRegionEdges(chf *CompactHeightfield) ([]uint8, error) {
 				continue
 			}
 			if s.Region > chf.MaxRegions {
-				return nil, fmt.Errorf("span %d has region %d above MaxRegions %d", i, s.Region, chf.MaxRegions)
+				return edges, fmt.Errorf("span %d has region %d above MaxRegions %d", i, s.Region, chf.MaxRegions)
 			}
 			var same uint8
 			for dir := 0; dir < 4; dir++ {

@@ -3,6 +3,7 @@ package bake
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/archenav/archenav/navcore/geom"
 )
@@ -43,9 +44,29 @@ type detailBuilder struct {
 	queue       []int // 3 per entry: x, z, span
 	triBases    []triangleBasis
 	edgeSamples [maxVertsPerEdge + 1]geom.Vec3
+
+	// Per build: the patch bounds of each polygon (xMin, xMax, zMin, zMax),
+	// the memory of the height patches and the polygon being built.
+	bounds    [][4]int
+	patchData []uint16
+	poly      []geom.Vec3
 }
 
+// forget drops the builder's references to the last build's heightfield
+// and log, keeping its memory.
+func (b *detailBuilder) forget() {
+	b.chf, b.log, b.delaunay.log = nil, nil, nil
+}
+
+// buildPolyMeshDetail is BuildPolyMeshDetail with a warning log.
 func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sampleMaxError float32, log *buildLog) (*PolyMeshDetail, error) {
+	var b detailBuilder
+	return b.build(mesh, chf, sampleDist, sampleMaxError, log)
+}
+
+// build is buildPolyMeshDetail on the builder's memory; the detail mesh
+// built is new.
+func (b *detailBuilder) build(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sampleMaxError float32, log *buildLog) (*PolyMeshDetail, error) {
 	if mesh == nil || chf == nil {
 		return nil, errors.New("bake: build detail mesh: nil poly mesh or compact heightfield")
 	}
@@ -63,7 +84,8 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 	bs := chf.BorderSize
 
 	// Patch bounds per polygon, one cell wider than its vertices.
-	bounds := make([][4]int, mesh.PolyCount) // xMin, xMax, zMin, zMax
+	b.bounds = resize(b.bounds, mesh.PolyCount)
+	bounds := b.bounds
 	maxPatchWidth, maxPatchHeight, polyVertCount := 0, 0, 0
 	for i := range bounds {
 		row := mesh.Polys[i*nvp*2 : i*nvp*2+nvp]
@@ -98,20 +120,17 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 		maxPatchHeight = max(maxPatchHeight, zMax-zMin)
 	}
 
-	b := &detailBuilder{
-		chf:                chf,
-		sampleDist:         sampleDist,
-		sampleMaxError:     sampleMaxError,
-		heightSearchRadius: max(1, cInt(geom.Ceil(mesh.MaxEdgeError))),
-		log:                log,
-		delaunay:           delaunay{log: log},
-		verts:              make([]geom.Vec3, 0, 256),
-		hull:               make([]int, 0, maxDetailVerts),
-		tris:               make([]int, 0, 512),
-		samples:            make([]int, 0, 512),
-		queue:              make([]int, 0, 512),
-	}
-	patchData := make([]uint16, maxPatchWidth*maxPatchHeight)
+	b.chf = chf
+	b.sampleDist, b.sampleMaxError = sampleDist, sampleMaxError
+	b.heightSearchRadius = max(1, cInt(geom.Ceil(mesh.MaxEdgeError)))
+	b.log, b.delaunay.log = log, log
+	b.verts = slices.Grow(b.verts[:0], 256)
+	b.hull = slices.Grow(b.hull[:0], maxDetailVerts)
+	b.tris = slices.Grow(b.tris[:0], 512)
+	b.samples = slices.Grow(b.samples[:0], 512)
+	b.queue = slices.Grow(b.queue[:0], 512)
+	b.patchData = resize(b.patchData, maxPatchWidth*maxPatchHeight)
+	patchData := b.patchData
 
 	vertCapacity := polyVertCount + polyVertCount/2
 	out := &PolyMeshDetail{
@@ -123,7 +142,8 @@ func buildPolyMeshDetail(mesh *PolyMesh, chf *CompactHeightfield, sampleDist, sa
 	cellSize := mesh.CellSize
 	cellHeight := mesh.CellHeight
 	origin := mesh.BMin
-	poly := make([]geom.Vec3, 0, nvp)
+	poly := slices.Grow(b.poly[:0], nvp)
+	defer func() { b.poly = poly }()
 	for i := 0; i < mesh.PolyCount; i++ {
 		row := mesh.Polys[i*nvp*2 : i*nvp*2+nvp]
 		row = row[:polyVertexCount(row, nvp)]

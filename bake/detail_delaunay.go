@@ -144,7 +144,9 @@ func (d *delaunay) completeFacet(pts []geom.Vec3, e int) {
 			center, radius, _ = circumCircle(&pts[s], &pts[t], &pts[u])
 			continue
 		}
-		dist := dist2(&center, &pts[u])
+		// geom.Dist2D written out: it would copy the vectors through memory.
+		dx, dz := pts[u][0]-center[0], pts[u][2]-center[2]
+		dist := geom.Sqrt(dx*dx + dz*dz)
 		switch {
 		case dist > radius*(1+tolerance):
 			// Outside the circle.

@@ -29,21 +29,25 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	hp := &b.patch
 	bs := chf.BorderSize
 	queue := b.queue[:0]
-	for i := range hp.data {
-		hp.data[i] = unsetHeight
+	// Filled by doubling copies, which run at memmove speed.
+	if len(hp.data) > 0 {
+		hp.data[0] = unsetHeight
+		for filled := 1; filled < len(hp.data); filled *= 2 {
+			copy(hp.data[filled:], hp.data[:filled])
+		}
 	}
 
 	empty := true
+	cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
+	offsets := cellOffsets(fieldWidth)
 	// A polygon merged from several regions could overlap other polygons
 	// of those regions, so it is filled from its centre only.
 	if region != multipleRegions {
-		cells, spans, fieldWidth := chf.Cells, chf.Spans, chf.Width
 		for hz := 0; hz < hp.height; hz++ {
 			z := hp.zMin + hz + bs
 			row := hp.data[hz*hp.width : (hz+1)*hp.width]
-			for hx := range row {
-				x := hp.xMin + hx + bs
-				cell := cells[x+z*fieldWidth]
+			firstColumn := hp.xMin + bs + z*fieldWidth
+			for hx, cell := range cells[firstColumn : firstColumn+len(row)] {
 				for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end; i++ {
 					s := &spans[i]
 					if s.Region != region {
@@ -51,20 +55,8 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 					}
 					row[hx] = s.Y
 					empty = false
-					onEdge := false
-					for dir := 0; dir < 4; dir++ {
-						con := s.Connection(dir)
-						if con == NotConnected {
-							continue
-						}
-						ai := int(cells[x+DirOffsetX(dir)+(z+DirOffsetZ(dir))*fieldWidth].Index) + con
-						if spans[ai].Region != region {
-							onEdge = true
-							break
-						}
-					}
-					if onEdge {
-						queue = append(queue, x, z, i)
+					if onRegionEdge(chf, firstColumn+hx, s.Connections(), region) {
+						queue = append(queue, hp.xMin+hx+bs, z, i)
 					}
 					break
 				}
@@ -79,31 +71,46 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 		}
 	}
 
-	for head := 0; head*3 < len(queue); head++ {
-		cx, cz, ci := queue[head*3], queue[head*3+1], queue[head*3+2]
-		s := &chf.Spans[ci]
+	// The flood works in patch coordinates.
+	originX, originZ := hp.xMin+bs, hp.zMin+bs
+	for head := 0; head+2 < len(queue); head += 3 {
+		cx, cz, ci := queue[head], queue[head+1], queue[head+2]
+		s := &spans[ci]
+		column := cx + cz*fieldWidth
 		for dir := 0; dir < 4; dir++ {
 			con := s.Connection(dir)
 			if con == NotConnected {
 				continue
 			}
-			ax := cx + DirOffsetX(dir)
-			az := cz + DirOffsetZ(dir)
-			hx := ax - hp.xMin - bs
-			hz := az - hp.zMin - bs
+			hx := cx + dirOffsetX[dir] - originX
+			hz := cz + dirOffsetZ[dir] - originZ
 			if uint(hx) >= uint(hp.width) || uint(hz) >= uint(hp.height) {
 				continue
 			}
-			if hp.data[hx+hz*hp.width] != unsetHeight {
+			patchIndex := hx + hz*hp.width
+			if hp.data[patchIndex] != unsetHeight {
 				continue
 			}
-			ai := int(chf.Cells[ax+az*chf.Width].Index) + con
-			hp.data[hx+hz*hp.width] = chf.Spans[ai].Y
-			queue = append(queue, ax, az, ai)
+			ai := int(cells[column+offsets[dir]].Index) + con
+			hp.data[patchIndex] = spans[ai].Y
+			queue = append(queue, cx+dirOffsetX[dir], cz+dirOffsetZ[dir], ai)
 		}
 	}
 	b.queue = queue[:0]
 	return nil
+}
+
+// onRegionEdge reports whether a span of column with the given neighbour
+// links has a linked neighbour outside region.
+func onRegionEdge(chf *CompactHeightfield, column int, connections uint32, region uint16) bool {
+	cells, spans := chf.Cells, chf.Spans
+	for dir, step := range cellOffsets(chf.Width) {
+		con := int(connections>>(dir*6)) & NotConnected
+		if con != NotConnected && spans[int(cells[column+step].Index)+con].Region != region {
+			return true
+		}
+	}
+	return false
 }
 
 // seedFromPolyCenter finds the span nearest in height to one of the
@@ -205,8 +212,12 @@ func (b *detailBuilder) seedFromPolyCenter(poly []uint16, verts [][3]uint16, sta
 	}
 
 	stack = append(stack[:0], cx+bs, cz+bs, ci)
-	for i := range hp.data {
-		hp.data[i] = unsetHeight
+	// Filled by doubling copies, which run at memmove speed.
+	if len(hp.data) > 0 {
+		hp.data[0] = unsetHeight
+		for filled := 1; filled < len(hp.data); filled *= 2 {
+			copy(hp.data[filled:], hp.data[:filled])
+		}
 	}
 	hp.data[cx-hp.xMin+(cz-hp.zMin)*hp.width] = chf.Spans[ci].Y
 	return stack, nil

@@ -12,35 +12,6 @@ import (
 // maxFloat32 is FLT_MAX.
 const maxFloat32 float32 = math.MaxFloat32
 
-// minFloat and maxFloat are rcMin and rcMax: on ties and NaNs they return
-// the second argument, unlike the built-ins.
-func minFloat(a, b float32) float32 {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func maxFloat(a, b float32) float32 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-// dot2 is the xz dot product.
-func dot2(a, b *geom.Vec3) float32 { return a[0]*b[0] + a[2]*b[2] }
-
-// distSqr2 is the squared xz distance from p to q.
-func distSqr2(p, q *geom.Vec3) float32 {
-	dx := q[0] - p[0]
-	dz := q[2] - p[2]
-	return dx*dx + dz*dz
-}
-
-// dist2 is the xz distance from p to q.
-func dist2(p, q *geom.Vec3) float32 { return geom.Sqrt(distSqr2(p, q)) }
-
 // cross2 is the xz cross product of p1→p2 and p1→p3; positive when p3 lies
 // left of p1→p2 in this file's convention.
 func cross2(p1, p2, p3 *geom.Vec3) float32 {
@@ -64,14 +35,17 @@ func circumCircle(p1, p2, p3 *geom.Vec3) (center geom.Vec3, radius float32, ok b
 	if !(abs32(cp) > eps) {
 		return *p1, 0, false
 	}
-	v1Sq := dot2(&v1, &v1)
-	v2Sq := dot2(&v2, &v2)
-	v3Sq := dot2(&v3, &v3)
+	// Component-wise: geom's value-taking helpers would copy the vectors
+	// through memory in this hot path of the Delaunay triangulation.
+	v1Sq := v1[0]*v1[0] + v1[2]*v1[2]
+	v2Sq := v2[0]*v2[0] + v2[2]*v2[2]
+	v3Sq := v3[0]*v3[0] + v3[2]*v3[2]
 	twiceCp := 2 * cp
 	center[0] = (v1Sq*(v2[2]-v3[2]) + v2Sq*(v3[2]-v1[2]) + v3Sq*(v1[2]-v2[2])) / twiceCp
 	center[1] = 0
 	center[2] = (v1Sq*(v3[0]-v2[0]) + v2Sq*(v1[0]-v3[0]) + v3Sq*(v2[0]-v1[0])) / twiceCp
-	radius = dist2(&center, &v1)
+	dx, dz := v1[0]-center[0], v1[2]-center[2]
+	radius = geom.Sqrt(dx*dx + dz*dz)
 	center[0] += p1[0]
 	center[1] += p1[1]
 	center[2] += p1[2]
@@ -81,80 +55,11 @@ func circumCircle(p1, p2, p3 *geom.Vec3) (center geom.Vec3, radius float32, ok b
 // abs32 is fabsf (clears the sign bit, so -0 becomes +0).
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }
 
-// distToTriangle returns the vertical distance from p to triangle a, b, c
-// when p lies over it (with a small tolerance), maxFloat32 otherwise.
-func distToTriangle(p, a, b, c *geom.Vec3) float32 {
-	v0 := geom.Vec3{c[0] - a[0], c[1] - a[1], c[2] - a[2]}
-	v1 := geom.Vec3{b[0] - a[0], b[1] - a[1], b[2] - a[2]}
-	v2 := geom.Vec3{p[0] - a[0], p[1] - a[1], p[2] - a[2]}
-
-	dot00 := dot2(&v0, &v0)
-	dot01 := dot2(&v0, &v1)
-	dot02 := dot2(&v0, &v2)
-	dot11 := dot2(&v1, &v1)
-	dot12 := dot2(&v1, &v2)
-
-	invDenom := 1 / (dot00*dot11 - dot01*dot01)
-	u := (dot11*dot02 - dot01*dot12) * invDenom
-	v := (dot00*dot12 - dot01*dot02) * invDenom
-
-	const eps float32 = 1e-4
-	if u >= -eps && v >= -eps && (u+v) <= 1+eps {
-		y := a[1] + v0[1]*u + v1[1]*v
-		return abs32(y - p[1])
-	}
-	return maxFloat32
-}
-
-// distSqrPointSegment is the squared 3D distance from pt to segment pq.
-func distSqrPointSegment(pt, p, q *geom.Vec3) float32 {
-	pqx := q[0] - p[0]
-	pqy := q[1] - p[1]
-	pqz := q[2] - p[2]
-	dx := pt[0] - p[0]
-	dy := pt[1] - p[1]
-	dz := pt[2] - p[2]
-	d := pqx*pqx + pqy*pqy + pqz*pqz
-	t := pqx*dx + pqy*dy + pqz*dz
-	if d > 0 {
-		t /= d
-	}
-	if t < 0 {
-		t = 0
-	} else if t > 1 {
-		t = 1
-	}
-	dx = p[0] + t*pqx - pt[0]
-	dy = p[1] + t*pqy - pt[1]
-	dz = p[2] + t*pqz - pt[2]
-	return dx*dx + dy*dy + dz*dz
-}
-
-// distSqrPointSegment2 is the squared xz distance from pt to segment pq.
-func distSqrPointSegment2(pt, p, q *geom.Vec3) float32 {
-	pqx := q[0] - p[0]
-	pqz := q[2] - p[2]
-	dx := pt[0] - p[0]
-	dz := pt[2] - p[2]
-	d := pqx*pqx + pqz*pqz
-	t := pqx*dx + pqz*dz
-	if d > 0 {
-		t /= d
-	}
-	if t < 0 {
-		t = 0
-	} else if t > 1 {
-		t = 1
-	}
-	dx = p[0] + t*pqx - pt[0]
-	dz = p[2] + t*pqz - pt[2]
-	return dx*dx + dz*dz
-}
-
-// triangleBasis holds what distToTriangle computes from a triangle alone, so
-// that testing many points against one triangulation repeats only the
-// per-point work. Every value is computed with the same float operations
-// as distToTriangle, so results are identical.
+// triangleBasis holds what the reference's distance from a point to a
+// triangle (distToTri) computes from the triangle alone, so that testing
+// many points against one triangulation repeats only the per-point work.
+// Every value is computed with the same float operations as distToTri, so
+// results are identical.
 type triangleBasis struct {
 	ax, ay, az          float32
 	v0x, v0y, v0z       float32 // c - a
@@ -177,7 +82,8 @@ func newTriangleBasis(a, b, c *geom.Vec3) triangleBasis {
 	return t
 }
 
-// distance is distToTriangle(p, a, b, c) for the prepared triangle.
+// distance returns the vertical distance from p to the triangle when p lies
+// over it (with a small tolerance), maxFloat32 otherwise.
 func (t *triangleBasis) distance(p *geom.Vec3) float32 {
 	v2x := p[0] - t.ax
 	v2z := p[2] - t.az
@@ -231,7 +137,8 @@ func signedDistToPoly(verts []geom.Vec3, p *geom.Vec3) float32 {
 			p[0] < (vj[0]-vi[0])*(p[2]-vi[2])/(vj[2]-vi[2])+vi[0] {
 			inside = !inside
 		}
-		dmin = minFloat(dmin, distSqrPointSegment2(p, vj, vi))
+		distance, _ := geom.DistancePtSegSqr2D(*p, *vj, *vi)
+		dmin = minFloat(dmin, distance)
 	}
 	if inside {
 		return -dmin
@@ -253,7 +160,8 @@ func polyMinExtent(verts []geom.Vec3) float32 {
 			if j == i || j == ni {
 				continue
 			}
-			maxEdgeDist = maxFloat(maxEdgeDist, distSqrPointSegment2(&verts[j], p1, p2))
+			distance, _ := geom.DistancePtSegSqr2D(verts[j], *p1, *p2)
+			maxEdgeDist = maxFloat(maxEdgeDist, distance)
 		}
 		minDist = minFloat(minDist, maxEdgeDist)
 	}

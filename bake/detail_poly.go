@@ -88,7 +88,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 				maxDev := float32(0)
 				maxIndex := -1
 				for m := a + 1; m < c; m++ {
-					dev := distSqrPointSegment(&edge[m], va, vc)
+					dev := geom.DistancePtSegSqr(edge[m], *va, *vc)
 					if dev > maxDev {
 						maxDev = dev
 						maxIndex = m
@@ -239,7 +239,7 @@ func triangulateHull(verts []geom.Vec3, hull []int, nin int, tris []int) []int {
 		pv := &verts[hull[pi]]
 		cv := &verts[hull[i]]
 		nv := &verts[hull[ni]]
-		d := dist2(pv, cv) + dist2(cv, nv) + dist2(nv, pv)
+		d := geom.Dist2D(*pv, *cv) + geom.Dist2D(*cv, *nv) + geom.Dist2D(*nv, *pv)
 		if d < dmin {
 			start, left, right, dmin = i, ni, pi, d
 		}
@@ -253,8 +253,8 @@ func triangulateHull(verts []geom.Vec3, hull []int, nin int, tris []int) []int {
 		nvLeft := &verts[hull[nleft]]
 		cvRight := &verts[hull[right]]
 		nvRight := &verts[hull[nright]]
-		dLeft := dist2(cvLeft, nvLeft) + dist2(nvLeft, cvRight)
-		dRight := dist2(cvRight, nvRight) + dist2(cvLeft, nvRight)
+		dLeft := geom.Dist2D(*cvLeft, *nvLeft) + geom.Dist2D(*nvLeft, *cvRight)
+		dRight := geom.Dist2D(*cvRight, *nvRight) + geom.Dist2D(*cvLeft, *nvRight)
 		if dLeft < dRight {
 			tris = append(tris, hull[left], hull[nleft], hull[right], 0)
 			left = nleft

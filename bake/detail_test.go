@@ -32,7 +32,9 @@ func detailTestField(heightAt func(x, z int) int, spanRegion uint16) *CompactHei
 				}
 				connections |= con << (dir * 6)
 			}
-			chf.Spans[i] = CompactSpan{Y: uint16(heightAt(x, z)), Region: spanRegion, Connections: connections, H: 255}
+			chf.Spans[i] = CompactSpan{Y: uint16(heightAt(x, z)), Region: spanRegion}
+			chf.Spans[i].SetConnections(connections)
+			chf.Spans[i].SetHeight(255)
 			chf.Areas[i] = WalkableArea
 		}
 	}

@@ -18,20 +18,33 @@ const distanceUnset = 0xffff
 //
 // The field is required by BuildRegions. A previous chf.Dist is replaced. On
 // error chf is left unchanged.
-func BuildDistanceField(chf *CompactHeightfield) (err error) {
+func BuildDistanceField(chf *CompactHeightfield) error {
+	var buffers distanceBuffers
+	return buffers.build(chf)
+}
+
+// distanceBuffers keeps the two distance arrays of BuildDistanceField
+// between builds.
+type distanceBuffers struct {
+	raw, blurred []uint16
+}
+
+// build is BuildDistanceField on the buffers' memory: chf.Dist becomes the
+// blurred buffer, so the field must be done with it before the next build.
+func (b *distanceBuffers) build(chf *CompactHeightfield) (err error) {
 	defer recoverMalformedField("build distance field", &err)
 	if err := checkCompactLayout(chf); err != nil {
 		return fmt.Errorf("bake: build distance field: %w", err)
 	}
 	spanCount := len(chf.Spans)
-	distances := make([]uint16, spanCount)
-	blurred := make([]uint16, spanCount)
+	b.raw = resize(b.raw, spanCount)
+	b.blurred = resize(b.blurred, spanCount)
 
-	maxDistance := calculateDistanceField(chf, distances)
-	boxBlur(chf, 1, distances, blurred)
+	maxDistance := calculateDistanceField(chf, b.raw)
+	boxBlur(chf, 1, b.raw, b.blurred)
 
 	chf.MaxDistance = maxDistance
-	chf.Dist = blurred
+	chf.Dist = b.blurred
 	return nil
 }
 

@@ -41,7 +41,8 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	pool, columns := hf.Pool, hf.Columns
 	for z := range height {
 		for x := range width {
-			for s := columns[x+z*width]; s != noSpan; {
+			column := x + z*width
+			for s := columns[column]; s != noSpan; {
 				span := &pool[s]
 				s = span.Next
 				if span.Area == NullArea {
@@ -51,7 +52,11 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 					span.Area = NullArea // the field's edge is a drop
 					continue
 				}
-				if isLedge(pool, columns, x+z*width, width, span, walkableHeight, walkableClimb) {
+				ceiling := openTop
+				if s != noSpan {
+					ceiling = int(pool[s].Min)
+				}
+				if isLedge(pool, columns, column, width, int(span.Max), ceiling, walkableHeight, walkableClimb) {
 					span.Area = NullArea
 				}
 			}
@@ -59,28 +64,24 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	}
 }
 
-// isLedge reports whether the walkable span of column, which is not on the
-// field's edge, is a ledge; see FilterLedgeSpans.
-func isLedge(pool []Span, columns []int32, column, width int, span *Span, walkableHeight, walkableClimb int) bool {
-	floor := int(span.Max)
-	ceiling := openTop
-	if span.Next != noSpan {
-		ceiling = int(pool[span.Next].Min)
-	}
+// isLedge reports whether the walkable span with the given floor and
+// ceiling in column, which is not on the field's edge, is a ledge; see
+// FilterLedgeSpans.
+func isLedge(pool []Span, columns []int32, column, width, floor, ceiling, walkableHeight, walkableClimb int) bool {
 	// The range of neighbour floors within climbing reach.
 	lowestReachable, highestReachable := floor, floor
-
-	for _, step := range [4]int{-1, width, 1, -width} { // directions 0..3
-		neighbour := columns[column+step]
+	// Neighbour columns in directions 0..3.
+	neighbours := [4]int32{columns[column-1], columns[column+width], columns[column+1], columns[column-width]}
+	for _, n := range neighbours {
 		// The open space below the neighbour column's first span.
 		neighbourCeiling := openTop
-		if neighbour != noSpan {
-			neighbourCeiling = int(pool[neighbour].Min)
+		if n != noSpan {
+			neighbourCeiling = int(pool[n].Min)
 		}
 		if min(ceiling, neighbourCeiling)-floor >= walkableHeight {
 			return true // the agent can step down past the neighbour's lowest span
 		}
-		for n := neighbour; n != noSpan; {
+		for n != noSpan {
 			ns := &pool[n]
 			n = ns.Next
 			neighbourFloor := int(ns.Max)

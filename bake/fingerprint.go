@@ -2,9 +2,9 @@ package bake
 
 import (
 	"encoding/binary"
-	"hash"
-	"hash/fnv"
 	"math"
+
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // Fingerprints are FNV-1a 64 hashes over a build product's data as
@@ -16,54 +16,50 @@ import (
 // polygon rows (2*MaxVertsPerPoly uint16 each), the regions (uint16) and the
 // areas (uint8). Flags are not included.
 func PolyMeshFingerprint(m *PolyMesh) uint64 {
-	h := fnv.New64a()
-	buf := make([]byte, 0, 64)
+	h := navmesh.Fingerprint(nil)
 	for _, v := range m.Verts {
-		buf = binary.LittleEndian.AppendUint16(buf[:0], v[0])
-		buf = binary.LittleEndian.AppendUint16(buf, v[1])
-		buf = binary.LittleEndian.AppendUint16(buf, v[2])
-		h.Write(buf)
+		h = fingerprintUint16s(h, v[:])
 	}
-	writeUint16s(h, m.Polys[:m.PolyCount*2*m.MaxVertsPerPoly])
-	writeUint16s(h, m.Regions[:m.PolyCount])
-	h.Write(m.Areas[:m.PolyCount])
-	return h.Sum64()
+	h = fingerprintUint16s(h, m.Polys[:m.PolyCount*2*m.MaxVertsPerPoly])
+	h = fingerprintUint16s(h, m.Regions[:m.PolyCount])
+	return navmesh.FingerprintAppend(h, m.Areas[:m.PolyCount])
 }
 
 // DetailMeshFingerprint hashes a detail mesh: the sub-mesh records (4
 // uint32 each), the vertices (3 float32 each) and the triangles (4 bytes
 // each).
 func DetailMeshFingerprint(d *PolyMeshDetail) uint64 {
-	h := fnv.New64a()
-	buf := make([]byte, 0, 16)
+	h := navmesh.Fingerprint(nil)
+	var buf [16]byte
 	for _, m := range d.Meshes {
-		buf = buf[:0]
-		for _, x := range m {
-			buf = binary.LittleEndian.AppendUint32(buf, x)
+		for i, x := range m {
+			binary.LittleEndian.PutUint32(buf[i*4:], x)
 		}
-		h.Write(buf)
+		h = navmesh.FingerprintAppend(h, buf[:16])
 	}
 	for _, v := range d.Verts {
-		buf = buf[:0]
-		for _, x := range v {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+		for i, x := range v {
+			binary.LittleEndian.PutUint32(buf[i*4:], math.Float32bits(x))
 		}
-		h.Write(buf)
+		h = navmesh.FingerprintAppend(h, buf[:12])
 	}
 	for _, t := range d.Tris {
-		h.Write(t[:])
+		h = navmesh.FingerprintAppend(h, t[:])
 	}
-	return h.Sum64()
+	return h
 }
 
-func writeUint16s(h hash.Hash64, values []uint16) {
+// fingerprintUint16s continues the FNV-1a state h with values as
+// little-endian bytes.
+func fingerprintUint16s(h uint64, values []uint16) uint64 {
 	var buf [256]byte
 	for len(values) > 0 {
 		n := min(len(values), len(buf)/2)
 		for i, v := range values[:n] {
 			binary.LittleEndian.PutUint16(buf[i*2:], v)
 		}
-		h.Write(buf[:n*2])
+		h = navmesh.FingerprintAppend(h, buf[:n*2])
 		values = values[n:]
 	}
+	return h
 }

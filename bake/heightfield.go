@@ -12,32 +12,65 @@ const noSpan = -1
 // NewHeightfield returns an empty width × height heightfield over
 // [bmin, bmax] (rcCreateHeightfield).
 func NewHeightfield(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeight float32) (*Heightfield, error) {
-	if err := validateGrid(width, height); err != nil {
+	if err := checkHeightfieldGrid(width, height, bmin, bmax, cellSize, cellHeight); err != nil {
 		return nil, fmt.Errorf("bake: new heightfield: %w", err)
+	}
+	hf := &Heightfield{}
+	hf.reset(width, height, bmin, bmax, cellSize, cellHeight)
+	return hf, nil
+}
+
+// Reset empties the field and gives it a new grid and bounds, keeping the
+// memory of its columns and span pool for the spans to come
+// (rcCreateHeightfield on reused memory). On error the field is unchanged.
+func (hf *Heightfield) Reset(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeight float32) error {
+	if err := checkHeightfieldGrid(width, height, bmin, bmax, cellSize, cellHeight); err != nil {
+		return fmt.Errorf("bake: reset heightfield: %w", err)
+	}
+	hf.reset(width, height, bmin, bmax, cellSize, cellHeight)
+	return nil
+}
+
+// checkHeightfieldGrid checks the arguments of NewHeightfield.
+func checkHeightfieldGrid(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeight float32) error {
+	if err := validateGrid(width, height); err != nil {
+		return err
 	}
 	if err := validateBounds(bmin, bmax); err != nil {
-		return nil, fmt.Errorf("bake: new heightfield: %w", err)
+		return err
 	}
 	if !finite(cellSize) || cellSize <= 0 || !finite(cellHeight) || cellHeight <= 0 {
-		return nil, fmt.Errorf("bake: new heightfield: cell size %v × %v must be positive and finite", cellSize, cellHeight)
+		return fmt.Errorf("cell size %v × %v must be positive and finite", cellSize, cellHeight)
 	}
-	columns := make([]int32, width*height)
-	for i := range columns {
-		columns[i] = noSpan
+	return nil
+}
+
+// reset is Reset with checked arguments.
+func (hf *Heightfield) reset(width, height int, bmin, bmax mgl32.Vec3, cellSize, cellHeight float32) {
+	cells := width * height
+	hf.Width, hf.Height = width, height
+	hf.BMin, hf.BMax = bmin, bmax
+	hf.CellSize, hf.CellHeight = cellSize, cellHeight
+	hf.Columns = resize(hf.Columns, cells)
+	for i := range hf.Columns {
+		hf.Columns[i] = noSpan
 	}
-	return &Heightfield{
-		Width:      width,
-		Height:     height,
-		BMin:       bmin,
-		BMax:       bmax,
-		CellSize:   cellSize,
-		CellHeight: cellHeight,
-		Columns:    columns,
-		// Level geometry gives about one span per column; reserving that
-		// saves most of the pool's regrowth.
-		Pool:     make([]Span, 0, width*height),
-		FreeList: noSpan,
-	}, nil
+	// Level geometry gives about one span per column; reserving that saves
+	// most of the pool's regrowth.
+	if cap(hf.Pool) < cells {
+		hf.Pool = make([]Span, 0, cells)
+	}
+	hf.Pool = hf.Pool[:0]
+	hf.FreeList = noSpan
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough; the contents are left as they are.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // SpanCount returns the number of spans in the field, walkable or not.
@@ -54,15 +87,25 @@ func (hf *Heightfield) SpanCount() int {
 // WalkableSpanCount returns the number of spans whose area is not NullArea
 // (rcGetHeightFieldSpanCount): the span count of the compact heightfield.
 func (hf *Heightfield) WalkableSpanCount() int {
-	n := 0
+	_, walkable := hf.spanCounts()
+	return walkable
+}
+
+// spanCounts returns the number of spans in the field and the number of
+// those whose area is not NullArea.
+func (hf *Heightfield) spanCounts() (all, walkable int) {
+	pool := hf.Pool
 	for _, first := range hf.Columns {
-		for s := first; s != noSpan; s = hf.Pool[s].Next {
-			if hf.Pool[s].Area != NullArea {
-				n++
+		for s := first; s != noSpan; {
+			span := &pool[s]
+			s = span.Next
+			all++
+			if span.Area != NullArea {
+				walkable++
 			}
 		}
 	}
-	return n
+	return all, walkable
 }
 
 // AddSpan adds the solid span [spanMin, spanMax) with the given area to

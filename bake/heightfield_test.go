@@ -84,7 +84,44 @@ func TestNewHeightfieldRejectsBadInput(t *testing.T) {
 	for _, tt := range tests {
 		_, err := NewHeightfield(tt.width, tt.height, tt.bmin, tt.bmax, tt.cs, tt.ch)
 		assert.Error(t, err, tt.name)
+
+		// Reset rejects the same input and leaves the field alone.
+		hf, err := NewHeightfield(3, 2, mgl32.Vec3{}, mgl32.Vec3{3, 1, 2}, 1, 0.5)
+		require.NoError(t, err)
+		require.NoError(t, hf.AddSpan(1, 1, 0, 4, WalkableArea, 1))
+		err = hf.Reset(tt.width, tt.height, tt.bmin, tt.bmax, tt.cs, tt.ch)
+		assert.ErrorContains(t, err, "bake: reset heightfield", tt.name)
+		assert.Equal(t, 3, hf.Width, tt.name)
+		assert.Equal(t, []spanSpec{{0, 4, WalkableArea}}, columnSpans(hf, 1, 1), tt.name)
 	}
+}
+
+func TestHeightfieldReset(t *testing.T) {
+	hf, err := NewHeightfield(4, 4, mgl32.Vec3{}, mgl32.Vec3{4, 2, 4}, 1, 0.5)
+	require.NoError(t, err)
+	for x := range 4 {
+		require.NoError(t, hf.AddSpan(x, x, 0, 3, WalkableArea, 1))
+		require.NoError(t, hf.AddSpan(x, x, 5, 8, 7, 1))
+	}
+	require.Equal(t, 8, hf.SpanCount())
+	pool := &hf.Pool[:1][0]
+
+	require.NoError(t, hf.Reset(2, 3, mgl32.Vec3{1, 1, 1}, mgl32.Vec3{3, 2, 4}, 1, 0.25))
+	fresh, err := NewHeightfield(2, 3, mgl32.Vec3{1, 1, 1}, mgl32.Vec3{3, 2, 4}, 1, 0.25)
+	require.NoError(t, err)
+	assert.Equal(t, fresh.Width, hf.Width)
+	assert.Equal(t, fresh.Height, hf.Height)
+	assert.Equal(t, fresh.BMin, hf.BMin)
+	assert.Equal(t, fresh.BMax, hf.BMax)
+	assert.Equal(t, fresh.CellHeight, hf.CellHeight)
+	assert.Equal(t, fresh.Columns, hf.Columns)
+	assert.Zero(t, hf.SpanCount())
+	assert.Empty(t, hf.Pool)
+	assert.Equal(t, int32(noSpan), hf.FreeList)
+
+	require.NoError(t, hf.AddSpan(1, 2, 2, 6, 9, 1))
+	assert.Same(t, pool, &hf.Pool[0], "the span pool's memory is reused")
+	assert.Equal(t, []spanSpec{{2, 6, 9}}, columnSpans(hf, 1, 2))
 }
 
 // TestAddSpanFromRecastTests ports the rcAddSpan cases of

@@ -140,6 +140,19 @@ func (g *Geometry) Validate() error {
 			}
 		}
 	}
+	if err := g.validateVolumes(); err != nil {
+		return err
+	}
+	for i := range g.OffMeshConnections {
+		if err := g.OffMeshConnections[i].Validate(); err != nil {
+			return fmt.Errorf("bake: off-mesh connection %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// validateVolumes checks every area volume of g.
+func (g *Geometry) validateVolumes() error {
 	for i := range g.ConvexVolumes {
 		if err := g.ConvexVolumes[i].Validate(); err != nil {
 			return fmt.Errorf("bake: convex volume %d: %w", i, err)
@@ -153,11 +166,6 @@ func (g *Geometry) Validate() error {
 	for i := range g.CylinderVolumes {
 		if err := g.CylinderVolumes[i].Validate(); err != nil {
 			return fmt.Errorf("bake: cylinder volume %d: %w", i, err)
-		}
-	}
-	for i := range g.OffMeshConnections {
-		if err := g.OffMeshConnections[i].Validate(); err != nil {
-			return fmt.Errorf("bake: off-mesh connection %d: %w", i, err)
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ func brokenConnectionField(t *testing.T) *CompactHeightfield {
 	t.Helper()
 	chf := fieldWithIsland()
 	require.NoError(t, BuildDistanceField(chf))
-	chf.Spans[0].Connections &^= 0x3f << 18
+	chf.Spans[0].SetConnection(3, 0)
 	return chf
 }
 

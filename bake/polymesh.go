@@ -33,7 +33,25 @@ func BuildPolyMesh(cset *ContourSet, maxVertsPerPoly int) (*PolyMesh, error) {
 	return buildPolyMesh(cset, maxVertsPerPoly, nil)
 }
 
+// buildPolyMesh is BuildPolyMesh with a warning log.
 func buildPolyMesh(cset *ContourSet, nvp int, log *buildLog) (*PolyMesh, error) {
+	var buffers polyMeshBuffers
+	return buffers.build(cset, nvp, log)
+}
+
+// polyMeshBuffers keeps the working memory of poly mesh building between
+// builds; the mesh built is a copy.
+type polyMeshBuffers struct {
+	welder                                vertexWelder
+	polys, regions, contourPolys, scratch []uint16
+	areas                                 []uint8
+	removable                             []bool
+	indices, tris                         []int
+	adjacency                             meshAdjacency
+}
+
+// build is buildPolyMesh on the buffers' memory.
+func (m *polyMeshBuffers) build(cset *ContourSet, nvp int, log *buildLog) (*PolyMesh, error) {
 	if cset == nil {
 		return nil, errors.New("bake: build poly mesh: nil contour set")
 	}
@@ -55,24 +73,32 @@ func buildPolyMesh(cset *ContourSet, nvp int, log *buildLog) (*PolyMesh, error) 
 		return nil, fmt.Errorf("bake: build poly mesh: %d contour vertices, max %d: %w", maxVertices, maxPolyMeshVertices-1, ErrTooManyVertices)
 	}
 
+	m.welder.reset(maxVertices)
+	m.polys = resize(m.polys, maxTris*nvp*2)
+	m.regions = resize(m.regions, maxTris)
+	m.areas = resize(m.areas, maxTris)
+	m.removable = resize(m.removable, maxVertices)
+	clear(m.removable)
 	b := &polyMeshBuilder{
 		nvp:       nvp,
 		maxPolys:  maxTris,
-		welder:    newVertexWelder(maxVertices),
-		polys:     make([]uint16, maxTris*nvp*2),
-		regions:   make([]uint16, maxTris),
-		areas:     make([]uint8, maxTris),
-		removable: make([]bool, maxVertices),
+		welder:    &m.welder,
+		polys:     m.polys,
+		regions:   m.regions,
+		areas:     m.areas,
+		removable: m.removable,
 		log:       log,
 	}
 	for i := range b.polys {
 		b.polys[i] = MeshNullIndex
 	}
 
-	indices := make([]int, maxVertsPerContour)
-	tris := make([]int, 0, maxVertsPerContour*3)
-	contourPolys := make([]uint16, maxVertsPerContour*nvp)
-	scratch := make([]uint16, nvp)
+	m.indices = resize(m.indices, maxVertsPerContour)
+	m.tris = slices.Grow(m.tris[:0], maxVertsPerContour*3)
+	m.contourPolys = resize(m.contourPolys, maxVertsPerContour*nvp)
+	m.scratch = resize(m.scratch, nvp)
+	indices, tris, contourPolys, scratch := m.indices, m.tris, m.contourPolys, m.scratch
+	defer func() { m.tris = tris }()
 
 	for ci := range cset.Contours {
 		contour := &cset.Contours[ci]
@@ -134,7 +160,7 @@ func buildPolyMesh(cset *ContourSet, nvp int, log *buildLog) (*PolyMesh, error) 
 
 	verts := b.welder.verts
 	polys := b.polys[:b.polyCount*nvp*2]
-	buildMeshAdjacency(polys, b.polyCount, len(verts), nvp)
+	m.adjacency.build(polys, b.polyCount, len(verts), nvp)
 	if cset.BorderSize > 0 {
 		markPortalEdges(polys, b.polyCount, nvp, verts, cset.Width, cset.Height)
 	}
@@ -200,15 +226,31 @@ func (b *polyMeshBuilder) removeBorderVertices() error {
 // MeshNullIndex. Edges are matched through a per-vertex list in the order
 // Recast uses.
 func buildMeshAdjacency(polys []uint16, polyCount, vertCount, nvp int) {
-	type meshEdge struct {
-		vert     [2]uint16
-		polyEdge [2]uint16
-		poly     [2]uint16
-	}
+	var adjacency meshAdjacency
+	adjacency.build(polys, polyCount, vertCount, nvp)
+}
+
+// meshAdjacency keeps the edge lists of buildMeshAdjacency between builds.
+type meshAdjacency struct {
+	firstEdge, nextEdge []int32
+	edges               []meshEdge
+}
+
+// meshEdge is a polygon edge and the one or two polygons along it.
+type meshEdge struct {
+	vert     [2]uint16
+	polyEdge [2]uint16
+	poly     [2]uint16
+}
+
+// build is buildMeshAdjacency on the lists' memory.
+func (a *meshAdjacency) build(polys []uint16, polyCount, vertCount, nvp int) {
 	maxEdges := polyCount * nvp
-	firstEdge := make([]int32, vertCount)
-	nextEdge := make([]int32, maxEdges)
-	edges := make([]meshEdge, 0, maxEdges)
+	a.firstEdge = resize(a.firstEdge, vertCount)
+	a.nextEdge = resize(a.nextEdge, maxEdges)
+	firstEdge, nextEdge := a.firstEdge, a.nextEdge
+	edges := slices.Grow(a.edges[:0], maxEdges)
+	defer func() { a.edges = edges }()
 	for i := range firstEdge {
 		firstEdge[i] = -1
 	}

@@ -85,6 +85,15 @@ type outline struct {
 
 func (o *outline) vertex(i int) *[4]int32 { return &o.verts[o.indices[i]&vertexIndexMask] }
 
+// distanceSqr2D returns the squared xz distance between outline vertices i
+// and j.
+func (o *outline) distanceSqr2D(i, j int) int32 {
+	p, q := o.vertex(i), o.vertex(j)
+	dx := q[0] - p[0]
+	dz := q[2] - p[2]
+	return dx*dx + dz*dz
+}
+
 // diagonalClear reports whether segment (i, j) crosses no edge of the
 // outline that is not incident to i or j. When loose, edges merely touching
 // the segment do not block it.
@@ -162,11 +171,7 @@ func triangulate(verts [][4]int32, indices []int, tris []int) (out []int, comple
 			if indices[i1]&earTipFlag == 0 {
 				continue
 			}
-			p0 := o.vertex(i)
-			p2 := o.vertex(nextIndex(i1, n))
-			dx := p2[0] - p0[0]
-			dz := p2[2] - p0[2]
-			length := dx*dx + dz*dz
+			length := o.distanceSqr2D(i, nextIndex(i1, n))
 			if minLength < 0 || length < minLength {
 				minLength = length
 				best = i
@@ -184,11 +189,7 @@ func triangulate(verts [][4]int32, indices []int, tris []int) (out []int, comple
 				if !o.isLooseDiagonal(i, i2, n) {
 					continue
 				}
-				p0 := o.vertex(i)
-				p2 := o.vertex(nextIndex(i2, n))
-				dx := p2[0] - p0[0]
-				dz := p2[2] - p0[2]
-				length := dx*dx + dz*dz
+				length := o.distanceSqr2D(i, nextIndex(i2, n))
 				if minLength < 0 || length < minLength {
 					minLength = length
 					best = i

@@ -1,5 +1,7 @@
 package bake
 
+import "slices"
+
 // vertexBucketCount is the number of hash buckets used to weld vertices
 // (a power of two).
 const vertexBucketCount = 1 << 12
@@ -16,14 +18,19 @@ type vertexWelder struct {
 
 // newVertexWelder makes a welder with room for capacity vertices.
 func newVertexWelder(capacity int) *vertexWelder {
-	w := &vertexWelder{
-		verts: make([][3]uint16, 0, capacity),
-		next:  make([]int32, 0, capacity),
-	}
+	w := &vertexWelder{}
+	w.reset(capacity)
+	return w
+}
+
+// reset empties the welder, keeping its memory, with room for capacity
+// vertices.
+func (w *vertexWelder) reset(capacity int) {
+	w.verts = slices.Grow(w.verts[:0], capacity)
+	w.next = slices.Grow(w.next[:0], capacity)
 	for i := range w.buckets {
 		w.buckets[i] = -1
 	}
-	return w
 }
 
 // vertexBucket hashes x and z into a bucket index (computeVertexHash with

@@ -63,8 +63,14 @@ func (hf *Heightfield) RasterizeTriangles(vertices []mgl32.Vec3, triangles [][3]
 // overrunning (the reference's 7-corner buffers overflow there).
 const maxClipVertices = 16
 
-// clipPolygon holds the corners of a polygon being clipped to the grid.
-type clipPolygon [maxClipVertices]mgl32.Vec3
+// clipPolygon holds the corners of a polygon being clipped to the grid. One
+// cut of a polygon of at most maxClipVertices corners adds at most two
+// corners per input corner to either side, so twice that room is never
+// overrun; the corners past maxClipVertices are then dropped.
+type clipPolygon [2 * maxClipVertices]mgl32.Vec3
+
+// clipIndexMask keeps clipPolygon indices in range without bounds checks.
+const clipIndexMask = 2*maxClipVertices - 1
 
 // rasterizer holds the per-call constants and clip buffers of triangle
 // rasterization.
@@ -121,8 +127,8 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 
 		minX, maxX := row[0][0], row[0][0]
 		for i := 1; i < rowCount; i++ {
-			minX = min(minX, row[i][0])
-			maxX = max(maxX, row[i][0])
+			minX = minFloat(minX, row[i][0])
+			maxX = maxFloat(maxX, row[i][0])
 		}
 		x0 := cInt((minX - bmin[0]) * r.inverseCellSize)
 		x1 := cInt((maxX - bmin[0]) * r.inverseCellSize)
@@ -142,6 +148,11 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 				continue
 			}
 
+			// The built-in min and max differ from the reference's rcMin and
+			// rcMax only on the sign of zero, which changes no cell below,
+			// and on NaNs, which clipping makes only from coordinates beyond
+			// ±1.7e38. They compile without branches, which corner heights
+			// would mispredict.
 			spanMin, spanMax := cell[0][1], cell[0][1]
 			for i := 1; i < cellCount; i++ {
 				spanMin = min(spanMin, cell[i][1])
@@ -152,8 +163,8 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 			if spanMax < 0 || spanMin > fieldHeight {
 				continue
 			}
-			spanMin = max(spanMin, 0)
-			spanMax = min(spanMax, fieldHeight)
+			spanMin = maxFloat(spanMin, 0)
+			spanMax = minFloat(spanMax, fieldHeight)
 
 			// The reference lets the bottom reach MaxSpanHeight, which makes
 			// its top overflow the 13-bit field; keep one cell of room.
@@ -167,53 +178,60 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 // dividePoly splits the polygon in along the plane where coordinate axis
 // equals offset: corners at or below go to below, corners at or above to
 // above, and each crossing edge adds its crossing point to both. It returns
-// the corner counts (dividePoly).
+// the corner counts, at most maxClipVertices each: the corners past that are
+// dropped (dividePoly).
 //
 // Corners are read and written one float at a time: copying whole Vec3s
 // that were just stored as separate floats stalls on store forwarding.
 func dividePoly(in []mgl32.Vec3, below, above *clipPolygon, offset float32, axis int) (belowCount, aboveCount int) {
 	n := min(len(in), maxClipVertices)
-	var delta [maxClipVertices]float32
-	for i := range n {
-		delta[i] = offset - in[i][axis]
+	if n == 0 {
+		return 0, 0
 	}
-	push := func(p *clipPolygon, count *int, x, y, z float32) {
-		if *count < maxClipVertices {
-			v := &p[*count]
-			v[0], v[1], v[2] = x, y, z
-			*count++
-		}
-	}
-	b := n - 1
-	for a := range n {
-		deltaA, deltaB := delta[a], delta[b]
+	in = in[:n]
+	// Corner b is the one before corner a, starting with the last.
+	bx, by, bz := in[n-1][0], in[n-1][1], in[n-1][2]
+	deltaB := offset - in[n-1][axis]
+	for a := range in {
 		ax, ay, az := in[a][0], in[a][1], in[a][2]
+		deltaA := offset - in[a][axis]
 		if (deltaA >= 0) != (deltaB >= 0) {
-			bx, by, bz := in[b][0], in[b][1], in[b][2]
 			s := deltaB / (deltaB - deltaA)
 			x := bx + (ax-bx)*s
 			y := by + (ay-by)*s
 			z := bz + (az-bz)*s
-			push(below, &belowCount, x, y, z)
-			push(above, &aboveCount, x, y, z)
+			v := &below[belowCount&clipIndexMask]
+			v[0], v[1], v[2] = x, y, z
+			belowCount++
+			v = &above[aboveCount&clipIndexMask]
+			v[0], v[1], v[2] = x, y, z
+			aboveCount++
 			// A corner on the plane was just added as the crossing point.
 			if deltaA > 0 {
-				push(below, &belowCount, ax, ay, az)
+				v = &below[belowCount&clipIndexMask]
+				v[0], v[1], v[2] = ax, ay, az
+				belowCount++
 			} else if deltaA < 0 {
-				push(above, &aboveCount, ax, ay, az)
+				v = &above[aboveCount&clipIndexMask]
+				v[0], v[1], v[2] = ax, ay, az
+				aboveCount++
 			}
 		} else {
 			// Same side: corners on the plane go to both polygons.
 			if deltaA >= 0 {
-				push(below, &belowCount, ax, ay, az)
+				v := &below[belowCount&clipIndexMask]
+				v[0], v[1], v[2] = ax, ay, az
+				belowCount++
 			}
 			if deltaA <= 0 {
-				push(above, &aboveCount, ax, ay, az)
+				v := &above[aboveCount&clipIndexMask]
+				v[0], v[1], v[2] = ax, ay, az
+				aboveCount++
 			}
 		}
-		b = a
+		bx, by, bz, deltaB = ax, ay, az, deltaA
 	}
-	return belowCount, aboveCount
+	return min(belowCount, maxClipVertices), min(aboveCount, maxClipVertices)
 }
 
 // overlapBoxes reports whether two boxes overlap, touching included; NaN

@@ -23,17 +23,57 @@ func DirOffsetZ(dir int) int { return dirOffsetZ[dir&3] }
 // ±1 and the other 0.
 func DirForOffset(dx, dz int) int { return offsetDirs[((dz+1)<<1)+dx] }
 
-// Connection returns the index, within the neighbour column in direction dir
-// (0..3), of the span this one connects to, or NotConnected (rcGetCon).
+// Connection returns the index, within the neighbour column in direction dir,
+// of the span this one connects to, or NotConnected (rcGetCon); only the low
+// two bits of dir are used.
 func (s *CompactSpan) Connection(dir int) int {
-	return int(s.Connections>>(uint(dir)*6)) & 0x3f
+	return int(s.packed>>(uint(dir&3)*6)) & NotConnected
 }
 
-// SetConnection stores the neighbour index for direction dir (0..3); index
-// must be 0..NotConnected (rcSetCon).
+// SetConnection stores the neighbour index for direction dir (rcSetCon);
+// index must be 0..NotConnected and only the low two bits of dir are used.
 func (s *CompactSpan) SetConnection(dir, index int) {
-	shift := uint(dir) * 6
-	s.Connections = s.Connections&^(0x3f<<shift) | uint32(index&0x3f)<<shift
+	shift := uint(dir&3) * 6
+	s.packed = s.packed&^(NotConnected<<shift) | uint32(index&NotConnected)<<shift
+}
+
+// Connections returns the four neighbour indices packed 6 bits each,
+// direction 0 in the low bits: 0xffffff when the span has no neighbour.
+func (s *CompactSpan) Connections() uint32 { return s.packed & connectionsMask }
+
+// SetConnections replaces the four neighbour indices by connections, packed
+// as Connections returns them; bits above the 24th are ignored.
+func (s *CompactSpan) SetConnections(connections uint32) {
+	s.packed = s.packed&^connectionsMask | connections&connectionsMask
+}
+
+// Height returns the height of the open space above the span, clamped to
+// 255 [Units: cells]
+func (s *CompactSpan) Height() int { return int(s.packed >> 24) }
+
+// SetHeight stores the height of the open space [Limit: 0..255]
+// [Units: cells]
+func (s *CompactSpan) SetHeight(height uint8) {
+	s.packed = s.packed&connectionsMask | uint32(height)<<24
+}
+
+// connectionsMask selects the neighbour links of a packed CompactSpan.
+const connectionsMask = 1<<24 - 1
+
+// minFloat and maxFloat are rcMin and rcMax: on ties and NaNs they return
+// the second argument, unlike the built-ins.
+func minFloat(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func maxFloat(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 // cInt converts f to an integer the way x86-64 C code compiled by gcc does it

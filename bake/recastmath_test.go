@@ -3,6 +3,7 @@ package bake
 import (
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -45,7 +46,7 @@ func TestConnections(t *testing.T) {
 	for dir := range 4 {
 		s.SetConnection(dir, NotConnected)
 	}
-	assert.Equal(t, uint32(0xffffff), s.Connections, "four 6-bit fields, all NotConnected")
+	assert.Equal(t, uint32(0xffffff), s.Connections(), "four 6-bit fields, all NotConnected")
 	s.SetConnection(1, 5)
 	s.SetConnection(3, 62)
 	assert.Equal(t, NotConnected, s.Connection(0))
@@ -58,6 +59,26 @@ func TestConnections(t *testing.T) {
 	s.SetConnection(2, 0x7f)
 	assert.Equal(t, 0x3f, s.Connection(2), "only 6 bits are stored")
 	assert.Equal(t, 62, s.Connection(3))
+}
+
+func TestCompactSpanPacking(t *testing.T) {
+	assert.Equal(t, uintptr(8), unsafe.Sizeof(CompactSpan{}), "the size of the C++ rcCompactSpan")
+	var s CompactSpan
+	s.SetHeight(200)
+	s.SetConnections(0xffffff)
+	assert.Equal(t, 200, s.Height(), "links leave the height alone")
+	s.SetConnection(0, 7)
+	s.SetConnection(3, 62)
+	assert.Equal(t, 200, s.Height())
+	assert.Equal(t, uint32(62<<18|0x3f<<12|0x3f<<6|7), s.Connections())
+	s.SetHeight(255)
+	assert.Equal(t, 255, s.Height())
+	assert.Equal(t, 7, s.Connection(0), "the height leaves the links alone")
+	assert.Equal(t, 62, s.Connection(3))
+	assert.Equal(t, 62, s.Connection(7), "only the low two bits of dir count")
+	s.SetConnections(0xff000000)
+	assert.Equal(t, uint32(0), s.Connections(), "only 24 bits of links")
+	assert.Equal(t, 255, s.Height())
 }
 
 func TestCInt(t *testing.T) {

@@ -3,6 +3,7 @@ package bake
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Watershed settings of rcBuildRegions.
@@ -50,7 +51,32 @@ type dirtyEntry struct {
 // finds regions that overlap themselves vertically the partition is kept
 // and a warning is appended to chf.Warnings, as the C++ logs and goes on.
 // On error chf is left unchanged.
-func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
+func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) error {
+	var buffers regionBuffers
+	return buffers.watershed(chf, borderSize, minRegionArea, mergeRegionArea)
+}
+
+// regionBuffers keeps the working memory of region partitioning between
+// builds.
+type regionBuffers struct {
+	// regions and distances hold, per span, the region being grown and the
+	// distance to its seed.
+	regions, distances []uint16
+	levelStacks        [levelStackCount][]levelStackEntry
+	stack, waiting     []levelStackEntry
+	dirty              []dirtyEntry
+	merger             regionMerger
+}
+
+// spanRegions returns the regions buffer sized for chf and cleared.
+func (b *regionBuffers) spanRegions(chf *CompactHeightfield) []uint16 {
+	b.regions = resize(b.regions, len(chf.Spans))
+	clear(b.regions)
+	return b.regions
+}
+
+// watershed is BuildRegions on the buffers' memory.
+func (b *regionBuffers) watershed(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
 	defer recoverMalformedField("build regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build regions: %w", err)
@@ -59,22 +85,23 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 		return fmt.Errorf("bake: build regions: distance field has %d values for %d spans (run BuildDistanceField first)", len(chf.Dist), len(chf.Spans))
 	}
 
-	spanCount := len(chf.Spans)
-	regions := make([]uint16, spanCount)
-	distances := make([]uint16, spanCount)
-	var levelStacks [levelStackCount][]levelStackEntry
+	regions := b.spanRegions(chf)
+	b.distances = resize(b.distances, len(chf.Spans))
+	distances := b.distances
+	clear(distances)
+	levelStacks := &b.levelStacks
 	for i := range levelStacks {
-		levelStacks[i] = make([]levelStackEntry, 0, 256)
+		levelStacks[i] = slices.Grow(levelStacks[i][:0], 256)
 	}
-	stack := make([]levelStackEntry, 0, 256)
-	var dirty []dirtyEntry
+	stack := slices.Grow(b.stack[:0], 256)
+	dirty := b.dirty[:0]
 
 	regionID := uint16(1)
 	level := uint16((int(chf.MaxDistance) + 1) &^ 1)
 	if borderSize > 0 {
 		regionID = paintBorderRegions(chf, borderSize, regions, regionID)
 	}
-	waiting := walkableSpans(chf, regions)
+	waiting := walkableSpans(chf, regions, slices.Grow(b.waiting[:0], len(chf.Areas)))
 
 	stackIndex := -1
 	for level > 0 {
@@ -109,10 +136,11 @@ func BuildRegions(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegio
 
 	// Grow the regions over whatever is left, without an iteration limit.
 	stack = append(stack[:0], waitingSpans(regions, waiting)...)
-	expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
+	stack, dirty = expandRegions(watershedExpandIterations*8, 0, chf, regions, distances, stack, true, dirty)
+	b.stack, b.waiting, b.dirty = stack, waiting, dirty
 
 	maxRegionID := regionID
-	overlaps := mergeAndFilterRegions(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
+	overlaps := b.merger.mergeAndFilter(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
 	if len(overlaps) > 0 {
 		chf.Warnings = append(chf.Warnings, fmt.Sprintf("bake: build regions: %d overlapping regions", len(overlaps)))
 	}
@@ -264,9 +292,9 @@ func floodRegion(cell, i int, level, id uint16, chf *CompactHeightfield, regions
 // The watershed keeps this list instead of rescanning the field: a span
 // that gets a region never loses it once a flood is over, so the list only
 // shrinks.
-func walkableSpans(chf *CompactHeightfield, regions []uint16) []levelStackEntry {
+// The list is appended to waiting.
+func walkableSpans(chf *CompactHeightfield, regions []uint16, waiting []levelStackEntry) []levelStackEntry {
 	areas := chf.Areas
-	waiting := make([]levelStackEntry, 0, len(areas))
 	for cell, c := range chf.Cells {
 		for i, end := int(c.Index), int(c.Index+c.Count); i < end; i++ {
 			if areas[i] != NullArea && regions[i] == 0 {

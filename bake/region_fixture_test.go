@@ -69,7 +69,9 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 			if j+1 < len(column) {
 				top = column[j+1].y - s.y
 			}
-			chf.Spans = append(chf.Spans, CompactSpan{Y: uint16(s.y), H: uint8(min(top, 255))})
+			span := CompactSpan{Y: uint16(s.y)}
+			span.SetHeight(uint8(min(top, 255)))
+			chf.Spans = append(chf.Spans, span)
 			chf.Areas = append(chf.Areas, s.area)
 		}
 	}
@@ -87,7 +89,7 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 						for k := int(nc.Index); k < int(nc.Index+nc.Count); k++ {
 							ns := chf.Spans[k]
 							bottom := max(int(s.Y), int(ns.Y))
-							top := min(int(s.Y)+int(s.H), int(ns.Y)+int(ns.H))
+							top := min(int(s.Y)+s.Height(), int(ns.Y)+ns.Height())
 							climb := int(ns.Y) - int(s.Y)
 							if top-bottom >= testFieldHeight && climb >= -testFieldClimb && climb <= testFieldClimb {
 								connection = uint32(k - int(nc.Index))
@@ -97,7 +99,7 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 					}
 					connections |= connection << (dir * 6)
 				}
-				s.Connections = connections
+				s.SetConnections(connections)
 			}
 		}
 	}

@@ -12,14 +12,20 @@ import "fmt"
 // removed [Limit: >= 0] [Units: spans]. The result is written to the Region
 // of every span, chf.MaxRegions and chf.BorderSize. On error chf is left
 // unchanged.
-func BuildLayerRegions(chf *CompactHeightfield, borderSize, minRegionArea int) (err error) {
+func BuildLayerRegions(chf *CompactHeightfield, borderSize, minRegionArea int) error {
+	var buffers regionBuffers
+	return buffers.layers(chf, borderSize, minRegionArea)
+}
+
+// layers is BuildLayerRegions on the buffers' memory.
+func (b *regionBuffers) layers(chf *CompactHeightfield, borderSize, minRegionArea int) (err error) {
 	defer recoverMalformedField("build layer regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build layer regions: %w", err)
 	}
-	regions := make([]uint16, len(chf.Spans))
+	regions := b.spanRegions(chf)
 	maxRegionID := sweepMonotoneRegions(chf, borderSize, regions)
-	mergeAndFilterLayerRegions(minRegionArea, &maxRegionID, chf, regions)
+	mergeAndFilterLayerRegions(minRegionArea, &maxRegionID, chf, regions, &b.merger)
 	storeRegions(chf, regions, borderSize, maxRegionID)
 	return nil
 }
@@ -28,10 +34,10 @@ func BuildLayerRegions(chf *CompactHeightfield, borderSize, minRegionArea int) (
 // layers that never hold two spans of one column, removes layers smaller than
 // minRegionArea spans that do not touch the border, and renumbers the
 // layers 1..n (written to maxRegionID) in regionOf.
-func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *CompactHeightfield, regionOf []uint16) {
+func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *CompactHeightfield, regionOf []uint16, merger *regionMerger) {
 	w, h := chf.Width, chf.Height
 	regionCount := int(*maxRegionID) + 1
-	regions := newPartitionRegions(regionCount)
+	regions := merger.reset(regionCount)
 
 	// Find neighbours, vertical extents and the regions stacked in a column.
 	columnRegions := make([]int, 0, 32)

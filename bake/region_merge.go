@@ -1,5 +1,7 @@
 package bake
 
+import "slices"
+
 // partitionRegion is the bookkeeping of one region id while small regions
 // are merged and filtered (rcRegion).
 type partitionRegion struct {
@@ -22,13 +24,28 @@ type partitionRegion struct {
 	floors []int
 }
 
-// newPartitionRegions returns count regions with ids 0..count-1.
-func newPartitionRegions(count int) []partitionRegion {
-	regions := make([]partitionRegion, count)
-	for i := range regions {
-		regions[i] = partitionRegion{id: uint16(i), yMin: 0xffff}
+// regionMerger keeps the region bookkeeping of merging and filtering
+// between builds.
+type regionMerger struct {
+	regions []partitionRegion
+	// stack, trace and connections are work lists.
+	stack, trace, connections []int
+}
+
+// reset returns count regions with ids 0..count-1, reusing the memory of
+// the regions and of their lists.
+func (m *regionMerger) reset(count int) []partitionRegion {
+	if cap(m.regions) < count {
+		grown := make([]partitionRegion, count)
+		copy(grown, m.regions[:cap(m.regions)])
+		m.regions = grown
 	}
-	return regions
+	m.regions = m.regions[:count]
+	for i := range m.regions {
+		r := &m.regions[i]
+		*r = partitionRegion{id: uint16(i), yMin: 0xffff, connections: r.connections[:0], floors: r.floors[:0]}
+	}
+	return m.regions
 }
 
 // removeAdjacentNeighbours drops repeated consecutive connections, treating
@@ -233,16 +250,16 @@ func walkRegionOutline(x, y, i, dir int, chf *CompactHeightfield, regions []uint
 	return connections[:first+len(ring)]
 }
 
-// mergeAndFilterRegions removes connected groups of regions smaller than
+// mergeAndFilter removes connected groups of regions smaller than
 // minRegionArea spans that do not touch the tile border, merges regions of
 // at most mergeRegionSize spans into their smallest mergeable neighbour,
 // then renumbers the regions 1..n in order and rewrites regions. maxRegionID
 // is the largest id in use on entry and n on return. It returns the new ids
 // of regions found to overlap themselves vertically.
-func mergeAndFilterRegions(minRegionArea, mergeRegionSize int, maxRegionID *uint16, chf *CompactHeightfield, regionOf []uint16) []uint16 {
+func (m *regionMerger) mergeAndFilter(minRegionArea, mergeRegionSize int, maxRegionID *uint16, chf *CompactHeightfield, regionOf []uint16) []uint16 {
 	w, h := chf.Width, chf.Height
 	regionCount := int(*maxRegionID) + 1
-	regions := newPartitionRegions(regionCount)
+	regions := m.reset(regionCount)
 
 	// Count spans, find floors, and walk each region's outline once from
 	// its first span on an edge.
@@ -291,8 +308,8 @@ func mergeAndFilterRegions(minRegionArea, mergeRegionSize int, maxRegionID *uint
 		}
 	}
 
-	removeSmallRegionGroups(regions, minRegionArea)
-	mergeSmallRegions(regions, mergeRegionSize)
+	m.removeSmallRegionGroups(regions, minRegionArea)
+	m.mergeSmallRegions(regions, mergeRegionSize)
 	*maxRegionID = compressRegionIDs(regions)
 
 	for i := range regionOf {
@@ -313,9 +330,9 @@ func mergeAndFilterRegions(minRegionArea, mergeRegionSize int, maxRegionID *uint
 // removeSmallRegionGroups clears (id 0) every connected group of regions
 // with fewer than minRegionArea spans in total that does not touch a border
 // region.
-func removeSmallRegionGroups(regions []partitionRegion, minRegionArea int) {
-	stack := make([]int, 0, 32)
-	trace := make([]int, 0, 32)
+func (m *regionMerger) removeSmallRegionGroups(regions []partitionRegion, minRegionArea int) {
+	stack, trace := slices.Grow(m.stack[:0], 32), slices.Grow(m.trace[:0], 32)
+	defer func() { m.stack, m.trace = stack, trace }()
 	for i := range regions {
 		region := &regions[i]
 		if region.id == 0 || region.id&BorderRegion != 0 || region.spanCount == 0 || region.visited {
@@ -360,8 +377,9 @@ func removeSmallRegionGroups(regions []partitionRegion, minRegionArea int) {
 
 // mergeSmallRegions repeatedly merges every small or enclosed region into
 // its smallest neighbour that accepts it, until a pass merges nothing.
-func mergeSmallRegions(regions []partitionRegion, mergeRegionSize int) {
-	var scratch []int
+func (m *regionMerger) mergeSmallRegions(regions []partitionRegion, mergeRegionSize int) {
+	scratch := m.connections[:0]
+	defer func() { m.connections = scratch }()
 	for {
 		mergeCount := 0
 		for i := range regions {

@@ -26,16 +26,22 @@ type sweepSpan struct {
 // BuildRegions [Limit: >= 0] [Units: cells, spans, spans]. The result is
 // written to the Region of every span, chf.MaxRegions and chf.BorderSize.
 // On error chf is left unchanged.
-func BuildRegionsMonotone(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
+func BuildRegionsMonotone(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) error {
+	var buffers regionBuffers
+	return buffers.monotone(chf, borderSize, minRegionArea, mergeRegionArea)
+}
+
+// monotone is BuildRegionsMonotone on the buffers' memory.
+func (b *regionBuffers) monotone(chf *CompactHeightfield, borderSize, minRegionArea, mergeRegionArea int) (err error) {
 	defer recoverMalformedField("build monotone regions", &err)
 	if err := checkRegionInput(chf, borderSize); err != nil {
 		return fmt.Errorf("bake: build monotone regions: %w", err)
 	}
-	regions := make([]uint16, len(chf.Spans))
+	regions := b.spanRegions(chf)
 	maxRegionID := sweepMonotoneRegions(chf, borderSize, regions)
 
 	// Sweeping never makes a region overlap itself, so overlaps are ignored.
-	mergeAndFilterRegions(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
+	b.merger.mergeAndFilter(minRegionArea, mergeRegionArea, &maxRegionID, chf, regions)
 
 	storeRegions(chf, regions, borderSize, maxRegionID)
 	return nil

@@ -8,164 +8,199 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Expected partitions of the hand-made fields were produced by
-// recastnavigation 1.6.0 on the same fields.
+// rowBlock is count identical rows of a region map.
+type rowBlock struct {
+	count int
+	row   string
+}
 
-func TestBuildRegions(t *testing.T) {
+// regionRows spells out a region map from its blocks of identical rows.
+func regionRows(blocks ...rowBlock) []string {
+	var rows []string
+	for _, b := range blocks {
+		for range b.count {
+			rows = append(rows, b.row)
+		}
+	}
+	return rows
+}
+
+// bridgeRows is the region map of fieldWithBridge: 6 floor rows, 4 rows of
+// ramp and bridge, 6 floor rows.
+func bridgeRows(before, bridge, after string) []string {
+	return regionRows(rowBlock{6, before}, rowBlock{4, bridge}, rowBlock{6, after})
+}
+
+// Region maps that several partitions give.
+var (
+	islandKept    = regionRows(rowBlock{3, "1111111111#222"}, rowBlock{7, "1111111111####"})
+	islandRemoved = regionRows(rowBlock{3, "1111111111#---"}, rowBlock{7, "1111111111####"})
+	areasApart    = regionRows(rowBlock{8, "11111222222-"})
+)
+
+// Partition methods as the table below runs them.
+func watershed(borderSize, minRegionArea, mergeRegionArea int) func(*CompactHeightfield) error {
+	return func(chf *CompactHeightfield) error {
+		if err := BuildDistanceField(chf); err != nil {
+			return err
+		}
+		return BuildRegions(chf, borderSize, minRegionArea, mergeRegionArea)
+	}
+}
+
+func monotone(borderSize, minRegionArea, mergeRegionArea int) func(*CompactHeightfield) error {
+	return func(chf *CompactHeightfield) error {
+		return BuildRegionsMonotone(chf, borderSize, minRegionArea, mergeRegionArea)
+	}
+}
+
+func layers(borderSize, minRegionArea int) func(*CompactHeightfield) error {
+	return func(chf *CompactHeightfield) error {
+		return BuildLayerRegions(chf, borderSize, minRegionArea)
+	}
+}
+
+// TestPartitions runs the three partition methods on the hand-made fields.
+// The expected partitions were produced by recastnavigation 1.6.0 on the
+// same fields.
+func TestPartitions(t *testing.T) {
 	tests := []struct {
-		name            string
-		field           func() *CompactHeightfield
-		borderSize      int
-		minRegionArea   int
-		mergeRegionArea int
-		maxRegions      uint16
-		regions         []string
+		method     string
+		name       string
+		field      func() *CompactHeightfield
+		partition  func(*CompactHeightfield) error
+		borderSize int
+		maxRegions uint16
+		regions    []string
 	}{
 		{
-			name:          "pillar in an open field is one region",
-			field:         fieldWithObstacle,
-			minRegionArea: 8, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "pillar in an open field is one region",
+			field:      fieldWithObstacle,
+			partition:  watershed(0, 8, 20),
 			maxRegions: 2,
-			regions: []string{
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111####11111111",
-				"11111111####11111111",
-				"11111111####11111111",
-				"11111111####11111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-				"11111111111111111111",
-			},
+			regions: regionRows(
+				rowBlock{8, "11111111111111111111"},
+				rowBlock{4, "11111111####11111111"},
+				rowBlock{8, "11111111111111111111"}),
 		},
 		{
-			name:          "island of 9 spans is kept with a minimum of 8",
-			field:         fieldWithIsland,
-			minRegionArea: 8, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "island of 9 spans is kept with a minimum of 8",
+			field:      fieldWithIsland,
+			partition:  watershed(0, 8, 20),
 			maxRegions: 3,
-			regions: []string{
-				"1111111111#222",
-				"1111111111#222",
-				"1111111111#222",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-			},
+			regions:    islandKept,
 		},
 		{
-			name:          "island of 9 spans is removed with a minimum of 10",
-			field:         fieldWithIsland,
-			minRegionArea: 10, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "island of 9 spans is removed with a minimum of 10",
+			field:      fieldWithIsland,
+			partition:  watershed(0, 10, 20),
 			maxRegions: 2,
-			regions: []string{
-				"1111111111#---",
-				"1111111111#---",
-				"1111111111#---",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-				"1111111111####",
-			},
+			regions:    islandRemoved,
 		},
 		{
-			name:          "areas never share a region and null spans get none",
-			field:         fieldWithAreas,
-			minRegionArea: 8, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "areas never share a region and null spans get none",
+			field:      fieldWithAreas,
+			partition:  watershed(0, 8, 20),
 			maxRegions: 3,
-			regions: []string{
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-				"11111222222-",
-			},
+			regions:    areasApart,
 		},
 		{
-			name:          "tile border gets border regions",
-			field:         fieldWithObstacle,
-			borderSize:    3,
-			minRegionArea: 8, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "tile border gets border regions",
+			field:      fieldWithObstacle,
+			partition:  watershed(3, 8, 20),
+			borderSize: 3,
 			maxRegions: 6,
-			regions: []string{
-				"********************",
-				"********************",
-				"********************",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555####55555***",
-				"***55555####55555***",
-				"***55555####55555***",
-				"***55555####55555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"***55555555555555***",
-				"********************",
-				"********************",
-				"********************",
-			},
+			regions: regionRows(
+				rowBlock{3, "********************"},
+				rowBlock{5, "***55555555555555***"},
+				rowBlock{4, "***55555####55555***"},
+				rowBlock{5, "***55555555555555***"},
+				rowBlock{3, "********************"}),
 		},
 		{
-			name:          "ramp and bridge over the floor",
-			field:         fieldWithBridge,
-			minRegionArea: 8, mergeRegionArea: 20,
+			method:     "watershed",
+			name:       "ramp and bridge over the floor",
+			field:      fieldWithBridge,
+			partition:  watershed(0, 8, 20),
 			maxRegions: 3,
-			regions: []string{
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"11122(12)(12)(12)(12)(12)(12)(12)(12)(12)(12)1",
-				"11122(12)(12)(12)(12)(12)(12)(12)(12)(12)(12)1",
-				"11122(12)(12)(12)(12)(12)(12)(12)(12)(12)(12)1",
-				"11122(12)(12)(12)(12)(12)(12)(12)(12)(12)(12)1",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-				"1111111111111111",
-			},
+			regions:    bridgeRows("1111111111111111", "11122(12)(12)(12)(12)(12)(12)(12)(12)(12)(12)1", "1111111111111111"),
+		},
+		{
+			method:     "monotone",
+			name:       "island",
+			field:      fieldWithIsland,
+			partition:  monotone(0, 8, 20),
+			maxRegions: 3,
+			regions:    islandKept,
+		},
+		{
+			// Rows split where the ramp and bridge start, and the floor
+			// beyond the bridge gets a region of its own.
+			method:     "monotone",
+			name:       "ramp and bridge",
+			field:      fieldWithBridge,
+			partition:  monotone(0, 8, 20),
+			maxRegions: 5,
+			regions:    bridgeRows("1111111111111111", "22222(32)(32)(32)(32)(32)(32)(32)(32)(32)(32)3", "4444444444444444"),
+		},
+		{
+			// The floor and ramp form one layer, the floor under the
+			// bridge (which would overlap it) another.
+			method:     "layers",
+			name:       "ramp and bridge",
+			field:      fieldWithBridge,
+			partition:  layers(0, 8),
+			maxRegions: 3,
+			regions:    bridgeRows("1111111111111111", "11111(21)(21)(21)(21)(21)(21)(21)(21)(21)(21)2", "1111111111111111"),
+		},
+		{
+			method:     "layers",
+			name:       "areas stay apart",
+			field:      fieldWithAreas,
+			partition:  layers(0, 8),
+			maxRegions: 3,
+			regions:    areasApart,
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(tt.method+"/"+tt.name, func(t *testing.T) {
 			chf := tt.field()
-			require.NoError(t, BuildDistanceField(chf))
-			require.NoError(t, BuildRegions(chf, tt.borderSize, tt.minRegionArea, tt.mergeRegionArea))
+			require.NoError(t, tt.partition(chf))
 			assert.Equal(t, tt.maxRegions, chf.MaxRegions)
 			assert.Equal(t, tt.borderSize, chf.BorderSize)
 			assert.Equal(t, tt.regions, regionMap(chf))
 			assert.Empty(t, chf.Warnings)
+			if tt.method != "watershed" {
+				assert.Nil(t, chf.Dist, "only the watershed needs a distance field")
+			}
 		})
 	}
+}
+
+func TestBuildRegionsMonotoneBorder(t *testing.T) {
+	chf := fieldWithObstacle()
+	require.NoError(t, BuildRegionsMonotone(chf, 3, 8, 20))
+	assert.Equal(t, 3, chf.BorderSize)
+	rows := regionMap(chf)
+	assert.Equal(t, "********************", rows[0])
+	assert.Equal(t, "***", rows[10][:3])
+	for _, row := range rows[3:17] {
+		assert.NotContains(t, row[3:17], "*")
+		assert.NotContains(t, row[3:17], "-")
+	}
+}
+
+func TestBuildLayerRegionsRemovesSmallLayers(t *testing.T) {
+	chf := fieldWithIsland()
+	require.NoError(t, BuildLayerRegions(chf, 0, 10))
+	rows := regionMap(chf)
+	assert.Equal(t, "1111111111#---", rows[0])
+	assert.Equal(t, "1111111111####", rows[9])
 }
 
 func TestBuildRegionsBorderRegionIDs(t *testing.T) {
@@ -217,27 +252,37 @@ func TestBuildRegionsIDOverflow(t *testing.T) {
 	}
 }
 
-func TestBuildRegionsRejectsBadInput(t *testing.T) {
+func TestPartitionsRejectBadInput(t *testing.T) {
 	withDistance := func() *CompactHeightfield {
 		chf := fieldWithIsland()
 		require.NoError(t, BuildDistanceField(chf))
 		return chf
 	}
 	tests := []struct {
-		name       string
-		chf        *CompactHeightfield
-		borderSize int
-		message    string
+		name      string
+		chf       *CompactHeightfield
+		partition func(*CompactHeightfield) error
+		prefix    string
+		message   string
 	}{
-		{"nil field", nil, 0, "nil compact heightfield"},
-		{"no distance field", fieldWithIsland(), 0, "run BuildDistanceField first"},
-		{"negative border", withDistance(), -1, "negative border size -1"},
+		{"watershed nil field", nil, func(chf *CompactHeightfield) error { return BuildRegions(chf, 0, 8, 20) },
+			"bake: build regions: ", "nil compact heightfield"},
+		{"watershed without distance field", fieldWithIsland(), func(chf *CompactHeightfield) error { return BuildRegions(chf, 0, 8, 20) },
+			"bake: build regions: ", "run BuildDistanceField first"},
+		{"watershed negative border", withDistance(), func(chf *CompactHeightfield) error { return BuildRegions(chf, -1, 8, 20) },
+			"bake: build regions: ", "negative border size -1"},
+		{"monotone nil field", nil, monotone(0, 8, 20),
+			"bake: build monotone regions: ", "bake: build monotone regions: nil compact heightfield"},
+		{"monotone negative border", fieldWithIsland(), monotone(-2, 8, 20),
+			"bake: build monotone regions: ", "negative border size"},
+		{"layers nil field", nil, layers(0, 8),
+			"bake: build layer regions: ", "bake: build layer regions: nil compact heightfield"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := BuildRegions(tt.chf, tt.borderSize, 8, 20)
+			err := tt.partition(tt.chf)
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), "bake: build regions: ")
+			assert.Contains(t, err.Error(), tt.prefix)
 			assert.Contains(t, err.Error(), tt.message)
 			if tt.chf != nil {
 				assert.Zero(t, tt.chf.MaxRegions)

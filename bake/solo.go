@@ -115,6 +115,15 @@ type SoloResult struct {
 // Errors name the stage function that failed ("bake: build contours: ...").
 // The geometry is only read.
 func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOption) (*SoloResult, error) {
+	var b Baker
+	return b.Solo(ctx, g, settings, opts...)
+}
+
+// Solo is the package's Solo on the Baker's memory. With WithIntermediates
+// the compact heightfield and the contour set go to the result and the
+// Baker builds new ones next time; everything else in the result is new in
+// any case.
+func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOption) (*SoloResult, error) {
 	options := soloOptions{areaFlags: RecastDemoAreaFlags}
 	for _, opt := range opts {
 		opt(&options)
@@ -134,13 +143,12 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 
 	var hf *Heightfield
 	err = bc.Run(StageRasterize, func() error {
-		hf, err = rasterizeGeometry(g, cfg)
+		hf, err = b.rasterize(g, cfg)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	counts.HeightfieldSpans = hf.SpanCount()
 
 	if err := bc.Run(StageFilters, func() error {
 		filterHeightfield(hf, cfg)
@@ -149,18 +157,20 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 		return nil, err
 	}
 
-	var chf *CompactHeightfield
+	chf := &b.compact
 	if err := bc.Run(StageCompact, func() error {
-		chf, err = BuildCompactHeightfield(hf, cfg.WalkableHeight, cfg.WalkableClimb)
-		return err
+		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
+			return err
+		}
+		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+		return nil
 	}); err != nil {
 		return nil, err
 	}
-	hf = nil
 	counts.CompactSpans = len(chf.Spans)
 
 	if err := bc.Run(StageErode, func() error {
-		if err := chf.ErodeWalkableArea(cfg.WalkableRadius); err != nil {
+		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
 			return err
 		}
 		counts.WalkableSpans = walkableSpanCount(chf)
@@ -169,15 +179,14 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 		return nil, err
 	}
 
-	if err := partition(bc, chf, cfg); err != nil {
+	if err := partitionWith(bc, chf, cfg, &b.distances, &b.regions); err != nil {
 		return nil, err
 	}
 	counts.Regions = int(chf.MaxRegions)
 
-	var cset *ContourSet
+	cset := &b.contours
 	if err := bc.Run(StageContours, func() error {
-		cset, err = BuildContours(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges)
-		return err
+		return b.contourWork.build(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges, cset)
 	}); err != nil {
 		return nil, err
 	}
@@ -191,7 +200,7 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 
 	var mesh *PolyMesh
 	if err := bc.Run(StagePolyMesh, func() error {
-		mesh, err = buildPolyMesh(cset, cfg.MaxVertsPerPoly, &bc.log)
+		mesh, err = b.polyMesh.build(cset, cfg.MaxVertsPerPoly, &bc.log)
 		return err
 	}); err != nil {
 		return nil, err
@@ -201,7 +210,8 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 
 	var detail *PolyMeshDetail
 	if err := bc.Run(StageDetailMesh, func() error {
-		detail, err = buildPolyMeshDetail(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
+		detail, err = b.detail.build(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
+		b.detail.forget()
 		return err
 	}); err != nil {
 		return nil, err
@@ -228,33 +238,10 @@ func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOptio
 
 	result.PolyMesh, result.DetailMesh, result.TileData = mesh, detail, tile
 	if options.keepIntermediates {
-		result.CompactHeightfield, result.Contours = chf, cset
+		result.CompactHeightfield, result.Contours = b.handOverIntermediates()
 	}
 	result.Stats = bc.Stats()
 	return result, nil
-}
-
-// rasterizeGeometry marks the walkable triangles of g (keeping its own
-// areas when it has them) and rasterizes them into a new heightfield.
-func rasterizeGeometry(g *Geometry, cfg *Config) (*Heightfield, error) {
-	hf, err := NewHeightfield(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight)
-	if err != nil {
-		return nil, err
-	}
-	areas := make([]uint8, len(g.Triangles))
-	if g.Areas == nil {
-		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb); err != nil {
-		return nil, err
-	}
-	return hf, nil
 }
 
 // filterHeightfield runs the span filters cfg selects, in RecastDemo's
@@ -280,29 +267,6 @@ func walkableSpanCount(chf *CompactHeightfield) int {
 		}
 	}
 	return n
-}
-
-// partition splits the walkable surface into regions as cfg.Partition
-// selects.
-func partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config) error {
-	switch cfg.Partition {
-	case PartitionWatershed:
-		if err := bc.Run(StageDistanceField, func() error { return BuildDistanceField(chf) }); err != nil {
-			return err
-		}
-		return bc.Run(StageRegions, func() error {
-			return BuildRegions(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
-		})
-	case PartitionMonotone:
-		return bc.Run(StageRegions, func() error {
-			return BuildRegionsMonotone(chf, cfg.BorderSize, cfg.MinRegionArea, cfg.MergeRegionArea)
-		})
-	case PartitionLayers:
-		return bc.Run(StageRegions, func() error {
-			return BuildLayerRegions(chf, cfg.BorderSize, cfg.MinRegionArea)
-		})
-	}
-	return fmt.Errorf("bake: solo: unknown partition type %v", cfg.Partition)
 }
 
 // buildTileData maps the mesh's areas to tile areas and flags (in place, as

@@ -3,7 +3,6 @@ package bake
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"testing"
 
@@ -35,8 +34,7 @@ var soloReferences = []soloReference{
 func TestSoloMatchesRecast(t *testing.T) {
 	for _, ref := range soloReferences {
 		t.Run(ref.mesh, func(t *testing.T) {
-			g, err := LoadOBJ(fmt.Sprintf("../testdata/%s.obj", ref.mesh))
-			require.NoError(t, err)
+			g := loadTestMesh(t, ref.mesh)
 			result, err := Solo(context.Background(), g, DefaultSettings())
 			require.NoError(t, err)
 
@@ -74,9 +72,7 @@ func TestSoloMatchesRecast(t *testing.T) {
 func TestSoloDungeonTileIsTheRecastTile(t *testing.T) {
 	want, err := os.ReadFile("../testdata/navmesh_solo_dungeon.bin")
 	require.NoError(t, err)
-	g, err := LoadOBJ("../testdata/dungeon.obj")
-	require.NoError(t, err)
-	result, err := Solo(context.Background(), g, DefaultSettings(), WithIntermediates())
+	result, err := Solo(context.Background(), loadTestMesh(t, "dungeon"), DefaultSettings(), WithIntermediates())
 	require.NoError(t, err)
 	var blob bytes.Buffer
 	require.NoError(t, navmesh.WriteDNAV(&blob, result.TileData))
@@ -86,15 +82,8 @@ func TestSoloDungeonTileIsTheRecastTile(t *testing.T) {
 	assert.NotNil(t, result.Contours)
 }
 
-func loadDungeon(t *testing.T) *Geometry {
-	t.Helper()
-	g, err := LoadOBJ("../testdata/dungeon.obj")
-	require.NoError(t, err)
-	return g
-}
-
 func TestSoloPartitions(t *testing.T) {
-	g := loadDungeon(t)
+	g := loadTestMesh(t, "dungeon")
 	for _, partition := range []PartitionType{PartitionMonotone, PartitionLayers} {
 		t.Run(partition.String(), func(t *testing.T) {
 			settings := DefaultSettings()
@@ -115,12 +104,12 @@ func TestSoloPartitions(t *testing.T) {
 func TestSoloStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Solo(ctx, loadDungeon(t), DefaultSettings())
+	_, err := Solo(ctx, loadTestMesh(t, "dungeon"), DefaultSettings())
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
 func TestSoloAreaFlagsOption(t *testing.T) {
-	result, err := Solo(context.Background(), loadDungeon(t), DefaultSettings(), WithAreaFlags(func(area uint8) (uint8, uint16) {
+	result, err := Solo(context.Background(), loadTestMesh(t, "dungeon"), DefaultSettings(), WithAreaFlags(func(area uint8) (uint8, uint16) {
 		return 7, 0x42
 	}))
 	require.NoError(t, err)
@@ -132,7 +121,7 @@ func TestSoloAreaFlagsOption(t *testing.T) {
 	assert.Equal(t, uint64(0xb610cb7db5148d78), result.Fingerprints.PolyMesh, "the poly mesh fingerprint is taken before the mapping")
 	assert.NotEqual(t, uint64(0x9acbed5cd350892d), result.Fingerprints.TileData)
 
-	_, err = Solo(context.Background(), loadDungeon(t), DefaultSettings(), WithAreaFlags(func(uint8) (uint8, uint16) { return 64, 0 }))
+	_, err = Solo(context.Background(), loadTestMesh(t, "dungeon"), DefaultSettings(), WithAreaFlags(func(uint8) (uint8, uint16) { return 64, 0 }))
 	assert.ErrorContains(t, err, "area 64")
 }
 
@@ -142,7 +131,7 @@ func TestSoloErrors(t *testing.T) {
 
 	bad := DefaultSettings()
 	bad.CellSize = 0
-	_, err = Solo(context.Background(), loadDungeon(t), bad)
+	_, err = Solo(context.Background(), loadTestMesh(t, "dungeon"), bad)
 	assert.ErrorContains(t, err, "CellSize")
 
 	// A 63° slope has nothing to walk on.

@@ -84,18 +84,19 @@ type CompactCell struct {
 	Count uint32
 }
 
-// CompactSpan is the open space above a solid span (rcCompactSpan).
+// CompactSpan is the open space above a solid span (rcCompactSpan), 8 bytes
+// like the C++ one: read and write its neighbour links with Connection and
+// SetConnection, its height with Height and SetHeight.
 type CompactSpan struct {
 	// Y is the floor of the open space [Units: cells]
 	Y uint16
 	// Region is the region id, 0 for none.
 	Region uint16
-	// Connections packs, 6 bits per direction (0..3: -x, +z, +x, -z), the
-	// index of the connected span within the neighbour column, NotConnected
-	// when there is none.
-	Connections uint32
-	// H is the height of the open space, clamped to 255 [Units: cells]
-	H uint8
+	// packed holds the neighbour links in its low 24 bits, 6 bits per
+	// direction (0..3: -x, +z, +x, -z), each the index of the connected
+	// span within the neighbour column or NotConnected; its high 8 bits
+	// hold the height of the open space.
+	packed uint32
 }
 
 // CompactHeightfield is the walkable open space of a Heightfield with
