@@ -110,14 +110,26 @@ func (a *ObstacleAvoidance) AddSegment(p, q geom.Vec3) error {
 // CircleCount returns the number of circles added since Reset.
 func (a *ObstacleAvoidance) CircleCount() int { return len(a.circles) }
 
-// Circle returns circle i [Limit: 0..CircleCount()-1].
-func (a *ObstacleAvoidance) Circle(i int) ObstacleCircle { return a.circles[i] }
+// Circle returns circle i [Limit: 0..CircleCount()-1]; the zero
+// ObstacleCircle for an i outside that range.
+func (a *ObstacleAvoidance) Circle(i int) ObstacleCircle {
+	if i < 0 || i >= len(a.circles) {
+		return ObstacleCircle{}
+	}
+	return a.circles[i]
+}
 
 // SegmentCount returns the number of segments added since Reset.
 func (a *ObstacleAvoidance) SegmentCount() int { return len(a.segments) }
 
-// Segment returns segment i [Limit: 0..SegmentCount()-1].
-func (a *ObstacleAvoidance) Segment(i int) ObstacleSegment { return a.segments[i] }
+// Segment returns segment i [Limit: 0..SegmentCount()-1]; the zero
+// ObstacleSegment for an i outside that range.
+func (a *ObstacleAvoidance) Segment(i int) ObstacleSegment {
+	if i < 0 || i >= len(a.segments) {
+		return ObstacleSegment{}
+	}
+	return a.segments[i]
+}
 
 // prepare computes the per-call side-selection data of the obstacles for an
 // agent at position wanting desiredVelocity.

@@ -13,12 +13,18 @@ type AvoidanceSample struct {
 	// Size is the spacing of the samples around it, for drawing
 	// [Units: world units per second]
 	Size float32
-	// Penalty is the total; the other fields are its four terms.
-	Penalty                float32
+	// Penalty is the total of the four terms below (see AvoidanceParams).
+	Penalty float32
+	// DesiredVelocityPenalty is the weighted distance to the desired
+	// velocity.
 	DesiredVelocityPenalty float32
+	// CurrentVelocityPenalty is the weighted distance to the current
+	// velocity.
 	CurrentVelocityPenalty float32
-	SidePenalty            float32
-	TimeOfImpactPenalty    float32
+	// SidePenalty is the weighted preference for passing on one side.
+	SidePenalty float32
+	// TimeOfImpactPenalty is the weighted cost of an early collision.
+	TimeOfImpactPenalty float32
 }
 
 // AvoidanceDebug records the samples of one sampling call

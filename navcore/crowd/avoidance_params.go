@@ -8,8 +8,11 @@ import (
 // Limits of the adaptive sampling pattern (DT_MAX_PATTERN_DIVS and
 // DT_MAX_PATTERN_RINGS) and of the refinement depth.
 const (
+	// MaxAdaptiveDivisions is the most samples per ring of the adaptive
+	// sampler.
 	MaxAdaptiveDivisions = 32
-	MaxAdaptiveRings     = 4
+	// MaxAdaptiveRings is the most rings of the adaptive sampler.
+	MaxAdaptiveRings = 4
 	// MaxAdaptiveDepth is the range of the reference's 8-bit depth field.
 	// Each level halves the sampling radius, so beyond ~24 levels the
 	// samples no longer move in float32.

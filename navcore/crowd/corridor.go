@@ -88,6 +88,9 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 // When the target is among the corners it is the last one, with Ref 0 and
 // query.StraightPathEnd (dtPathCorridor::findCorners).
 func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
+	if err := checkQuery("find corners", q); err != nil {
+		return 0, err
+	}
 	if c.count == 0 {
 		return 0, fmt.Errorf("crowd: find corners: empty corridor: %w", ErrInvalidParam)
 	}
@@ -133,6 +136,9 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 //
 // pathOptimizationRange [Limit: > 0] [Units: world units]
 func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange float32, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("optimize path visibility", q); err != nil {
+		return err
+	}
 	if c.count == 0 {
 		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
 	}
@@ -164,6 +170,9 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 // any other sliced search in progress on q. Corridors of fewer than three
 // polygons are left alone.
 func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (bool, error) {
+	if err := checkQuery("optimize path topology", q); err != nil {
+		return false, err
+	}
 	if c.count < 3 {
 		return false, nil
 	}
@@ -198,6 +207,9 @@ func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (b
 // have dropped the polygons). As in the reference, a connection that is the
 // corridor's first polygon keeps it, with refs[0] = 0.
 func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Query) (refs [2]navmesh.Ref, start, end geom.Vec3, err error) {
+	if err := checkQuery("move over off-mesh connection", q); err != nil {
+		return refs, start, end, err
+	}
 	at := -1
 	for i := 0; i < c.count; i++ {
 		if c.path[i] == offMeshRef {
@@ -234,6 +246,9 @@ func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Qu
 // on the surface of the first polygon when it can be
 // (dtPathCorridor::movePosition). On error nothing changes.
 func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("move position", q); err != nil {
+		return err
+	}
 	if c.count == 0 {
 		return fmt.Errorf("crowd: move position: empty corridor: %w", ErrInvalidParam)
 	}
@@ -256,6 +271,9 @@ func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Fil
 // (dtPathCorridor::moveTargetPosition). The target's height is not adjusted.
 // On error nothing changes.
 func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("move target position", q); err != nil {
+		return err
+	}
 	if c.count == 0 {
 		return fmt.Errorf("crowd: move target position: empty corridor: %w", ErrInvalidParam)
 	}
@@ -294,6 +312,9 @@ func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
 // (dtPathCorridor::trimInvalidPath). The path is trimmed even when the
 // target cannot be moved (its error is returned and the target stays).
 func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("trim invalid path", q); err != nil {
+		return err
+	}
 	n := 0
 	for n < c.count && q.IsValidPolyRef(c.path[n], filter) {
 		n++
@@ -317,8 +338,12 @@ func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *qu
 }
 
 // IsValid reports whether the first maxLookAhead polygons of the corridor
-// (all of them if fewer) still exist and pass filter.
+// (all of them if fewer) still exist and pass filter; false for a nil q or
+// filter.
 func (c *Corridor) IsValid(maxLookAhead int, q *query.Query, filter *query.Filter) bool {
+	if q == nil {
+		return false
+	}
 	for _, ref := range c.path[:max(0, min(c.count, maxLookAhead))] {
 		if !q.IsValidPolyRef(ref, filter) {
 			return false

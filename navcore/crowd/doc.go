@@ -9,6 +9,15 @@
 // goroutine its own instances (read-only methods such as
 // ProximityGrid.QueryItems may be shared once writing has stopped).
 //
+// The types work on a navmesh.Mesh through a query.Query, which each
+// goroutine owns. Positions and distances are in world units (y up),
+// velocities in world units per second, times in seconds.
+//
+// Errors wrap the package's sentinels (ErrInvalidParam, ErrCapacity,
+// ErrNotInCorridor, ErrUnknownRequest, ErrRequestPending) or those of the
+// query and navmesh packages, for errors.Is; bad input gives an error, not a
+// panic.
+//
 // Floating-point work follows the reference step by step in float32, so the
 // results are bit-identical to the C++ build on amd64, except where a
 // documented fault of the reference is fixed.

@@ -1,12 +1,12 @@
 package crowd
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -15,38 +15,12 @@ import (
 // with g++ -O2 on x86-64, run on the same tile. Its 32-bit poly refs differ
 // from ours, so polygons are compared by their index in the tile.
 
-const dungeonPath = "../../testdata/navmesh_solo_dungeon.bin"
-
-// loadDungeon loads the C++ solo tile of dungeon.obj into a one-tile mesh
-// laid out as dtNavMesh::init(data) does.
-func loadDungeon(t testing.TB) *navmesh.Mesh {
-	t.Helper()
-	blob, err := os.ReadFile(dungeonPath)
-	require.NoError(t, err)
-	data, err := navmesh.ReadDNAV(blob)
-	require.NoError(t, err)
-	h := &data.Header
-	mesh, err := navmesh.New(navmesh.Params{
-		Origin:     h.BMin,
-		TileWidth:  h.BMax[0] - h.BMin[0],
-		TileHeight: h.BMax[2] - h.BMin[2],
-		MaxTiles:   1,
-		MaxPolys:   int(h.PolyCount),
-	})
-	require.NoError(t, err)
-	_, err = mesh.AddTile(data, 0)
-	require.NoError(t, err)
-	return mesh
-}
-
 // dungeonFilter is the demo's filter: every flag but "disabled" (0x10).
 func dungeonFilter() *query.Filter {
 	f := query.NewFilter()
-	f.IncludeFlags = 0xffff ^ 0x10
+	f.IncludeFlags = testmesh.DungeonIncludeFlags
 	return f
 }
-
-var dungeonHalfExtents = geom.Vec3{2, 4, 2}
 
 // A long walk across the dungeon: pair 1 of query_dungeon.csv (22 polygons).
 var (
@@ -75,13 +49,13 @@ type dungeonFixture struct {
 
 func newDungeonFixture(t testing.TB) *dungeonFixture {
 	t.Helper()
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
 	f := &dungeonFixture{mesh: mesh, query: q, filter: dungeonFilter()}
-	start, err := q.FindNearestPoly(walkStart, dungeonHalfExtents, f.filter)
+	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, f.filter)
 	require.NoError(t, err)
-	end, err := q.FindNearestPoly(walkEnd, dungeonHalfExtents, f.filter)
+	end, err := q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, f.filter)
 	require.NoError(t, err)
 	f.startRef, f.start = start.Ref, start.Point
 	f.endRef, f.end = end.Ref, end.Point

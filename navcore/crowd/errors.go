@@ -1,6 +1,11 @@
 package crowd
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/query"
+)
 
 // Sentinel errors, for errors.Is. Errors returned by this package wrap one of
 // them with context.
@@ -11,3 +16,11 @@ var (
 	// documented limits (negative sizes, NaN coordinates, ...).
 	ErrInvalidParam = errors.New("crowd: invalid parameter")
 )
+
+// checkQuery returns an ErrInvalidParam error for a nil query.
+func checkQuery(what string, q *query.Query) error {
+	if q == nil {
+		return fmt.Errorf("crowd: %s: nil query: %w", what, ErrInvalidParam)
+	}
+	return nil
+}

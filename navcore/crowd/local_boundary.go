@@ -7,8 +7,10 @@ import (
 
 // Capacities of a LocalBoundary (MAX_LOCAL_SEGS and MAX_LOCAL_POLYS).
 const (
+	// MaxLocalSegments is the most wall segments a boundary keeps.
 	MaxLocalSegments = 8
-	MaxLocalPolys    = 16
+	// MaxLocalPolys is the most polygons a boundary gathers them from.
+	MaxLocalPolys = 16
 )
 
 // BoundarySegment is a wall segment near an agent.
@@ -55,8 +57,14 @@ func (b *LocalBoundary) Center() geom.Vec3 { return b.center }
 // SegmentCount returns the number of segments, at most MaxLocalSegments.
 func (b *LocalBoundary) SegmentCount() int { return b.segmentCount }
 
-// Segment returns segment i [Limit: 0..SegmentCount()-1], nearest first.
-func (b *LocalBoundary) Segment(i int) BoundarySegment { return b.segments[i] }
+// Segment returns segment i, nearest first [Limit: 0..SegmentCount()-1]; the
+// zero BoundarySegment for an i outside that range.
+func (b *LocalBoundary) Segment(i int) BoundarySegment {
+	if i < 0 || i >= b.segmentCount {
+		return BoundarySegment{}
+	}
+	return b.segments[i]
+}
 
 // Segments returns the segments, nearest first. The slice aliases the
 // boundary and changes with it.

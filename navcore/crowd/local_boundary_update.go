@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -19,10 +20,14 @@ const maxSegmentsPerPoly = navmesh.MaxVertsPerPoly * 3
 // (dtLocalBoundary::update). A zero ref empties the boundary, as Reset does.
 //
 // When the neighbourhood search fails (stale ref, bad position...) the
-// boundary is left empty, centred on pos, and the error is returned.
+// boundary is left empty, centred on pos, and the error is returned; a nil q
+// is an ErrInvalidParam error and changes nothing.
 //
 // collisionQueryRange [Limit: >= 0] [Units: world units]
 func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRange float32, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery("local boundary update", q); err != nil {
+		return err
+	}
 	if ref == 0 {
 		b.Reset()
 		return nil
@@ -38,6 +43,7 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 	b.polyCount = n
 
 	rangeSqr := collisionQueryRange * collisionQueryRange
+	center := fastgeom.FromVec3(pos)
 	var walls [maxSegmentsPerPoly]query.WallSegment
 	for _, poly := range b.polys[:b.polyCount] {
 		// A polygon whose tile went away since the neighbourhood search
@@ -46,8 +52,9 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 		if err != nil {
 			continue
 		}
-		for _, wall := range walls[:count] {
-			distSqr, _ := geom.DistancePtSegSqr2D(pos, wall.Start, wall.End)
+		for i := range walls[:count] {
+			wall := &walls[i]
+			distSqr, _ := fastgeom.DistancePtSegSqr2D(center, fastgeom.Load(&wall.Start), fastgeom.Load(&wall.End))
 			if distSqr > rangeSqr {
 				continue
 			}
@@ -59,9 +66,9 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 
 // IsValid reports whether every polygon the boundary was gathered from still
 // exists and passes filter; an empty boundary is not valid
-// (dtLocalBoundary::isValid).
+// (dtLocalBoundary::isValid). It is false for a nil q or filter too.
 func (b *LocalBoundary) IsValid(q *query.Query, filter *query.Filter) bool {
-	if b.polyCount == 0 {
+	if b.polyCount == 0 || q == nil {
 		return false
 	}
 	for _, ref := range b.polys[:b.polyCount] {

@@ -1,16 +1,14 @@
 package crowd
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -125,7 +123,7 @@ func runUntil(t *testing.T, pq *PathQueue, budget, limit int, ids ...PathRequest
 }
 
 func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	filter := dungeonFilter()
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
@@ -133,21 +131,6 @@ func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
 	require.NoError(t, err)
 
 	// The first 8 pairs of query_dungeon.csv with both ends on the mesh.
-	file, err := os.Open("../../testdata/query_dungeon.csv")
-	require.NoError(t, err)
-	defer file.Close()
-	rows, err := csv.NewReader(file).ReadAll()
-	require.NoError(t, err)
-	header := map[string]int{}
-	for i, name := range rows[0] {
-		header[name] = i
-	}
-	field := func(row []string, name string) float32 {
-		v, err := strconv.ParseFloat(row[header[name]], 32)
-		require.NoError(t, err)
-		return float32(v)
-	}
-
 	type request struct {
 		id            PathRequestID
 		want          []navmesh.Ref
@@ -158,22 +141,22 @@ func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
 		startPos, end geom.Vec3
 	}
 	var requests []request
-	for _, row := range rows[1:] {
+	for _, pair := range testmesh.ReferencePairs(t) {
 		if len(requests) == 8 {
 			break
 		}
-		if row[header["start_found"]] != "1" || row[header["end_found"]] != "1" {
+		if !pair.StartFound || !pair.EndFound {
 			continue
 		}
-		start, err := q.FindNearestPoly(geom.Vec3{field(row, "sx"), field(row, "sy"), field(row, "sz")}, dungeonHalfExtents, filter)
+		start, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
 		require.NoError(t, err)
-		end, err := q.FindNearestPoly(geom.Vec3{field(row, "ex"), field(row, "ey"), field(row, "ez")}, dungeonHalfExtents, filter)
+		end, err := q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
 		require.NoError(t, err)
 		path := make([]navmesh.Ref, 256)
 		n, status, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, path)
 		require.NoError(t, err)
 		r := request{
-			want: path[:n], wantPolys: int(field(row, "npolys")), wantPartial: row[header["path_partial"]] == "1",
+			want: path[:n], wantPolys: pair.PolyCount, wantPartial: pair.Partial,
 			startRef: start.Ref, endRef: end.Ref, startPos: start.Point, end: end.Point,
 		}
 		require.Equal(t, r.wantPolys, n, "FindPath agrees with the reference")

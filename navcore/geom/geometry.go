@@ -158,17 +158,11 @@ func PointInPolygon(pt Vec3, verts []Vec3) bool {
 // distance from pt to edge j (verts[j]→verts[j+1]) and the parameter of the
 // closest point on it. Both slices must hold len(verts) values.
 func DistancePtPolyEdgesSqr(pt Vec3, verts []Vec3, edgeDistSqr, edgeT []float32) bool {
-	inside := false
 	n := len(verts)
 	for i, j := 0, n-1; i < n; j, i = i, i+1 {
-		vi, vj := verts[i], verts[j]
-		if (vi[2] > pt[2]) != (vj[2] > pt[2]) &&
-			pt[0] < (vj[0]-vi[0])*(pt[2]-vi[2])/(vj[2]-vi[2])+vi[0] {
-			inside = !inside
-		}
-		edgeDistSqr[j], edgeT[j] = DistancePtSegSqr2D(pt, vj, vi)
+		edgeDistSqr[j], edgeT[j] = DistancePtSegSqr2D(pt, verts[j], verts[i])
 	}
-	return inside
+	return PointInPolygon(pt, verts)
 }
 
 // DistancePtSegSqr2D returns the squared xz distance from pt to segment p→q

@@ -100,7 +100,8 @@ func IsFinite(v Vec3) bool { return isFinite(v[0]) && isFinite(v[1]) && isFinite
 // IsFinite2D reports whether the x and z components of v are finite.
 func IsFinite2D(v Vec3) bool { return isFinite(v[0]) && isFinite(v[2]) }
 
-func isFinite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+// isFinite tests the exponent bits: all ones is an infinity or a NaN.
+func isFinite(f float32) bool { return math.Float32bits(f)&0x7f800000 != 0x7f800000 }
 
 // Dot2D returns the dot product of a and b in the xz-plane.
 func Dot2D(a, b Vec3) float32 { return a[0]*b[0] + a[2]*b[2] }

@@ -1,9 +1,22 @@
 // Package navmesh is the tiled navigation mesh of the Detour runtime: tiles
 // of convex polygons in a hash grid keyed by (x, y, layer), 64-bit polygon
-// references, links between polygons inside a tile and across tile borders,
-// off-mesh connections, the tile-data builder and the file formats.
+// references (Ref), links between polygons inside a tile and across tile
+// borders, off-mesh connections, the tile-data builder (BuildTileData) and
+// the file formats (LoadFile reads the C++ tile blob DNAV, RecastDemo's tile
+// set MSET and this package's own file, which Save writes).
 //
 // A Mesh is safe for any number of concurrent readers while tiles are added
-// and removed: readers work on an immutable snapshot of the tile set, and a
-// reference to a removed tile fails validation instead of reaching new data.
+// and removed: readers take a Snapshot, an immutable view of the tile set,
+// and a reference to a removed tile fails validation (ErrInvalidRef) instead
+// of reaching new data. Tiles and their slices are shared by the snapshots
+// that hold them: treat them as read-only.
+//
+// Positions and sizes are in world units, y up. The geometric queries
+// (Tile.ClosestPointOnPoly, Tile.PolyHeight, Tile.FindNearestPoly) do Detour's
+// float32 operations in its order, so their results match the C++ library
+// bit for bit; package query builds the path and spatial queries on them.
+//
+// Errors wrap the package's sentinels (ErrInvalidRef, ErrInvalidParams,
+// ErrTileExists, ErrOutOfTiles, ErrInvalidData and those of the builder and
+// file readers) for errors.Is; no function panics on bad input.
 package navmesh

@@ -77,13 +77,9 @@ func (m *Mesh) Params() Params { return m.params }
 // Snapshot returns the current tile set: one atomic load, no allocation.
 func (m *Mesh) Snapshot() *Snapshot { return m.current.Load() }
 
-// CalcTileLoc returns the grid location of the tile containing pos
-// (dtNavMesh::calcTileLoc) [Units: pos in world units].
-func (m *Mesh) CalcTileLoc(pos mgl32.Vec3) (tx, ty int) {
-	x := (pos[0] - m.params.Origin[0]) / m.params.TileWidth
-	y := (pos[2] - m.params.Origin[2]) / m.params.TileHeight
-	return int(math.Floor(float64(x))), int(math.Floor(float64(y)))
-}
+// CalcTileLoc returns the grid location of the tile containing pos; see
+// Snapshot.CalcTileLoc.
+func (m *Mesh) CalcTileLoc(pos mgl32.Vec3) (tx, ty int) { return tileLoc(&m.params, pos) }
 
 // AddTile adds data as a tile and links it with its neighbours
 // (dtNavMesh::addTile). With lastRef 0 the tile takes the head of the free

@@ -63,10 +63,16 @@ func TestCalcTileLoc(t *testing.T) {
 		{mgl32.Vec3{5, 0, 6}, 1, 1},
 		{mgl32.Vec3{-5.01, 0, 1.99}, -1, -1}, // floor, not truncation
 		{mgl32.Vec3{-25, 0, -10}, -2, -3},
+		// Far away: saturated to int32; NaN gives 0.
+		{mgl32.Vec3{1e30, 0, -1e30}, math.MaxInt32, math.MinInt32},
+		{mgl32.Vec3{float32(math.Inf(-1)), 0, float32(math.Inf(1))}, math.MinInt32, math.MaxInt32},
+		{mgl32.Vec3{float32(math.NaN()), 0, 3}, 0, 0},
 	}
 	for _, tt := range tests {
 		tx, ty := m.CalcTileLoc(tt.pos)
 		assert.Equal(t, [2]int{tt.tx, tt.ty}, [2]int{tx, ty}, "pos %v", tt.pos)
+		tx, ty = m.Snapshot().CalcTileLoc(tt.pos)
+		assert.Equal(t, [2]int{tt.tx, tt.ty}, [2]int{tx, ty}, "snapshot, pos %v", tt.pos)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -24,7 +25,7 @@ func (t *Tile) PolyHeight(poly *Poly, pos mgl32.Vec3) (height float32, ok bool) 
 	if ip < 0 {
 		return 0, false
 	}
-	return t.polyHeight(ip, pos)
+	return t.polyHeight(uint32(ip), fastgeom.FromVec3(pos))
 }
 
 // ClosestPointOnDetailEdges returns the point of poly's detail mesh edges
@@ -36,7 +37,7 @@ func (t *Tile) ClosestPointOnDetailEdges(poly *Poly, pos mgl32.Vec3, onlyBoundar
 	if ip < 0 {
 		return pos
 	}
-	return t.closestPointOnDetailEdges(ip, pos, onlyBoundary)
+	return t.closestPointOnDetailEdges(uint32(ip), &t.Polys[ip], fastgeom.FromVec3(pos), onlyBoundary).Vec3()
 }
 
 // ClosestPointOnPoly returns the point of poly closest to pos
@@ -49,7 +50,8 @@ func (t *Tile) ClosestPointOnPoly(poly *Poly, pos mgl32.Vec3) (closest mgl32.Vec
 	if ip < 0 {
 		return pos, false
 	}
-	return t.closestPointOnPoly(ip, pos)
+	p, over := t.closestPointOnPoly(uint32(ip), fastgeom.FromVec3(pos))
+	return p.Vec3(), over
 }
 
 // QueryPolygons appends to dst the refs of the tile's ground polygons whose
@@ -62,14 +64,15 @@ func (t *Tile) QueryPolygons(qmin, qmax mgl32.Vec3, dst []Ref) []Ref {
 
 // FindNearestPoly returns the polygon of this tile nearest to center among
 // those overlapping the box center±halfExtents, and the nearest point on it
-// (dtNavMesh::findNearestPolyInTile). A point right over a polygon counts
-// only its height distance beyond the tile's WalkableClimb. It returns 0 and
-// the zero vector when no polygon overlaps the box.
+// (dtNavMesh::findNearestPolyInTile): see NearestAmong for the distance. It
+// looks at the first 128 polygons in the box at most, and returns 0 and the
+// zero vector when no polygon overlaps the box.
 func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3) {
 	qmin := geom.Sub(center, halfExtents)
 	qmax := geom.Add(center, halfExtents)
+	c := fastgeom.FromVec3(center)
 	var nearest Ref
-	var nearestPoint mgl32.Vec3
+	var nearestPoint fastgeom.Point
 	nearestDistSqr := float32(math.MaxFloat32)
 	candidates := 0
 	for ip := range t.overlappingPolys(qmin, qmax) {
@@ -77,91 +80,165 @@ func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3)
 			break
 		}
 		candidates++
-		closest, overPoly := t.closestPointOnPoly(ip, center)
-		diff := geom.Sub(center, closest)
-		var d float32
-		if overPoly {
-			d = geom.Abs(diff[1]) - t.Header.WalkableClimb
-			if d > 0 {
-				d = d * d
-			} else {
-				d = 0
-			}
-		} else {
-			d = geom.LenSqr(diff)
-		}
-		if d < nearestDistSqr {
+		closest, over := t.closestPointOnPoly(uint32(ip), c)
+		if d := nearestDistanceSqr(c, closest, over, t.Header.WalkableClimb); d < nearestDistSqr {
 			nearestPoint = closest
 			nearestDistSqr = d
 			nearest = t.PolyRefBase() | Ref(ip)
 		}
 	}
-	return nearest, nearestPoint
+	return nearest, nearestPoint.Vec3()
+}
+
+// NearestAmong returns which of the polygons refs (of this tile) is nearest
+// to center, the first one on a tie, with its point closest to center (as
+// ClosestPointOnPoly gives it), whether center lies over it, and the squared
+// distance it was ranked by [Units: world units²]: from center to that
+// point, or, when center lies over the polygon, only the height difference
+// beyond the tile's WalkableClimb, so that a polygon under the agent's feet
+// counts as touching. Refs whose polygon index is out of range are skipped.
+// It returns ref 0 and distSqr math.MaxFloat32 when no ref qualifies.
+func (t *Tile) NearestAmong(center mgl32.Vec3, refs []Ref) (ref Ref, closest mgl32.Vec3, posOverPoly bool, distSqr float32) {
+	c := fastgeom.FromVec3(center)
+	climb := t.Header.WalkableClimb
+	var nearest fastgeom.Point
+	distSqr = math.MaxFloat32
+	for _, r := range refs {
+		ip := r.PolyIndex()
+		if ip >= uint32(len(t.Polys)) {
+			continue
+		}
+		p, over := t.closestPointOnPoly(ip, c)
+		if d := nearestDistanceSqr(c, p, over, climb); d < distSqr {
+			ref, nearest, posOverPoly, distSqr = r, p, over, d
+		}
+	}
+	return ref, nearest.Vec3(), posOverPoly, distSqr
+}
+
+// nearestDistanceSqr is the distance the nearest-polygon searches rank a
+// polygon by (see NearestAmong), from center to closest, the polygon's
+// point closest to it.
+func nearestDistanceSqr(center, closest fastgeom.Point, posOverPoly bool, walkableClimb float32) float32 {
+	if posOverPoly {
+		// Over the polygon and within climb: as good as touching it.
+		d := geom.Abs(center.Y-closest.Y) - walkableClimb
+		if d > 0 {
+			return d * d
+		}
+		return 0
+	}
+	dx := center.X - closest.X
+	dy := center.Y - closest.Y
+	dz := center.Z - closest.Z
+	return dx*dx + dy*dy + dz*dz
 }
 
 // detailVertex returns vertex i of a detail triangle of poly: one of the
 // polygon's own vertices or one of its extra detail vertices.
-func (t *Tile) detailVertex(poly *Poly, detail *PolyDetail, i uint8) mgl32.Vec3 {
+func (t *Tile) detailVertex(poly *Poly, detail *PolyDetail, i uint8) fastgeom.Point {
 	if i < poly.VertCount {
-		return t.Verts[poly.Verts[i]]
+		return fastgeom.Load(&t.Verts[poly.Verts[i]])
 	}
-	return t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)]
+	return fastgeom.Load(&t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)])
 }
 
-func (t *Tile) polyHeight(ip int, pos mgl32.Vec3) (float32, bool) {
+// The closest-point functions below are where the nearest-polygon search and
+// linking spend their time; they run on fastgeom points, with the float32
+// operations of geom.PointInPolygon, geom.ClosestHeightOnTriangle and
+// geom.DistancePtSegSqr2D in the same order.
+
+// closestPointOnPoly is ClosestPointOnPoly for polygon ip.
+func (t *Tile) closestPointOnPoly(ip uint32, pos fastgeom.Point) (closest fastgeom.Point, posOverPoly bool) {
 	poly := &t.Polys[ip]
 	if poly.Type() == PolyTypeOffMeshConnection {
-		return 0, false
+		v0 := fastgeom.Load(&t.Verts[poly.Verts[0]])
+		v1 := fastgeom.Load(&t.Verts[poly.Verts[1]])
+		_, segT := fastgeom.DistancePtSegSqr2D(pos, v0, v1)
+		return fastgeom.Lerp(v0, v1, segT), false
 	}
-	var verts [MaxVertsPerPoly]mgl32.Vec3
-	nv := int(poly.VertCount)
-	for i := range nv {
-		verts[i] = t.Verts[poly.Verts[i]]
+	if containsXZ(t.Verts, poly.Verts[:min(int(poly.VertCount), len(poly.Verts))], pos) {
+		pos.Y = t.heightInside(ip, poly, pos)
+		return pos, true
 	}
-	if !geom.PointInPolygon(pos, verts[:nv]) {
-		return 0, false
-	}
+	return t.closestPointOnDetailEdges(ip, poly, pos, true), false
+}
 
+// polyHeight is PolyHeight for polygon ip.
+func (t *Tile) polyHeight(ip uint32, pos fastgeom.Point) (float32, bool) {
+	poly := &t.Polys[ip]
+	if poly.Type() == PolyTypeOffMeshConnection ||
+		!containsXZ(t.Verts, poly.Verts[:min(int(poly.VertCount), len(poly.Verts))], pos) {
+		return 0, false
+	}
+	return t.heightInside(ip, poly, pos), true
+}
+
+// containsXZ is geom.PointInPolygon on the polygon verts[indices[i]]:
+// whether pt lies inside it seen from above.
+func containsXZ(verts []mgl32.Vec3, indices []uint16, pt fastgeom.Point) bool {
+	if len(indices) == 0 {
+		return false
+	}
+	inside := false
+	vj := fastgeom.Load(&verts[indices[len(indices)-1]])
+	for _, index := range indices {
+		vi := fastgeom.Load(&verts[index])
+		if (vi.Z > pt.Z) != (vj.Z > pt.Z) &&
+			pt.X < (vj.X-vi.X)*(pt.Z-vi.Z)/(vj.Z-vi.Z)+vi.X {
+			inside = !inside
+		}
+		vj = vi
+	}
+	return inside
+}
+
+// heightInside is the detail height at pos, known to lie inside poly seen
+// from above (dtNavMesh::getPolyHeight after its inside test).
+func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 	detail := &t.DetailMeshes[ip]
-	for j := range uint32(detail.TriCount) {
-		tri := &t.DetailTris[detail.TriBase+j]
+	tris := t.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
+	for i := range tris {
+		tri := &tris[i]
 		a := t.detailVertex(poly, detail, tri[0])
 		b := t.detailVertex(poly, detail, tri[1])
 		c := t.detailVertex(poly, detail, tri[2])
-		if h, ok := geom.ClosestHeightOnTriangle(pos, a, b, c); ok {
-			return h, true
+		if h, ok := fastgeom.ClosestHeightOnTriangle(pos, a, b, c); ok {
+			return h
 		}
 	}
 	// Every triangle test failed (degenerate triangles or large coordinates):
 	// pos is on an edge, take the closest edge's height.
-	closest := t.closestPointOnDetailEdges(ip, pos, false)
-	return closest[1], true
+	return t.closestPointOnDetailEdges(ip, poly, pos, false).Y
 }
 
-func (t *Tile) closestPointOnDetailEdges(ip int, pos mgl32.Vec3, onlyBoundary bool) mgl32.Vec3 {
-	poly := &t.Polys[ip]
+// closestPointOnDetailEdges is ClosestPointOnDetailEdges for poly, polygon
+// ip.
+func (t *Tile) closestPointOnDetailEdges(ip uint32, poly *Poly, pos fastgeom.Point, onlyBoundary bool) fastgeom.Point {
 	detail := &t.DetailMeshes[ip]
+	tris := t.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
 
 	minDistSqr := float32(math.MaxFloat32)
 	var minT float32
-	var segStart, segEnd mgl32.Vec3
+	var segStart, segEnd fastgeom.Point
 	found := false
-	for i := range uint32(detail.TriCount) {
-		tri := &t.DetailTris[detail.TriBase+i]
+	for i := range tris {
+		tri := &tris[i]
 		if onlyBoundary && tri[3]&anyBoundaryEdge == 0 {
 			continue
 		}
-		var v [3]mgl32.Vec3
-		for j := range 3 {
-			v[j] = t.detailVertex(poly, detail, tri[j])
+		v := [3]fastgeom.Point{
+			t.detailVertex(poly, detail, tri[0]),
+			t.detailVertex(poly, detail, tri[1]),
+			t.detailVertex(poly, detail, tri[2]),
 		}
 		for k, j := 0, 2; k < 3; j, k = k, k+1 {
 			// An inner edge is skipped when only boundary edges count, and
 			// otherwise visited once, from its lower vertex index.
-			if tri.DetailEdgeFlags(j)&DetailEdgeBoundary == 0 && (onlyBoundary || tri[j] < tri[k]) {
+			if tri[3]>>(j*2)&DetailEdgeBoundary == 0 && (onlyBoundary || tri[j] < tri[k]) {
 				continue
 			}
-			d, segT := geom.DistancePtSegSqr2D(pos, v[j], v[k])
+			d, segT := fastgeom.DistancePtSegSqr2D(pos, v[j], v[k])
 			if d < minDistSqr {
 				minDistSqr = d
 				minT = segT
@@ -173,22 +250,7 @@ func (t *Tile) closestPointOnDetailEdges(ip int, pos mgl32.Vec3, onlyBoundary bo
 	if !found {
 		return pos
 	}
-	return geom.Lerp(segStart, segEnd, minT)
-}
-
-func (t *Tile) closestPointOnPoly(ip int, pos mgl32.Vec3) (mgl32.Vec3, bool) {
-	closest := pos
-	if h, ok := t.polyHeight(ip, pos); ok {
-		closest[1] = h
-		return closest, true
-	}
-	poly := &t.Polys[ip]
-	if poly.Type() == PolyTypeOffMeshConnection {
-		v0, v1 := t.Verts[poly.Verts[0]], t.Verts[poly.Verts[1]]
-		_, segT := geom.DistancePtSegSqr2D(pos, v0, v1)
-		return geom.Lerp(v0, v1, segT), false
-	}
-	return t.closestPointOnDetailEdges(ip, pos, true), false
+	return fastgeom.Lerp(segStart, segEnd, minT)
 }
 
 // queryPolygons appends at most limit refs to dst.

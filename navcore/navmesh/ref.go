@@ -11,8 +11,11 @@ type TileRef = Ref
 
 // Bit widths of the parts of a Ref.
 const (
+	// SaltBits is the width of the salt, which counts a slot's reuses.
 	SaltBits = 16
+	// TileBits is the width of the tile-slot index.
 	TileBits = 28
+	// PolyBits is the width of the polygon index within a tile.
 	PolyBits = 20
 
 	saltMask = 1<<SaltBits - 1

@@ -1,5 +1,31 @@
 package navmesh
 
+import (
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// tileLoc is dtNavMesh::calcTileLoc: the float32 quotient floored, then
+// saturated to the int32 range (NaN gives 0).
+func tileLoc(p *Params, pos mgl32.Vec3) (tx, ty int) {
+	x := (pos[0] - p.Origin[0]) / p.TileWidth
+	y := (pos[2] - p.Origin[2]) / p.TileHeight
+	return saturateInt32(math.Floor(float64(x))), saturateInt32(math.Floor(float64(y)))
+}
+
+func saturateInt32(f float64) int {
+	switch {
+	case f != f:
+		return 0
+	case f <= math.MinInt32:
+		return math.MinInt32
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	}
+	return int(f)
+}
+
 // tileEntry is one tile in a position-lookup bucket.
 type tileEntry struct {
 	x, y, layer int32

@@ -83,12 +83,14 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 
 	const writes = 300
 	var done atomic.Bool
-	var snapshotsChecked, staleRejected atomic.Int64
+	var snapshotsChecked, staleRejected, readers atomic.Int64
 	var wg sync.WaitGroup
 	for range 3 {
 		wg.Add(1)
+		readers.Add(1)
 		go func() {
 			defer wg.Done()
+			defer readers.Add(-1)
 			var seen []Ref
 			for !done.Load() {
 				s := m.Snapshot()
@@ -120,7 +122,7 @@ func TestConcurrentReadersWhileTilesChange(t *testing.T) {
 
 	// Let the readers start before the writer runs, and let them interleave
 	// with it, even on a loaded machine with few cores.
-	for snapshotsChecked.Load() < 3 {
+	for snapshotsChecked.Load() < 3 && readers.Load() > 0 {
 		runtime.Gosched()
 	}
 	for i := range writes {

@@ -24,12 +24,15 @@ type Tile struct {
 	// Links are this version's links (len == Header.MaxLinkCount); unused
 	// links are chained in an internal free list.
 	Links []Link
-	// DetailMeshes, DetailVerts, DetailTris, BVTree and OffMeshConnections
-	// are the slices of Data.
-	DetailMeshes       []PolyDetail
-	DetailVerts        []mgl32.Vec3
-	DetailTris         []DetailTri
-	BVTree             []BVNode
+	// DetailMeshes is Data.DetailMeshes.
+	DetailMeshes []PolyDetail
+	// DetailVerts is Data.DetailVerts [Units: world units]
+	DetailVerts []mgl32.Vec3
+	// DetailTris is Data.DetailTris.
+	DetailTris []DetailTri
+	// BVTree is Data.BVTree.
+	BVTree []BVNode
+	// OffMeshConnections is Data.OffMeshConnections.
 	OffMeshConnections []OffMeshConnection
 
 	salt          uint32

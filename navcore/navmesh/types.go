@@ -104,9 +104,9 @@ type PolyDetail struct {
 // (see DetailEdgeBoundary).
 type DetailTri [4]uint8
 
-// DetailEdgeFlags returns the two flag bits of edge (0..2) of a detail
+// EdgeFlags returns the two flag bits of edge (0..2) of a detail
 // triangle.
-func (t DetailTri) DetailEdgeFlags(edge int) uint8 { return (t[3] >> (edge * 2)) & 0x3 }
+func (t DetailTri) EdgeFlags(edge int) uint8 { return (t[3] >> (edge * 2)) & 0x3 }
 
 // Link connects a polygon edge to a neighbouring polygon (dtLink).
 type Link struct {
@@ -160,10 +160,24 @@ type TileHeader struct {
 	X, Y, Layer int32
 	// UserID is the caller's id for the tile.
 	UserID uint32
-	// PolyCount .. OffMeshConCount are the lengths of the tile's arrays.
-	PolyCount, VertCount, MaxLinkCount               int32
-	DetailMeshCount, DetailVertCount, DetailTriCount int32
-	BVNodeCount, OffMeshConCount                     int32
+	// PolyCount is the number of polygons, off-mesh connections included
+	// [Limit: <= the mesh's MaxPolys].
+	PolyCount int32
+	// VertCount is the number of polygon vertices.
+	VertCount int32
+	// MaxLinkCount is the number of links the tile has room for.
+	MaxLinkCount int32
+	// DetailMeshCount is the number of detail sub-meshes, one per ground
+	// polygon.
+	DetailMeshCount int32
+	// DetailVertCount is the number of extra detail vertices.
+	DetailVertCount int32
+	// DetailTriCount is the number of detail triangles.
+	DetailTriCount int32
+	// BVNodeCount is the number of BV tree nodes, 0 without a tree.
+	BVNodeCount int32
+	// OffMeshConCount is the number of off-mesh connections.
+	OffMeshConCount int32
 	// OffMeshBase is the index of the first off-mesh connection polygon.
 	OffMeshBase int32
 	// WalkableHeight, WalkableRadius and WalkableClimb are the agent
@@ -179,12 +193,23 @@ type TileHeader struct {
 // read from a file: what a C++ tile blob holds, minus its links. A Mesh never
 // modifies the TileData given to it.
 type TileData struct {
-	Header             TileHeader
-	Verts              []mgl32.Vec3
-	Polys              []Poly
-	DetailMeshes       []PolyDetail
-	DetailVerts        []mgl32.Vec3
-	DetailTris         []DetailTri
-	BVTree             []BVNode
+	// Header places the tile and gives the lengths of the slices below.
+	Header TileHeader
+	// Verts are the polygon vertices [Units: world units]
+	Verts []mgl32.Vec3
+	// Polys are the polygons: the ground polygons, then one two-vertex
+	// polygon per off-mesh connection, from Header.OffMeshBase on.
+	Polys []Poly
+	// DetailMeshes locate each ground polygon's detail sub-mesh.
+	DetailMeshes []PolyDetail
+	// DetailVerts are the extra vertices of the detail sub-meshes
+	// [Units: world units]
+	DetailVerts []mgl32.Vec3
+	// DetailTris are the triangles of the detail sub-meshes.
+	DetailTris []DetailTri
+	// BVTree is the bounding-volume tree over the ground polygons, empty when
+	// the tile was built without one.
+	BVTree []BVNode
+	// OffMeshConnections are the off-mesh connections starting in the tile.
 	OffMeshConnections []OffMeshConnection
 }

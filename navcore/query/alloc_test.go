@@ -7,24 +7,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // TestQueriesDoNotAllocate checks that every query allocates nothing once
 // its buffers exist.
 func TestQueriesDoNotAllocate(t *testing.T) {
-	mesh := loadDungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
+	q, filter, pair, start, end := walkSetup(t, 2048)
 	custom := referenceFilter()
 	custom.Custom = passThroughFilter{base: referenceFilter()}
-	pair := readReferencePairs(t)[1]
-	s, e := pair.start, pair.end
-	start, err := q.FindNearestPoly(s, referenceExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(e, referenceExtents, filter)
-	require.NoError(t, err)
+	s, e := pair.Start, pair.End
 	sr, er := start.Ref, end.Ref
 
 	path := make([]navmesh.Ref, 256)
@@ -37,14 +30,14 @@ func TestQueriesDoNotAllocate(t *testing.T) {
 	points := make([]StraightPathPoint, 64)
 	segments := make([]WallSegment, 32)
 	shape := []geom.Vec3{{s[0] - 2, s[1], s[2] - 2}, {s[0] - 2, s[1], s[2] + 2}, {s[0] + 2, s[1], s[2] + 2}, {s[0] + 2, s[1], s[2] - 2}}
-	rng := &lcg{state: 3}
-	random := rng.next
+	rng := &testmesh.LCG{State: 3}
+	random := rng.Next
 	count := 0
 	visit := func(_ *navmesh.Tile, refs []navmesh.Ref) { count += len(refs) }
 
 	for name, run := range map[string]func(){
-		"FindNearestPoly":       func() { _, _ = q.FindNearestPoly(s, referenceExtents, filter) },
-		"FindNearestPolyCustom": func() { _, _ = q.FindNearestPoly(s, referenceExtents, custom) },
+		"FindNearestPoly":       func() { _, _ = q.FindNearestPoly(s, testmesh.DungeonHalfExtents, filter) },
+		"FindNearestPolyCustom": func() { _, _ = q.FindNearestPoly(s, testmesh.DungeonHalfExtents, custom) },
 		"QueryPolygons":         func() { _, _, _ = q.QueryPolygons(s, geom.Vec3{5, 5, 5}, filter, refs) },
 		"QueryPolygonsFunc":     func() { _ = q.QueryPolygonsFunc(s, geom.Vec3{5, 5, 5}, filter, visit) },
 		"FindPath":              func() { _, _, _ = q.FindPath(sr, er, s, e, filter, path) },
@@ -94,7 +87,7 @@ func TestQueriesDoNotAllocate(t *testing.T) {
 // walks one by one: it finds the same polygons and, once warm, allocates
 // nothing.
 func TestWideBoxQuery(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := New(mesh, 64)
 	require.NoError(t, err)
 	filter := referenceFilter()

@@ -15,6 +15,8 @@ import (
 // reaching it into costs; parents and costs must then be at least as long as
 // refs. When refs fills up the rest is dropped with StatusBufferTooSmall.
 // Afterwards PathFromDijkstraSearch gives the path to any polygon reached.
+//
+// radius [Limit: >= 0] [Units: world units]; costs [Units: filter cost]
 func (q *Query) FindPolysAroundCircle(startRef navmesh.Ref, center geom.Vec3, radius float32, filter *Filter, refs, parents []navmesh.Ref, costs []float32) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find polys around circle: start ref", startRef); err != nil {
@@ -44,6 +46,9 @@ func (q *Query) FindPolysAroundCircle(startRef navmesh.Ref, center geom.Vec3, ra
 // instead of a circle: the search goes through portals that overlap shape,
 // seen from above, and starts at the shape's centroid
 // (dtNavMeshQuery::findPolysAroundShape). shape needs at least 3 vertices.
+//
+// shape [Limit: 3+ vertices, convex] [Units: world units]; costs [Units:
+// filter cost]
 func (q *Query) FindPolysAroundShape(startRef navmesh.Ref, shape []geom.Vec3, filter *Filter, refs, parents []navmesh.Ref, costs []float32) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find polys around shape: start ref", startRef); err != nil {
@@ -98,34 +103,20 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 	refs, parents []navmesh.Ref, costs []float32, touches func(va, vb geom.Vec3) bool) (int, Status) {
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
 
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	var status Status
 	n := 0
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
 
-		var parentRef navmesh.Ref
+		parentRef := pool.refAt(bestNode.parent)
 		var parentTile *navmesh.Tile
 		var parentPoly *navmesh.Poly
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
 		if parentRef != 0 {
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
 		}
@@ -150,7 +141,7 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			va, vb, ok := portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile)
@@ -173,18 +164,7 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 				bestRef, bestTile, bestPoly,
 				neighbourRef, neighbourTile, neighbourPoly)
 			total := bestNode.total + cost
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags = nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 	return n, status

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -25,22 +26,22 @@ type benchFixture struct {
 
 func newBenchFixture(b *testing.B) *benchFixture {
 	b.Helper()
-	mesh := loadDungeon(b)
+	mesh := testmesh.Dungeon(b)
 	q, err := New(mesh, 2048)
 	require.NoError(b, err)
 	f := &benchFixture{q: q, filter: referenceFilter()}
-	rng := &lcg{state: 12345}
+	rng := &testmesh.LCG{State: 12345}
 	path := make([]navmesh.Ref, 256)
 	for range benchPairCount {
-		s, err := q.FindRandomPoint(f.filter, rng.next)
+		s, err := q.FindRandomPoint(f.filter, rng.Next)
 		require.NoError(b, err)
-		e, err := q.FindRandomPoint(f.filter, rng.next)
+		e, err := q.FindRandomPoint(f.filter, rng.Next)
 		require.NoError(b, err)
 		f.starts = append(f.starts, s.Pos)
 		f.ends = append(f.ends, e.Pos)
-		sn, err := q.FindNearestPoly(s.Pos, referenceExtents, f.filter)
+		sn, err := q.FindNearestPoly(s.Pos, testmesh.DungeonHalfExtents, f.filter)
 		require.NoError(b, err)
-		en, err := q.FindNearestPoly(e.Pos, referenceExtents, f.filter)
+		en, err := q.FindNearestPoly(e.Pos, testmesh.DungeonHalfExtents, f.filter)
 		require.NoError(b, err)
 		f.startRefs = append(f.startRefs, sn.Ref)
 		f.endRefs = append(f.endRefs, en.Ref)
@@ -56,7 +57,7 @@ func BenchmarkFindNearestPoly(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := f.q.FindNearestPoly(f.starts[i%benchPairCount], referenceExtents, f.filter); err != nil {
+		if _, err := f.q.FindNearestPoly(f.starts[i%benchPairCount], testmesh.DungeonHalfExtents, f.filter); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -79,8 +80,8 @@ func BenchmarkFindPath(b *testing.B) {
 // what the interface calls cost.
 type passThroughFilter struct{ base *Filter }
 
-func (p passThroughFilter) PassFilter(_ navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
-	return p.base.DefaultPassFilter(poly)
+func (p passThroughFilter) Passes(_ navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
+	return p.base.DefaultPasses(poly)
 }
 
 func (p passThroughFilter) Cost(a, b geom.Vec3, _, cur, _ PolyContext) float32 {
@@ -125,8 +126,8 @@ func BenchmarkWholePair(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := i % benchPairCount
-		start, _ := f.q.FindNearestPoly(f.starts[k], referenceExtents, f.filter)
-		end, _ := f.q.FindNearestPoly(f.ends[k], referenceExtents, f.filter)
+		start, _ := f.q.FindNearestPoly(f.starts[k], testmesh.DungeonHalfExtents, f.filter)
+		end, _ := f.q.FindNearestPoly(f.ends[k], testmesh.DungeonHalfExtents, f.filter)
 		n, _, err := f.q.FindPath(start.Ref, end.Ref, f.starts[k], f.ends[k], f.filter, path)
 		if err != nil {
 			b.Fatal(err)
@@ -201,8 +202,8 @@ func BenchmarkPolyWallSegments(b *testing.B) {
 }
 
 func BenchmarkFindRandomPoint(b *testing.B) {
-	rng := &lcg{state: 9}
+	rng := &testmesh.LCG{State: 9}
 	benchAround(b, func(f *benchFixture, _ int) {
-		_, _ = f.q.FindRandomPoint(f.filter, rng.next)
+		_, _ = f.q.FindRandomPoint(f.filter, rng.Next)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -45,24 +46,24 @@ func closestPointOnPolyBoundary(snap *navmesh.Snapshot, ref navmesh.Ref, pos geo
 // boundaryPoint is the body of closestPointOnPolyBoundary for a known
 // polygon (geom.DistancePtPolyEdgesSqr and the pick of the nearest edge).
 func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.Vec3 {
-	var verts [navmesh.MaxVertsPerPoly]point
+	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
 	var edgeDistSqr, edgeT [navmesh.MaxVertsPerPoly]float32
 	nv := min(int(poly.VertCount), navmesh.MaxVertsPerPoly)
 	if nv == 0 {
 		return pos
 	}
 	for i := 0; i < nv; i++ {
-		verts[i] = toPoint(tile.Verts[poly.Verts[i]])
+		verts[i] = fastgeom.Load(&tile.Verts[poly.Verts[i]])
 	}
-	pt := toPoint(pos)
+	pt := fastgeom.FromVec3(pos)
 	inside := false
 	for i, j := 0, nv-1; i < nv; j, i = i, i+1 {
 		vi, vj := verts[i], verts[j]
-		if (vi.z > pt.z) != (vj.z > pt.z) &&
-			pt.x < (vj.x-vi.x)*(pt.z-vi.z)/(vj.z-vi.z)+vi.x {
+		if (vi.Z > pt.Z) != (vj.Z > pt.Z) &&
+			pt.X < (vj.X-vi.X)*(pt.Z-vi.Z)/(vj.Z-vi.Z)+vi.X {
 			inside = !inside
 		}
-		edgeDistSqr[j], edgeT[j] = distancePtSegSqr2D(pt, vj, vi)
+		edgeDistSqr[j], edgeT[j] = fastgeom.DistancePtSegSqr2D(pt, vj, vi)
 	}
 	if inside {
 		return pos
@@ -75,7 +76,7 @@ func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.V
 			imin = i
 		}
 	}
-	return lerpPoint(verts[imin], verts[nextVert(imin, nv)], edgeT[imin]).vec()
+	return fastgeom.Lerp(verts[imin], verts[nextVert(imin, nv)], edgeT[imin]).Vec3()
 }
 
 // PolyHeight returns the height of polygon ref's detail surface at pos's x

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -17,9 +18,9 @@ import (
 // with -race. Queries see either the tile or no tile: a stale ref is an
 // ErrInvalidRef, never a crash or a wrong answer.
 func TestQueriesWhileTilesChange(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	filter := referenceFilter()
-	pairs := readReferencePairs(t)[:100]
+	pairs := testmesh.ReferencePairs(t)[:100]
 	var stop atomic.Bool
 	var writer, readers sync.WaitGroup
 
@@ -61,18 +62,18 @@ func TestQueriesWhileTilesChange(t *testing.T) {
 			done := 0
 			for attempt := 0; done < 200 && attempt < 100000; attempt++ {
 				p := pairs[attempt%len(pairs)]
-				start, err := q.FindNearestPoly(p.start, referenceExtents, filter)
+				start, err := q.FindNearestPoly(p.Start, testmesh.DungeonHalfExtents, filter)
 				if !assert.NoError(t, err) {
 					return
 				}
-				end, err := q.FindNearestPoly(p.end, referenceExtents, filter)
+				end, err := q.FindNearestPoly(p.End, testmesh.DungeonHalfExtents, filter)
 				if !assert.NoError(t, err) {
 					return
 				}
 				if start.Ref == 0 || end.Ref == 0 {
 					continue // the tile was out at that moment
 				}
-				n, status, err := q.FindPath(start.Ref, end.Ref, p.start, p.end, filter, path)
+				n, status, err := q.FindPath(start.Ref, end.Ref, p.Start, p.End, filter, path)
 				if errors.Is(err, ErrInvalidRef) {
 					continue
 				}
@@ -82,10 +83,10 @@ func TestQueriesWhileTilesChange(t *testing.T) {
 				// When both lookups saw the same tile version the answer
 				// is the reference one.
 				if start.Ref.Salt() == end.Ref.Salt() {
-					assert.Equal(t, p.partial, status.Partial())
-					assert.Equal(t, p.polyCount, n)
+					assert.Equal(t, p.Partial, status.Partial())
+					assert.Equal(t, p.PolyCount, n)
 				}
-				ns, _, err := q.FindStraightPath(p.start, p.end, path[:n], points, 0)
+				ns, _, err := q.FindStraightPath(p.Start, p.End, path[:n], points, 0)
 				if errors.Is(err, ErrInvalidRef) {
 					continue
 				}

@@ -15,6 +15,10 @@
 // are one of the sentinels ErrInvalidParam, ErrInvalidRef, ErrBufferTooSmall,
 // ErrNotFound and ErrNoSlicedQuery, usable with errors.Is.
 //
+// Positions, extents, radii and lengths are in world units, y up; a
+// position must be finite. Costs are filter costs: for the default filter,
+// the distance travelled times the area cost.
+//
 // The algorithms follow Detour 1.6.0 operation for operation in float32, so
 // the answers match the C++ library's to the last bit, quirks included:
 //   - Raycast stops when its path buffer is full, so an empty buffer tests

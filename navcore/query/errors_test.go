@@ -9,11 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 func TestNewRejectsBadArguments(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	for _, maxNodes := range []int{0, -1, MaxNodes + 1} {
 		_, err := New(mesh, maxNodes)
 		assert.ErrorIs(t, err, ErrInvalidParam, "max nodes %d", maxNodes)
@@ -46,16 +47,8 @@ func TestErrBufferTooSmallIsInvalidParam(t *testing.T) {
 // TestBadInput feeds every public query bad positions, extents, refs,
 // filters and buffers: each must give its sentinel error and no panic.
 func TestBadInput(t *testing.T) {
-	mesh := loadDungeon(t)
-	q, err := New(mesh, 256)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := readReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.end, referenceExtents, filter)
-	require.NoError(t, err)
-	good, goodEnd := pair.start, pair.end
+	q, filter, pair, start, end := walkSetup(t, 256)
+	good, goodEnd := pair.Start, pair.End
 	ref, endRef := start.Ref, end.Ref
 
 	nan := float32(math.NaN())
@@ -66,7 +59,7 @@ func TestBadInput(t *testing.T) {
 	path := make([]navmesh.Ref, 16)
 	points := make([]StraightPathPoint, 16)
 	segments := make([]WallSegment, 16)
-	random := (&lcg{state: 1}).next
+	random := (&testmesh.LCG{State: 1}).Next
 
 	type call func(ref navmesh.Ref, pos geom.Vec3, filter *Filter) error
 	calls := map[string]call{
@@ -139,15 +132,15 @@ func TestBadInput(t *testing.T) {
 			return err
 		},
 		"FindNearestPoly": func(_ navmesh.Ref, p geom.Vec3, f *Filter) error {
-			_, err := q.FindNearestPoly(p, referenceExtents, f)
+			_, err := q.FindNearestPoly(p, testmesh.DungeonHalfExtents, f)
 			return err
 		},
 		"QueryPolygons": func(_ navmesh.Ref, p geom.Vec3, f *Filter) error {
-			_, _, err := q.QueryPolygons(p, referenceExtents, f, path)
+			_, _, err := q.QueryPolygons(p, testmesh.DungeonHalfExtents, f, path)
 			return err
 		},
 		"QueryPolygonsFunc": func(_ navmesh.Ref, p geom.Vec3, f *Filter) error {
-			return q.QueryPolygonsFunc(p, referenceExtents, f, func(*navmesh.Tile, []navmesh.Ref) {})
+			return q.QueryPolygonsFunc(p, testmesh.DungeonHalfExtents, f, func(*navmesh.Tile, []navmesh.Ref) {})
 		},
 	}
 	takesRef := map[string]bool{"FindNearestPoly": false, "QueryPolygons": false, "QueryPolygonsFunc": false}
@@ -188,16 +181,8 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestBadExtentsRadiiAndBuffers(t *testing.T) {
-	mesh := loadDungeon(t)
-	q, err := New(mesh, 256)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := readReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.end, referenceExtents, filter)
-	require.NoError(t, err)
-	pos := pair.start
+	q, filter, pair, start, end := walkSetup(t, 256)
+	pos := pair.Start
 	nan := float32(math.NaN())
 
 	for _, ext := range []geom.Vec3{{0, 4, 2}, {2, -1, 2}, {2, 4, 0}, {nan, 1, 1}, {1, float32(math.Inf(1)), 1}, {}} {
@@ -213,17 +198,17 @@ func TestBadExtentsRadiiAndBuffers(t *testing.T) {
 		assert.ErrorIs(t, err, ErrInvalidParam, "radius %v", radius)
 		_, _, err = q.FindLocalNeighbourhood(start.Ref, pos, radius, filter, make([]navmesh.Ref, 4), nil)
 		assert.ErrorIs(t, err, ErrInvalidParam, "radius %v", radius)
-		_, _, err = q.FindRandomPointAroundCircle(start.Ref, pos, radius, filter, (&lcg{}).next)
+		_, _, err = q.FindRandomPointAroundCircle(start.Ref, pos, radius, filter, (&testmesh.LCG{}).Next)
 		assert.ErrorIs(t, err, ErrInvalidParam, "radius %v", radius)
 	}
 
-	_, _, err = q.FindPath(start.Ref, end.Ref, pos, pair.end, filter, nil)
+	_, _, err := q.FindPath(start.Ref, end.Ref, pos, pair.End, filter, nil)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
-	_, _, err = q.FindStraightPath(pos, pair.end, []navmesh.Ref{start.Ref}, nil, 0)
+	_, _, err = q.FindStraightPath(pos, pair.End, []navmesh.Ref{start.Ref}, nil, 0)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
-	_, _, err = q.FindStraightPath(pos, pair.end, nil, make([]StraightPathPoint, 4), 0)
+	_, _, err = q.FindStraightPath(pos, pair.End, nil, make([]StraightPathPoint, 4), 0)
 	assert.ErrorIs(t, err, ErrInvalidParam)
-	_, _, _, err = q.MoveAlongSurface(start.Ref, pos, pair.end, filter, nil)
+	_, _, _, err = q.MoveAlongSurface(start.Ref, pos, pair.End, filter, nil)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
 	_, _, err = q.FindPolysAroundCircle(start.Ref, pos, 2, filter, nil, nil, nil)
 	assert.ErrorIs(t, err, ErrBufferTooSmall)
@@ -243,7 +228,7 @@ func TestBadExtentsRadiiAndBuffers(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidParam)
 	_, _, err = q.FindRandomPointAroundCircle(start.Ref, pos, 2, filter, nil)
 	assert.ErrorIs(t, err, ErrInvalidParam)
-	assert.ErrorIs(t, q.QueryPolygonsFunc(pos, referenceExtents, filter, nil), ErrInvalidParam)
+	assert.ErrorIs(t, q.QueryPolygonsFunc(pos, testmesh.DungeonHalfExtents, filter, nil), ErrInvalidParam)
 	assert.False(t, q.IsValidPolyRef(start.Ref, nil))
 	assert.False(t, q.IsValidPolyRef(0, filter))
 
@@ -254,17 +239,17 @@ func TestBadExtentsRadiiAndBuffers(t *testing.T) {
 	// Nothing passes: not found.
 	none := NewFilter()
 	none.IncludeFlags = 0
-	_, err = q.FindRandomPoint(none, (&lcg{}).next)
+	_, err = q.FindRandomPoint(none, (&testmesh.LCG{}).Next)
 	assert.ErrorIs(t, err, ErrNotFound)
-	_, _, err = q.FindRandomPointAroundCircle(start.Ref, pos, 2, none, (&lcg{}).next)
+	_, _, err = q.FindRandomPointAroundCircle(start.Ref, pos, 2, none, (&testmesh.LCG{}).Next)
 	assert.ErrorIs(t, err, ErrInvalidParam, "the start polygon must pass the filter")
-	nearest, err := q.FindNearestPoly(pos, referenceExtents, none)
+	nearest, err := q.FindNearestPoly(pos, testmesh.DungeonHalfExtents, none)
 	require.NoError(t, err)
 	assert.Zero(t, nearest.Ref, "no polygon is not an error")
 }
 
 func TestSlicedMisuse(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := New(mesh, 256)
 	require.NoError(t, err)
 	_, _, err = q.UpdateSlicedFindPath(10)
@@ -284,18 +269,11 @@ func TestSlicedMisuse(t *testing.T) {
 }
 
 func TestStaleRefs(t *testing.T) {
-	mesh := loadDungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := readReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.end, referenceExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 2048)
+	mesh := q.Mesh()
 
 	// Start a sliced search, then replace the tile: its slot gets a new salt.
-	status, err := q.InitSlicedFindPath(start.Ref, end.Ref, pair.start, pair.end, filter, 0)
+	status, err := q.InitSlicedFindPath(start.Ref, end.Ref, pair.Start, pair.End, filter, 0)
 	require.NoError(t, err)
 	require.True(t, status.InProgress())
 	_, _, err = q.UpdateSlicedFindPath(2)
@@ -307,9 +285,9 @@ func TestStaleRefs(t *testing.T) {
 	_, err = mesh.AddTile(data, 0)
 	require.NoError(t, err)
 
-	_, _, err = q.FindPath(start.Ref, end.Ref, pair.start, pair.end, filter, make([]navmesh.Ref, 16))
+	_, _, err = q.FindPath(start.Ref, end.Ref, pair.Start, pair.End, filter, make([]navmesh.Ref, 16))
 	assert.ErrorIs(t, err, ErrInvalidRef)
-	_, _, err = q.ClosestPointOnPoly(start.Ref, pair.start)
+	_, _, err = q.ClosestPointOnPoly(start.Ref, pair.Start)
 	assert.ErrorIs(t, err, ErrInvalidRef)
 	assert.False(t, q.IsValidPolyRef(start.Ref, filter))
 
@@ -320,24 +298,16 @@ func TestStaleRefs(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNoSlicedQuery)
 
 	// New refs work.
-	fresh, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
+	fresh, err := q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
 	require.NoError(t, err)
 	assert.NotEqual(t, start.Ref, fresh.Ref)
 	assert.Equal(t, start.Ref.PolyIndex(), fresh.Ref.PolyIndex())
 }
 
 func TestIsInClosedListAndPortals(t *testing.T) {
-	mesh := loadDungeon(t)
-	q, err := New(mesh, 2048)
-	require.NoError(t, err)
-	filter := referenceFilter()
-	pair := readReferencePairs(t)[1]
-	start, err := q.FindNearestPoly(pair.start, referenceExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(pair.end, referenceExtents, filter)
-	require.NoError(t, err)
+	q, filter, pair, start, end := walkSetup(t, 2048)
 	path := make([]navmesh.Ref, 64)
-	n, status, err := q.FindPath(start.Ref, end.Ref, pair.start, pair.end, filter, path)
+	n, status, err := q.FindPath(start.Ref, end.Ref, pair.Start, pair.End, filter, path)
 	require.NoError(t, err)
 	require.False(t, status.Partial())
 	require.Equal(t, 22, n)
@@ -348,7 +318,7 @@ func TestIsInClosedListAndPortals(t *testing.T) {
 	}
 	assert.False(t, q.IsInClosedList(0))
 
-	snap := mesh.Snapshot()
+	snap := q.Mesh().Snapshot()
 	for i := 0; i+1 < n; i++ {
 		left, right, fromType, toType, err := q.PortalPoints(path[i], path[i+1])
 		require.NoError(t, err)

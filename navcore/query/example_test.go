@@ -2,37 +2,25 @@ package query_test
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
 
-// A path request: the polygons under the two points, the corridor between
-// them, and the corners to walk through.
+// A path request on the dungeon tile: the polygons under the two points, the
+// corridor between them, and the corners to walk through with the length of
+// that straight path.
 func Example() {
-	blob, err := os.ReadFile("../../testdata/navmesh_solo_dungeon.bin")
+	mesh, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
-	data, err := navmesh.ReadDNAV(blob)
-	if err != nil {
-		panic(err)
-	}
-	h := data.Header
-	mesh, err := navmesh.New(navmesh.Params{Origin: h.BMin, TileWidth: h.BMax[0] - h.BMin[0],
-		TileHeight: h.BMax[2] - h.BMin[2], MaxTiles: 1, MaxPolys: int(h.PolyCount)})
-	if err != nil {
-		panic(err)
-	}
-	if _, err := mesh.AddTile(data, 0); err != nil {
-		panic(err)
-	}
-
 	q, err := query.New(mesh, 2048) // one Query per goroutine
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
 	filter := query.NewFilter()
 	extents := geom.Vec3{2, 4, 2}
@@ -44,19 +32,25 @@ func Example() {
 	path := make([]navmesh.Ref, 256)
 	n, status, err := q.FindPath(start.Ref, end.Ref, startPos, endPos, filter, path)
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
 	corners := make([]query.StraightPathPoint, 32)
 	m, _, err := q.FindStraightPath(startPos, endPos, path[:n], corners, 0)
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
-	fmt.Printf("%d polygons (%s), %d corners\n", n, status, m)
+	var length float32
+	for i := 1; i < m; i++ {
+		length += geom.Dist(corners[i-1].Pos, corners[i].Pos)
+	}
+	fmt.Printf("%d polygons (%s), %d corners, %.2f units long\n", n, status, m, length)
 	for _, c := range corners[:m] {
 		fmt.Printf("%.2f %.2f %.2f\n", c.Pos[0], c.Pos[1], c.Pos[2])
 	}
 	// Output:
-	// 22 polygons (complete), 8 corners
+	// 22 polygons (complete), 8 corners, 65.65 units long
 	// -9.17 10.20 -20.34
 	// -4.62 10.20 -24.04
 	// 3.48 10.20 -34.24

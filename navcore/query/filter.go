@@ -22,9 +22,8 @@ type Filter struct {
 	// ExcludeFlags: a polygon with any of these flags fails.
 	ExcludeFlags uint16
 	// Custom, when not nil, replaces the default pass and cost rules. The
-	// default rules stay inlined in the search loops; a query checks Custom
-	// once per neighbour with a plain nil test, never through an interface
-	// call of its own.
+	// default rules are a few bit tests and a multiplication, written out in
+	// the hottest loops; Custom costs an interface call per polygon visited.
 	Custom CustomFilter
 }
 
@@ -42,8 +41,11 @@ func NewFilter() *Filter {
 // reference, tile and polygon. All fields are zero when there is no such
 // polygon (no previous polygon at the start, no next one at the goal).
 type PolyContext struct {
-	Ref  navmesh.Ref
+	// Ref is the polygon's reference, 0 for none.
+	Ref navmesh.Ref
+	// Tile is the tile holding it, nil for none.
 	Tile *navmesh.Tile
+	// Poly is the polygon, nil for none.
 	Poly *navmesh.Poly
 }
 
@@ -51,22 +53,25 @@ type PolyContext struct {
 // safe to call from every goroutine that queries with the Filter and must not
 // keep the tile or polygon pointers.
 type CustomFilter interface {
-	// PassFilter reports whether a query may visit the polygon.
-	PassFilter(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool
+	// Passes reports whether a query may visit the polygon.
+	Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool
 	// Cost returns the cost of moving from a to b [Units: world units] across
 	// cur, having come from prev and going on to next.
 	Cost(a, b geom.Vec3, prev, cur, next PolyContext) float32
 }
 
-// PassFilter reports whether poly may be visited, with Custom's rule when
-// it is set.
-func (f *Filter) PassFilter(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
-	return f.passes(ref, tile, poly)
+// Passes reports whether poly, polygon ref of tile, may be visited, with
+// Custom's rule when it is set (dtQueryFilter::passFilter).
+func (f *Filter) Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	if f.Custom != nil {
+		return f.customPasses(ref, tile, poly)
+	}
+	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
 }
 
-// DefaultPassFilter is the default pass rule, ignoring Custom: useful for a
+// DefaultPasses is the default pass rule, ignoring Custom: useful for a
 // CustomFilter that refines it.
-func (f *Filter) DefaultPassFilter(poly *navmesh.Poly) bool {
+func (f *Filter) DefaultPasses(poly *navmesh.Poly) bool {
 	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
 }
 
@@ -85,18 +90,9 @@ func (f *Filter) DefaultCost(a, b geom.Vec3, cur *navmesh.Poly) float32 {
 	return dist(a, b) * f.AreaCost[cur.AreaAndType&0x3f]
 }
 
-// passes is PassFilter for the search loops: small enough to inline, with
-// the interface call kept out of line.
-func (f *Filter) passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
-	if f.Custom != nil {
-		return f.customPasses(ref, tile, poly)
-	}
-	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
-}
-
 //go:noinline
 func (f *Filter) customPasses(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
-	return f.Custom.PassFilter(ref, tile, poly)
+	return f.Custom.Passes(ref, tile, poly)
 }
 
 // cost is Cost for the search loops, with the polygons of a step unpacked.

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -39,9 +40,9 @@ func TestFilterPass(t *testing.T) {
 			f := NewFilter()
 			f.IncludeFlags, f.ExcludeFlags = tc.include, tc.exclude
 			poly := &navmesh.Poly{Flags: tc.flags}
-			assert.Equal(t, tc.want, f.PassFilter(1, nil, poly))
-			assert.Equal(t, tc.want, f.DefaultPassFilter(poly))
-			assert.Equal(t, tc.want, f.passes(1, nil, poly))
+			assert.Equal(t, tc.want, f.Passes(1, nil, poly))
+			assert.Equal(t, tc.want, f.DefaultPasses(poly))
+			assert.Equal(t, tc.want, f.Passes(1, nil, poly))
 		})
 	}
 }
@@ -63,7 +64,7 @@ type avoidFilter struct {
 	calls *int
 }
 
-func (a avoidFilter) PassFilter(ref navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
+func (a avoidFilter) Passes(ref navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
 	*a.calls++
 	return ref != a.avoid && poly.Flags&0xffef != 0
 }
@@ -73,24 +74,24 @@ func (a avoidFilter) Cost(from, to geom.Vec3, _, _, _ PolyContext) float32 {
 }
 
 func TestCustomFilterIsUsed(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := New(mesh, 2048)
 	require.NoError(t, err)
 	base := referenceFilter()
-	pairs := readReferencePairs(t)
+	pairs := testmesh.ReferencePairs(t)
 
 	// Find a complete path of at least 5 polygons, then forbid its middle.
 	path := make([]navmesh.Ref, 256)
-	var p referencePair
+	var p testmesh.ReferencePair
 	var n int
 	var start, end NearestPoly
 	for _, p = range pairs {
-		if p.partial || p.polyCount < 5 {
+		if p.Partial || p.PolyCount < 5 {
 			continue
 		}
-		start, _ = q.FindNearestPoly(p.start, referenceExtents, base)
-		end, _ = q.FindNearestPoly(p.end, referenceExtents, base)
-		n, _, err = q.FindPath(start.Ref, end.Ref, p.start, p.end, base, path)
+		start, _ = q.FindNearestPoly(p.Start, testmesh.DungeonHalfExtents, base)
+		end, _ = q.FindNearestPoly(p.End, testmesh.DungeonHalfExtents, base)
+		n, _, err = q.FindPath(start.Ref, end.Ref, p.Start, p.End, base, path)
 		require.NoError(t, err)
 		break
 	}
@@ -100,7 +101,7 @@ func TestCustomFilterIsUsed(t *testing.T) {
 	calls := 0
 	custom := referenceFilter()
 	custom.Custom = avoidFilter{avoid: middle, calls: &calls}
-	m, _, err := q.FindPath(start.Ref, end.Ref, p.start, p.end, custom, path)
+	m, _, err := q.FindPath(start.Ref, end.Ref, p.Start, p.End, custom, path)
 	require.NoError(t, err)
 	assert.Positive(t, calls, "the custom filter was asked")
 	assert.NotContains(t, path[:m], middle, "the path avoids the rejected polygon")
@@ -110,7 +111,7 @@ func TestCustomFilterIsUsed(t *testing.T) {
 
 	// The rejected polygon is invisible to box queries too.
 	polys := make([]navmesh.Ref, 64)
-	center, _, err := q.ClosestPointOnPoly(middle, p.start)
+	center, _, err := q.ClosestPointOnPoly(middle, p.Start)
 	require.NoError(t, err)
 	k, _, err := q.QueryPolygons(center, geom.Vec3{1, 1, 1}, custom, polys)
 	require.NoError(t, err)
@@ -121,7 +122,7 @@ func TestCustomFilterIsUsed(t *testing.T) {
 }
 
 func TestPassThroughCustomFilterMatchesDefault(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := New(mesh, 2048)
 	require.NoError(t, err)
 	base := referenceFilter()
@@ -129,17 +130,17 @@ func TestPassThroughCustomFilterMatchesDefault(t *testing.T) {
 	custom.Custom = passThroughFilter{base: referenceFilter()}
 	pathA := make([]navmesh.Ref, 256)
 	pathB := make([]navmesh.Ref, 256)
-	for _, p := range readReferencePairs(t)[:200] {
-		a, err := q.FindNearestPoly(p.start, referenceExtents, base)
+	for _, p := range testmesh.ReferencePairs(t)[:200] {
+		a, err := q.FindNearestPoly(p.Start, testmesh.DungeonHalfExtents, base)
 		require.NoError(t, err)
-		b, err := q.FindNearestPoly(p.start, referenceExtents, custom)
+		b, err := q.FindNearestPoly(p.Start, testmesh.DungeonHalfExtents, custom)
 		require.NoError(t, err)
 		require.Equal(t, a, b)
-		end, err := q.FindNearestPoly(p.end, referenceExtents, base)
+		end, err := q.FindNearestPoly(p.End, testmesh.DungeonHalfExtents, base)
 		require.NoError(t, err)
-		na, sa, err := q.FindPath(a.Ref, end.Ref, p.start, p.end, base, pathA)
+		na, sa, err := q.FindPath(a.Ref, end.Ref, p.Start, p.End, base, pathA)
 		require.NoError(t, err)
-		nb, sb, err := q.FindPath(a.Ref, end.Ref, p.start, p.end, custom, pathB)
+		nb, sb, err := q.FindPath(a.Ref, end.Ref, p.Start, p.End, custom, pathB)
 		require.NoError(t, err)
 		require.Equal(t, sa, sb)
 		require.Equal(t, pathA[:na], pathB[:nb])
@@ -147,17 +148,17 @@ func TestPassThroughCustomFilterMatchesDefault(t *testing.T) {
 }
 
 func TestAreaCostScalesDijkstraCosts(t *testing.T) {
-	mesh := loadDungeon(t)
+	mesh := testmesh.Dungeon(t)
 	q, err := New(mesh, 2048)
 	require.NoError(t, err)
-	p := readReferencePairs(t)[1]
+	p := testmesh.ReferencePairs(t)[1]
 	filter := referenceFilter()
-	start, err := q.FindNearestPoly(p.start, referenceExtents, filter)
+	start, err := q.FindNearestPoly(p.Start, testmesh.DungeonHalfExtents, filter)
 	require.NoError(t, err)
 
 	refs := make([]navmesh.Ref, 32)
 	costs := make([]float32, 32)
-	n, _, err := q.FindPolysAroundCircle(start.Ref, p.start, 8, filter, refs, nil, costs)
+	n, _, err := q.FindPolysAroundCircle(start.Ref, p.Start, 8, filter, refs, nil, costs)
 	require.NoError(t, err)
 	require.Greater(t, n, 3)
 	want := append([]float32(nil), costs[:n]...)
@@ -166,7 +167,7 @@ func TestAreaCostScalesDijkstraCosts(t *testing.T) {
 	// The dungeon is all area 0: doubling its cost doubles every cost
 	// exactly and keeps the order.
 	filter.AreaCost[0] = 2
-	m, _, err := q.FindPolysAroundCircle(start.Ref, p.start, 8, filter, refs, nil, costs)
+	m, _, err := q.FindPolysAroundCircle(start.Ref, p.Start, 8, filter, refs, nil, costs)
 	require.NoError(t, err)
 	require.Equal(t, n, m)
 	assert.Equal(t, wantRefs, refs[:m])

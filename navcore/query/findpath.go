@@ -49,31 +49,15 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-
-	startNode := pool.get(startRef, 0)
-	startNode.pos = startPos
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = dist(startPos, endPos) * heuristicScale
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
 
 	lastBestNode := startNode
 	lastBestNodeCost := startNode.total
 	outOfNodes := false
 	custom := filter.Custom != nil
-	// The tile of the last node expanded: a slot holds one tile per
-	// snapshot, and consecutive nodes are mostly in the same tile.
-	lastTileIndex := ^uint32(0)
-	var lastTile *navmesh.Tile
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		if bestNode.ref == endRef {
 			lastBestNode = bestNode
@@ -81,20 +65,12 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		}
 
 		bestRef := bestNode.ref
+		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
 		bestTileIndex := bestRef.TileIndex()
-		if bestTileIndex != lastTileIndex {
-			lastTile, _ = snap.TileAndPolyUnchecked(bestRef)
-			lastTileIndex = bestTileIndex
-		}
-		bestTile := lastTile
-		bestPoly := &bestTile.Polys[bestRef.PolyIndex()]
 
-		var parentRef navmesh.Ref
+		parentRef := pool.refAt(bestNode.parent)
 		var parentTile *navmesh.Tile
 		var parentPoly *navmesh.Poly
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
 		if parentRef != 0 && custom {
 			// Only a custom cost needs the parent polygon.
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
@@ -177,11 +153,10 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 			}
 
 			neighbourNode.parent = bestNode.index
-			neighbourNode.ref = neighbourRef
 			neighbourNode.flags &^= nodeClosed
 			neighbourNode.cost = cost
 			neighbourNode.total = total
-
+			// open.reopen by hand: this loop is the hottest of the package.
 			if neighbourNode.flags&nodeOpen != 0 {
 				open.modify(neighbourNode)
 			} else {

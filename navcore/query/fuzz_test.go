@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -13,7 +14,7 @@ import (
 // public query on the dungeon tile: none may panic, every error must be one
 // of the package's sentinels, and no count may exceed its buffer.
 func FuzzQueries(f *testing.F) {
-	mesh := loadDungeon(f)
+	mesh := testmesh.Dungeon(f)
 	q, err := New(mesh, 64)
 	if err != nil {
 		f.Fatal(err)
@@ -40,7 +41,7 @@ func FuzzQueries(f *testing.F) {
 		var costs [8]float32
 		var points [6]StraightPathPoint
 		var segments [6]WallSegment
-		rng := &lcg{state: rawStart ^ rawEnd}
+		rng := &testmesh.LCG{State: rawStart ^ rawEnd}
 
 		check := func(name string, n, max int, err error) {
 			if err != nil {
@@ -99,9 +100,9 @@ func FuzzQueries(f *testing.F) {
 		check("FindLocalNeighbourhood", n, len(buf), err)
 		n, _, err = q.PolyWallSegments(startRef, filter, mode&4 != 0, segments[:])
 		check("PolyWallSegments", n, len(segments), err)
-		_, _, err = q.FindRandomPointAroundCircle(startRef, start, radius, filter, rng.next)
+		_, _, err = q.FindRandomPointAroundCircle(startRef, start, radius, filter, rng.Next)
 		check("FindRandomPointAroundCircle", 0, 0, err)
-		_, err = q.FindRandomPoint(filter, rng.next)
+		_, err = q.FindRandomPoint(filter, rng.Next)
 		check("FindRandomPoint", 0, 0, err)
 		_, _, err = q.ClosestPointOnPoly(startRef, start)
 		check("ClosestPointOnPoly", 0, 0, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -89,7 +90,7 @@ type goldenWorld struct {
 // 2, cost 3), disabled polygons (flag 0x10) and links of area 5 (cost 1.5).
 func goldenWorlds(t *testing.T) []*goldenWorld {
 	t.Helper()
-	solo := &goldenWorld{name: "solo", dir: filepath.Join("testdata", "golden"), mesh: loadDungeon(t), filter: referenceFilter()}
+	solo := &goldenWorld{name: "solo", dir: filepath.Join("testdata", "golden"), mesh: testmesh.Dungeon(t), filter: referenceFilter()}
 	tiledFilter := referenceFilter()
 	tiledFilter.AreaCost[2] = 3
 	tiledFilter.AreaCost[5] = 1.5
@@ -206,10 +207,10 @@ func sameRefs(t *testing.T, line *fields, count int, got []navmesh.Ref, msgAndAr
 func TestGoldenRandomPoint(t *testing.T) {
 	for _, w := range goldenWorlds(t) {
 		t.Run(w.name, func(t *testing.T) {
-			rng := &lcg{state: 777}
+			rng := &testmesh.LCG{State: 777}
 			for i, line := range goldenLines(t, w.dir, "random_point.txt") {
 				require.Equal(t, 1, line.int())
-				p, err := w.q.FindRandomPoint(w.filter, rng.next)
+				p, err := w.q.FindRandomPoint(w.filter, rng.Next)
 				require.NoError(t, err)
 				assert.Equal(t, line.int(), index(p.Ref), "point %d", i)
 				sameVec(t, line.vec(), p.Pos, "point", i)
@@ -368,10 +369,10 @@ func TestGoldenWallSegments(t *testing.T) {
 func TestGoldenRandomPointAroundCircle(t *testing.T) {
 	for _, w := range goldenWorlds(t) {
 		t.Run(w.name, func(t *testing.T) {
-			rng := &lcg{state: 99}
+			rng := &testmesh.LCG{State: 99}
 			for i, line := range goldenLines(t, w.dir, "random_around_circle.txt") {
 				require.Equal(t, 1, line.int())
-				p, status, err := w.q.FindRandomPointAroundCircle(w.refs[i*2], w.points[i*2], 4, w.filter, rng.next)
+				p, status, err := w.q.FindRandomPointAroundCircle(w.refs[i*2], w.points[i*2], 4, w.filter, rng.Next)
 				require.NoError(t, err)
 				assert.Equal(t, line.int(), detailBits(status), "point %d status", i)
 				assert.Equal(t, line.int(), index(p.Ref), "point %d ref", i)
@@ -523,7 +524,7 @@ func TestGoldenClosest(t *testing.T) {
 				}
 
 				require.Equal(t, 1, line.int())
-				nearest, err := w.q.FindNearestPoly(p, referenceExtents, w.filter)
+				nearest, err := w.q.FindNearestPoly(p, testmesh.DungeonHalfExtents, w.filter)
 				require.NoError(t, err)
 				assert.Equal(t, line.int(), index(nearest.Ref), "nearest %d", i)
 				sameVec(t, line.vec(), nearest.Point, "nearest", i)

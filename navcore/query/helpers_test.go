@@ -1,60 +1,36 @@
 package query
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 )
-
-const dungeonTilePath = "../../testdata/navmesh_solo_dungeon.bin"
-
-// loadDungeon returns the C++ solo dungeon tile as a one-tile Mesh, set up as
-// dtNavMesh::init(data) does for a single tile.
-func loadDungeon(tb testing.TB) *navmesh.Mesh {
-	tb.Helper()
-	blob, err := os.ReadFile(dungeonTilePath)
-	require.NoError(tb, err)
-	data, err := navmesh.ReadDNAV(blob)
-	require.NoError(tb, err)
-	return singleTileMesh(tb, data)
-}
-
-func singleTileMesh(tb testing.TB, data *navmesh.TileData) *navmesh.Mesh {
-	tb.Helper()
-	h := &data.Header
-	mesh, err := navmesh.New(navmesh.Params{
-		Origin:     h.BMin,
-		TileWidth:  h.BMax[0] - h.BMin[0],
-		TileHeight: h.BMax[2] - h.BMin[2],
-		MaxTiles:   1,
-		MaxPolys:   int(h.PolyCount),
-	})
-	require.NoError(tb, err)
-	_, err = mesh.AddTile(data, 0)
-	require.NoError(tb, err)
-	return mesh
-}
 
 // referenceFilter is the filter of the reference runs: every flag but
 // "disabled" (0x10).
 func referenceFilter() *Filter {
 	f := NewFilter()
-	f.IncludeFlags = 0xffef
+	f.IncludeFlags = testmesh.DungeonIncludeFlags
 	f.ExcludeFlags = 0
 	return f
 }
 
-var referenceExtents = geom.Vec3{2, 4, 2}
-
-// lcg is a small seeded random source for tests and benchmarks, returning
-// floats in [0, 1).
-type lcg struct{ state uint64 }
-
-func (r *lcg) next() float32 {
-	r.state = r.state*6364136223846793005 + 1442695040888963407
-	return float32(r.state>>40) / float32(1<<24)
+// walkSetup returns a Query with maxNodes search nodes on the dungeon tile,
+// the reference filter, pair 1 of the reference runs (a 22-polygon walk)
+// and the nearest polygons of its two ends.
+func walkSetup(t testing.TB, maxNodes int) (q *Query, filter *Filter, pair testmesh.ReferencePair, start, end NearestPoly) {
+	t.Helper()
+	q, err := New(testmesh.Dungeon(t), maxNodes)
+	require.NoError(t, err)
+	filter = referenceFilter()
+	pair = testmesh.ReferencePairs(t)[1]
+	start, err = q.FindNearestPoly(pair.Start, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	end, err = q.FindNearestPoly(pair.End, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	require.NotZero(t, start.Ref)
+	require.NotZero(t, end.Ref)
+	return q, filter, pair, start, end
 }

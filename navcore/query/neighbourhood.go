@@ -2,6 +2,7 @@ package query
 
 import (
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -12,6 +13,8 @@ import (
 // when not nil, the polygon each was reached from into parents (at least as
 // long as refs). When refs fills up the rest is dropped with
 // StatusBufferTooSmall.
+//
+// radius [Limit: >= 0] [Units: world units]
 func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, radius float32, filter *Filter, refs, parents []navmesh.Ref) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find local neighbourhood: start ref", startRef); err != nil {
@@ -30,32 +33,23 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 		return 0, 0, err
 	}
 
-	var queue [localSearchQueue]*node
-	queued := 0
 	pool := q.tinyNodes
-	pool.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.parent = 0
-	startNode.ref = startRef
-	startNode.flags = nodeClosed
-	queue[queued] = startNode
-	queued++
+	queue := q.startLocalSearch(startRef)
 
 	radiusSqr := radius * radius
-	var pa, pb [navmesh.MaxVertsPerPoly]geom.Vec3
+	centerPoint := fastgeom.FromVec3(center)
+	var pa, pb [navmesh.MaxVertsPerPoly]fastgeom.Point
 	var status Status
 
 	n := 0
-	refs[n] = startNode.ref
+	refs[n] = startRef
 	if parents != nil {
 		parents[n] = 0
 	}
 	n++
 
-	for queued > 0 {
-		curNode := queue[0]
-		copy(queue[:queued-1], queue[1:queued])
-		queued--
+	for !queue.empty() {
+		curNode := queue.pop()
 
 		curRef := curNode.ref
 		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
@@ -73,14 +67,14 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			if neighbourPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
-			va, vb, ok := portalPoints(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)
+			va, vb, ok := portal(curRef, curPoly, curTile, neighbourRef, neighbourPoly, neighbourTile)
 			if !ok {
 				continue
 			}
-			if d, _ := geom.DistancePtSegSqr2D(center, va, vb); d > radiusSqr {
+			if d, _ := fastgeom.DistancePtSegSqr2D(centerPoint, va, vb); d > radiusSqr {
 				continue
 			}
 			// Mark visited before the overlap test so a rejected polygon is
@@ -92,7 +86,7 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			// linked to the current one), as on a multi-level mesh.
 			npa := int(neighbourPoly.VertCount)
 			for k := 0; k < npa; k++ {
-				pa[k] = neighbourTile.Verts[neighbourPoly.Verts[k]]
+				pa[k] = fastgeom.Load(&neighbourTile.Verts[neighbourPoly.Verts[k]])
 			}
 			overlap := false
 			for j := 0; j < n; j++ {
@@ -110,9 +104,9 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 				pastTile, pastPoly := snap.TileAndPolyUnchecked(pastRef)
 				npb := int(pastPoly.VertCount)
 				for k := 0; k < npb; k++ {
-					pb[k] = pastTile.Verts[pastPoly.Verts[k]]
+					pb[k] = fastgeom.Load(&pastTile.Verts[pastPoly.Verts[k]])
 				}
-				if geom.OverlapPolyPoly2D(pa[:npa], pb[:npb]) {
+				if fastgeom.OverlapPolyPoly2D(pa[:npa], pb[:npb]) {
 					overlap = true
 					break
 				}
@@ -130,10 +124,7 @@ func (q *Query) FindLocalNeighbourhood(startRef navmesh.Ref, center geom.Vec3, r
 			} else {
 				status |= StatusBufferTooSmall
 			}
-			if queued < localSearchQueue {
-				queue[queued] = neighbourNode
-				queued++
-			}
+			queue.push(neighbourNode)
 		}
 	}
 	return n, status, nil

@@ -104,6 +104,15 @@ func (p *nodePool) at(idx uint32) *node {
 	return &p.nodes[idx-1]
 }
 
+// refAt returns the polygon of the node with pool index+1 idx, 0 for 0 (no
+// node): the parent polygon of a node, from its parent index.
+func (p *nodePool) refAt(idx uint32) navmesh.Ref {
+	if idx == 0 {
+		return 0
+	}
+	return p.nodes[idx-1].ref
+}
+
 // find returns the node for (ref, state), nil if it has none.
 func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
 	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
@@ -154,4 +163,28 @@ func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 	p.next[i] = p.first[bucket]
 	p.first[bucket] = n.index
 	return n
+}
+
+// reverseChain turns the parent chain that ends at last around, so that the
+// parent indices lead from the search start to last, and returns the search
+// start. A nodeParentDetached mark describes the link to the parent, so
+// it moves along with that link: onto the node that now points back at the
+// detached one.
+func (p *nodePool) reverseChain(last *node) *node {
+	var prev *node
+	var prevDetached nodeFlags
+	for nd := last; nd != nil; {
+		next := p.at(nd.parent)
+		if prev == nil {
+			nd.parent = 0
+		} else {
+			nd.parent = prev.index
+		}
+		detached := nd.flags & nodeParentDetached
+		nd.flags = nd.flags&^nodeParentDetached | prevDetached
+		prevDetached = detached
+		prev = nd
+		nd = next
+	}
+	return prev
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -75,11 +76,11 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 	// The pop order Detour's dtNodeQueue gives for the same pushes,
 	// decrease-keys and ties.
 	want := []navmesh.Ref{35, 1, 10, 33, 34, 16, 38, 39, 13, 25, 29, 28, 14, 8, 36, 1, 2, 3, 0, 4, 18, 0, 26, 3, 19, 9, 22, 23, 2, 4, 11, 5, 30, 7, 6, 20, 21, 27, 37, 12, 24, 15, 32, 17, 31}
-	rng := &lcg{state: 5}
+	rng := &testmesh.LCG{State: 5}
 	nodes := make([]node, 40)
 	q := newNodeQueue(64)
 	for i := range nodes {
-		nodes[i].total = float32(int(rng.next() * 5))
+		nodes[i].total = float32(int(rng.Next() * 5))
 		nodes[i].ref = navmesh.Ref(i)
 		q.push(&nodes[i])
 	}
@@ -102,11 +103,11 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 }
 
 func TestNodeQueuePopsCheapestFirst(t *testing.T) {
-	rng := &lcg{state: 1}
+	rng := &testmesh.LCG{State: 1}
 	nodes := make([]node, 200)
 	q := newNodeQueue(len(nodes))
 	for i := range nodes {
-		nodes[i].total = rng.next() * 100
+		nodes[i].total = rng.Next() * 100
 		q.push(&nodes[i])
 	}
 	assert.Same(t, q.top(), q.top())
@@ -116,4 +117,57 @@ func TestNodeQueuePopsCheapestFirst(t *testing.T) {
 		assert.GreaterOrEqual(t, n.total, last)
 		last = n.total
 	}
+}
+
+// TestReverseChain reverses a chain a ← b ← c ← d (each node's parent is the
+// one before) in which c was reached from b through a shortcut (its link to
+// b is detached): afterwards the parent indices lead a → b → c → d and the
+// mark sits on b, whose link now leads to c.
+func TestReverseChain(t *testing.T) {
+	pool := newNodePool(8, 4)
+	a, b, c, d := pool.get(1, 0), pool.get(2, 0), pool.get(3, 0), pool.get(4, 0)
+	b.parent, c.parent, d.parent = a.index, b.index, c.index
+	c.flags = nodeClosed | nodeParentDetached
+	b.flags = nodeClosed
+
+	first := pool.reverseChain(d)
+	var refs []navmesh.Ref
+	var detached []bool
+	for nd := first; nd != nil; nd = pool.at(nd.parent) {
+		refs = append(refs, nd.ref)
+		detached = append(detached, nd.flags&nodeParentDetached != 0)
+	}
+	assert.Same(t, a, first, "the search start comes first")
+	assert.Equal(t, []navmesh.Ref{1, 2, 3, 4}, refs)
+	assert.Equal(t, []bool{false, true, false, false}, detached)
+	assert.Equal(t, nodeClosed, c.flags, "other flags stay")
+	assert.Equal(t, nodeClosed|nodeParentDetached, b.flags)
+	e := pool.get(5, 0)
+	assert.Same(t, e, pool.reverseChain(e), "a one-node chain is itself")
+	assert.Zero(t, e.parent)
+}
+
+// TestLocalQueue checks the local searches' queue: first in first out, full
+// at localSearchQueue nodes.
+func TestLocalQueue(t *testing.T) {
+	q, err := New(testmesh.Dungeon(t), 64)
+	require.NoError(t, err)
+	tile := q.Mesh().Snapshot().Tile(0)
+	start := tile.PolyRefBase() | 5
+	queue := q.startLocalSearch(start)
+	require.False(t, queue.empty())
+	first := queue.pop()
+	assert.Equal(t, start, first.ref)
+	assert.Equal(t, nodeClosed, first.flags)
+	assert.True(t, queue.empty())
+
+	pool := newNodePool(localSearchQueue+1, 16)
+	for i := range localSearchQueue {
+		assert.True(t, queue.push(pool.get(navmesh.Ref(i+1), 0)))
+	}
+	assert.False(t, queue.push(pool.get(999, 0)), "full")
+	for i := range localSearchQueue {
+		assert.Equal(t, navmesh.Ref(i+1), queue.pop().ref)
+	}
+	assert.True(t, queue.empty())
 }

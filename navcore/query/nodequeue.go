@@ -21,10 +21,9 @@ func (q *nodeQueue) top() *node { return q.heap[0] }
 
 // pop removes and returns the cheapest node.
 func (q *nodeQueue) pop() *node {
-	result := q.heap[0]
-	q.size--
-	q.trickleDown(0, q.heap[q.size])
-	return result
+	n := q.heap[0]
+	q.dropFirst()
+	return n
 }
 
 // push adds n.
@@ -54,9 +53,14 @@ func (q *nodeQueue) bubbleUp(i int, n *node) {
 	heap[i] = n
 }
 
-func (q *nodeQueue) trickleDown(i int, n *node) {
+// dropFirst removes the cheapest node: the last node sifts down from the
+// top (dtNodeQueue::trickleDown).
+func (q *nodeQueue) dropFirst() {
+	q.size--
+	n := q.heap[q.size]
 	heap := q.heap
-	child := i*2 + 1
+	i := 0
+	child := 1
 	for child < q.size {
 		if child+1 < q.size && heap[child].total > heap[child+1].total {
 			child++
@@ -66,4 +70,24 @@ func (q *nodeQueue) trickleDown(i int, n *node) {
 		child = i*2 + 1
 	}
 	q.bubbleUp(i, n)
+}
+
+// closeCheapest removes the cheapest node from the open list and marks it
+// closed: the next node a search expands.
+func (q *nodeQueue) closeCheapest() *node {
+	n := q.heap[0]
+	q.dropFirst()
+	n.flags = n.flags&^nodeOpen | nodeClosed
+	return n
+}
+
+// reopen puts n, whose total has just dropped, where it belongs: further up
+// the heap when it is open, else on the open list.
+func (q *nodeQueue) reopen(n *node) {
+	if n.flags&nodeOpen != 0 {
+		q.modify(n)
+		return
+	}
+	n.flags |= nodeOpen
+	q.push(n)
 }

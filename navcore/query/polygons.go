@@ -33,6 +33,8 @@ type NearestPoly struct {
 // (dtNavMeshQuery::findNearestPoly). A polygon the center lies over counts as
 // at distance 0 when the height difference is within the tile's walkable
 // climb. No polygon in the box is not an error: Ref is then 0.
+//
+// halfExtents [Limit: each component > 0] [Units: world units]
 func (q *Query) FindNearestPoly(center, halfExtents geom.Vec3, filter *Filter) (NearestPoly, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkBox(center, halfExtents, filter); err != nil {
@@ -56,31 +58,11 @@ type nearestCollector struct {
 }
 
 func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
-	climb := tile.Header.WalkableClimb
-	center := toPoint(c.center)
-	for _, ref := range refs {
-		closest, over := closestOnPoly(tile, ref.PolyIndex(), center)
-		dx := center.x - closest.x
-		dy := center.y - closest.y
-		dz := center.z - closest.z
-		var d float32
-		if over {
-			// Over the polygon and within climb: as good as touching it.
-			d = geom.Abs(dy) - climb
-			if d > 0 {
-				d = d * d
-			} else {
-				d = 0
-			}
-		} else {
-			d = dx*dx + dy*dy + dz*dz
-		}
-		if d < c.distSqr {
-			c.point = closest.vec()
-			c.distSqr = d
-			c.ref = ref
-			c.overPoly = over
-		}
+	if ref, closest, over, d := tile.NearestAmong(c.center, refs); d < c.distSqr {
+		c.point = closest
+		c.distSqr = d
+		c.ref = ref
+		c.overPoly = over
 	}
 }
 
@@ -89,6 +71,8 @@ func (c *nearestCollector) process(tile *navmesh.Tile, refs []navmesh.Ref) {
 // (dtNavMeshQuery::queryPolygons). When more polygons qualify than polys
 // holds, the first len(polys) are kept and the status has
 // StatusBufferTooSmall.
+//
+// halfExtents [Limit: each component > 0] [Units: world units]
 func (q *Query) QueryPolygons(center, halfExtents geom.Vec3, filter *Filter, polys []navmesh.Ref) (int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkBox(center, halfExtents, filter); err != nil {
@@ -124,6 +108,8 @@ func (c *polyCollector) process(_ *navmesh.Tile, refs []navmesh.Ref) {
 // box center ± halfExtents and that filter passes, in batches of at most 32
 // polygons of one tile. refs is only valid during the call. visit must not
 // call the Query.
+//
+// halfExtents [Limit: each component > 0] [Units: world units]
 func (q *Query) QueryPolygonsFunc(center, halfExtents geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) error {
 	snap := q.mesh.Snapshot()
 	if err := checkBox(center, halfExtents, filter); err != nil {
@@ -152,9 +138,8 @@ func checkBox(center, halfExtents geom.Vec3, filter *Filter) error {
 func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	bmin := geom.Vec3{center[0] - halfExtents[0], center[1] - halfExtents[1], center[2] - halfExtents[2]}
 	bmax := geom.Vec3{center[0] + halfExtents[0], center[1] + halfExtents[1], center[2] + halfExtents[2]}
-	params := snap.Params()
-	minX, minY := calcTileLoc(&params, bmin)
-	maxX, maxY := calcTileLoc(&params, bmax)
+	minX, minY := snap.CalcTileLoc(bmin)
+	maxX, maxY := snap.CalcTileLoc(bmax)
 
 	if width, height := maxX-minX+1, maxY-minY+1; width > maxTileCells || height > maxTileCells || width*height > maxTileCells {
 		q.queryPolygonsWideBox(snap, minX, minY, maxX, maxY, bmin, bmax, filter, visit)
@@ -206,26 +191,6 @@ func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, m
 	clear(q.tiles)
 }
 
-// calcTileLoc returns the tile-grid cell of pos (dtNavMesh::calcTileLoc),
-// saturated to the int32 range for far-away positions.
-func calcTileLoc(params *navmesh.Params, pos geom.Vec3) (x, y int) {
-	fx := float32(math.Floor(float64((pos[0] - params.Origin[0]) / params.TileWidth)))
-	fy := float32(math.Floor(float64((pos[2] - params.Origin[2]) / params.TileHeight)))
-	return saturateInt32(fx), saturateInt32(fy)
-}
-
-func saturateInt32(f float32) int {
-	switch {
-	case f != f:
-		return 0
-	case f <= math.MinInt32:
-		return math.MinInt32
-	case f >= math.MaxInt32:
-		return math.MaxInt32
-	}
-	return int(f)
-}
-
 // queryPolygonsInTile hands visit the polygons of tile that overlap
 // [qmin, qmax] and pass filter, using the tile's BV tree when it has one
 // (dtNavMeshQuery::queryPolygonsInTile).
@@ -262,7 +227,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 			if isLeaf && overlap {
 				ref := base | navmesh.Ref(nd.Index)
 				poly := &tile.Polys[nd.Index]
-				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPassFilter(poly) {
+				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPasses(poly) {
 					batch[n] = ref
 					n++
 					if n == polyBatchSize {
@@ -284,7 +249,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 				continue
 			}
 			ref := base | navmesh.Ref(i)
-			if !filter.passes(ref, tile, poly) {
+			if !filter.Passes(ref, tile, poly) {
 				continue
 			}
 			bmin := tile.Verts[poly.Verts[0]]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -48,12 +49,12 @@ func midPoint(left, right geom.Vec3) geom.Vec3 {
 func portalPoints(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right geom.Vec3, ok bool) {
 	l, r, ok := portal(from, fromPoly, fromTile, to, toPoly, toTile)
-	return l.vec(), r.vec(), ok
+	return l.Vec3(), r.Vec3(), ok
 }
 
 // portal is portalPoints on points, for the straight path's funnel.
 func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
-	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right point, ok bool) {
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (left, right fastgeom.Point, ok bool) {
 	links := fromTile.Links
 	var link *navmesh.Link
 	for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
@@ -70,7 +71,7 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	if fromPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 		for i := fromPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
 			if links[i].Ref == to {
-				v := toPoint(fromTile.Verts[fromPoly.Verts[links[i].Edge]])
+				v := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[links[i].Edge]])
 				return v, v, true
 			}
 		}
@@ -80,21 +81,21 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 		toLinks := toTile.Links
 		for i := toPoly.FirstLink; i != navmesh.NullLink; i = toLinks[i].Next {
 			if toLinks[i].Ref == from {
-				v := toPoint(toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
+				v := fastgeom.Load(&toTile.Verts[toPoly.Verts[toLinks[i].Edge]])
 				return v, v, true
 			}
 		}
 		return left, right, false
 	}
 
-	v0 := toPoint(fromTile.Verts[fromPoly.Verts[link.Edge]])
-	v1 := toPoint(fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
+	v0 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[link.Edge]])
+	v1 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
 	// A link across a tile border may cover only part of the edge.
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
 		const s = float32(1.0 / 255.0)
 		tmin := float32(link.BMin) * s
 		tmax := float32(link.BMax) * s
-		return lerpPoint(v0, v1, tmin), lerpPoint(v0, v1, tmax), true
+		return fastgeom.Lerp(v0, v1, tmin), fastgeom.Lerp(v0, v1, tmax), true
 	}
 	return v0, v1, true
 }
@@ -106,7 +107,7 @@ func edgeMidPoint(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 	if !ok {
 		return geom.Vec3{}, false
 	}
-	return geom.Vec3{(left.x + right.x) * 0.5, (left.y + right.y) * 0.5, (left.z + right.z) * 0.5}, true
+	return geom.Vec3{(left.X + right.X) * 0.5, (left.Y + right.Y) * 0.5, (left.Z + right.Z) * 0.5}, true
 }
 
 // nextVert returns (i+1) % n for 0 <= i < n without a division.

@@ -20,6 +20,7 @@ type Query struct {
 	tinyNodes *nodePool
 	open      *nodeQueue
 	sliced    slicedQuery
+	local     localQueue
 
 	// Scratch space reused by the queries.
 	polyBatch [polyBatchSize]navmesh.Ref
@@ -68,7 +69,33 @@ func (q *Query) IsValidPolyRef(ref navmesh.Ref, filter *Filter) bool {
 	if err != nil {
 		return false
 	}
-	return filter.passes(ref, tile, poly)
+	return filter.Passes(ref, tile, poly)
+}
+
+// startSearch empties the node pool and the open list and opens the start
+// node of a search (dtNavMeshQuery's common preamble): polygon ref reached
+// at pos, cost 0, with total as its estimated total cost.
+func (q *Query) startSearch(ref navmesh.Ref, pos geom.Vec3, total float32) *node {
+	q.nodes.clear()
+	q.open.clear()
+	start := q.nodes.get(ref, 0) // a cleared pool always has a node
+	start.pos = pos
+	start.total = total
+	start.flags = nodeOpen
+	q.open.push(start)
+	return start
+}
+
+// reachAtTotal records that the Dijkstra searches reached n from parent
+// with total cost total, unless n is open with a total no higher already,
+// and reopens it. The caller has skipped closed nodes.
+func (q *Query) reachAtTotal(n, parent *node, total float32) {
+	if n.flags&nodeOpen != 0 && total >= n.total {
+		return
+	}
+	n.parent = parent.index
+	n.total = total
+	q.open.reopen(n)
 }
 
 // IsInClosedList reports whether the last search (FindPath, the sliced path,

@@ -59,7 +59,7 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 			continue
 		}
 		ref := base | navmesh.Ref(i)
-		if !filter.passes(ref, tile, p) {
+		if !filter.Passes(ref, tile, p) {
 			continue
 		}
 		area := polyArea(tile, p)
@@ -81,6 +81,8 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 // weighed by area; a polygon only partly inside the circle counts whole, so
 // the point can lie outside the circle. random must return uniform numbers
 // in [0, 1).
+//
+// maxRadius [Limit: >= 0] [Units: world units]
 func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter, random func() float32) (RandomPoint, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find random point around circle: start ref", startRef); err != nil {
@@ -99,22 +101,13 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: nil random func: %w", ErrInvalidParam)
 	}
 	startTile, startPoly := snap.TileAndPolyUnchecked(startRef)
-	if !filter.passes(startRef, startTile, startPoly) {
+	if !filter.Passes(startRef, startTile, startPoly) {
 		return RandomPoint{}, 0, fmt.Errorf("query: find random point around circle: start polygon fails the filter: %w", ErrInvalidParam)
 	}
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	var status Status
 	radiusSqr := maxRadius * maxRadius
@@ -124,9 +117,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 	var randomRef navmesh.Ref
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
@@ -142,10 +133,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 			}
 		}
 
-		var parentRef navmesh.Ref
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
+		parentRef := pool.refAt(bestNode.parent)
 
 		links := bestTile.Links
 		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
@@ -154,7 +142,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			va, vb, ok := portalPoints(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile)
@@ -176,19 +164,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 				neighbourNode.pos = lerp(va, vb, 0.5)
 			}
 			total := bestNode.total + dist(bestNode.pos, neighbourNode.pos)
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.flags &^= nodeClosed
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags = nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 

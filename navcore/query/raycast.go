@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -76,7 +77,8 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 		return hit, 0
 	}
 
-	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
+	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
+	start, end := fastgeom.FromVec3(startPos), fastgeom.FromVec3(endPos)
 	n := 0
 	curPos := startPos
 	dir := geom.Vec3{endPos[0] - startPos[0], endPos[1] - startPos[1], endPos[2] - startPos[2]}
@@ -94,9 +96,9 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 		// Clip the ray against the current polygon.
 		nv := int(poly.VertCount)
 		for i := 0; i < nv; i++ {
-			verts[i] = tile.Verts[poly.Verts[i]]
+			verts[i] = fastgeom.Load(&tile.Verts[poly.Verts[i]])
 		}
-		_, tmax, _, segMax, ok := geom.IntersectSegmentPoly2D(startPos, endPos, verts[:nv])
+		_, tmax, _, segMax, ok := fastgeom.IntersectSegmentPoly2D(start, end, verts[:nv])
 		if !ok {
 			// The start position was not inside the start polygon.
 			hit.PathCount = n
@@ -135,7 +137,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			if nextPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.passes(link.Ref, nextTile, nextPoly) {
+			if !filter.Passes(link.Ref, nextTile, nextPoly) {
 				continue
 			}
 			// Inside the tile, and whole-edge border links, always lead on.
@@ -182,15 +184,14 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			curPos = geom.Vec3{startPos[0] + dir[0]*hit.T, startPos[1] + dir[1]*hit.T, startPos[2] + dir[2]*hit.T}
 			e1 := verts[segMax]
 			e2 := verts[nextVert(segMax, nv)]
-			eDir := geom.Vec3{e2[0] - e1[0], e2[1] - e1[1], e2[2] - e1[2]}
-			diff := geom.Vec3{curPos[0] - e1[0], curPos[1] - e1[1], curPos[2] - e1[2]}
+			eDirX, eDirY, eDirZ := e2.X-e1.X, e2.Y-e1.Y, e2.Z-e1.Z
 			var s float32
-			if eDir[0]*eDir[0] > eDir[2]*eDir[2] {
-				s = diff[0] / eDir[0]
+			if eDirX*eDirX > eDirZ*eDirZ {
+				s = (curPos[0] - e1.X) / eDirX
 			} else {
-				s = diff[2] / eDir[2]
+				s = (curPos[2] - e1.Z) / eDirZ
 			}
-			curPos[1] = e1[1] + eDir[1]*s
+			curPos[1] = e1.Y + eDirY*s
 			hit.PathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
 		}
 
@@ -203,8 +204,8 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			}
 			va := verts[a]
 			vb := verts[b]
-			dx := vb[0] - va[0]
-			dz := vb[2] - va[2]
+			dx := vb.X - va.X
+			dz := vb.Z - va.Z
 			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
 			hit.PathCount = n
 			return hit, status

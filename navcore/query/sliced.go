@@ -93,16 +93,7 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 		return 0, nil
 	}
 
-	q.nodes.clear()
-	q.open.clear()
-	startNode := q.nodes.get(startRef, 0)
-	startNode.pos = startPos
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = dist(startPos, endPos) * heuristicScale
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	q.open.push(startNode)
+	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
 
 	q.sliced.state = slicedInProgress
 	q.sliced.lastBestNode = startNode
@@ -110,13 +101,15 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 	return StatusInProgress, nil
 }
 
-// UpdateSlicedFindPath runs up to maxIter iterations of the sliced search
+// UpdateSlicedFindPath runs up to maxIterations iterations of the sliced search
 // (each closes one node) and returns how many it ran
 // (dtNavMeshQuery::updateSlicedFindPath). The status keeps StatusInProgress
 // until the search is done; it also collects StatusOutOfNodes. When the start
 // or end polygon, or a polygon the search stands on, was removed meanwhile,
 // the search fails with ErrInvalidRef and must be started again.
-func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
+//
+// maxIterations [Limit: >= 1 to make progress; 0 or less runs none]
+func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 	s := &q.sliced
 	switch s.state {
 	case slicedNone, slicedFailed:
@@ -134,12 +127,10 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 	open := q.open
 	filter := s.filter
 	iter := 0
-	for iter < maxIter && !open.empty() {
+	for iter < maxIterations && !open.empty() {
 		iter++
 
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		if bestNode.ref == s.endRef {
 			s.lastBestNode = bestNode
@@ -187,7 +178,7 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 				continue
 			}
 			neighbourTile, neighbourPoly := snap.TileAndPolyUnchecked(neighbourRef)
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			neighbourNode := pool.get(neighbourRef, 0)
@@ -246,20 +237,13 @@ func (q *Query) UpdateSlicedFindPath(maxIter int) (int, Status, error) {
 			} else {
 				neighbourNode.parent = bestNode.index
 			}
-			neighbourNode.ref = neighbourRef
 			neighbourNode.flags &^= nodeClosed | nodeParentDetached
 			neighbourNode.cost = cost
 			neighbourNode.total = total
 			if foundShortCut {
 				neighbourNode.flags |= nodeParentDetached
 			}
-
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags |= nodeOpen
-				open.push(neighbourNode)
-			}
+			open.reopen(neighbourNode)
 
 			if heuristic < s.lastBestNodeCost {
 				s.lastBestNodeCost = heuristic
@@ -345,29 +329,10 @@ func (q *Query) finalizeSliced(existing, path []navmesh.Ref, what string) (int, 
 // into path, raycasting across the shortcuts of an any-angle search.
 func (q *Query) writeSlicedPath(snap *navmesh.Snapshot, endNode *node, path []navmesh.Ref) (int, Status) {
 	pool := q.nodes
-	// Reverse the chain, moving each detached mark to the node that now
-	// points at the detached one.
-	var prev *node
-	nd := endNode
-	var prevRay nodeFlags
-	for nd != nil {
-		next := pool.at(nd.parent)
-		if prev == nil {
-			nd.parent = 0
-		} else {
-			nd.parent = prev.index
-		}
-		prev = nd
-		nextRay := nd.flags & nodeParentDetached
-		nd.flags = nd.flags&^nodeParentDetached | prevRay
-		prevRay = nextRay
-		nd = next
-	}
-
 	n := 0
 	filter := q.sliced.filter
 	var status Status
-	for nd = prev; nd != nil; {
+	for nd := pool.reverseChain(endNode); nd != nil; {
 		next := pool.at(nd.parent)
 		var stepStatus Status
 		if nd.flags&nodeParentDetached != 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -83,17 +84,15 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 	portals := portalLookup{snap: snap}
 	crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
 	if len(path) > 1 {
-		// The funnel: its apex and the ends of its two sides.
-		portalApex := toPoint(closestStartPos)
-		portalLeft := portalApex
-		portalRight := portalApex
-		apexIndex, leftIndex, rightIndex := 0, 0, 0
-		var leftPolyType, rightPolyType navmesh.PolyType
-		leftPolyRef, rightPolyRef := path[0], path[0]
+		apex := fastgeom.FromVec3(closestStartPos)
+		f := funnel{apex: apex,
+			right: funnelSide{end: apex, ref: path[0]},
+			left:  funnelSide{end: apex, ref: path[0]}}
 
 		for i := 0; i < len(path); i++ {
-			var left, right point
-			var toType navmesh.PolyType
+			// The portal into the next polygon, or the goal.
+			step := funnelSide{index: i}
+			var leftEnd, rightEnd fastgeom.Point
 			if i+1 < len(path) {
 				portalLeftEnd, portalRightEnd, polyType, ok := portals.portal(path[i], path[i+1])
 				if !ok {
@@ -105,7 +104,7 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 					}
 					if crossings {
 						// Detour ignores whether this filled the buffer.
-						sp.appendPortals(apexIndex, i, closestEndPos)
+						sp.appendPortals(f.apexIndex, i, closestEndPos)
 					}
 					sp.appendVertex(closestEndPos, 0, path[i])
 					status := sp.status | StatusPartial
@@ -116,81 +115,41 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 				}
 				// Skip a first portal right at the start point.
 				if i == 0 {
-					if d, _ := distancePtSegSqr2D(portalApex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
+					if d, _ := fastgeom.DistancePtSegSqr2D(f.apex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
 						continue
 					}
 				}
-				left, right, toType = portalLeftEnd, portalRightEnd, polyType
+				leftEnd, rightEnd = portalLeftEnd, portalRightEnd
+				step.ref, step.polyType = path[i+1], polyType
 			} else {
 				// The end point closes the funnel.
-				left = toPoint(closestEndPos)
-				right = left
-				toType = navmesh.PolyTypeGround
+				leftEnd = fastgeom.FromVec3(closestEndPos)
+				rightEnd = leftEnd
 			}
 
-			// Tighten the funnel's right side.
-			if triArea2D(portalApex, portalRight, right) <= 0 {
-				if samePoint(portalApex, portalRight) || triArea2D(portalApex, portalLeft, right) > 0 {
-					portalRight = right
-					if i+1 < len(path) {
-						rightPolyRef = path[i+1]
-					} else {
-						rightPolyRef = 0
-					}
-					rightPolyType = toType
-					rightIndex = i
-				} else {
-					// The right side crossed the left: the left corner is the
-					// next path point.
-					if crossings && sp.appendPortals(apexIndex, leftIndex, portalLeft.vec()) {
-						return sp.result()
-					}
-					portalApex = portalLeft
-					apexIndex = leftIndex
-					if sp.appendVertex(portalApex.vec(), cornerFlags(leftPolyRef, leftPolyType), leftPolyRef) {
-						return sp.n, sp.status, nil
-					}
-					portalLeft = portalApex
-					portalRight = portalApex
-					leftIndex = apexIndex
-					rightIndex = apexIndex
-					// Restart from the new apex.
-					i = apexIndex
-					continue
-				}
+			// Tighten the right side, then the left. A side that crosses the
+			// other makes the other's end the next corner, and the funnel
+			// starts again from there.
+			step.end = rightEnd
+			corner := f.narrow(&f.right, &f.left, &step, 1)
+			if corner == nil {
+				step.end = leftEnd
+				corner = f.narrow(&f.left, &f.right, &step, -1)
 			}
-
-			// Tighten the funnel's left side.
-			if triArea2D(portalApex, portalLeft, left) >= 0 {
-				if samePoint(portalApex, portalLeft) || triArea2D(portalApex, portalRight, left) < 0 {
-					portalLeft = left
-					if i+1 < len(path) {
-						leftPolyRef = path[i+1]
-					} else {
-						leftPolyRef = 0
-					}
-					leftPolyType = toType
-					leftIndex = i
-				} else {
-					if crossings && sp.appendPortals(apexIndex, rightIndex, portalRight.vec()) {
-						return sp.result()
-					}
-					portalApex = portalRight
-					apexIndex = rightIndex
-					if sp.appendVertex(portalApex.vec(), cornerFlags(rightPolyRef, rightPolyType), rightPolyRef) {
-						return sp.n, sp.status, nil
-					}
-					portalLeft = portalApex
-					portalRight = portalApex
-					leftIndex = apexIndex
-					rightIndex = apexIndex
-					i = apexIndex
-					continue
-				}
+			if corner == nil {
+				continue
 			}
+			if crossings && sp.appendPortals(f.apexIndex, corner.index, corner.end.Vec3()) {
+				return sp.result()
+			}
+			f.restartAt(*corner)
+			if sp.appendVertex(f.apex.Vec3(), cornerFlags(corner.ref, corner.polyType), corner.ref) {
+				return sp.result()
+			}
+			i = f.apexIndex
 		}
 
-		if crossings && sp.appendPortals(apexIndex, len(path)-1, closestEndPos) {
+		if crossings && sp.appendPortals(f.apexIndex, len(path)-1, closestEndPos) {
 			return sp.result()
 		}
 	}
@@ -201,6 +160,44 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 		status |= StatusBufferTooSmall
 	}
 	return sp.n, status, nil
+}
+
+// funnel is the string-pulling state of FindStraightPath: the last corner
+// (the apex) and the current ends of the funnel's two sides.
+type funnel struct {
+	apex        fastgeom.Point
+	apexIndex   int
+	left, right funnelSide
+}
+
+// funnelSide is the end of one side of the funnel and the corridor step
+// that put it there.
+type funnelSide struct {
+	end      fastgeom.Point
+	ref      navmesh.Ref      // the polygon entered at end, 0 at the goal
+	polyType navmesh.PolyType // its type
+	index    int              // the corridor index of the portal
+}
+
+// narrow moves side (the right one with sign 1, the left one with sign -1)
+// to step when step.end does not widen the funnel. It returns nil, or other
+// when step.end crosses over other: other's end is then the next corner.
+func (f *funnel) narrow(side, other, step *funnelSide, sign float32) *funnelSide {
+	if !(sign*fastgeom.TriArea2D(f.apex, side.end, step.end) <= 0) {
+		return nil // widens the funnel (or NaN): keep the side
+	}
+	if fastgeom.Equal(f.apex, side.end) || sign*fastgeom.TriArea2D(f.apex, other.end, step.end) > 0 {
+		*side = *step
+		return nil
+	}
+	return other
+}
+
+// restartAt makes corner the apex and closes both sides onto it.
+func (f *funnel) restartAt(corner funnelSide) {
+	f.apex, f.apexIndex = corner.end, corner.index
+	f.left.end, f.left.index = f.apex, f.apexIndex
+	f.right.end, f.right.index = f.apex, f.apexIndex
 }
 
 // minPortalDist: a first portal closer than this to the start point is
@@ -254,7 +251,7 @@ func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
 // portal is getPortalPoints by reference: the portal from from into to and
 // the type of to. ok is false when either ref is invalid or they are not
 // linked.
-func (l *portalLookup) portal(from, to navmesh.Ref) (left, right point, toType navmesh.PolyType, ok bool) {
+func (l *portalLookup) portal(from, to navmesh.Ref) (left, right fastgeom.Point, toType navmesh.PolyType, ok bool) {
 	f, ok := l.resolve(from)
 	if !ok {
 		return left, right, 0, false

@@ -5,12 +5,51 @@ import (
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // localSearchQueue is how many polygons the local searches (MoveAlongSurface,
 // FindLocalNeighbourhood) keep waiting to be expanded.
 const localSearchQueue = 48
+
+// localQueue is the first-in first-out queue of the local searches, which
+// expand polygons breadth first from the tiny node pool.
+type localQueue struct {
+	nodes [localSearchQueue]*node
+	count int
+}
+
+// startLocalSearch empties the tiny node pool and returns a queue holding
+// the closed start node of ref.
+func (q *Query) startLocalSearch(ref navmesh.Ref) *localQueue {
+	q.tinyNodes.clear()
+	start := q.tinyNodes.get(ref, 0) // a cleared pool always has a node
+	start.flags = nodeClosed
+	q.local = localQueue{count: 1}
+	q.local.nodes[0] = start
+	return &q.local
+}
+
+func (l *localQueue) empty() bool { return l.count == 0 }
+
+// pop removes and returns the oldest node.
+func (l *localQueue) pop() *node {
+	n := l.nodes[0]
+	copy(l.nodes[:l.count-1], l.nodes[1:l.count])
+	l.count--
+	return n
+}
+
+// push adds n and reports whether it fit.
+func (l *localQueue) push(n *node) bool {
+	if l.count == localSearchQueue {
+		return false
+	}
+	l.nodes[l.count] = n
+	l.count++
+	return true
+}
 
 // MoveAlongSurface moves from startPos in polygon startRef towards endPos,
 // staying on the surface: it slides along walls and stops where the polygons
@@ -20,6 +59,9 @@ const localSearchQueue = 48
 // position reached (its height is not adjusted to the surface) and writes the
 // polygons from startRef to the one holding that position into visited.
 // When visited fills up the list is cut with StatusBufferTooSmall.
+//
+// The move [Limit: short, within the 64 polygons around startPos] [Units:
+// world units]
 func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, visited []navmesh.Ref) (geom.Vec3, int, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "move along surface: start ref", startRef); err != nil {
@@ -39,44 +81,32 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 	}
 
 	var status Status
-	var queue [localSearchQueue]*node
-	queued := 0
-
 	pool := q.tinyNodes
-	pool.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeClosed
-	queue[queued] = startNode
-	queued++
+	queue := q.startLocalSearch(startRef)
 
 	bestPos := startPos
 	bestDist := float32(math.MaxFloat32)
 	var bestNode *node
 
 	// Search only polygons touching the circle through start and end.
-	searchPos := lerp(startPos, endPos, 0.5)
+	searchPos := fastgeom.FromVec3(lerp(startPos, endPos, 0.5))
 	searchRad := dist(startPos, endPos)/2 + 0.001
 	searchRadSqr := searchRad * searchRad
 
-	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
-	for queued > 0 {
-		curNode := queue[0]
-		copy(queue[:queued-1], queue[1:queued])
-		queued--
+	end := fastgeom.FromVec3(endPos)
+	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
+	for !queue.empty() {
+		curNode := queue.pop()
 
 		curRef := curNode.ref
 		curTile, curPoly := snap.TileAndPolyUnchecked(curRef)
 		nv := int(curPoly.VertCount)
 		for i := 0; i < nv; i++ {
-			verts[i] = curTile.Verts[curPoly.Verts[i]]
+			verts[i] = fastgeom.Load(&curTile.Verts[curPoly.Verts[i]])
 		}
 
 		// The end lies in this polygon: done.
-		if geom.PointInPolygon(endPos, verts[:nv]) {
+		if fastgeom.PointInPolygon(end, verts[:nv]) {
 			bestNode = curNode
 			bestPos = endPos
 			break
@@ -93,7 +123,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 					link := &links[k]
 					if int(link.Edge) == j && link.Ref != 0 {
 						neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-						if filter.passes(link.Ref, neiTile, neiPoly) && count < maxNeighbours {
+						if filter.Passes(link.Ref, neiTile, neiPoly) && count < maxNeighbours {
 							neighbours[count] = link.Ref
 							count++
 						}
@@ -102,7 +132,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 			} else if curPoly.Neighbours[j] != 0 {
 				idx := uint32(curPoly.Neighbours[j] - 1)
 				ref := curTile.PolyRefBase() | navmesh.Ref(idx)
-				if filter.passes(ref, curTile, &curTile.Polys[idx]) {
+				if filter.Passes(ref, curTile, &curTile.Polys[idx]) {
 					neighbours[count] = ref
 					count++
 				}
@@ -111,9 +141,9 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 			if count == 0 {
 				// A wall: the closest point on it is a candidate end.
 				vj, vi := verts[j], verts[i]
-				distSqr, t := geom.DistancePtSegSqr2D(endPos, vj, vi)
+				distSqr, t := fastgeom.DistancePtSegSqr2D(end, vj, vi)
 				if distSqr < bestDist {
-					bestPos = lerp(vj, vi, t)
+					bestPos = fastgeom.Lerp(vj, vi, t).Vec3()
 					bestDist = distSqr
 					bestNode = curNode
 				}
@@ -125,14 +155,12 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 					continue
 				}
 				// Skip edges outside the search circle.
-				if distSqr, _ := geom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
+				if distSqr, _ := fastgeom.DistancePtSegSqr2D(searchPos, verts[j], verts[i]); distSqr > searchRadSqr {
 					continue
 				}
-				if queued < localSearchQueue {
+				if queue.push(neighbourNode) {
 					neighbourNode.parent = curNode.index
 					neighbourNode.flags |= nodeClosed
-					queue[queued] = neighbourNode
-					queued++
 				}
 			}
 		}
@@ -149,19 +177,8 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 // the search start, and writes its polygons into dst. A chain longer than
 // dst is cut with StatusBufferTooSmall.
 func reverseAndWrite(pool *nodePool, last *node, dst []navmesh.Ref) (int, Status) {
-	var prev *node
-	for nd := last; nd != nil; {
-		next := pool.at(nd.parent)
-		if prev == nil {
-			nd.parent = 0
-		} else {
-			nd.parent = prev.index
-		}
-		prev = nd
-		nd = next
-	}
 	n := 0
-	for nd := prev; nd != nil; nd = pool.at(nd.parent) {
+	for nd := pool.reverseChain(last); nd != nil; nd = pool.at(nd.parent) {
 		dst[n] = nd.ref
 		n++
 		if n >= len(dst) {

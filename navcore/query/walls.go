@@ -68,7 +68,7 @@ func (q *Query) PolyWallSegments(ref navmesh.Ref, filter *Filter, withPortals bo
 					continue
 				}
 				neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-				if filter.passes(link.Ref, neiTile, neiPoly) {
+				if filter.Passes(link.Ref, neiTile, neiPoly) {
 					count = insertInterval(&intervals, count, int16(link.BMin), int16(link.BMax), link.Ref)
 				}
 			}
@@ -78,7 +78,7 @@ func (q *Query) PolyWallSegments(ref navmesh.Ref, filter *Filter, withPortals bo
 			if poly.Neighbours[j] != 0 {
 				idx := uint32(poly.Neighbours[j] - 1)
 				neiRef = tile.PolyRefBase() | navmesh.Ref(idx)
-				if !filter.passes(neiRef, tile, &tile.Polys[idx]) {
+				if !filter.Passes(neiRef, tile, &tile.Polys[idx]) {
 					neiRef = 0
 				}
 			}
@@ -143,6 +143,8 @@ type WallHit struct {
 // within maxRadius, searching outwards from startRef through the polygons
 // filter passes (dtNavMeshQuery::findDistanceToWall). Edges to polygons
 // filter rejects count as walls.
+//
+// maxRadius [Limit: >= 0] [Units: world units]
 func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter) (WallHit, Status, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find distance to wall: start ref", startRef); err != nil {
@@ -160,16 +162,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 
 	pool := q.nodes
 	open := q.open
-	pool.clear()
-	open.clear()
-	startNode := pool.get(startRef, 0)
-	startNode.pos = center
-	startNode.parent = 0
-	startNode.cost = 0
-	startNode.total = 0
-	startNode.ref = startRef
-	startNode.flags = nodeOpen
-	open.push(startNode)
+	q.startSearch(startRef, center, 0)
 
 	radiusSqr := maxRadius * maxRadius
 	var hitPos geom.Vec3
@@ -177,16 +170,11 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 	var status Status
 
 	for !open.empty() {
-		bestNode := open.pop()
-		bestNode.flags &^= nodeOpen
-		bestNode.flags |= nodeClosed
+		bestNode := open.closeCheapest()
 
 		bestRef := bestNode.ref
 		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
-		var parentRef navmesh.Ref
-		if bestNode.parent != 0 {
-			parentRef = pool.at(bestNode.parent).ref
-		}
+		parentRef := pool.refAt(bestNode.parent)
 
 		// Test the polygon's walls.
 		links := bestTile.Links
@@ -200,7 +188,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 					if int(link.Edge) == j {
 						if link.Ref != 0 {
 							neiTile, neiPoly := snap.TileAndPolyUnchecked(link.Ref)
-							if filter.passes(link.Ref, neiTile, neiPoly) {
+							if filter.Passes(link.Ref, neiTile, neiPoly) {
 								solid = false
 							}
 						}
@@ -213,7 +201,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			} else if bestPoly.Neighbours[j] != 0 {
 				idx := uint32(bestPoly.Neighbours[j] - 1)
 				ref := bestTile.PolyRefBase() | navmesh.Ref(idx)
-				if filter.passes(ref, bestTile, &bestTile.Polys[idx]) {
+				if filter.Passes(ref, bestTile, &bestTile.Polys[idx]) {
 					continue
 				}
 			}
@@ -245,7 +233,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			if distSqr, _ := geom.DistancePtSegSqr2D(center, va, vb); distSqr > radiusSqr {
 				continue
 			}
-			if !filter.passes(neighbourRef, neighbourTile, neighbourPoly) {
+			if !filter.Passes(neighbourRef, neighbourTile, neighbourPoly) {
 				continue
 			}
 			neighbourNode := pool.get(neighbourRef, 0)
@@ -262,19 +250,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 				}
 			}
 			total := bestNode.total + dist(bestNode.pos, neighbourNode.pos)
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			neighbourNode.ref = neighbourRef
-			neighbourNode.flags &^= nodeClosed
-			neighbourNode.parent = bestNode.index
-			neighbourNode.total = total
-			if neighbourNode.flags&nodeOpen != 0 {
-				open.modify(neighbourNode)
-			} else {
-				neighbourNode.flags |= nodeOpen
-				open.push(neighbourNode)
-			}
+			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
 
