@@ -43,18 +43,20 @@ type walker struct {
 
 // Sim is the demo crowd.
 type Sim struct {
-	config    Config
-	mesh      *navmesh.Mesh
-	query     *query.Query
-	filter    *query.Filter
-	random    *rand.Rand
-	walkers   []walker
-	mode      Mode
-	behaviour Behaviour
-	stats     Stats
-	visited   [maxVisited]navmesh.Ref
-	drawPath  [maxDrawnPath]query.StraightPathPoint
-	walls     [32]query.WallSegment
+	config Config
+	mesh   *navmesh.Mesh
+	query  *query.Query
+	filter *query.Filter
+	// regionFilter passes the main region only: spawn points and targets.
+	regionFilter *query.Filter
+	random       *rand.Rand
+	walkers      []walker
+	mode         Mode
+	behaviour    Behaviour
+	stats        Stats
+	visited      [maxVisited]navmesh.Ref
+	drawPath     [maxDrawnPath]query.StraightPathPoint
+	walls        [32]query.WallSegment
 }
 
 // New spawns config.Agents agents at random points of mesh, each with its
@@ -68,16 +70,17 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Sim{
-		config:    config,
-		mesh:      mesh,
-		query:     q,
-		filter:    query.NewFilter(),
-		random:    newRandom(config.Seed),
-		behaviour: DefaultBehaviour,
-		stats:     Stats{Stages: make([]StageTime, 3)},
+		config:       config,
+		mesh:         mesh,
+		query:        q,
+		filter:       query.NewFilter(),
+		regionFilter: newRegionFilter(mesh),
+		random:       newRandom(config.Seed),
+		behaviour:    DefaultBehaviour,
+		stats:        Stats{Stages: make([]StageTime, 3)},
 	}
 	for i := 0; i < config.Agents; i++ {
-		point, err := s.query.FindRandomPoint(s.filter, s.random.Float32)
+		point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
 		if err != nil {
 			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
 		}
@@ -160,7 +163,7 @@ func (s *Sim) Stats() Stats {
 }
 
 func (s *Sim) wanderTarget(w *walker) {
-	point, err := s.query.FindRandomPoint(s.filter, s.random.Float32)
+	point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
 	if err != nil {
 		w.hasTarget = false
 		return
