@@ -112,13 +112,6 @@ func (chf *CompactHeightfield) boundaryDistances(distances []uint8) []uint8 {
 	return distances
 }
 
-// neighbourIndex returns the index of the span con of the neighbour column of
-// (x, z) in direction dir.
-func (chf *CompactHeightfield) neighbourIndex(x, z, dir, con int) uint32 {
-	nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-	return chf.Cells[nx+nz*chf.Width].Index + uint32(con)
-}
-
 // MedianFilterWalkableArea replaces the area of each walkable span by the
 // median of its own area and those of its eight neighbours, where missing or
 // non-walkable neighbours count with the span's own area
@@ -141,21 +134,19 @@ func (chf *CompactHeightfield) MedianFilterWalkableArea() {
 				}
 				span := &chf.Spans[i]
 				for dir := range 4 {
-					con := span.Connection(dir)
-					if con == NotConnected {
+					if span.Connection(dir) == NotConnected {
 						continue
 					}
-					ax, az := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-					a := chf.Cells[ax+az*width].Index + uint32(con)
+					a := neighbourSpan(chf, x, z, span, dir)
 					if chf.Areas[a] != NullArea {
 						window[dir*2] = chf.Areas[a]
 					}
 					diagonalDir := (dir + 1) & 3
-					con2 := chf.Spans[a].Connection(diagonalDir)
-					if con2 == NotConnected {
+					if chf.Spans[a].Connection(diagonalDir) == NotConnected {
 						continue
 					}
-					b := chf.neighbourIndex(ax, az, diagonalDir, con2)
+					ax, az := x+DirOffsetX(dir), z+DirOffsetZ(dir)
+					b := neighbourSpan(chf, ax, az, &chf.Spans[a], diagonalDir)
 					if chf.Areas[b] != NullArea {
 						window[dir*2+1] = chf.Areas[b]
 					}

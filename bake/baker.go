@@ -1,6 +1,10 @@
 package bake
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+)
 
 // Baker bakes levels one after another and keeps the working memory of
 // every stage from one bake to the next: the heightfield's columns and span
@@ -8,12 +12,19 @@ import "fmt"
 // buffers, the poly mesh and detail mesh scratch. Baking again (a level
 // after an edit, tiles of a streaming world) then allocates little more
 // than the products it returns. The zero Baker is ready to use; it holds on
-// to the memory of its largest bake until it is dropped.
+// to the memory of its largest bake until it is dropped. Each worker of a
+// tiled bake bakes its tiles on a Baker of its own.
 //
 // A Baker is not safe for concurrent use: give each goroutine its own.
 type Baker struct {
-	heightfield   Heightfield
+	heightfield Heightfield
+	// triangleAreas holds the area of each triangle to rasterize: every
+	// triangle of a solo bake, the gathered triangles of a tile.
 	triangleAreas []uint8
+	// tileChunks and tileTriangles hold the chunks a tile overlaps and the
+	// triangles it gathered from them.
+	tileChunks    []int32
+	tileTriangles [][3]int32
 	compact       CompactHeightfield
 	erosion       []uint8
 	distances     distanceBuffers
@@ -36,13 +47,10 @@ func (b *Baker) handOverIntermediates() (*CompactHeightfield, *ContourSet) {
 
 // rasterize marks the walkable triangles of g and rasterizes them into the
 // Baker's heightfield, emptied and sized for cfg.
-func (b *Baker) rasterize(g *Geometry, cfg *Config) (*Heightfield, error) {
+func (b *Baker) rasterize(g *Geometry, cfg *Config) error {
 	var err error
 	b.triangleAreas, err = rasterizeGeometry(&b.heightfield, b.triangleAreas, g, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &b.heightfield, nil
+	return err
 }
 
 // rasterizeGeometry resets hf for cfg's grid, marks the walkable triangles
@@ -53,31 +61,144 @@ func rasterizeGeometry(hf *Heightfield, areas []uint8, g *Geometry, cfg *Config)
 		return areas, err
 	}
 	areas = resize(areas, len(g.Triangles))
-	var err error
-	if g.Areas == nil {
-		clear(areas)
-		err = MarkWalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(cfg.WalkableSlopeAngle, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
+	if err := markTriangleAreas(areas, g, cfg.WalkableSlopeAngle); err != nil {
 		return areas, err
 	}
 	return areas, hf.RasterizeTriangles(g.Vertices, g.Triangles, areas, cfg.WalkableClimb)
 }
 
-// partition splits the walkable surface of chf into regions as
-// cfg.Partition selects, with new buffers.
-func partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config) error {
-	var distances distanceBuffers
-	var regions regionBuffers
-	return partitionWith(bc, chf, cfg, &distances, &regions)
+// markTriangleAreas sets areas (one per triangle of g) as a bake
+// rasterizes them: WalkableArea for the triangles flat enough to walk on
+// and NullArea for the others when g has no areas of its own, else g's
+// areas with the too steep triangles cleared.
+func markTriangleAreas(areas []uint8, g *Geometry, walkableSlopeAngle float32) error {
+	if g.Areas == nil {
+		clear(areas)
+		return MarkWalkableTriangles(walkableSlopeAngle, g.Vertices, g.Triangles, areas)
+	}
+	copy(areas, g.Areas)
+	return ClearUnwalkableTriangles(walkableSlopeAngle, g.Vertices, g.Triangles, areas)
 }
 
-// partitionWith is partition on the given buffers; chf.Dist becomes
-// distances' memory.
-func partitionWith(bc *BuildContext, chf *CompactHeightfield, cfg *Config, distances *distanceBuffers, regions *regionBuffers) error {
+// buildContours runs the stages from the span filters to the contours on
+// the Baker's rasterized heightfield: the filters cfg selects, the compact
+// heightfield, erosion and g's area volumes, the partition and the
+// contours. It fills in bc's counts and passes the warnings of the field and
+// of the contours on to bc. The field and the contours are the Baker's.
+func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, *ContourSet, error) {
+	hf, chf, cset, counts := &b.heightfield, &b.compact, &b.contours, bc.Counts()
+	if err := bc.Run(StageFilters, func() error {
+		filterHeightfield(hf, cfg)
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+
+	if err := bc.Run(StageCompact, func() error {
+		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
+			return err
+		}
+		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+		return nil
+	}); err != nil {
+		return nil, nil, err
+	}
+	counts.CompactSpans = len(chf.Spans)
+
+	if err := bc.Run(StageErode, func() (err error) {
+		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
+			return err
+		}
+		counts.WalkableSpans = walkableSpanCount(chf)
+		return chf.MarkAreaVolumes(g)
+	}); err != nil {
+		return nil, nil, err
+	}
+
+	if err := partition(bc, chf, cfg, &b.distances, &b.regions); err != nil {
+		return nil, nil, err
+	}
+	counts.Regions = int(chf.MaxRegions)
+
+	if err := bc.Run(StageContours, func() error {
+		return b.contourWork.build(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges, cset)
+	}); err != nil {
+		return nil, nil, err
+	}
+	counts.Contours = len(cset.Contours)
+	for _, w := range chf.Warnings {
+		bc.Warnf("%s", w)
+	}
+	for _, w := range cset.Warnings {
+		bc.Warnf("%s", w)
+	}
+	return chf, cset, nil
+}
+
+// buildMeshes builds the poly mesh of cset and its detail mesh over chf,
+// fills in bc's counts and fingerprints both in fingerprints. The meshes
+// are new.
+func (b *Baker) buildMeshes(bc *BuildContext, chf *CompactHeightfield, cset *ContourSet, cfg *Config, fingerprints *Fingerprints) (*PolyMesh, *PolyMeshDetail, error) {
+	counts := bc.Counts()
+	var mesh *PolyMesh
+	if err := bc.Run(StagePolyMesh, func() (err error) {
+		mesh, err = b.polyMesh.build(cset, cfg.MaxVertsPerPoly, &bc.log)
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	counts.PolyVerts, counts.Polys = len(mesh.Verts), mesh.PolyCount
+	fingerprints.PolyMesh = PolyMeshFingerprint(mesh)
+
+	var detail *PolyMeshDetail
+	if err := bc.Run(StageDetailMesh, func() (err error) {
+		detail, err = b.detail.build(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
+		b.detail.forget()
+		return err
+	}); err != nil {
+		return nil, nil, err
+	}
+	counts.DetailVerts, counts.DetailTris = len(detail.Verts), len(detail.Tris)
+	fingerprints.DetailMesh = DetailMeshFingerprint(detail)
+	return mesh, detail, nil
+}
+
+// tileSpec is what the tile data stage needs besides the meshes: where the
+// tile lies in the grid, the settings the agent values come from, the
+// configuration and the area mapping.
+type tileSpec struct {
+	x, y      int
+	settings  *Settings
+	config    *Config
+	areaFlags func(area uint8) (uint8, uint16)
+}
+
+// buildTileStage runs the tile data stage: the mesh's areas mapped to tile
+// areas and flags (in place), the tile built with g's off-mesh connections,
+// its size counted in bc and its fingerprint in fingerprints. Its own
+// errors start with errPrefix ("bake: solo: tile data: ...").
+func buildTileStage(bc *BuildContext, mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec, fingerprints *Fingerprints, errPrefix string) (*navmesh.TileData, error) {
+	var tile *navmesh.TileData
+	if err := bc.Run(StageTileData, func() (err error) {
+		if tile, err = buildTileData(mesh, detail, g, spec); err != nil {
+			return fmt.Errorf("%stile data: %w", errPrefix, err)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	bc.Counts().TileBytes = navmesh.DNAVSize(tile)
+	var err error
+	if fingerprints.TileData, err = navmesh.TileDataFingerprint(tile); err != nil {
+		return nil, fmt.Errorf("%stile fingerprint: %w", errPrefix, err)
+	}
+	return tile, nil
+}
+
+// partition splits the walkable surface of chf into regions as
+// cfg.Partition selects, on the given buffers; chf.Dist becomes distances'
+// memory.
+func partition(bc *BuildContext, chf *CompactHeightfield, cfg *Config, distances *distanceBuffers, regions *regionBuffers) error {
 	switch cfg.Partition {
 	case PartitionWatershed:
 		if err := bc.Run(StageDistanceField, func() error { return distances.build(chf) }); err != nil {
@@ -95,5 +216,5 @@ func partitionWith(bc *BuildContext, chf *CompactHeightfield, cfg *Config, dista
 			return regions.layers(chf, cfg.BorderSize, cfg.MinRegionArea)
 		})
 	}
-	return fmt.Errorf("bake: solo: unknown partition type %v", cfg.Partition)
+	return fmt.Errorf("bake: partition: unknown partition type %v", cfg.Partition)
 }

@@ -1,9 +1,7 @@
 package bake
 
 import (
-	"math"
-
-	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/internal/glibcsort"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -52,9 +50,9 @@ type triangleBounds struct {
 }
 
 // newChunkyMesh builds the chunk tree over the triangles of vertices and
-// triangles (PartitionedMesh::PartitionMesh with 256 triangles per chunk).
-// The indices must be valid.
-func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
+// triangles (PartitionedMesh::PartitionMesh with 256 triangles per chunk)
+// on up to workers goroutines. The indices must be valid.
+func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32, workers int) *chunkyMesh {
 	if len(triangles) == 0 {
 		return &chunkyMesh{}
 	}
@@ -64,23 +62,25 @@ func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
 		b := triangleBounds{minX: v[0], maxX: v[0], minZ: v[2], maxZ: v[2], index: int32(i)}
 		for _, corner := range t[1:] {
 			v := vertices[corner]
-			b.minX = cMin(v[0], b.minX)
-			b.maxX = cMax(v[0], b.maxX)
-			b.minZ = cMin(v[2], b.minZ)
-			b.maxZ = cMax(v[2], b.maxZ)
+			b.minX = minFloat(b.minX, v[0])
+			b.maxX = maxFloat(b.maxX, v[0])
+			b.minZ = minFloat(b.minZ, v[2])
+			b.maxZ = maxFloat(b.maxZ, v[2])
 		}
 		bounds[i] = b
 	}
 
-	// The C++ sizes its node array to four nodes per chunk; a median split
-	// never needs more, so the tree here simply grows.
-	chunks := int(geom.Ceil(float32(len(triangles)) / float32(trianglesPerChunk)))
 	m := &chunkyMesh{
-		nodes:     make([]chunkyNode, 0, 4*chunks),
-		triangles: make([]int32, 0, len(triangles)),
+		nodes:     make([]chunkyNode, subtreeNodeCount(len(bounds))),
+		triangles: make([]int32, len(bounds)),
 	}
-	scratch := make([]triangleBounds, len(bounds))
-	m.subdivide(bounds, scratch)
+	// Below the first levels of splits each subtree is built on a
+	// goroutine of its own.
+	concurrentLevels := 0
+	for 1<<concurrentLevels < workers {
+		concurrentLevels++
+	}
+	m.subdivide(bounds, make([]triangleBounds, len(bounds)), 0, 0, concurrentLevels)
 	for _, n := range m.nodes {
 		if n.leaf {
 			m.maxChunkTriangles = max(m.maxChunkTriangles, int(n.count))
@@ -89,66 +89,78 @@ func newChunkyMesh(vertices []mgl32.Vec3, triangles [][3]int32) *chunkyMesh {
 	return m
 }
 
-// subdivide adds the subtree over bounds to the tree: a leaf when few enough
-// triangles remain, otherwise a node split at the median of the longest axis
-// of its box. scratch is as long as bounds.
-func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds) {
-	index := len(m.nodes)
+// subtreeNodeCount returns the number of nodes of the subtree over count
+// triangles: the splits depend only on the count.
+func subtreeNodeCount(count int) int {
+	if count <= trianglesPerChunk {
+		return 1
+	}
+	split := count / 2
+	return 1 + subtreeNodeCount(split) + subtreeNodeCount(count-split)
+}
+
+// subdivide writes the subtree over bounds at node index, its triangles
+// from triangle first on: a leaf when few enough triangles remain,
+// otherwise a node split at the median of the longest axis of its box.
+// scratch is as long as bounds. While concurrentLevels is positive, the
+// second half of a split is built on another goroutine.
+func (m *chunkyMesh) subdivide(bounds, scratch []triangleBounds, index, first, concurrentLevels int) {
 	minX, minZ, maxX, maxZ := totalBounds(bounds)
-	m.nodes = append(m.nodes, chunkyNode{minX: minX, minZ: minZ, maxX: maxX, maxZ: maxZ})
+	node := &m.nodes[index]
+	*node = chunkyNode{minX: minX, minZ: minZ, maxX: maxX, maxZ: maxZ}
 
 	if len(bounds) <= trianglesPerChunk {
-		m.nodes[index].leaf = true
-		m.nodes[index].first = int32(len(m.triangles))
-		m.nodes[index].count = int32(len(bounds))
-		for _, b := range bounds {
-			m.triangles = append(m.triangles, b.index)
+		node.leaf = true
+		node.first = int32(first)
+		node.count = int32(len(bounds))
+		for i, b := range bounds {
+			m.triangles[first+i] = b.index
 		}
 		return
 	}
 
 	sortBoundsGlibc(bounds, scratch, maxX-minX < maxZ-minZ)
 	split := len(bounds) / 2
-	m.subdivide(bounds[:split], scratch[:split])
-	m.subdivide(bounds[split:], scratch[split:])
-	m.nodes[index].count = int32(len(m.nodes) - index)
+	node.count = int32(subtreeNodeCount(len(bounds)))
+	left, right := index+1, index+1+subtreeNodeCount(split)
+	if concurrentLevels <= 0 {
+		m.subdivide(bounds[:split], scratch[:split], left, first, 0)
+		m.subdivide(bounds[split:], scratch[split:], right, first+split, 0)
+		return
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.subdivide(bounds[split:], scratch[split:], right, first+split, concurrentLevels-1)
+	}()
+	m.subdivide(bounds[:split], scratch[:split], left, first, concurrentLevels-1)
+	<-done
+}
+
+// sortBoundsGlibc sorts triangle boxes by their smallest x (byZ false) or z
+// (byZ true) with RecastDemo's comparator, the float difference truncated to
+// an int, in glibc qsort's order. The comparator is not a proper order (keys
+// less than one unit apart tie, and ties do not chain), so only glibc's
+// algorithm, comparing the same pairs, reaches the same order. scratch must
+// be at least as long as items.
+func sortBoundsGlibc(items, scratch []triangleBounds, byZ bool) {
+	if byZ {
+		glibcsort.Sort(items, scratch, func(a, b *triangleBounds) int { return cInt(a.minZ - b.minZ) })
+	} else {
+		glibcsort.Sort(items, scratch, func(a, b *triangleBounds) int { return cInt(a.minX - b.minX) })
+	}
 }
 
 // totalBounds returns the xz box around every box of bounds (not empty).
 func totalBounds(bounds []triangleBounds) (minX, minZ, maxX, maxZ float32) {
 	minX, minZ, maxX, maxZ = bounds[0].minX, bounds[0].minZ, bounds[0].maxX, bounds[0].maxZ
 	for _, b := range bounds[1:] {
-		minX = cMin(b.minX, minX)
-		minZ = cMin(b.minZ, minZ)
-		maxX = cMax(b.maxX, maxX)
-		maxZ = cMax(b.maxZ, maxZ)
+		minX = minFloat(minX, b.minX)
+		minZ = minFloat(minZ, b.minZ)
+		maxX = maxFloat(maxX, b.maxX)
+		maxZ = maxFloat(maxZ, b.maxZ)
 	}
 	return minX, minZ, maxX, maxZ
-}
-
-// truncateToInt32 converts like x86's cvttss2si: toward zero, and
-// 0x80000000 for values an int32 cannot hold.
-func truncateToInt32(f float32) int {
-	if !(f > -2147483649 && f < 2147483648) {
-		return math.MinInt32
-	}
-	return int(int32(f))
-}
-
-// cMin is std::min(a, b) for floats: b when b < a, else a.
-func cMin(a, b float32) float32 {
-	if b < a {
-		return b
-	}
-	return a
-}
-
-// cMax is std::max(a, b) for floats: b when a < b, else a.
-func cMax(a, b float32) float32 {
-	if a < b {
-		return b
-	}
-	return a
 }
 
 // overlappingChunks appends to dst the leaves whose box overlaps the xz

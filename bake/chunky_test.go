@@ -2,10 +2,10 @@ package bake
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +16,7 @@ import (
 // with RecastDemo's PartitionedMesh: node count, largest chunk, the
 // triangles (as vertex indices) in chunk order, and every node as the C++
 // stores it (xz bounds, then triangle index or negative escape, then
-// triangle count), hashed with FNV-1a.
+// triangle count), hashed with FNV-1a; built on 1 to 8 goroutines.
 func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 	tests := []struct {
 		mesh                    string
@@ -28,39 +28,41 @@ func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 		{"undulating", 63, 163, 0xed6256dbce6ba3fa, 0x87ae930ffb935b9c},
 	}
 	for _, tt := range tests {
-		t.Run(tt.mesh, func(t *testing.T) {
-			g := loadTestMesh(t, tt.mesh)
-			m := newChunkyMesh(g.Vertices, g.Triangles)
-			assert.Len(t, m.nodes, tt.nodes)
-			assert.Equal(t, tt.maxTriangles, m.maxChunkTriangles)
+		for _, workers := range []int{1, 2, 3, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", tt.mesh, workers), func(t *testing.T) {
+				g := loadTestMesh(t, tt.mesh)
+				m := newChunkyMesh(g.Vertices, g.Triangles, workers)
+				assert.Len(t, m.nodes, tt.nodes)
+				assert.Equal(t, tt.maxTriangles, m.maxChunkTriangles)
 
-			h := fnv.New64a()
-			var buf []byte
-			for _, ti := range m.triangles {
-				buf = buf[:0]
-				for _, v := range g.Triangles[ti] {
-					buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+				h := fnv.New64a()
+				var buf []byte
+				for _, ti := range m.triangles {
+					buf = buf[:0]
+					for _, v := range g.Triangles[ti] {
+						buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
+					}
+					h.Write(buf)
 				}
-				h.Write(buf)
-			}
-			assert.Equal(t, tt.trianglesHash, h.Sum64(), "triangles in chunk order")
+				assert.Equal(t, tt.trianglesHash, h.Sum64(), "triangles in chunk order")
 
-			h = fnv.New64a()
-			for _, n := range m.nodes {
-				buf = buf[:0]
-				for _, f := range []float32{n.minX, n.minZ, n.maxX, n.maxZ} {
-					buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+				h = fnv.New64a()
+				for _, n := range m.nodes {
+					buf = buf[:0]
+					for _, f := range []float32{n.minX, n.minZ, n.maxX, n.maxZ} {
+						buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(f))
+					}
+					triIndex, count := n.first, n.count
+					if !n.leaf {
+						triIndex, count = -n.count, 0
+					}
+					buf = binary.LittleEndian.AppendUint32(buf, uint32(triIndex))
+					buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
+					h.Write(buf)
 				}
-				triIndex, count := n.first, n.count
-				if !n.leaf {
-					triIndex, count = -n.count, 0
-				}
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(triIndex))
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(count))
-				h.Write(buf)
-			}
-			assert.Equal(t, tt.nodeHash, h.Sum64(), "nodes")
-		})
+				assert.Equal(t, tt.nodeHash, h.Sum64(), "nodes")
+			})
+		}
 	}
 }
 
@@ -69,7 +71,7 @@ func TestChunkyMeshMatchesRecastDemo(t *testing.T) {
 // boxes contain their triangles and children, and escapes skip subtrees.
 func TestChunkyMeshStructure(t *testing.T) {
 	g := randomSoup(rand.New(rand.NewPCG(1, 2)), 3000)
-	m := newChunkyMesh(g.Vertices, g.Triangles)
+	m := newChunkyMesh(g.Vertices, g.Triangles, 1)
 
 	seen := make([]int, len(g.Triangles))
 	var check func(i int) int // returns the index after the subtree
@@ -110,7 +112,7 @@ func TestChunkyMeshStructure(t *testing.T) {
 func TestChunkyMeshOverlap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	g := randomSoup(rng, 2000)
-	m := newChunkyMesh(g.Vertices, g.Triangles)
+	m := newChunkyMesh(g.Vertices, g.Triangles, 1)
 	for range 500 {
 		x0, z0 := rng.Float32()*120-10, rng.Float32()*120-10
 		x1, z1 := x0+rng.Float32()*30, z0+rng.Float32()*30
@@ -124,7 +126,7 @@ func TestChunkyMeshOverlap(t *testing.T) {
 		require.Equal(t, want, got)
 	}
 	assert.Empty(t, m.overlappingChunks(1000, 1000, 1001, 1001, nil))
-	assert.Empty(t, newChunkyMesh(nil, nil).overlappingChunks(-1, -1, 1, 1, nil))
+	assert.Empty(t, newChunkyMesh(nil, nil, 1).overlappingChunks(-1, -1, 1, 1, nil))
 }
 
 func randomSoup(rng *rand.Rand, triangles int) *Geometry {
@@ -139,23 +141,10 @@ func randomSoup(rng *rand.Rand, triangles int) *Geometry {
 	return g
 }
 
-// TestGlibcMergeSort checks the sort against a stable sort for a proper
-// order, and against the merge order glibc produces for RecastDemo's
-// truncating comparator, where values closer than 1 tie.
-func TestGlibcMergeSort(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	type item struct{ key, id int }
-	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000} {
-		items := make([]item, n)
-		for i := range items {
-			items[i] = item{rng.IntN(10), i}
-		}
-		want := slices.Clone(items)
-		slices.SortStableFunc(want, func(a, b item) int { return a.key - b.key })
-		glibcMergeSort(items, make([]item, n), func(a, b *item) bool { return a.key <= b.key })
-		assert.Equal(t, want, items, "n=%d", n)
-	}
-
+// TestSortBoundsGlibc checks the merge order glibc gives for RecastDemo's
+// truncating comparator, where values closer than 1 tie
+// (internal/glibcsort checks the sort itself against glibc).
+func TestSortBoundsGlibc(t *testing.T) {
 	// Not transitive: 0.0 ~ 0.6 ~ 1.2 but 0.0 < 1.2. glibc sorts
 	// [1.2, 0.6, 0.0] as [1.2] + sort([0.6, 0.0]) = [1.2] + [0.6, 0.0]
 	// (tie), then merges: 1.2 vs 0.6 tie -> 1.2 first, then 0.6, 0.0.
@@ -171,13 +160,4 @@ func TestGlibcMergeSort(t *testing.T) {
 	values = []triangleBounds{{minZ: 0}, {minZ: 1.2}, {minZ: 0.5}, {minZ: 2}}
 	sortBoundsGlibc(values, make([]triangleBounds, 4), true)
 	assert.Equal(t, []float32{0, 1.2, 0.5, 2}, []float32{values[0].minZ, values[1].minZ, values[2].minZ, values[3].minZ})
-}
-
-func TestTruncateToInt32(t *testing.T) {
-	assert.Equal(t, 0, truncateToInt32(0.99))
-	assert.Equal(t, 0, truncateToInt32(-0.99))
-	assert.Equal(t, -3, truncateToInt32(-3.7))
-	assert.Equal(t, math.MinInt32, truncateToInt32(3e9))
-	assert.Equal(t, math.MinInt32, truncateToInt32(-3e9))
-	assert.Equal(t, math.MinInt32, truncateToInt32(float32(math.NaN())))
 }

@@ -320,8 +320,8 @@ func TestCompactHeightfieldBeyond24BitIndices(t *testing.T) {
 	x, z := beyond%width, beyond/width
 	for dir := range 4 {
 		require.Equal(t, 0, chf.Spans[beyond].Connection(dir))
-		neighbour := chf.neighbourIndex(x, z, dir, 0)
-		assert.Equal(t, uint32(beyond+DirOffsetX(dir)+DirOffsetZ(dir)*width), neighbour)
+		neighbour := neighbourSpan(chf, x, z, &chf.Spans[beyond], dir)
+		assert.Equal(t, beyond+DirOffsetX(dir)+DirOffsetZ(dir)*width, neighbour)
 	}
 
 	require.NoError(t, chf.ErodeWalkableArea(1))

@@ -3,7 +3,8 @@ package bake
 import (
 	"cmp"
 	"fmt"
-	"slices"
+
+	"github.com/archenav/archenav/internal/glibcsort"
 )
 
 // contourHole is a hole contour of a region with its lowest-leftmost vertex.
@@ -105,7 +106,7 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 	for i := range holes {
 		holes[i].minX, holes[i].minZ, holes[i].leftmostVert = leftmostVertex(cset.Contours[holes[i].contour].Verts)
 	}
-	slices.SortStableFunc(holes, func(a, b contourHole) int {
+	glibcsort.Sort(holes, nil, func(a, b *contourHole) int {
 		if a.minX == b.minX {
 			return cmp.Compare(a.minZ, b.minZ)
 		}
@@ -128,6 +129,7 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 	for i := range diagonals {
 		diagonals[i].vert = -1
 	}
+	var sortScratch []potentialDiagonal
 
 	for i := range holes {
 		hole := &cset.Contours[holes[i].contour]
@@ -150,7 +152,10 @@ func mergeRegionHoles(cset *ContourSet, region *contourRegion) {
 				diagonals[diagonalCount] = potentialDiagonal{vert: j, distance: dx*dx + dz*dz}
 				diagonalCount++
 			}
-			slices.SortStableFunc(diagonals[:diagonalCount], func(a, b potentialDiagonal) int {
+			if len(sortScratch) < diagonalCount {
+				sortScratch = make([]potentialDiagonal, len(diagonals))
+			}
+			glibcsort.Sort(diagonals[:diagonalCount], sortScratch, func(a, b *potentialDiagonal) int {
 				return cmp.Compare(a.distance, b.distance)
 			})
 
@@ -196,20 +201,6 @@ func mergeContours(a, b *Contour, ia, ib int) {
 	}
 	a.Verts = verts
 	b.Verts = nil
-}
-
-func contourPrev(i, n int) int {
-	if i-1 >= 0 {
-		return i - 1
-	}
-	return n - 1
-}
-
-func contourNext(i, n int) int {
-	if i+1 < n {
-		return i + 1
-	}
-	return 0
 }
 
 // contourArea2 is twice the signed xz area of the triangle a, b, c.
@@ -265,7 +256,7 @@ func contourVertexEqual(a, b [4]int32) bool { return a[0] == b[0] && a[2] == b[2
 func contourSegmentIntersects(d0, d1 [4]int32, skip int, verts [][4]int32) bool {
 	n := len(verts)
 	for k := 0; k < n; k++ {
-		k1 := contourNext(k, n)
+		k1 := nextIndex(k, n)
 		if skip == k || skip == k1 {
 			continue
 		}
@@ -285,8 +276,8 @@ func contourSegmentIntersects(d0, d1 [4]int32, skip int, verts [][4]int32) bool 
 func contourInCone(i int, verts [][4]int32, pj [4]int32) bool {
 	n := len(verts)
 	pi := verts[i]
-	pi1 := verts[contourNext(i, n)]
-	pin1 := verts[contourPrev(i, n)]
+	pi1 := verts[nextIndex(i, n)]
+	pin1 := verts[prevIndex(i, n)]
 	if contourLeftOn(pin1, pi, pi1) {
 		return contourLeft(pi, pj, pin1) && contourLeft(pj, pi, pi1)
 	}

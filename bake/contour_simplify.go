@@ -176,7 +176,7 @@ func distancePointSegmentSqr2D(x, z, px, pz, qx, qz int) float32 {
 func removeDegenerateSegments(simplified [][4]int32) [][4]int32 {
 	count := len(simplified)
 	for i := 0; i < count; i++ {
-		next := contourNext(i, count)
+		next := nextIndex(i, count)
 		if simplified[i][0] == simplified[next][0] && simplified[i][2] == simplified[next][2] {
 			simplified = append(simplified[:i], simplified[i+1:]...)
 			count--

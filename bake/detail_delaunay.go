@@ -221,26 +221,10 @@ func (d *delaunay) triangulate(pts []geom.Vec3, hull []int, tris []int) []int {
 	for i := 0; i < d.count; i++ {
 		e := d.edges[i*4 : i*4+4]
 		if e[3] >= 0 {
-			t := tris[e[3]*4 : e[3]*4+4]
-			switch {
-			case t[0] == -1:
-				t[0], t[1] = e[0], e[1]
-			case t[0] == e[1]:
-				t[2] = e[0]
-			case t[1] == e[0]:
-				t[2] = e[1]
-			}
+			addTriangleEdge(tris[e[3]*4:e[3]*4+4], e[0], e[1])
 		}
 		if e[2] >= 0 {
-			t := tris[e[2]*4 : e[2]*4+4]
-			switch {
-			case t[0] == -1:
-				t[0], t[1] = e[1], e[0]
-			case t[0] == e[0]:
-				t[2] = e[1]
-			case t[1] == e[1]:
-				t[2] = e[0]
-			}
+			addTriangleEdge(tris[e[2]*4:e[2]*4+4], e[1], e[0])
 		}
 	}
 
@@ -263,5 +247,20 @@ func (d *delaunay) clearPairs() {
 	}
 	for i := 0; i < d.count; i++ {
 		d.pairs[pairKey(d.edges[i*4], d.edges[i*4+1])] = 0
+	}
+}
+
+// addTriangleEdge records in triangle t (three vertex slots, -1 while
+// unknown) its edge from vertex from to vertex to: the edge fills the first
+// two slots of an empty triangle, or gives the third vertex of a triangle
+// whose first edge it follows or precedes.
+func addTriangleEdge(t []int, from, to int) {
+	switch {
+	case t[0] == -1:
+		t[0], t[1] = from, to
+	case t[0] == to:
+		t[2] = from
+	case t[1] == from:
+		t[2] = to
 	}
 }

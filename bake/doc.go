@@ -21,8 +21,10 @@
 //
 // A [Baker] runs the same bake and keeps the working memory of every stage
 // for the next one, so that baking again (after an edit, or tile after tile
-// of a streaming world) allocates little more than the products. The tiled
-// bake (tiled.go) runs the same stages tile by tile.
+// of a streaming world) allocates little more than the products. A tiled
+// bake ([Tiled], or [TileBaker] to rebuild single tiles) runs the same
+// stages tile by tile on a grid over the level, each worker goroutine on a
+// Baker of its own.
 //
 // # Stages
 //

@@ -74,11 +74,15 @@ func MergePolyMeshes(meshes []*PolyMesh) (*PolyMesh, error) {
 	for _, m := range meshes {
 		ox := cellOffset(m.BMin[0] - out.BMin[0])
 		oz := cellOffset(m.BMin[2] - out.BMin[2])
-		isMinX := ox == 0
-		isMinZ := oz == 0
-		isMaxX := cellOffset(out.BMax[0]-m.BMax[0]) == 0
-		isMaxZ := cellOffset(out.BMax[2]-m.BMax[2]) == 0
-		onBorder := isMinX || isMinZ || isMaxX || isMaxZ
+		// Whether the mesh lies on the border of the merged mesh in each
+		// portal direction (0 = -x, 1 = +z, 2 = +x, 3 = -z).
+		onSide := [4]bool{
+			ox == 0,
+			cellOffset(out.BMax[2]-m.BMax[2]) == 0,
+			cellOffset(out.BMax[0]-m.BMax[0]) == 0,
+			oz == 0,
+		}
+		onBorder := onSide[0] || onSide[1] || onSide[2] || onSide[3]
 
 		remap = remap[:0]
 		for _, v := range m.Verts {
@@ -109,23 +113,9 @@ func MergePolyMeshes(meshes []*PolyMesh) (*PolyMesh, error) {
 				if code&0x8000 == 0 || code == MeshNullIndex {
 					continue
 				}
-				switch code & 0xf {
-				case 0:
-					if isMinX {
-						target[k] = code
-					}
-				case 1:
-					if isMaxZ {
-						target[k] = code
-					}
-				case 2:
-					if isMaxX {
-						target[k] = code
-					}
-				case 3:
-					if isMinZ {
-						target[k] = code
-					}
+				// Portals on the merged mesh's border stay portals.
+				if dir := code & 0xf; dir < 4 && onSide[dir] {
+					target[k] = code
 				}
 			}
 		}

@@ -22,6 +22,19 @@ func isLeftU16(a, b, c *[3]uint16) bool {
 		(int32(c[0])-int32(a[0]))*(int32(b[2])-int32(a[2])) < 0
 }
 
+// sortedEdge returns the ends of edge i of polygon p of n vertices, the
+// lower vertex index first.
+func sortedEdge(p []uint16, n, i int) (low, high uint16) {
+	low, high = p[i], p[0]
+	if i+1 < n {
+		high = p[i+1]
+	}
+	if low > high {
+		low, high = high, low
+	}
+	return low, high
+}
+
 // mergeValue scores merging polygons a and b of na and nb vertices: the
 // squared xz length of the shared edge, or -1 when they share no edge, the
 // result would have too many vertices or would not be convex. edgeA and
@@ -34,25 +47,12 @@ func mergeValue(a, b []uint16, na, nb int, verts [][3]uint16, nvp int) (value, e
 	// b's edges with their ends in ascending order.
 	var bLow, bHigh [navmesh.MaxVertsPerPoly]uint16
 	for j := 0; j < nb; j++ {
-		v0, v1 := b[j], b[0]
-		if j+1 < nb {
-			v1 = b[j+1]
-		}
-		if v0 > v1 {
-			v0, v1 = v1, v0
-		}
-		bLow[j], bHigh[j] = v0, v1
+		bLow[j], bHigh[j] = sortedEdge(b, nb, j)
 	}
 	// The last matching edge of a wins, as in the C++.
 	edgeA, edgeB = -1, -1
 	for i := 0; i < na; i++ {
-		va0, va1 := a[i], a[0]
-		if i+1 < na {
-			va1 = a[i+1]
-		}
-		if va0 > va1 {
-			va0, va1 = va1, va0
-		}
+		va0, va1 := sortedEdge(a, na, i)
 		for j := 0; j < nb; j++ {
 			if va0 == bLow[j] && va1 == bHigh[j] {
 				edgeA, edgeB = i, j

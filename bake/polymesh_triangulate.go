@@ -13,7 +13,8 @@ const (
 	vertexIndexMask = 0x0fffffff
 )
 
-// prevIndex and nextIndex step around a ring of n entries.
+// prevIndex and nextIndex step around a ring of n entries (a polygon or
+// contour of n vertices).
 func prevIndex(i, n int) int {
 	if i-1 >= 0 {
 		return i - 1

@@ -61,7 +61,9 @@ func (s *CompactSpan) SetHeight(height uint8) {
 const connectionsMask = 1<<24 - 1
 
 // minFloat and maxFloat are rcMin and rcMax: on ties and NaNs they return
-// the second argument, unlike the built-ins.
+// the second argument, unlike the built-ins. std::min(a, b) and
+// std::max(a, b), which RecastDemo uses, are minFloat(b, a) and
+// maxFloat(b, a).
 func minFloat(a, b float32) float32 {
 	if a < b {
 		return a

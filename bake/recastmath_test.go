@@ -90,6 +90,7 @@ func TestCInt(t *testing.T) {
 		{1.9, 1},
 		{-1.9, -1},
 		{-0.5, 0},
+		{-3.7, -3},
 		{2147483520, 2147483520}, // largest float32 below 2^31
 		{2147483648, math.MinInt32},
 		{-2147483648, math.MinInt32},
@@ -98,6 +99,8 @@ func TestCInt(t *testing.T) {
 		{float32(math.Inf(-1)), math.MinInt32},
 		{float32(math.NaN()), math.MinInt32},
 		{1e20, math.MinInt32},
+		{3e9, math.MinInt32},
+		{-3e9, math.MinInt32},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, cInt(tt.f), "cInt(%v)", tt.f)

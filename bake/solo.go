@@ -138,102 +138,25 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	}
 
 	bc := NewBuildContext(ctx)
-	counts := bc.Counts()
 	result := &SoloResult{Config: cfg}
-
-	var hf *Heightfield
-	err = bc.Run(StageRasterize, func() error {
-		hf, err = b.rasterize(g, cfg)
-		return err
-	})
+	if err := bc.Run(StageRasterize, func() error { return b.rasterize(g, cfg) }); err != nil {
+		return nil, err
+	}
+	chf, cset, err := b.buildContours(bc, g, cfg)
 	if err != nil {
 		return nil, err
 	}
-
-	if err := bc.Run(StageFilters, func() error {
-		filterHeightfield(hf, cfg)
-		return nil
-	}); err != nil {
+	mesh, detail, err := b.buildMeshes(bc, chf, cset, cfg, &result.Fingerprints)
+	if err != nil {
 		return nil, err
 	}
-
-	chf := &b.compact
-	if err := bc.Run(StageCompact, func() error {
-		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
-			return err
-		}
-		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	counts.CompactSpans = len(chf.Spans)
-
-	if err := bc.Run(StageErode, func() error {
-		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
-			return err
-		}
-		counts.WalkableSpans = walkableSpanCount(chf)
-		return chf.MarkAreaVolumes(g)
-	}); err != nil {
-		return nil, err
-	}
-
-	if err := partitionWith(bc, chf, cfg, &b.distances, &b.regions); err != nil {
-		return nil, err
-	}
-	counts.Regions = int(chf.MaxRegions)
-
-	cset := &b.contours
-	if err := bc.Run(StageContours, func() error {
-		return b.contourWork.build(chf, cfg.MaxSimplificationError, cfg.MaxEdgeLen, TessellateWallEdges, cset)
-	}); err != nil {
-		return nil, err
-	}
-	counts.Contours = len(cset.Contours)
-	for _, w := range chf.Warnings {
-		bc.Warnf("%s", w)
-	}
-	for _, w := range cset.Warnings {
-		bc.Warnf("%s", w)
-	}
-
-	var mesh *PolyMesh
-	if err := bc.Run(StagePolyMesh, func() error {
-		mesh, err = b.polyMesh.build(cset, cfg.MaxVertsPerPoly, &bc.log)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	counts.PolyVerts, counts.Polys = len(mesh.Verts), mesh.PolyCount
-	result.Fingerprints.PolyMesh = PolyMeshFingerprint(mesh)
-
-	var detail *PolyMeshDetail
-	if err := bc.Run(StageDetailMesh, func() error {
-		detail, err = b.detail.build(mesh, chf, cfg.DetailSampleDist, cfg.DetailSampleMaxError, &bc.log)
-		b.detail.forget()
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	counts.DetailVerts, counts.DetailTris = len(detail.Verts), len(detail.Tris)
-	result.Fingerprints.DetailMesh = DetailMeshFingerprint(detail)
-
 	if mesh.PolyCount == 0 {
 		return nil, fmt.Errorf("bake: solo: %w", ErrNoPolygons)
 	}
-	var tile *navmesh.TileData
-	if err := bc.Run(StageTileData, func() error {
-		if tile, err = buildTileData(mesh, detail, g, &settings, cfg, options.areaFlags); err != nil {
-			return fmt.Errorf("bake: solo: tile data: %w", err)
-		}
-		return nil
-	}); err != nil {
+	spec := tileSpec{settings: &settings, config: cfg, areaFlags: options.areaFlags}
+	tile, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")
+	if err != nil {
 		return nil, err
-	}
-	counts.TileBytes = navmesh.DNAVSize(tile)
-	if result.Fingerprints.TileData, err = navmesh.TileDataFingerprint(tile); err != nil {
-		return nil, fmt.Errorf("bake: solo: tile fingerprint: %w", err)
 	}
 
 	result.PolyMesh, result.DetailMesh, result.TileData = mesh, detail, tile
@@ -270,11 +193,12 @@ func walkableSpanCount(chf *CompactHeightfield) int {
 }
 
 // buildTileData maps the mesh's areas to tile areas and flags (in place, as
-// RecastDemo does) and builds the tile with the BV tree and the geometry's
-// off-mesh connections.
-func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, settings *Settings, cfg *Config, areaFlags func(uint8) (uint8, uint16)) (*navmesh.TileData, error) {
+// RecastDemo does) and builds tile (spec.x, spec.y) with the BV tree and the
+// geometry's off-mesh connections.
+func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec) (*navmesh.TileData, error) {
+	settings, cfg := spec.settings, spec.config
 	for i := 0; i < mesh.PolyCount; i++ {
-		area, flags := areaFlags(mesh.Areas[i])
+		area, flags := spec.areaFlags(mesh.Areas[i])
 		if area >= navmesh.MaxAreas {
 			return nil, fmt.Errorf("area mapping gave area %d for polygon %d, max %d", area, i, navmesh.MaxAreas-1)
 		}
@@ -289,6 +213,8 @@ func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, settings
 		DetailMeshes:   detail.Meshes,
 		DetailVerts:    detail.Verts,
 		DetailTris:     detail.Tris,
+		TileX:          int32(spec.x),
+		TileY:          int32(spec.y),
 		BMin:           mesh.BMin,
 		BMax:           mesh.BMax,
 		WalkableHeight: settings.AgentHeight,

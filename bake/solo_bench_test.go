@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // BenchmarkSolo bakes each test mesh from scratch as one tile and reports
@@ -98,7 +100,16 @@ func BenchmarkDetailMesh(b *testing.B) {
 func BenchmarkTileData(b *testing.B) {
 	settings := DefaultSettings()
 	benchmarkLastStages(b, func(in *SoloResult, g *Geometry) error {
-		_, err := buildTileData(in.PolyMesh, in.DetailMesh, g, &settings, in.Config, RecastDemoAreaFlags)
+		_, err := buildTileData(in.PolyMesh, in.DetailMesh, g, tileSpec{settings: &settings, config: in.Config, areaFlags: RecastDemoAreaFlags})
+		return err
+	})
+}
+
+// BenchmarkTileDataFingerprint times navmesh.TileDataFingerprint on each
+// mesh's solo tile.
+func BenchmarkTileDataFingerprint(b *testing.B) {
+	benchmarkLastStages(b, func(in *SoloResult, _ *Geometry) error {
+		_, err := navmesh.TileDataFingerprint(in.TileData)
 		return err
 	})
 }

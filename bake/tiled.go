@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -33,14 +34,15 @@ type TileBaker struct {
 	// tileWorldSize is the side of a tile, TileSize·CellSize
 	// [Units: world units]
 	tileWorldSize float32
-	// scratch holds *tileScratch buffers between tile builds.
-	scratch sync.Pool
+	// bakers holds the *Baker of each BuildTile call between calls.
+	bakers sync.Pool
 }
 
 // NewTileBaker validates the geometry and the settings and indexes the
-// triangles for tile lookups. opts.TileSize, when positive, replaces
+// triangles for tile lookups, on opts.Workers goroutines (0 or less means
+// runtime.GOMAXPROCS(0)). opts.TileSize, when positive, replaces
 // settings.TileSize, which must then be positive; opts.AreaFlags is kept for
-// the tiles' data; the other options are BuildAll's. The tile grid covers
+// the tiles' data; Progress is BuildAll's. The tile grid covers
 // the bounds of the vertices: (w + TileSize - 1) / TileSize tiles along x
 // for a level w cells wide, likewise along z.
 func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
@@ -68,19 +70,6 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if _, err := settings.TileConfig(bmin, bmax); err != nil {
 		return nil, err
 	}
-	// Triangle areas, as every tile's build marks them (RecastDemo marks
-	// the triangles of each chunk again for each tile).
-	areas := make([]uint8, len(g.Triangles))
-	var err error
-	if g.Areas == nil {
-		err = MarkWalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
-	} else {
-		copy(areas, g.Areas)
-		err = ClearUnwalkableTriangles(settings.AgentMaxSlope, g.Vertices, g.Triangles, areas)
-	}
-	if err != nil {
-		return nil, err
-	}
 	width, height := CalcGridSize(bmin, bmax, settings.CellSize)
 	tilesX := (width + settings.TileSize - 1) / settings.TileSize
 	tilesY := (height + settings.TileSize - 1) / settings.TileSize
@@ -91,24 +80,53 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if int64(tilesX)*int64(tilesY) > maxTiles {
 		return nil, fmt.Errorf("bake: tiled build: %d×%d tiles, more than %d", tilesX, tilesY, maxTiles)
 	}
-	boxes := make([][2]mgl32.Vec3, len(g.Triangles))
-	for i, t := range g.Triangles {
-		v0, v1, v2 := g.Vertices[t[0]], g.Vertices[t[1]], g.Vertices[t[2]]
-		boxes[i] = [2]mgl32.Vec3{geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2)}
-	}
-	return &TileBaker{
+	b := &TileBaker{
 		geometry:      g,
 		settings:      settings,
-		chunks:        newChunkyMesh(g.Vertices, g.Triangles),
-		areas:         areas,
-		boxes:         boxes,
 		areaFlags:     areaFlags,
 		bmin:          bmin,
 		bmax:          bmax,
 		tilesX:        tilesX,
 		tilesY:        tilesY,
 		tileWorldSize: float32(settings.TileSize) * settings.CellSize,
-	}, nil
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := b.indexTriangles(workers); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// indexTriangles marks the triangles' areas, bounds each triangle and
+// builds the chunk tree, the tree on workers goroutines beside the rest
+// when workers > 1.
+func (b *TileBaker) indexTriangles(workers int) error {
+	g := b.geometry
+	var wg sync.WaitGroup
+	if workers > 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.chunks = newChunkyMesh(g.Vertices, g.Triangles, workers)
+		}()
+	} else {
+		b.chunks = newChunkyMesh(g.Vertices, g.Triangles, 1)
+	}
+
+	// Triangle areas, as every tile's build marks them (RecastDemo marks
+	// the triangles of each chunk again for each tile).
+	b.areas = make([]uint8, len(g.Triangles))
+	err := markTriangleAreas(b.areas, g, b.settings.AgentMaxSlope)
+	b.boxes = make([][2]mgl32.Vec3, len(g.Triangles))
+	for i, t := range g.Triangles {
+		v0, v1, v2 := g.Vertices[t[0]], g.Vertices[t[1]], g.Vertices[t[2]]
+		b.boxes[i] = [2]mgl32.Vec3{geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2)}
+	}
+	wg.Wait()
+	return err
 }
 
 // maxTiles bounds the tile grid of a tiled build: a navmesh.Mesh holds at

@@ -55,11 +55,10 @@ func (r *TiledResult) Fingerprints() (Fingerprints, error) {
 		polyMesh = navmesh.FingerprintAppend(polyMesh, buf[:])
 		binary.LittleEndian.PutUint64(buf[:], tile.Fingerprints.DetailMesh)
 		detailMesh = navmesh.FingerprintAppend(detailMesh, buf[:])
-		blob, err := navmesh.MarshalDNAV(tile.Data)
-		if err != nil {
+		var err error
+		if tileData, err = navmesh.FingerprintAppendTileData(tileData, tile.Data); err != nil {
 			return Fingerprints{}, fmt.Errorf("bake: fingerprint of tile (%d, %d): %w", tile.X, tile.Y, err)
 		}
-		tileData = navmesh.FingerprintAppend(tileData, blob)
 	}
 	return Fingerprints{PolyMesh: polyMesh, DetailMesh: detailMesh, TileData: tileData}, nil
 }

@@ -16,7 +16,8 @@ type TiledOptions struct {
 	// TileSize is the side of a tile without its border; 0 keeps
 	// Settings.TileSize [Limit: >= 0] [Units: cells]
 	TileSize int
-	// Workers is the number of goroutines baking tiles; 0 or less means
+	// Workers is the number of goroutines baking tiles (and, given to
+	// NewTileBaker, indexing the triangles); 0 or less means
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
 	// AreaFlags maps each polygon's baked area to the area and flags
@@ -179,7 +180,9 @@ type tileFailure struct {
 
 // buildTiles bakes tiles 0..total-1 (x + y·tilesX) on workers goroutines
 // that each take the next tile when they become free, and adds each
-// finished tile to summary from this goroutine.
+// finished tile to summary from this goroutine. The workers hand their
+// tiles over through a queue that never makes them wait for this goroutine,
+// which may get a processor only when one of them stops.
 func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress func(done, total int), summary *tiledSummary) error {
 	workCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -187,19 +190,20 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 	var next atomic.Int64
 	var failuresMu sync.Mutex
 	var failures []tileFailure
-	finished := make(chan finishedTile, workers)
+	finished := newFinishedQueue()
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			scratch := &tileScratch{}
+			baker := b.getBaker()
+			defer b.bakers.Put(baker)
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= total || workCtx.Err() != nil {
 					return
 				}
-				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, scratch)
+				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, baker)
 				if err != nil {
 					failuresMu.Lock()
 					failures = append(failures, tileFailure{i, err})
@@ -207,21 +211,31 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 					cancel()
 					return
 				}
-				finished <- finishedTile{i, tile}
+				finished.push(finishedTile{i, tile})
 			}
 		}()
 	}
+	workersDone := make(chan struct{})
 	go func() {
 		wg.Wait()
-		close(finished)
+		close(workersDone)
 	}()
 	done := 0
-	for f := range finished {
-		summary.add(f)
-		done++
-		// No progress once the bake is being stopped.
-		if progress != nil && workCtx.Err() == nil {
-			progress(done, total)
+	var batch []finishedTile
+	for stop := false; !stop; {
+		select {
+		case <-finished.ready:
+		case <-workersDone:
+			stop = true // every tile is queued: this batch is the last
+		}
+		batch = finished.take(batch)
+		for _, f := range batch {
+			summary.add(f)
+			done++
+			// No progress once the bake is being stopped.
+			if progress != nil && workCtx.Err() == nil {
+				progress(done, total)
+			}
 		}
 	}
 
@@ -245,4 +259,38 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 	})
 	first := failures[0]
 	return fmt.Errorf("bake: build tile (%d, %d): %w", first.index%b.tilesX, first.index/b.tilesX, first.err)
+}
+
+// finishedQueue passes finished tiles from the workers to the goroutine
+// that sums them up: a push never waits for that goroutine.
+type finishedQueue struct {
+	mu    sync.Mutex
+	tiles []finishedTile
+	// ready holds a signal once tiles were pushed since the last take.
+	ready chan struct{}
+}
+
+func newFinishedQueue() *finishedQueue {
+	return &finishedQueue{ready: make(chan struct{}, 1)}
+}
+
+// push queues f and signals ready.
+func (q *finishedQueue) push(f finishedTile) {
+	q.mu.Lock()
+	q.tiles = append(q.tiles, f)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default: // a signal is pending already
+	}
+}
+
+// take returns the queued tiles, in the order they were pushed, and leaves
+// the queue empty with spare's memory (a batch the caller is done with).
+func (q *finishedQueue) take(spare []finishedTile) []finishedTile {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	tiles := q.tiles
+	q.tiles = spare[:0]
+	return tiles
 }

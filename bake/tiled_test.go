@@ -96,19 +96,19 @@ func TestTileStagesMatchRecastDemo(t *testing.T) {
 // the same order.
 func TestTileTrianglesInDemoOrder(t *testing.T) {
 	baker := newTestBaker(t, "dungeon")
-	scratch := &tileScratch{}
+	var scratch Baker
 	tileMin, tileMax := baker.TileBounds(3, 0)
 	cfg, err := baker.settings.TileConfig(tileMin, tileMax)
 	require.NoError(t, err)
-	build := &tileBuild{baker: baker, bc: NewBuildContext(nil), scratch: scratch, config: cfg, result: &TileResult{}}
-	require.True(t, build.gatherTriangles())
-	assert.Len(t, scratch.chunks, 4)
-	assert.Equal(t, 633, build.result.Triangles)
+	triangles, ok := baker.gatherTriangles(&scratch, cfg)
+	require.True(t, ok)
+	assert.Len(t, scratch.tileChunks, 4)
+	assert.Equal(t, 633, triangles)
 
 	h := fnv.New64a()
 	var buf []byte
 	var overlapping [][3]int32
-	for _, chunk := range scratch.chunks {
+	for _, chunk := range scratch.tileChunks {
 		for _, ti := range baker.chunks.chunkTriangles(chunk) {
 			tri := baker.geometry.Triangles[ti]
 			buf = buf[:0]
@@ -124,8 +124,8 @@ func TestTileTrianglesInDemoOrder(t *testing.T) {
 	}
 	assert.Equal(t, uint64(0xfcd8e6b872ec3b24), h.Sum64())
 	assert.Len(t, overlapping, 272)
-	assert.Equal(t, overlapping, scratch.triangles)
-	assert.Len(t, scratch.areas, 272)
+	assert.Equal(t, overlapping, scratch.tileTriangles)
+	assert.Len(t, scratch.triangleAreas, 272)
 }
 
 // TestTiledMatchesRecastDemoTable bakes the test meshes in tiles of 32 cells

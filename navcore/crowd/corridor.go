@@ -257,12 +257,15 @@ func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Fil
 		return fmt.Errorf("crowd: move position: %w", err)
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
-	// Keep the old height when the point is not over the polygon.
-	result[1] = c.position[1]
+	// The height of the first polygon's surface, or the old height when the
+	// point is not over it (PolyHeight reads only x and z). Writing one
+	// component of result and then passing it on would make the copy read
+	// across the write, which stalls store forwarding.
+	y := c.position[1]
 	if h, err := q.PolyHeight(c.path[0], result); err == nil {
-		result[1] = h
+		y = h
 	}
-	c.position = result
+	c.position = geom.Vec3{result[0], y, result[2]}
 	return nil
 }
 

@@ -1,11 +1,9 @@
 package navmesh
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
-	"github.com/go-gl/mathgl/mgl32"
+	"github.com/archenav/archenav/internal/glibcsort"
 )
 
 // bvItem is one polygon's quantised bounds while the BV tree is built.
@@ -16,10 +14,13 @@ type bvItem struct {
 
 // buildBVTree builds the bounding-volume tree of the ground polygons
 // (createBVTree): bounds quantised by 1/CellSize on every axis, split on the
-// longest axis at the median after a stable sort. The tree has 2*polyCount
-// nodes, the last of which stays zero, as in the C++ tile layout.
+// longest axis at the median after sorting as the C++ qsort does. The tree
+// has 2*polyCount nodes, the last of which stays zero, as in the C++ tile
+// layout.
 func buildBVTree(p *BuildParams, polyCount int) []BVNode {
-	items := make([]bvItem, polyCount)
+	// One allocation for the items and the sort's scratch.
+	buffer := make([]bvItem, 2*polyCount)
+	items, scratch := buffer[:polyCount], buffer[polyCount:]
 	if len(p.DetailMeshes) > 0 {
 		detailPolyBounds(items, p)
 	} else {
@@ -27,7 +28,7 @@ func buildBVTree(p *BuildParams, polyCount int) []BVNode {
 	}
 	nodes := make([]BVNode, 2*polyCount)
 	next := 0
-	subdivideBV(items, 0, len(items), &next, nodes)
+	subdivideBV(items, scratch, 0, len(items), &next, nodes)
 	return nodes
 }
 
@@ -38,15 +39,23 @@ func detailPolyBounds(items []bvItem, p *BuildParams) {
 	for i := range items {
 		mesh := p.DetailMeshes[i]
 		verts := p.DetailVerts[mesh[0] : mesh[0]+mesh[1]]
-		bmin, bmax := verts[0], verts[0]
+		minX, minY, minZ := verts[0][0], verts[0][1], verts[0][2]
+		maxX, maxY, maxZ := minX, minY, minZ
 		for _, v := range verts[1:] {
-			bmin = mgl32.Vec3{minC(bmin[0], v[0]), minC(bmin[1], v[1]), minC(bmin[2], v[2])}
-			bmax = mgl32.Vec3{maxC(bmax[0], v[0]), maxC(bmax[1], v[1]), maxC(bmax[2], v[2])}
+			minX, minY, minZ = minC(minX, v[0]), minC(minY, v[1]), minC(minZ, v[2])
+			maxX, maxY, maxZ = maxC(maxX, v[0]), maxC(maxY, v[1]), maxC(maxZ, v[2])
 		}
-		items[i].poly = int32(i)
-		for axis := 0; axis < 3; axis++ {
-			items[i].bmin[axis] = quantizeBV((bmin[axis] - p.BMin[axis]) * quantFactor)
-			items[i].bmax[axis] = quantizeBV((bmax[axis] - p.BMin[axis]) * quantFactor)
+		item := &items[i]
+		item.poly = int32(i)
+		item.bmin = [3]uint16{
+			quantizeBV((minX - p.BMin[0]) * quantFactor),
+			quantizeBV((minY - p.BMin[1]) * quantFactor),
+			quantizeBV((minZ - p.BMin[2]) * quantFactor),
+		}
+		item.bmax = [3]uint16{
+			quantizeBV((maxX - p.BMin[0]) * quantFactor),
+			quantizeBV((maxY - p.BMin[1]) * quantFactor),
+			quantizeBV((maxZ - p.BMin[2]) * quantFactor),
 		}
 	}
 }
@@ -78,8 +87,9 @@ func polyMeshPolyBounds(items []bvItem, p *BuildParams) {
 
 // subdivideBV writes the subtree over items[imin:imax] at nodes[*next] in
 // depth-first order. A leaf stores its polygon; an inner node stores minus
-// the number of nodes in its subtree (the escape offset).
-func subdivideBV(items []bvItem, imin, imax int, next *int, nodes []BVNode) {
+// the number of nodes in its subtree (the escape offset). scratch is as
+// long as items.
+func subdivideBV(items, scratch []bvItem, imin, imax int, next *int, nodes []BVNode) {
 	count := imax - imin
 	current := *next
 	node := &nodes[current]
@@ -100,19 +110,20 @@ func subdivideBV(items []bvItem, imin, imax int, next *int, nodes []BVNode) {
 		}
 	}
 	axis := longestAxis(node.BMax[0]-node.BMin[0], node.BMax[1]-node.BMin[1], node.BMax[2]-node.BMin[2])
-	slices.SortStableFunc(items[imin:imax], compareBVItemsAlong[axis])
+	glibcsort.Sort(items[imin:imax], scratch, compareBVItemsAlong[axis])
 
 	split := imin + count/2
-	subdivideBV(items, imin, split, next, nodes)
-	subdivideBV(items, split, imax, next, nodes)
+	subdivideBV(items, scratch, imin, split, next, nodes)
+	subdivideBV(items, scratch, split, imax, next, nodes)
 	node.Index = -int32(*next - current)
 }
 
-// compareBVItemsAlong orders items by their minimum along x, y or z.
-var compareBVItemsAlong = [3]func(a, b bvItem) int{
-	func(a, b bvItem) int { return cmp.Compare(a.bmin[0], b.bmin[0]) },
-	func(a, b bvItem) int { return cmp.Compare(a.bmin[1], b.bmin[1]) },
-	func(a, b bvItem) int { return cmp.Compare(a.bmin[2], b.bmin[2]) },
+// compareBVItemsAlong orders items by their minimum along x, y or z
+// (compareItemX, Y and Z).
+var compareBVItemsAlong = [3]func(a, b *bvItem) int{
+	func(a, b *bvItem) int { return int(a.bmin[0]) - int(b.bmin[0]) },
+	func(a, b *bvItem) int { return int(a.bmin[1]) - int(b.bmin[1]) },
+	func(a, b *bvItem) int { return int(a.bmin[2]) - int(b.bmin[2]) },
 }
 
 // longestAxis returns 0, 1 or 2 for the largest extent; ties go to the

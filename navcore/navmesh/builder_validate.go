@@ -209,6 +209,8 @@ func countPolyVerts(indices []uint16) int {
 	return len(indices)
 }
 
+// checkFiniteVerts returns an error naming the first vertex of verts with a
+// component that is NaN or infinite.
 func checkFiniteVerts(what string, verts []mgl32.Vec3) error {
 	for i, v := range verts {
 		if !geom.IsFinite(v) {

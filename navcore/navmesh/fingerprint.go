@@ -1,5 +1,10 @@
 package navmesh
 
+import (
+	"fmt"
+	"sync"
+)
+
 // FNV-1a 64-bit parameters.
 const (
 	fnvOffset64 uint64 = 0xcbf29ce484222325
@@ -27,9 +32,29 @@ func FingerprintAppend(h uint64, data []byte) uint64 {
 // TileDataFingerprint returns the fingerprint of the C++ tile blob of data
 // (Fingerprint of MarshalDNAV), the "tile data" figure of the reference.
 func TileDataFingerprint(data *TileData) (uint64, error) {
-	blob, err := MarshalDNAV(data)
-	if err != nil {
-		return 0, err
-	}
-	return Fingerprint(blob), nil
+	return FingerprintAppendTileData(fnvOffset64, data)
 }
+
+// FingerprintAppendTileData continues the FNV-1a 64-bit state h with the
+// C++ tile blob of data: FingerprintAppend(h, blob) for the blob MarshalDNAV
+// returns, with the same errors, but encoded into a buffer kept for the
+// next call instead of a new one. It is safe for concurrent use.
+func FingerprintAppendTileData(h uint64, data *TileData) (uint64, error) {
+	if data == nil {
+		return h, fmt.Errorf("navmesh: fingerprint tile: nil tile data: %w", ErrInconsistentTileData)
+	}
+	if problem := inspectTileData(data); problem != nil {
+		return h, fmt.Errorf("navmesh: fingerprint tile: %s: %w", problem.describe(), ErrInconsistentTileData)
+	}
+	buffer, _ := blobBuffers.Get().(*[]byte)
+	if buffer == nil {
+		buffer = new([]byte)
+	}
+	*buffer = appendDNAV((*buffer)[:0], data)
+	h = FingerprintAppend(h, *buffer)
+	blobBuffers.Put(buffer)
+	return h, nil
+}
+
+// blobBuffers holds *[]byte buffers for FingerprintAppendTileData.
+var blobBuffers sync.Pool

@@ -71,6 +71,7 @@ func TestQueriesDoNotAllocate(t *testing.T) {
 		"ClosestPointOnPoly":          func() { _, _, _ = q.ClosestPointOnPoly(sr, s) },
 		"ClosestPointOnPolyBoundary":  func() { _, _ = q.ClosestPointOnPolyBoundary(sr, s) },
 		"PolyHeight":                  func() { _, _ = q.PolyHeight(sr, s) },
+		"PolyHeightOutside":           func() { _, _ = q.PolyHeight(sr, e) },
 		"PortalPoints":                func() { _, _, _, _, _ = q.PortalPoints(corridor[0], corridor[1]) },
 		"EdgeMidPoint":                func() { _, _ = q.EdgeMidPoint(corridor[0], corridor[1]) },
 		"IsValidPolyRef":              func() { _ = q.IsValidPolyRef(sr, filter) },

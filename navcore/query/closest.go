@@ -81,7 +81,8 @@ func boundaryPoint(tile *navmesh.Tile, poly *navmesh.Poly, pos geom.Vec3) geom.V
 
 // PolyHeight returns the height of polygon ref's detail surface at pos's x
 // and z. For an off-mesh connection it interpolates between its end points.
-// A position outside the polygon, seen from above, is ErrInvalidParam.
+// A position outside the polygon, seen from above, is ErrInvalidParam; that
+// error is prepared once, so asking about such positions does not allocate.
 func (q *Query) PolyHeight(ref navmesh.Ref, pos geom.Vec3) (float32, error) {
 	snap := q.mesh.Snapshot()
 	tile, poly, err := snap.TileAndPoly(ref)
@@ -99,10 +100,13 @@ func (q *Query) PolyHeight(ref navmesh.Ref, pos geom.Vec3) (float32, error) {
 	}
 	h, ok := tile.PolyHeight(poly, pos)
 	if !ok {
-		return 0, fmt.Errorf("query: poly height: position %v is outside polygon %#x: %w", pos, uint64(ref), ErrInvalidParam)
+		return 0, errOutsidePoly
 	}
 	return h, nil
 }
+
+// errOutsidePoly is PolyHeight's error for a position outside the polygon.
+var errOutsidePoly = fmt.Errorf("query: poly height: position outside the polygon: %w", ErrInvalidParam)
 
 // lerp is dtVlerp: a + (b-a)*t per component.
 func lerp(a, b geom.Vec3, t float32) geom.Vec3 {
