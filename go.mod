@@ -16,6 +16,8 @@ require (
 	golang.org/x/sys v0.25.0 // indirect
 )
 
+require github.com/mlange-42/arche v0.15.3
+
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
