@@ -1,7 +1,8 @@
-// Package sim runs the demo's crowd on a navmesh: it spawns the agents,
-// gives them targets (each its own random one, or one for all), steps the
-// crowd, counts arrivals and times the stages, and hands the scene what to
-// draw.
+// Package sim runs the demo's crowd on a navmesh: an arche world with
+// archenav's crowd plugin installed, one entity per agent. It spawns the
+// agents, gives them targets (each its own random one, or one for all),
+// steps the crowd, counts arrivals, reports the stage times, and hands the
+// scene what to draw, debug state included.
 package sim
 
 import (
