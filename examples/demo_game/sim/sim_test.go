@@ -127,3 +127,87 @@ func TestConfigIsChecked(t *testing.T) {
 		assert.Error(t, err)
 	}
 }
+
+func TestDebugStateForOverlays(t *testing.T) {
+	l := dungeon(t)
+	config := DefaultConfig()
+	config.Agents = 30
+	s, err := New(l.Mesh, config)
+	require.NoError(t, err)
+	run(t, s, 3)
+
+	all := s.Debug(nil, -1)
+	require.Len(t, all, 30)
+	withCorridor, withCorners, withNeighbours, withWalls := 0, 0, 0, 0
+	for i, d := range all {
+		if len(d.Corridor) > 0 {
+			withCorridor++
+		}
+		if len(d.Corners) > 0 {
+			withCorners++
+		}
+		if len(d.Neighbours) > 0 {
+			withNeighbours++
+			for _, n := range d.Neighbours {
+				assert.NotEqual(t, i, n, "an agent is not its own neighbour")
+				assert.Less(t, n, 30)
+			}
+		}
+		if len(d.Boundary) > 0 {
+			withWalls++
+		}
+		assert.Empty(t, d.Samples, "samples only for a selected agent")
+	}
+	assert.Equal(t, 30, withCorridor)
+	assert.Greater(t, withCorners, 20)
+	assert.Positive(t, withNeighbours)
+	assert.Greater(t, withWalls, 20)
+
+	// The selected agent alone gets its state, with avoidance samples when
+	// it is walking.
+	agents := s.Agents(nil)
+	selected := -1
+	for i, a := range agents {
+		if geom.Len(a.Velocity) > 0.5 {
+			selected = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, selected, 0)
+	one := s.Debug(nil, selected)
+	for i, d := range one {
+		if i != selected {
+			assert.Empty(t, d.Corridor)
+			continue
+		}
+		assert.NotEmpty(t, d.Corridor)
+		require.NotEmpty(t, d.Samples)
+		best := float32(2)
+		for _, sample := range d.Samples {
+			assert.True(t, sample.Penalty >= 0 && sample.Penalty <= 1, "normalized penalty %v", sample.Penalty)
+			best = min(best, sample.Penalty)
+		}
+		assert.Zero(t, best, "the best sample normalizes to 0")
+	}
+	p := agents[selected].Position
+	assert.Equal(t, selected, s.Nearest(p[0], p[2], 0.01))
+	assert.Equal(t, -1, s.Nearest(l.Mesh.Params().Origin[0]-100, 0, 1))
+}
+
+func TestBehaviourFlagsReachTheAgents(t *testing.T) {
+	l := dungeon(t)
+	config := DefaultConfig()
+	config.Agents = 10
+	s, err := New(l.Mesh, config)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultBehaviour, s.Behaviour())
+	off := Behaviour{}
+	s.SetBehaviour(off)
+	assert.Equal(t, off, s.Behaviour())
+	run(t, s, 1)
+	for i, d := range s.Debug(nil, 0) {
+		if i == 0 {
+			assert.Empty(t, d.Samples, "no avoidance, no samples")
+		}
+	}
+}
