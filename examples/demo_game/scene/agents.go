@@ -65,6 +65,11 @@ var DefaultOverlays = Overlays{Paths: true, Targets: true}
 // velocityLookahead is how far ahead a velocity line reaches [Units: s].
 const velocityLookahead = 0.5
 
+// sampleLookahead spreads the avoidance samples around their agent: each
+// is drawn where that velocity would take the agent in this time, wide
+// enough apart to see [Units: s].
+const sampleLookahead = 2
+
 // DrawAgents draws the agents (and, with debug non-nil, the chosen overlays)
 // over the navmesh. debug, when given, parallels agents.
 func DrawAgents(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent, debug []AgentDebug, overlays Overlays) {
@@ -153,9 +158,9 @@ func drawOverlays(c render.Canvas, v View, agents []Agent, debug []AgentDebug, o
 		}
 		if overlays.AvoidanceSamples {
 			for _, s := range d.Samples {
-				p := v.ToScreen(geom.Mad(a.Position, s.Velocity, velocityLookahead))
+				p := v.ToScreen(geom.Mad(a.Position, s.Velocity, sampleLookahead))
 				shade := uint8(255 * (1 - min(max(s.Penalty, 0), 1)))
-				c.Circle(p, 1.5, 0, color.RGBA{255 - shade, shade, 64, 255})
+				c.Circle(p, 2, 0, color.RGBA{255 - shade, shade, 64, 255})
 			}
 		}
 	}
