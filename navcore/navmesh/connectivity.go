@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"math"
+	"sync"
 	"sync/atomic"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -14,17 +15,18 @@ import (
 // path search between them can only end partial after visiting every
 // polygon it can reach.
 //
-// The converse needs two caveats. Components ignore query filters: a
-// filter that excludes polygons can still cut a component apart. And a
-// one-way off-mesh connection joins two parts that can be crossed one way
-// only; ComponentInfo.OneWay marks the components holding one. In a
-// component without one, two polygons are joined by a path both ways when
-// no filter excludes anything on it (unless a tile ran out of links, so
-// that a border link has no way back: Detour then drops links silently).
+// The converse needs two caveats. The components of Snapshot.Connectivity
+// ignore query filters: a filter that excludes polygons can still cut a
+// component apart. Snapshot.FlagConnectivity gives the components of the
+// polygons one flag rule passes, which a path search with that rule cannot
+// leave. And a one-way off-mesh connection joins two parts that can be
+// crossed one way only; ComponentInfo.OneWay marks the components holding
+// one. In a component without one, two polygons are joined by a path both
+// ways (unless a tile ran out of links, so that a border link has no way
+// back: Detour then drops links silently).
 //
-// A Connectivity describes one tile set and never changes; get it with
-// Snapshot.Connectivity. It is safe for concurrent use, and its lookups
-// take O(1) time and allocate nothing.
+// A Connectivity describes one snapshot and never changes. It is safe for
+// concurrent use, and its lookups take O(1) time and allocate nothing.
 type Connectivity struct {
 	slots      chunkedTable[slotLabels]
 	labels     []uint32
@@ -50,6 +52,38 @@ type slotLabels struct {
 	salt  uint32 // the tile's salt, to reject stale refs
 }
 
+// flagRule is the default rule of a query filter: a polygon passes when its
+// flags hold one of include and none of exclude; with all set every
+// polygon passes.
+type flagRule struct {
+	include, exclude uint16
+	all              bool
+}
+
+func (r flagRule) passes(p *Poly) bool {
+	return r.all || p.Flags&r.include != 0 && p.Flags&r.exclude == 0
+}
+
+// allPass is the rule of Snapshot.Connectivity: every polygon, whatever its
+// flags.
+var allPass = flagRule{all: true}
+
+// maxFlagConnectivities bounds the flag rules whose components a snapshot
+// keeps; beyond it FlagConnectivity computes without keeping.
+const maxFlagConnectivities = 32
+
+// flagConnectivityCell keeps the components of a snapshot under the flag
+// rules asked for, in a list replaced whole when a rule is added.
+type flagConnectivityCell struct {
+	mu      sync.Mutex // serializes additions
+	entries atomic.Pointer[[]flagConnectivity]
+}
+
+type flagConnectivity struct {
+	rule flagRule
+	c    *Connectivity
+}
+
 // connectivityCell holds the Connectivity of a tile set once computed. Every
 // Snapshot with the same tiles and links shares one cell, so the labels are
 // computed at most once per tile set (a flag or area change keeps them).
@@ -63,16 +97,63 @@ type connectivityCell struct {
 // allocating. Snapshots that differ only in polygon flags or areas share it.
 func (s *Snapshot) Connectivity() *Connectivity {
 	if s.connectivity == nil {
-		return computeConnectivity(s)
+		return computeConnectivity(s, allPass)
 	}
 	if c := s.connectivity.value.Load(); c != nil {
 		return c
 	}
-	c := computeConnectivity(s)
+	c := computeConnectivity(s, allPass)
 	if s.connectivity.value.CompareAndSwap(nil, c) {
 		return c
 	}
 	return s.connectivity.value.Load()
+}
+
+// FlagConnectivity returns the connected components of the polygons whose
+// flags hold one of include and none of exclude (the default rule of a
+// query filter): links to and from other polygons are ignored, and those
+// polygons have component 0. A path search with that rule never leaves
+// the component of its first step. The first call for a rule on a snapshot
+// labels every polygon; later calls return the same value without
+// allocating. Unlike Connectivity, it is computed again for every snapshot,
+// since flag changes make new snapshots.
+func (s *Snapshot) FlagConnectivity(include, exclude uint16) *Connectivity {
+	rule := flagRule{include: include, exclude: exclude}
+	cell := s.flagConnectivity
+	if cell == nil {
+		return computeConnectivity(s, rule)
+	}
+	if c := findFlagConnectivity(cell.entries.Load(), rule); c != nil {
+		return c
+	}
+	cell.mu.Lock()
+	defer cell.mu.Unlock()
+	entries := cell.entries.Load()
+	if c := findFlagConnectivity(entries, rule); c != nil {
+		return c
+	}
+	c := computeConnectivity(s, rule)
+	var list []flagConnectivity
+	if entries != nil {
+		list = *entries
+	}
+	if len(list) < maxFlagConnectivities {
+		grown := append(list[:len(list):len(list)], flagConnectivity{rule: rule, c: c})
+		cell.entries.Store(&grown)
+	}
+	return c
+}
+
+func findFlagConnectivity(entries *[]flagConnectivity, rule flagRule) *Connectivity {
+	if entries == nil {
+		return nil
+	}
+	for i := range *entries {
+		if (*entries)[i].rule == rule {
+			return (*entries)[i].c
+		}
+	}
+	return nil
 }
 
 // Component returns the connected component of polygon ref, 0 when ref
@@ -85,7 +166,7 @@ func (s *Snapshot) SameComponent(a, b Ref) bool { return s.Connectivity().SameCo
 
 // Component returns the component of polygon ref, numbered from 1 in the
 // order of the tile slots and polygons, or 0 when ref is zero, stale or
-// out of range.
+// out of range, or fails the flag rule of a FlagConnectivity.
 func (c *Connectivity) Component(ref Ref) uint32 {
 	it, ip := ref.TileIndex(), ref.PolyIndex()
 	if ref == 0 || int(it) >= len(c.slots.dir)<<c.slots.shift {
@@ -109,7 +190,8 @@ func (c *Connectivity) SameComponent(a, b Ref) bool {
 // ComponentCount returns the number of components.
 func (c *Connectivity) ComponentCount() int { return len(c.components) }
 
-// PolyCount returns the number of polygons labelled.
+// PolyCount returns the number of polygons of the snapshot, labelled or
+// (failing a flag rule) not.
 func (c *Connectivity) PolyCount() int { return len(c.labels) }
 
 // Info returns the description of component id (1..ComponentCount), false
@@ -121,9 +203,11 @@ func (c *Connectivity) Info(id uint32) (ComponentInfo, bool) {
 	return c.components[id-1], true
 }
 
-// computeConnectivity labels the polygons of s: a union-find over every
-// link, then components numbered in order of first appearance.
-func computeConnectivity(s *Snapshot) *Connectivity {
+// computeConnectivity labels the polygons of s that rule passes (every
+// polygon for allPass): a union-find over the links between them, then
+// components numbered in order of first appearance.
+func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
+	passes := rule.passes
 	c := &Connectivity{slots: newChunkedTable[slotLabels](int(s.maxTiles))}
 	total := uint32(0)
 	s.eachTile(func(t *Tile) {
@@ -138,12 +222,19 @@ func computeConnectivity(s *Snapshot) *Connectivity {
 	s.eachTile(func(t *Tile) {
 		base := c.slots.at(t.index).base
 		for ip := range t.Polys {
+			if !passes(&t.Polys[ip]) {
+				continue
+			}
 			for l := t.Polys[ip].FirstLink; l != NullLink; l = t.Links[l].Next {
 				ref := t.Links[l].Ref
 				if ref.TileIndex() == t.index && ref.Salt() == t.salt && ref.PolyIndex() < uint32(len(t.Polys)) {
-					union(parent, base+uint32(ip), base+ref.PolyIndex())
+					if passes(&t.Polys[ref.PolyIndex()]) {
+						union(parent, base+uint32(ip), base+ref.PolyIndex())
+					}
 				} else if other, ok := c.flatIndex(ref); ok {
-					union(parent, base+uint32(ip), other)
+					if _, poly := s.TileAndPolyUnchecked(ref); passes(poly) {
+						union(parent, base+uint32(ip), other)
+					}
 				}
 			}
 		}
@@ -156,6 +247,9 @@ func computeConnectivity(s *Snapshot) *Connectivity {
 		base := c.slots.at(t.index).base
 		for ip := range t.Polys {
 			i := base + uint32(ip)
+			if !passes(&t.Polys[ip]) {
+				continue
+			}
 			if root := find(parent, i); root != i {
 				c.labels[i] = c.labels[root]
 			} else {
@@ -174,7 +268,7 @@ func computeConnectivity(s *Snapshot) *Connectivity {
 		}
 		for k := range t.OffMeshConnections {
 			con := &t.OffMeshConnections[k]
-			if con.Flags&OffMeshBidirectional == 0 && int(con.Poly) < len(t.Polys) {
+			if con.Flags&OffMeshBidirectional == 0 && int(con.Poly) < len(t.Polys) && c.labels[base+uint32(con.Poly)] != 0 {
 				c.components[c.labels[base+uint32(con.Poly)]-1].OneWay = true
 			}
 		}

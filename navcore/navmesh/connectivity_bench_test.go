@@ -44,13 +44,13 @@ func BenchmarkComputeConnectivity(b *testing.B) {
 			}
 		}
 		s := m.Snapshot()
-		c := computeConnectivity(s)
+		c := computeConnectivity(s, allPass)
 		require.Equal(b, 1, c.ComponentCount())
 		require.Equal(b, tiles*tiles*64, c.PolyCount())
 		b.Run(fmt.Sprintf("polys=%d", c.PolyCount()), func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				computeConnectivity(s)
+				computeConnectivity(s, allPass)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.PolyCount()), "ns/poly")
 		})

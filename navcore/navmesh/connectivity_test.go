@@ -62,18 +62,29 @@ func allPolys(s *navmesh.Snapshot) []navmesh.Ref {
 	return refs
 }
 
-// floodComponents labels the polygons of s by a plain breadth-first flood
-// over links followed both ways: the model Connectivity must agree with.
-func floodComponents(s *navmesh.Snapshot) map[navmesh.Ref]int {
-	neighbours := map[navmesh.Ref][]navmesh.Ref{}
-	refs := allPolys(s)
-	for _, ref := range refs {
-		t, poly, err := s.TileAndPoly(ref)
+// floodComponents labels the polygons of s that pass by a plain
+// breadth-first flood over the links between them, followed both ways: the
+// model Connectivity must agree with. Polygons that fail pass get label 0.
+func floodComponents(s *navmesh.Snapshot, pass func(*navmesh.Poly) bool) map[navmesh.Ref]int {
+	passes := func(ref navmesh.Ref) bool {
+		_, poly, err := s.TileAndPoly(ref)
 		if err != nil {
 			panic(err)
 		}
+		return pass == nil || pass(poly)
+	}
+	neighbours := map[navmesh.Ref][]navmesh.Ref{}
+	refs := allPolys(s)
+	for _, ref := range refs {
+		t, poly, _ := s.TileAndPoly(ref)
+		if !passes(ref) {
+			continue
+		}
 		for l := poly.FirstLink; l != navmesh.NullLink; l = t.Links[l].Next {
 			other := t.Links[l].Ref
+			if !passes(other) {
+				continue
+			}
 			neighbours[ref] = append(neighbours[ref], other)
 			neighbours[other] = append(neighbours[other], ref)
 		}
@@ -81,7 +92,7 @@ func floodComponents(s *navmesh.Snapshot) map[navmesh.Ref]int {
 	label := map[navmesh.Ref]int{}
 	next := 0
 	for _, ref := range refs {
-		if _, done := label[ref]; done {
+		if _, done := label[ref]; done || !passes(ref) {
 			continue
 		}
 		next++
@@ -106,8 +117,12 @@ func floodComponents(s *navmesh.Snapshot) map[navmesh.Ref]int {
 // slot order), same sizes and bounds holding every vertex.
 func requireMatchesFlood(t *testing.T, s *navmesh.Snapshot) *navmesh.Connectivity {
 	t.Helper()
-	c := s.Connectivity()
-	flood := floodComponents(s)
+	return requireMatchesFloodOf(t, s, s.Connectivity(), nil)
+}
+
+func requireMatchesFloodOf(t *testing.T, s *navmesh.Snapshot, c *navmesh.Connectivity, pass func(*navmesh.Poly) bool) *navmesh.Connectivity {
+	t.Helper()
+	flood := floodComponents(s, pass)
 	refs := allPolys(s)
 	require.Equal(t, len(refs), c.PolyCount())
 	count := 0
@@ -115,6 +130,9 @@ func requireMatchesFlood(t *testing.T, s *navmesh.Snapshot) *navmesh.Connectivit
 	for _, ref := range refs {
 		id := c.Component(ref)
 		require.Equal(t, uint32(flood[ref]), id, "polygon %#x", uint64(ref))
+		if id == 0 {
+			continue
+		}
 		count = max(count, int(id))
 		sizes[id]++
 		info, ok := c.Info(id)
@@ -139,22 +157,27 @@ func requireMatchesFlood(t *testing.T, s *navmesh.Snapshot) *navmesh.Connectivit
 
 // checkAgainstFindPath checks every ordered pair of polygon centres (or a
 // sample of limit pairs when there are more) with FindPath, unfiltered and
-// with a node pool larger than the polygon count: the path is partial exactly when
-// the two polygons are in different components.
+// with a node pool larger than the polygon count: the path is partial
+// exactly when the two polygons are in different components.
 func checkAgainstFindPath(t *testing.T, mesh *navmesh.Mesh, limit int) (pairs, partial int) {
 	t.Helper()
+	return checkAgainstFindPathWith(t, mesh, mesh.Snapshot().Connectivity(), query.NewFilter(), limit)
+}
+
+// checkAgainstFindPathWith is checkAgainstFindPath for the ground polygons
+// filter passes, with filter, against c.
+func checkAgainstFindPathWith(t *testing.T, mesh *navmesh.Mesh, c *navmesh.Connectivity, filter *query.Filter, limit int) (pairs, partial int) {
+	t.Helper()
 	s := mesh.Snapshot()
-	c := s.Connectivity()
 	refs := allPolys(s)
 	var ground []navmesh.Ref
 	for _, ref := range refs {
-		if _, poly, _ := s.TileAndPoly(ref); poly.Type() == navmesh.PolyTypeGround {
+		if tile, poly, _ := s.TileAndPoly(ref); poly.Type() == navmesh.PolyTypeGround && filter.Passes(ref, tile, poly) {
 			ground = append(ground, ref)
 		}
 	}
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
-	filter := query.NewFilter()
 	centre := func(ref navmesh.Ref) geom.Vec3 {
 		tile, poly, _ := s.TileAndPoly(ref)
 		var sum geom.Vec3
@@ -474,4 +497,58 @@ func TestConnectivityConcurrentFirstUse(t *testing.T) {
 		assert.Same(t, first, <-got)
 	}
 	assert.Same(t, first, s.Connectivity())
+}
+
+// TestFlagConnectivityDisabledPolygons disables a seeded fifth of the
+// dungeon's polygons: the components of the others, under the demo filter,
+// are exactly what FindPath with that filter can join.
+func TestFlagConnectivityDisabledPolygons(t *testing.T) {
+	const disabled = 0x10
+	mesh := loadDungeonTile(t)
+	all := mesh.Snapshot().Connectivity()
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, ref := range allPolys(mesh.Snapshot()) {
+		if rng.IntN(5) == 0 {
+			require.NoError(t, mesh.SetPolyFlags(ref, 1|disabled))
+		}
+	}
+	s := mesh.Snapshot()
+	assert.Same(t, all, s.Connectivity(), "flags do not change the unfiltered components")
+	c := s.FlagConnectivity(0xffff, disabled)
+	assert.Same(t, c, s.FlagConnectivity(0xffff, disabled), "kept for the snapshot")
+	assert.NotSame(t, c, s.FlagConnectivity(0xffff, 0), "another rule, other labels")
+	requireMatchesFloodOf(t, s, c, func(p *navmesh.Poly) bool { return p.Flags&disabled == 0 })
+	t.Logf("%d components with a fifth of the polygons disabled, %d without", c.ComponentCount(), all.ComponentCount())
+	assert.Greater(t, c.ComponentCount(), all.ComponentCount())
+
+	filter := query.NewFilter()
+	filter.ExcludeFlags = disabled
+	pairs, partial := checkAgainstFindPathWith(t, mesh, c, filter, 1<<20)
+	t.Logf("%d pairs, %d partial", pairs, partial)
+	assert.Greater(t, partial, 2832, "more pairs apart than without the filter")
+
+	// Every rule its own labels; a rule passing nothing labels nothing.
+	for include := range uint16(40) {
+		r := s.FlagConnectivity(include, 0)
+		requireMatchesFloodOf(t, s, r, func(p *navmesh.Poly) bool { return p.Flags&include != 0 })
+	}
+	assert.Zero(t, s.FlagConnectivity(0, 0).ComponentCount())
+
+	// A new snapshot has new labels.
+	require.NoError(t, mesh.SetPolyFlags(allPolys(s)[0], 1))
+	assert.NotSame(t, c, mesh.Snapshot().FlagConnectivity(0xffff, disabled))
+}
+
+func TestFlagConnectivityConcurrentFirstUse(t *testing.T) {
+	mesh := loadDungeonTile(t)
+	s := mesh.Snapshot()
+	const goroutines = 8
+	got := make(chan *navmesh.Connectivity, goroutines)
+	for i := range goroutines {
+		go func() { got <- s.FlagConnectivity(uint16(1+i%2), 0) }()
+	}
+	for range goroutines {
+		c := <-got
+		assert.Contains(t, []*navmesh.Connectivity{s.FlagConnectivity(1, 0), s.FlagConnectivity(2, 0)}, c)
+	}
 }

@@ -48,7 +48,8 @@ func New(params Params) (*Mesh, error) {
 		lookup:   newChunkedTable[bucket](lutSize),
 		lutMask:  uint32(lutSize - 1),
 
-		connectivity: new(connectivityCell),
+		connectivity:     new(connectivityCell),
+		flagConnectivity: new(flagConnectivityCell),
 	})
 	return m, nil
 }

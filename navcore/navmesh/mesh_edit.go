@@ -48,7 +48,8 @@ func (e *edit) publish() *Snapshot {
 		lutMask:   e.base.lutMask,
 		tileCount: e.tileCount,
 
-		connectivity: new(connectivityCell),
+		connectivity:     new(connectivityCell),
+		flagConnectivity: new(flagConnectivityCell),
 	}
 }
 

@@ -18,8 +18,10 @@ type Snapshot struct {
 	lutMask   uint32
 	tileCount int
 	// connectivity holds the components of the tile set, computed on first
-	// use and shared with the snapshots that only change flags or areas.
-	connectivity *connectivityCell
+	// use and shared with the snapshots that only change flags or areas;
+	// flagConnectivity those under flag rules, for this snapshot only.
+	connectivity     *connectivityCell
+	flagConnectivity *flagConnectivityCell
 }
 
 // Params returns the mesh parameters.
