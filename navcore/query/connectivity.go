@@ -8,18 +8,65 @@ import (
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
+// Components returns the connected components a path search with filter
+// cannot leave: those of the polygons filter's flag rule passes
+// (navmesh.Snapshot.FlagConnectivity), or, for a filter with a Custom rule,
+// those of the whole tile set (navmesh.Snapshot.Connectivity), which a
+// Custom rule may still cut apart.
+func Components(snap *navmesh.Snapshot, filter *Filter) *navmesh.Connectivity {
+	if filter.Custom != nil {
+		return snap.Connectivity()
+	}
+	return snap.FlagConnectivity(filter.IncludeFlags, filter.ExcludeFlags)
+}
+
+// startComponent returns the components for a search from startRef with
+// filter and startRef's component in them. A start polygon that filter
+// fails (a search may still start there) falls back to the components of
+// the whole tile set.
+func startComponent(snap *navmesh.Snapshot, startRef navmesh.Ref, filter *Filter) (*navmesh.Connectivity, uint32) {
+	conn := Components(snap, filter)
+	if id := conn.Component(startRef); id != 0 {
+		return conn, id
+	}
+	conn = snap.Connectivity()
+	return conn, conn.Component(startRef)
+}
+
+// OutOfReach reports whether a path search from startRef with filter
+// certainly cannot reach endRef: endRef lies in another connected component
+// than startRef (see Components) or fails filter. It is false when the two
+// are the same polygon or either is not a polygon of the current tile set,
+// and when filter's Custom rule, or a one-way off-mesh connection, is what
+// keeps endRef out of reach. It takes O(1) time and allocates nothing but
+// for the first use of a tile set's (or, with a flag rule, a snapshot's)
+// components.
+func (q *Query) OutOfReach(startRef, endRef navmesh.Ref, filter *Filter) bool {
+	if startRef == endRef || filter == nil {
+		return false
+	}
+	snap := q.mesh.Snapshot()
+	all := snap.Connectivity()
+	if all.Component(startRef) == 0 || all.Component(endRef) == 0 {
+		return false
+	}
+	conn, start := startComponent(snap, startRef, filter)
+	return conn.Component(endRef) != start
+}
+
 // FindNearestPolyInComponent returns the polygon nearest to pos among those
-// of startRef's connected component (see navmesh.Connectivity) that filter
-// passes, with its point closest to pos: the place to walk to when pos lies
-// out of reach of startRef. Distances are straight-line, to the polygon's
+// of startRef's connected component (see Components) that filter passes,
+// with its point closest to pos: the place to walk to when pos lies out of
+// reach of startRef. Distances are straight-line, to the polygon's
 // surface (its detail mesh). A component none of whose polygons passes
 // filter gives Ref 0 and no error. It searches boxes around pos that double
 // in size, starting from the distance to the component's bounds, so its cost
 // grows with the polygons near pos, not with the size of the level, and it
 // allocates nothing (but for the first use of a new tile set's components).
 //
-// The component ignores filter: the polygon found may lie beyond polygons
-// filter excludes, and a path to it then ends partial too.
+// With a Custom filter the component is that of the whole tile set: the
+// polygon found may then lie beyond polygons filter excludes, and a path to
+// it ends partial too.
 func (q *Query) FindNearestPolyInComponent(startRef navmesh.Ref, pos geom.Vec3, filter *Filter) (NearestPoly, error) {
 	snap := q.mesh.Snapshot()
 	if err := checkRef(snap, "find nearest poly in component: start ref", startRef); err != nil {
@@ -31,8 +78,7 @@ func (q *Query) FindNearestPolyInComponent(startRef navmesh.Ref, pos geom.Vec3, 
 	if err := checkFilter(filter); err != nil {
 		return NearestPoly{}, fmt.Errorf("query: find nearest poly in component: %w", err)
 	}
-	conn := snap.Connectivity()
-	component := conn.Component(startRef)
+	conn, component := startComponent(snap, startRef, filter)
 	info, _ := conn.Info(component)
 	startTile, _ := snap.TileAndPolyUnchecked(startRef)
 

@@ -27,7 +27,7 @@ func (evenPolys) Cost(a, b geom.Vec3, _, _, _ PolyContext) float32 { return geom
 // nearestInComponentBruteForce looks at every ground polygon of the
 // component of start that filter passes.
 func nearestInComponentBruteForce(s *navmesh.Snapshot, start navmesh.Ref, pos geom.Vec3, filter *Filter) (navmesh.Ref, float32) {
-	component := s.Component(start)
+	conn, component := startComponent(s, start, filter)
 	best, bestDist := navmesh.Ref(0), float32(math.MaxFloat32)
 	for i := 0; i < s.MaxTiles(); i++ {
 		tile := s.Tile(i)
@@ -37,7 +37,7 @@ func nearestInComponentBruteForce(s *navmesh.Snapshot, start navmesh.Ref, pos ge
 		for p := range tile.Polys {
 			ref := tile.PolyRefBase() | navmesh.Ref(p)
 			poly := &tile.Polys[p]
-			if poly.Type() != navmesh.PolyTypeGround || s.Component(ref) != component || !filter.Passes(ref, tile, poly) {
+			if poly.Type() != navmesh.PolyTypeGround || conn.Component(ref) != component || !filter.Passes(ref, tile, poly) {
 				continue
 			}
 			closest, _ := tile.ClosestPointOnPoly(poly, pos)
@@ -76,14 +76,21 @@ func tiledNavTest(t testing.TB) *navmesh.Mesh {
 func TestFindNearestPolyInComponentMatchesBruteForce(t *testing.T) {
 	even := NewFilter()
 	even.Custom = evenPolys{}
+	enabled := NewFilter()
+	enabled.ExcludeFlags = 0x10
+	doors := testmesh.Dungeon(t)
+	tile := doors.Snapshot().Tile(0)
+	for p := 0; p < len(tile.Polys); p += 7 {
+		require.NoError(t, doors.SetPolyFlags(tile.PolyRefBase()|navmesh.Ref(p), 0x11))
+	}
 	for _, level := range []struct {
 		name string
 		mesh *navmesh.Mesh
-	}{{"dungeon", testmesh.Dungeon(t)}, {"nav_test", bakedNavTest(t)}, {"nav_test tiled", tiledNavTest(t)}} {
+	}{{"dungeon", testmesh.Dungeon(t)}, {"nav_test", bakedNavTest(t)}, {"nav_test tiled", tiledNavTest(t)}, {"dungeon with doors", doors}} {
 		for _, f := range []struct {
 			name   string
 			filter *Filter
-		}{{"all", NewFilter()}, {"even polygons", even}} {
+		}{{"all", NewFilter()}, {"even polygons", even}, {"enabled", enabled}} {
 			t.Run(level.name+"/"+f.name, func(t *testing.T) {
 				q, err := New(level.mesh, 256)
 				require.NoError(t, err)
@@ -229,4 +236,69 @@ func BenchmarkFindNearestPolyInComponent(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestOutOfReachMatchesFindPath disables a seeded sixth of the dungeon's
+// polygons and checks every ordered pair of polygons: with the filter that
+// excludes them, OutOfReach is true exactly when FindPath ends partial,
+// but for starts on a disabled polygon, where it falls back to the whole
+// tile set's components and may only err towards false.
+func TestOutOfReachMatchesFindPath(t *testing.T) {
+	const disabled = 0x10
+	mesh := testmesh.Dungeon(t)
+	tile := mesh.Snapshot().Tile(0)
+	rng := rand.New(rand.NewPCG(6, 1))
+	for p := range tile.Polys {
+		if rng.IntN(6) == 0 {
+			require.NoError(t, mesh.SetPolyFlags(tile.PolyRefBase()|navmesh.Ref(p), 1|disabled))
+		}
+	}
+	s := mesh.Snapshot()
+	tile = s.Tile(0)
+	q, err := New(mesh, 256)
+	require.NoError(t, err)
+	filter := NewFilter()
+	filter.ExcludeFlags = disabled
+	custom := NewFilter()
+	custom.Custom = evenPolys{}
+	assert.Same(t, s.FlagConnectivity(0xffff, disabled), Components(s, filter))
+	assert.Same(t, s.Connectivity(), Components(s, custom))
+
+	path := make([]navmesh.Ref, 256)
+	centre := func(ref navmesh.Ref) geom.Vec3 {
+		p, _, err := q.ClosestPointOnPoly(ref, geom.Vec3{})
+		require.NoError(t, err)
+		return p
+	}
+	counts := map[string]int{}
+	for a := range tile.Polys {
+		for b := range tile.Polys {
+			start, end := tile.PolyRefBase()|navmesh.Ref(a), tile.PolyRefBase()|navmesh.Ref(b)
+			_, status, err := q.FindPath(start, end, centre(start), centre(end), filter, path)
+			require.NoError(t, err)
+			out := q.OutOfReach(start, end, filter)
+			switch {
+			case tile.Polys[a].Flags&disabled != 0:
+				if out {
+					assert.True(t, status.Partial(), "%d -> %d", a, b)
+				}
+				counts["disabled start"]++
+			default:
+				assert.Equal(t, status.Partial(), out, "%d -> %d", a, b)
+				if out {
+					counts["out of reach"]++
+				}
+			}
+			if q.OutOfReach(start, end, custom) {
+				assert.False(t, s.SameComponent(start, end))
+			}
+		}
+	}
+	t.Logf("%v", counts)
+	assert.Greater(t, counts["out of reach"], 2832, "more than the unfiltered components part")
+
+	assert.False(t, q.OutOfReach(0, tile.PolyRefBase(), filter))
+	assert.False(t, q.OutOfReach(tile.PolyRefBase(), tile.PolyRefBase(), filter))
+	assert.False(t, q.OutOfReach(tile.PolyRefBase(), tile.PolyRefBase()+1<<60, filter), "stale")
+	assert.False(t, q.OutOfReach(tile.PolyRefBase(), tile.PolyRefBase()+1, nil))
 }
