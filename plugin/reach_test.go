@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -205,4 +207,64 @@ func BenchmarkCrowdOutOfReach(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestClosedDoor closes the gap level's off-mesh connection with the
+// "disabled" flag the agent's filter excludes: the target on the far side
+// is out of reach, so the agent walks to the point of its floor nearest the
+// target and is not planned again, however long it waits, until the door
+// opens (a flag change makes a new snapshot): then it crosses at once.
+func TestClosedDoor(t *testing.T) {
+	log := &eventLog{}
+	mesh := gapLevel(t)
+	p, err := New(Config{Mesh: mesh, MaxAgents: 1, OnEvent: log.record})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	e, err := p.Spawn(&world, geom.Vec3{3, 0, 5}, components.DefaultAgentParams())
+	require.NoError(t, err)
+	door := offMeshPoly(t, mesh)
+	require.NoError(t, mesh.SetPolyFlags(door, 0x10))
+	p.filters.Get().List[0].ExcludeFlags = 0x10
+	goal := geom.Vec3{20, 0, 5}
+	require.NoError(t, p.RequestMoveTarget(&world, e, goal))
+
+	plans := 0
+	for log.tick = 0; log.tick < 60*40; log.tick++ {
+		before := agentTarget(p, e).ReplanTime
+		require.NoError(t, p.Step(&world, 1.0/60))
+		if agentTarget(p, e).ReplanTime < before {
+			plans++
+		}
+	}
+	assert.Zero(t, plans, "planned once, by the quick search, never again")
+	target := agentTarget(p, e)
+	assert.True(t, math.IsInf(float64(target.ReplanDelay), 1))
+	require.Equal(t, []components.EventKind{components.EventPartialPath}, log.kinds())
+	info, err := p.State(&world, e)
+	require.NoError(t, err)
+	assert.True(t, info.Partial)
+	assert.Equal(t, components.TargetValid, info.Target)
+	// At the east edge of the first floor, as near the goal as it gets.
+	q, err := query.New(mesh, 64)
+	require.NoError(t, err)
+	filter := p.filters.Get().List[0]
+	nearest, err := q.FindNearestPolyInComponent(info.Poly, goal, &filter)
+	require.NoError(t, err)
+	assert.Greater(t, nearest.Point[0], float32(9))
+	assert.Less(t, geom.Dist2D(info.Position, nearest.Point), float32(0.3))
+	assert.Zero(t, p.pathQueue.Pending(), "the queue was never needed")
+
+	require.NoError(t, mesh.SetPolyFlags(door, 1))
+	for ; log.tick < 60*50; log.tick++ {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	assert.Equal(t, []components.EventKind{
+		components.EventPartialPath, components.EventOffMeshStarted, components.EventOffMeshFinished,
+		components.EventTargetReached,
+	}, log.kinds())
+	info, err = p.State(&world, e)
+	require.NoError(t, err)
+	assert.False(t, info.Partial)
+	assert.Less(t, geom.Dist2D(info.Position, goal), float32(0.3))
 }

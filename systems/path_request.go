@@ -65,12 +65,12 @@ type PathRequest struct {
 
 	pathQueue *crowd.PathQueue
 	snapshot  *navmesh.Snapshot // the tile set of the last Update
-	// conn is the snapshot's connectivity when out-of-reach targets are
-	// planned to their nearest reachable point, nil otherwise.
-	conn    *navmesh.Connectivity
-	scratch []pathRequestScratch
-	queue   []int // agents handed to the path queue this tick
-	result  []navmesh.Ref
+	// planNearest: out-of-reach targets are planned to their nearest
+	// reachable point (the queue does not search them in full).
+	planNearest bool
+	scratch     []pathRequestScratch
+	queue       []int // agents handed to the path queue this tick
+	result      []navmesh.Ref
 
 	checkJob, quickSearchJob func(worker, begin, end int)
 }
@@ -117,11 +117,7 @@ func (s *PathRequest) Update(world *ecs.World) {
 			a.cancel = 0
 		}
 	}
-	s.conn = nil
-	if !s.pathQueue.FullSearchUnreachable() && s.anyRequesting() {
-		// Labelled once per tile set, on first use.
-		s.conn = s.snapshot.Connectivity()
-	}
+	s.planNearest = !s.pathQueue.FullSearchUnreachable()
 	s.parallel(s.quickSearchJob)
 	s.requestPaths()
 	s.pathQueue.Update(max(1, s.settings.PathQueueIterations))
@@ -316,26 +312,13 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 	}
 }
 
-// anyRequesting reports whether an agent waits for its quick search.
-func (s *PathRequest) anyRequesting() bool {
-	for i := range s.agents {
-		if s.agents[i].target.State == components.TargetRequesting {
-			return true
-		}
-	}
-	return false
-}
-
 // aim returns what the search for the agent's target aims at: the target,
 // or, when the queue plans out-of-reach targets to their nearest reachable
-// point and the target lies in another component than startRef, that point
-// (the start itself when the filter passes no polygon of its component).
+// point and the target is out of reach of startRef (query.OutOfReach), that
+// point (the start itself when the filter passes no polygon of its
+// component).
 func (s *PathRequest) aim(q *query.Query, startRef navmesh.Ref, startPos geom.Vec3, target *components.MoveTarget, filter *query.Filter) (navmesh.Ref, geom.Vec3, bool) {
-	if s.conn == nil {
-		return target.Ref, target.Position, false
-	}
-	start, end := s.conn.Component(startRef), s.conn.Component(target.Ref)
-	if start == 0 || end == 0 || start == end {
+	if !s.planNearest || !q.OutOfReach(startRef, target.Ref, filter) {
 		return target.Ref, target.Position, false
 	}
 	nearest, err := q.FindNearestPolyInComponent(startRef, target.Position, filter)

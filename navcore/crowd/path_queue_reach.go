@@ -6,19 +6,15 @@ import (
 )
 
 // aim sets what the search of s aims at: its target, or, when the target
-// lies in another connected component than the start and the queue does not
-// search such targets in full, the reachable point nearest the target. When
-// no polygon of the start's component passes the filter, the search stays
-// on the start polygon. Refs that are no longer valid are left for the
-// search to report.
+// is out of reach (query.OutOfReach: another connected component than the
+// start, for the filter's flag rule) and the queue does not search such
+// targets in full, the reachable point nearest the target. When no polygon
+// of the start's component passes the filter, the search stays on the
+// start polygon. Refs that are no longer valid are left for the search to
+// report.
 func (pq *PathQueue) aim(s *pathSlot) error {
 	s.goalRef, s.goalPos, s.outOfReach = s.endRef, s.endPos, false
-	if pq.fullSearchUnreachable {
-		return nil
-	}
-	conn := pq.mesh.Snapshot().Connectivity()
-	start, end := conn.Component(s.startRef), conn.Component(s.endRef)
-	if start == 0 || end == 0 || start == end {
+	if pq.fullSearchUnreachable || !s.query.OutOfReach(s.startRef, s.endRef, s.filter) {
 		return nil
 	}
 	nearest, err := s.query.FindNearestPolyInComponent(s.startRef, s.endPos, s.filter)

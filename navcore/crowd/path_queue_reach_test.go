@@ -248,3 +248,48 @@ func BenchmarkPathQueueOutOfReach(b *testing.B) {
 		})
 	}
 }
+
+// TestPathQueueClosedDoor closes a wall of polygons across the grid with
+// a flag the filter excludes: the far side is out of reach for that filter
+// only, and the queue plans to the near side of the wall.
+func TestPathQueueClosedDoor(t *testing.T) {
+	const size, disabled = 20, 0x10
+	g := newGridFixture(t, size)
+	for z := range size {
+		ref, _ := g.cell(10, z)
+		require.NoError(t, g.mesh.SetPolyFlags(ref, 1|disabled))
+	}
+	filter := query.NewFilter()
+	filter.ExcludeFlags = disabled
+	pq, err := NewPathQueue(g.mesh, DefaultPathQueueConfig())
+	require.NoError(t, err)
+	fromRef, from := g.cell(2, 5)
+	toRef, to := g.cell(15, 5)
+
+	id, err := pq.Request(fromRef, toRef, from, to, filter)
+	require.NoError(t, err)
+	runUntil(t, pq, 100, 100, id)
+	goal, goalPos, outOfReach, ok := pq.Goal(id)
+	require.True(t, ok)
+	assert.True(t, outOfReach)
+	wallSide, _ := g.cell(9, 5)
+	assert.Equal(t, wallSide, goal)
+	assert.Equal(t, geom.Vec3{10, 0, 5.5}, goalPos)
+	assert.Less(t, pq.Iterations(id), 20)
+	dst := make([]navmesh.Ref, 64)
+	n, status, err := pq.Result(id, dst)
+	require.NoError(t, err)
+	assert.True(t, status.Partial())
+	assert.Equal(t, wallSide, dst[n-1])
+
+	// The default filter passes the wall: reachable, a complete path.
+	id, err = pq.Request(fromRef, toRef, from, to, g.filter)
+	require.NoError(t, err)
+	runUntil(t, pq, 100, 100, id)
+	_, _, outOfReach, _ = pq.Goal(id)
+	assert.False(t, outOfReach)
+	n, status, err = pq.Result(id, dst)
+	require.NoError(t, err)
+	assert.False(t, status.Partial())
+	assert.Equal(t, toRef, dst[n-1])
+}
