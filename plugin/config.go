@@ -51,13 +51,14 @@ type Config struct {
 	// QueryNodes is the node pool of each worker's query, used by the
 	// local searches [Limit: 1..query.MaxNodes; 0 = 512]
 	QueryNodes int
-	// PathQueue sizes the path queue; a zero value means 8 slots, MaxPath
+	// PathQueue sizes the path queue; zero sizes (Slots, MaxPathSize,
+	// MaxNodes and MaxIterationsPerRequest all 0) mean 8 slots, MaxPath
 	// polygons, 4096 nodes (crowd.DefaultPathQueueConfig). A target out of
-	// reach of its agent (in another connected component of the navmesh) is
-	// planned to the reachable point nearest it, cheaply, and not replanned
-	// until the tile set changes; PathQueue.FullSearchUnreachable (implied
-	// by Reference) searches such targets in full instead, as the
-	// reference does.
+	// reach of its agent (in another connected component of the navmesh,
+	// for the agent's filter) is planned to the reachable point nearest it,
+	// cheaply, and not replanned until the navmesh changes;
+	// PathQueue.FullSearchUnreachable (implied by Reference) searches such
+	// targets in full instead, as the reference does.
 	PathQueue crowd.PathQueueConfig
 	// PathQueueIterations is the A* budget of the path queue per tick
 	// [Limit: >= 0; 0 = 100]
@@ -162,9 +163,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.QueryNodes == 0 {
 		c.QueryNodes = DefaultQueryNodes
 	}
-	if c.PathQueue == (crowd.PathQueueConfig{}) {
+	if sizes := c.PathQueue; sizes == (crowd.PathQueueConfig{FullSearchUnreachable: sizes.FullSearchUnreachable}) {
 		c.PathQueue = crowd.DefaultPathQueueConfig()
 		c.PathQueue.MaxPathSize = c.MaxPath
+		c.PathQueue.FullSearchUnreachable = sizes.FullSearchUnreachable
 	}
 	if c.Reference {
 		c.PathQueue.FullSearchUnreachable = true

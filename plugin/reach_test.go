@@ -143,9 +143,34 @@ func runReachScenario(tb testing.TB, mesh *navmesh.Mesh, agents, ticks int, conf
 // fullSearchConfig is the plugin's default crowd with the reference's full
 // search of out-of-reach targets.
 func fullSearchConfig() Config {
-	pq := crowd.DefaultPathQueueConfig()
-	pq.FullSearchUnreachable = true
-	return Config{PathQueue: pq}
+	return Config{PathQueue: crowd.PathQueueConfig{FullSearchUnreachable: true}}
+}
+
+func TestConfigFullSearchUnreachable(t *testing.T) {
+	mesh := loadDungeon(t)
+	for _, tc := range []struct {
+		name   string
+		config Config
+		want   crowd.PathQueueConfig
+	}{
+		{"default", Config{}, crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096}},
+		{"full search, default sizes", fullSearchConfig(),
+			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, FullSearchUnreachable: true}},
+		{"reference", Config{Reference: true, MaxPath: 64},
+			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 64, MaxNodes: 4096, FullSearchUnreachable: true}},
+		{"own sizes", Config{PathQueue: crowd.PathQueueConfig{Slots: 2, MaxPathSize: 32, MaxNodes: 100}},
+			crowd.PathQueueConfig{Slots: 2, MaxPathSize: 32, MaxNodes: 100}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.config.Mesh = mesh
+			p, err := New(tc.config)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, p.Config().PathQueue)
+			world := ecs.NewWorld()
+			require.NoError(t, p.Install(&world))
+			assert.Equal(t, tc.want.FullSearchUnreachable, p.pathQueue.FullSearchUnreachable())
+		})
+	}
 }
 
 // TestOutOfReachTargetsDoNotBackUpTheQueue runs the reference crowd scenario

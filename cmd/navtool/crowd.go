@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -241,10 +240,7 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		Filters:   []query.Filter{filter},
 		Reference: opts.reference,
 	}
-	if opts.fullSearch {
-		config.PathQueue = crowd.DefaultPathQueueConfig()
-		config.PathQueue.FullSearchUnreachable = true
-	}
+	config.PathQueue.FullSearchUnreachable = opts.fullSearch
 	p, err := plugin.New(config)
 	if err != nil {
 		return nil, err
