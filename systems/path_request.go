@@ -33,8 +33,8 @@ const (
 
 // outOfReachDelay is the MoveTarget.ReplanDelay of an agent whose target is
 // out of reach and whose corridor leads to the reachable point nearest it:
-// replanning could only find the same path, so it waits until the tile set
-// changes (which resets every ReplanDelay).
+// replanning could only find the same path, so it waits until the navmesh
+// changes (tiles, flags or areas: a new snapshot resets every ReplanDelay).
 var outOfReachDelay = float32(math.Inf(1))
 
 // PathRequest is the first stage (dtCrowd::checkPathValidity and
@@ -49,10 +49,11 @@ var outOfReachDelay = float32(math.Inf(1))
 // the queue at once, and a failed search frees its slot when it is seen.
 // Unless the path queue searches out-of-reach targets in full
 // (crowd.PathQueueConfig.FullSearchUnreachable, the reference's way), a
-// target in another connected component of the navmesh than the agent is
+// target out of the agent's reach (query.OutOfReach: in another connected
+// component of the navmesh, for the flag rule of the agent's filter) is
 // planned to the reachable point nearest it, by the quick search when that
 // point is near and by the queue otherwise, and once the agent's corridor
-// leads there it is not replanned until the tile set changes: such targets
+// leads there it is not replanned until the navmesh changes: such targets
 // neither fill the queue with searches of everything the agent can reach
 // nor come back to it every second.
 // It raises EventPathFailed and EventPartialPath.
@@ -333,7 +334,7 @@ func (s *PathRequest) aim(q *query.Query, startRef navmesh.Ref, startPos geom.Ve
 
 // settleOutOfReach marks an agent whose corridor now leads to goal, the
 // reachable point nearest its out-of-reach target: a partial path, not
-// replanned until the tile set changes.
+// replanned until the navmesh changes.
 func (s *PathRequest) settleOutOfReach(a *agent, goal navmesh.Ref) {
 	target := a.target
 	a.state.Partial = true

@@ -81,15 +81,17 @@ type PathQueueConfig struct {
 	// a search that reaches it ends with the best partial path found so
 	// far. 0 means MaxNodes. [Limit: >= 0]
 	MaxIterationsPerRequest int
-	// FullSearchUnreachable makes a request whose target lies in another
-	// connected component of the navmesh than its start (see
-	// navmesh.Connectivity) search like the reference: A* visits every
-	// polygon it can reach, up to MaxNodes or MaxIterationsPerRequest,
-	// before it returns the partial path to the polygon nearest the target
-	// it saw. By default (false) the queue sees at once that the target is
-	// out of reach and plans to the reachable point nearest the target
-	// (query.FindNearestPolyInComponent) instead, a search that costs no
-	// more than any path of that length; see Result.
+	// FullSearchUnreachable makes a request whose target is out of reach
+	// of its start (query.OutOfReach: in another connected component of
+	// the navmesh, for the flag rule of the request's filter) search like
+	// the reference: A* visits every polygon it can reach, up to MaxNodes
+	// or MaxIterationsPerRequest, before it returns the partial path to the
+	// polygon nearest the target it saw. By default (false) the queue sees
+	// at once that the target is out of reach and plans to the reachable
+	// point nearest the target (query.FindNearestPolyInComponent) instead,
+	// a search that costs no more than any path of that length; see
+	// Result. Targets a Custom filter rule cuts off are still searched in
+	// full.
 	FullSearchUnreachable bool
 }
 
@@ -143,7 +145,8 @@ type pathSlot struct {
 // whatever the other slots hold.
 //
 // A target out of reach of the start (in another connected component of
-// the navmesh) costs no more than a reachable one: unless
+// the navmesh, for the filter's flag rule) costs no more than a reachable
+// one: unless
 // PathQueueConfig.FullSearchUnreachable is set, the queue plans to the
 // reachable point nearest the target instead of searching everything the
 // start can reach.
