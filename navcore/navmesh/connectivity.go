@@ -11,9 +11,9 @@ import (
 // Connectivity labels every polygon of a Snapshot with its connected
 // component: the polygons joined to each other by links, followed either
 // way, off-mesh connections included. Two polygons in different components
-// have no path between them in either direction, whatever the filter, so a
-// path search between them can only end partial after visiting every
-// polygon it can reach.
+// of Snapshot.Connectivity have no path between them in either direction,
+// whatever the filter, so a path search between them can only end partial
+// after visiting every polygon it can reach.
 //
 // The converse needs two caveats. The components of Snapshot.Connectivity
 // ignore query filters: a filter that excludes polygons can still cut a
