@@ -50,6 +50,7 @@ type ObstacleAvoidance struct {
 	params         AvoidanceParams
 	invHorizonTime float32
 	invMaxSpeed    float32
+	cutoff         impactCutoff
 
 	// pattern holds the adaptive sampling directions: the centre plus
 	// AdaptiveDivisions per ring, at most MaxAdaptiveDivisions·MaxAdaptiveRings+1
@@ -208,6 +209,7 @@ func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position geom.Vec3, r
 	}
 	a.prepare(position, radius, desiredVelocity)
 	a.params = *params
+	a.cutoff.update(params.WeightTimeOfImpact, params.HorizonTime)
 	a.invHorizonTime = 1 / params.HorizonTime
 	a.invMaxSpeed = floatMax
 	if maxSpeed > 0 {
@@ -370,16 +372,19 @@ func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, vx, vz, dvx, dvz, 
 	currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
 
 	// The time of impact below which the penalty would reach minPenalty
-	// anyway: past it, stop scoring.
+	// anyway: past it, stop scoring. When even no impact at all would do,
+	// give up now.
 	remaining := minPenalty - desiredPenalty - currentPenalty
-	threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
-	if threshold-p.HorizonTime > -floatEpsilon {
+	if a.cutoff.exits(remaining) {
 		return minPenalty
 	}
-
+	threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
 	timeOfImpact := p.HorizonTime
-	var side float32
 
+	// The earliest impact decides whether the sample is given up, whatever
+	// the order the obstacles are looked at in; the side term, a sum, is
+	// added up in the circles' order afterwards, only for a sample kept.
+	//
 	// Reciprocal velocity obstacle: each side takes half the avoidance, so
 	// the relative velocity is 2·candidate - velocity - the obstacle's.
 	twiceX, twiceZ := cx*2-vx, cz*2-vz
@@ -387,8 +392,6 @@ func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, vx, vz, dvx, dvz, 
 		c := &a.sampledCircles[i]
 		rx := twiceX - c.velocityX
 		rz := twiceZ - c.velocityZ
-		side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
-
 		// Sweep the agent's circle along (rx, rz) against the obstacle's
 		// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
 		speedSqr := rx*rx + rz*rz
@@ -452,6 +455,13 @@ func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, vx, vz, dvx, dvz, 
 		}
 	}
 
+	var side float32
+	for i := range a.sampledCircles {
+		c := &a.sampledCircles[i]
+		rx := twiceX - c.velocityX
+		rz := twiceZ - c.velocityZ
+		side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
+	}
 	if n := len(a.sampledCircles); n > 0 {
 		side /= float32(n)
 	}
