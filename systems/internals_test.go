@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -32,6 +33,7 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 			hits := make([]int32, total)
 			var usedWorkers [4]atomic.Int32
 			w.run(workers, total, func(worker, begin, end int) {
+				assert.Less(t, worker, min(workers, 4), "only the workers of the job")
 				usedWorkers[worker].Add(1)
 				for i := begin; i < end; i++ {
 					atomic.AddInt32(&hits[i], 1)
@@ -40,6 +42,20 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 			for i, h := range hits {
 				require.EqualValues(t, 1, h, "total %d workers %d index %d", total, workers, i)
 			}
+		}
+	}
+	// Many short jobs in a row: helpers that wake late find their job gone
+	// and must not touch the next one's agents twice.
+	for job := 0; job < 2000; job++ {
+		total := 17 + job%50
+		hits := make([]int32, total)
+		w.run(2+job%3, total, func(worker, begin, end int) {
+			for i := begin; i < end; i++ {
+				atomic.AddInt32(&hits[i], 1)
+			}
+		})
+		for i, h := range hits {
+			require.EqualValues(t, 1, h, "job %d index %d", job, i)
 		}
 	}
 	w.Close()
@@ -236,5 +252,33 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 			continue
 		}
 		require.Equal(t, want, got)
+	}
+}
+
+// BenchmarkWorkersRun measures one parallel pass over 100 and 2000 cheap
+// agents: the cost of handing out a job and waiting for it.
+func BenchmarkWorkersRun(b *testing.B) {
+	for _, total := range []int{100, 2000} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("agents=%d/workers=%d", total, workers), func(b *testing.B) {
+				w, err := NewWorkers(workers)
+				require.NoError(b, err)
+				defer w.Close()
+				sums := make([]float32, total)
+				job := func(worker, begin, end int) {
+					for i := begin; i < end; i++ {
+						x := float32(i)
+						for k := 0; k < 20; k++ {
+							x = x*0.999 + 1
+						}
+						sums[i] = x
+					}
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					w.run(workers, total, job)
+				}
+			})
+		}
 	}
 }
