@@ -56,6 +56,9 @@ type ObstacleAvoidance struct {
 	// AdaptiveDivisions per ring, at most MaxAdaptiveDivisions·MaxAdaptiveRings+1
 	// entries (the reference's array can be overrun by one entry, recast #496).
 	pattern [MaxAdaptiveDivisions*MaxAdaptiveRings + 1][2]float32
+	// candidates holds the candidate velocities (x, z) of one pass of the
+	// adaptive sampler or one row of the grid sampler.
+	candidates [max(MaxAdaptiveDivisions*MaxAdaptiveRings+1, MaxGridSize)][2]float32
 }
 
 // NewObstacleAvoidance returns an avoidance query with room for maxCircles
@@ -247,19 +250,21 @@ func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSp
 
 	minPenalty := floatMax
 	for y := 0; y < a.params.GridSize; y++ {
+		// One row at a time.
+		n := 0
 		for x := 0; x < a.params.GridSize; x++ {
 			cx := centreX + float32(x)*cellSize - half
 			cz := centreZ + float32(y)*cellSize - half
 			if cx*cx+cz*cz > limitSqr {
 				continue
 			}
-			penalty := a.processSample(cx, cz, cellSize, velocity[0], velocity[2],
-				desiredVelocity[0], desiredVelocity[2], minPenalty, debug)
-			samples++
-			if penalty < minPenalty {
-				minPenalty = penalty
-				newVelocity = geom.Vec3{cx, 0, cz}
-			}
+			a.candidates[n] = [2]float32{cx, cz}
+			n++
+		}
+		samples += n
+		if best, penalty, ok := a.scoreCandidates(a.candidates[:n], cellSize, &velocity, &desiredVelocity, minPenalty, debug); ok {
+			minPenalty = penalty
+			newVelocity = geom.Vec3{best[0], 0, best[1]}
 		}
 	}
 	return newVelocity, samples, nil
@@ -290,23 +295,22 @@ func (a *ObstacleAvoidance) SampleVelocityAdaptive(position geom.Vec3, radius, m
 	limitSqr := limit * limit
 
 	for k := 0; k < a.params.AdaptiveDepth; k++ {
-		minPenalty := floatMax
-		var bestX, bestZ float32
+		n := 0
 		for _, dir := range a.pattern[:patternLen] {
 			cx := resultX + dir[0]*radiusOfSamples
 			cz := resultZ + dir[1]*radiusOfSamples
 			if cx*cx+cz*cz > limitSqr {
 				continue
 			}
-			penalty := a.processSample(cx, cz, radiusOfSamples/10, velocity[0], velocity[2],
-				desiredVelocity[0], desiredVelocity[2], minPenalty, debug)
-			samples++
-			if penalty < minPenalty {
-				minPenalty = penalty
-				bestX, bestZ = cx, cz
-			}
+			a.candidates[n] = [2]float32{cx, cz}
+			n++
 		}
-		resultX, resultZ = bestX, bestZ
+		samples += n
+		best, _, ok := a.scoreCandidates(a.candidates[:n], radiusOfSamples/10, &velocity, &desiredVelocity, floatMax, debug)
+		if !ok {
+			best = [2]float32{}
+		}
+		resultX, resultZ = best[0], best[1]
 		radiusOfSamples *= 0.5
 	}
 	return geom.Vec3{resultX, 0, resultZ}, samples, nil
@@ -359,128 +363,147 @@ func (a *ObstacleAvoidance) buildPattern(desiredVelocity geom.Vec3) int {
 	return n
 }
 
-// processSample returns the penalty of the candidate velocity (cx, cz), or
-// minPenalty itself as soon as the candidate cannot beat it. sampleSize is
-// only passed on to debug. The agent moves at (vx, vz) and wants (dvx, dvz).
-// Everything is scalar and inline: Go keeps [3]float32 values in memory,
-// and a call spills every float register.
-func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, vx, vz, dvx, dvz, minPenalty float32, debug *AvoidanceDebug) float32 {
+// scoreCandidates scores the candidate velocities in order and returns the
+// first one whose penalty is the least and below minPenalty, with that
+// penalty; ok is false when none is below minPenalty. sampleSize is only
+// passed on to debug. The agent moves at velocity and wants desiredVelocity.
+//
+// A candidate is given up (as the reference's processSample returns
+// minPenalty) as soon as it cannot beat the best so far. The scoring is
+// written out in this one loop, scalar: Go keeps [3]float32 values in
+// memory, and a call per candidate would spill every float register.
+func (a *ObstacleAvoidance) scoreCandidates(candidates [][2]float32, sampleSize float32,
+	velocity, desiredVelocity *geom.Vec3, minPenalty float32, debug *AvoidanceDebug,
+) (best [2]float32, bestPenalty float32, ok bool) {
 	p := &a.params
-	dx, dz := dvx-cx, dvz-cz
-	desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
-	dx, dz = vx-cx, vz-cz
-	currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+	vx, vz := velocity[0], velocity[2]
+	dvx, dvz := desiredVelocity[0], desiredVelocity[2]
+candidates:
+	for _, candidate := range candidates {
+		cx, cz := candidate[0], candidate[1]
+		dx, dz := dvx-cx, dvz-cz
+		desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+		dx, dz = vx-cx, vz-cz
+		currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
 
-	// The time of impact below which the penalty would reach minPenalty
-	// anyway: past it, stop scoring. When even no impact at all would do,
-	// give up now.
-	remaining := minPenalty - desiredPenalty - currentPenalty
-	if a.cutoff.exits(remaining) {
-		return minPenalty
-	}
-	threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
-	timeOfImpact := p.HorizonTime
+		// The time of impact below which the penalty would reach minPenalty
+		// anyway: past it, stop scoring. When even no impact at all would
+		// do, give up now.
+		remaining := minPenalty - desiredPenalty - currentPenalty
+		if a.cutoff.exits(remaining) {
+			continue
+		}
+		threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
+		timeOfImpact := p.HorizonTime
 
-	// The earliest impact decides whether the sample is given up, whatever
-	// the order the obstacles are looked at in; the side term, a sum, is
-	// added up in the circles' order afterwards, only for a sample kept.
-	//
-	// Reciprocal velocity obstacle: each side takes half the avoidance, so
-	// the relative velocity is 2·candidate - velocity - the obstacle's.
-	twiceX, twiceZ := cx*2-vx, cz*2-vz
-	for i := range a.sampledCircles {
-		c := &a.sampledCircles[i]
-		rx := twiceX - c.velocityX
-		rz := twiceZ - c.velocityZ
-		// Sweep the agent's circle along (rx, rz) against the obstacle's
-		// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
-		speedSqr := rx*rx + rz*rz
-		if speedSqr < 0.0001 {
-			continue // not moving
-		}
-		b := rx*c.offsetX + rz*c.offsetZ
-		d := b*b - speedSqr*c.gapSqr
-		if d < 0 {
-			continue // never overlapping
-		}
-		inv := 1 / speedSqr
-		rd := geom.Sqrt(d)
-		enter := (b - rd) * inv
-		if enter < 0 {
-			if exit := (b + rd) * inv; exit > 0 {
-				// Already overlapping: avoid more the deeper the overlap.
-				enter = -enter * 0.5
+		// The earliest impact decides whether the candidate is given up,
+		// whatever the order the obstacles are looked at in; the side term,
+		// a sum, is added up in the circles' order afterwards, only for a
+		// candidate kept.
+		//
+		// Reciprocal velocity obstacle: each side takes half the avoidance,
+		// so the relative velocity is 2·candidate - velocity - the
+		// obstacle's.
+		twiceX, twiceZ := cx*2-vx, cz*2-vz
+		for i := range a.sampledCircles {
+			c := &a.sampledCircles[i]
+			rx := twiceX - c.velocityX
+			rz := twiceZ - c.velocityZ
+			// Sweep the agent's circle along (rx, rz) against the obstacle's
+			// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
+			speedSqr := rx*rx + rz*rz
+			if speedSqr < 0.0001 {
+				continue // not moving
+			}
+			b := rx*c.offsetX + rz*c.offsetZ
+			d := b*b - speedSqr*c.gapSqr
+			if d < 0 {
+				continue // never overlapping
+			}
+			inv := 1 / speedSqr
+			rd := geom.Sqrt(d)
+			enter := (b - rd) * inv
+			if enter < 0 {
+				if exit := (b + rd) * inv; exit > 0 {
+					// Already overlapping: avoid more the deeper the overlap.
+					enter = -enter * 0.5
+				}
+			}
+			if enter >= 0 && enter < timeOfImpact {
+				timeOfImpact = enter
+				if timeOfImpact < threshold {
+					continue candidates
+				}
 			}
 		}
-		if enter >= 0 && enter < timeOfImpact {
-			timeOfImpact = enter
-			if timeOfImpact < threshold {
-				return minPenalty
-			}
-		}
-	}
 
-	for i := range a.sampledSegments {
-		s := &a.sampledSegments[i]
-		var hitTime float32
-		if s.touching {
-			// Right at the wall: moving away is free, anything else hits now.
-			if -s.alongZ*cx+s.alongX*cz < 0 {
-				continue
+		for i := range a.sampledSegments {
+			s := &a.sampledSegments[i]
+			var hitTime float32
+			if s.touching {
+				// Right at the wall: moving away is free, anything else hits
+				// now.
+				if -s.alongZ*cx+s.alongX*cz < 0 {
+					continue
+				}
+			} else {
+				// Where the ray from the agent along the candidate crosses
+				// the segment (isectRaySeg), as a fraction of the candidate.
+				d := cz*s.alongX - cx*s.alongZ
+				if d < 1e-6 && -d < 1e-6 {
+					continue // parallel
+				}
+				d = 1 / d
+				t := s.cross * d
+				if t < 0 || t > 1 {
+					continue
+				}
+				if u := (cz*s.offsetX - cx*s.offsetZ) * d; u < 0 || u > 1 {
+					continue
+				}
+				hitTime = t
 			}
-		} else {
-			// Where the ray from the agent along the candidate crosses the
-			// segment (isectRaySeg), as a fraction of the candidate.
-			d := cz*s.alongX - cx*s.alongZ
-			if d < 1e-6 && -d < 1e-6 {
-				continue // parallel
+			// Walls count half as much as agents.
+			hitTime *= 2
+			if hitTime < timeOfImpact {
+				timeOfImpact = hitTime
+				if timeOfImpact < threshold {
+					continue candidates
+				}
 			}
-			d = 1 / d
-			t := s.cross * d
-			if t < 0 || t > 1 {
-				continue
-			}
-			if u := (cz*s.offsetX - cx*s.offsetZ) * d; u < 0 || u > 1 {
-				continue
-			}
-			hitTime = t
 		}
-		// Walls count half as much as agents.
-		hitTime *= 2
-		if hitTime < timeOfImpact {
-			timeOfImpact = hitTime
-			if timeOfImpact < threshold {
-				return minPenalty
-			}
+
+		var side float32
+		for i := range a.sampledCircles {
+			c := &a.sampledCircles[i]
+			rx := twiceX - c.velocityX
+			rz := twiceZ - c.velocityZ
+			side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
+		}
+		if n := len(a.sampledCircles); n > 0 {
+			side /= float32(n)
+		}
+		sidePenalty := p.WeightSide * side
+		impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
+		penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
+
+		if debug != nil {
+			debug.add(AvoidanceSample{
+				Velocity:               geom.Vec3{cx, 0, cz},
+				Size:                   sampleSize,
+				Penalty:                penalty,
+				DesiredVelocityPenalty: desiredPenalty,
+				CurrentVelocityPenalty: currentPenalty,
+				SidePenalty:            sidePenalty,
+				TimeOfImpactPenalty:    impactPenalty,
+			})
+		}
+		if penalty < minPenalty {
+			minPenalty = penalty
+			best, bestPenalty, ok = candidate, penalty, true
 		}
 	}
-
-	var side float32
-	for i := range a.sampledCircles {
-		c := &a.sampledCircles[i]
-		rx := twiceX - c.velocityX
-		rz := twiceZ - c.velocityZ
-		side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
-	}
-	if n := len(a.sampledCircles); n > 0 {
-		side /= float32(n)
-	}
-	sidePenalty := p.WeightSide * side
-	impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
-	penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
-
-	if debug != nil {
-		debug.add(AvoidanceSample{
-			Velocity:               geom.Vec3{cx, 0, cz},
-			Size:                   sampleSize,
-			Penalty:                penalty,
-			DesiredVelocityPenalty: desiredPenalty,
-			CurrentVelocityPenalty: currentPenalty,
-			SidePenalty:            sidePenalty,
-			TimeOfImpactPenalty:    impactPenalty,
-		})
-	}
-	return penalty
+	return best, bestPenalty, ok
 }
 
 // minf and clampf follow the reference's dtMin and dtClamp exactly, NaN and
