@@ -2,14 +2,12 @@ package systems
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
@@ -63,44 +61,6 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 	ran := 0
 	w.run(4, 100, func(worker, begin, end int) { ran += end - begin }) // closed: on the caller
 	assert.Equal(t, 100, ran)
-}
-
-// TestMovePositionMatchesCorridor: the allocation-free move gives exactly
-// crowd.Corridor.MovePosition's corridor and position.
-func TestMovePositionMatchesCorridor(t *testing.T) {
-	mesh, _, err := navmesh.LoadFile("../testdata/navmesh_solo_dungeon.bin")
-	require.NoError(t, err)
-	q, err := query.New(mesh, 512)
-	require.NoError(t, err)
-	filter := query.NewFilter()
-	rng := rand.New(rand.NewPCG(5, 6))
-	random := func() float32 { return rng.Float32() }
-	var scratch moveScratch
-	path := make([]navmesh.Ref, 256)
-	for i := 0; i < 300; i++ {
-		start, err := q.FindRandomPoint(filter, random)
-		require.NoError(t, err)
-		goal, err := q.FindRandomPoint(filter, random)
-		require.NoError(t, err)
-		n, _, err := q.FindPath(start.Ref, goal.Ref, start.Pos, goal.Pos, filter, path)
-		require.NoError(t, err)
-		a, _ := crowd.NewCorridor(256)
-		b, _ := crowd.NewCorridor(256)
-		for _, c := range []*crowd.Corridor{a, b} {
-			c.Reset(start.Ref, start.Pos)
-			require.NoError(t, c.SetCorridor(goal.Pos, path[:n]))
-		}
-		for step := 0; step < 20; step++ {
-			// Steps of up to 1.5 m in random directions, some into walls.
-			to := geom.Add(a.Position(), geom.Vec3{(random() - 0.5) * 3, 0, (random() - 0.5) * 3})
-			errA := a.MovePosition(to, q, filter)
-			errB := movePosition(b, to, q, filter, false, &scratch)
-			require.Equal(t, errA == nil, errB == nil)
-			require.Equal(t, a.Position(), b.Position(), "pair %d step %d", i, step)
-			require.Equal(t, a.Path(), b.Path(), "pair %d step %d", i, step)
-			require.Equal(t, a.Target(), b.Target())
-		}
-	}
 }
 
 func TestInsertByReplanTimeFollowsTheReference(t *testing.T) {
