@@ -24,6 +24,7 @@ const (
 	PartitionLayers
 )
 
+// String returns the partition's name as used in settings files.
 func (p PartitionType) String() string {
 	switch p {
 	case PartitionWatershed:

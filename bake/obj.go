@@ -24,8 +24,10 @@ type OBJError struct {
 	Err error
 }
 
+// Error returns the message with its line number.
 func (e *OBJError) Error() string { return fmt.Sprintf("bake: obj line %d: %v", e.Line, e.Err) }
 
+// Unwrap returns the underlying error.
 func (e *OBJError) Unwrap() error { return e.Err }
 
 // LoadOBJ reads the Wavefront OBJ file at path; see ReadOBJ.

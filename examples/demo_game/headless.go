@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/archenav/archenav/examples/demo_game/render"
+	"github.com/archenav/archenav/examples/demo_game/scene"
+)
+
+// GIF recording: one frame every framePeriod ticks (10 frames a second at
+// 30 ticks a second), shown for the matching time.
+const (
+	framePeriod = 3
+	frameDelay  = 100 * framePeriod / tickRate // [Units: 1/100 s]
+	holdLast    = 150                          // last frame shown 1.5 s before looping
+	viewMargin  = 8                            // [Units: pixels]
+)
+
+// Output file names inside -out.
+const (
+	gifName = "demo_game.gif"
+	pngName = "demo_game.png"
+)
+
+func runHeadless(o *options, stdout io.Writer) error {
+	started := time.Now()
+	d, err := setup(o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, d.bakeSummary())
+
+	width, height := o.width, o.height
+	if width == 0 {
+		width, height = autoSize(d.layer, autoLongSide)
+	}
+	rec, err := newRecorder(d, width, height)
+	if err != nil {
+		return err
+	}
+	ticks := int(o.seconds * tickRate)
+	dt := float32(1) / tickRate
+	if err := rec.frame(0); err != nil {
+		return err
+	}
+	for tick := 1; tick <= ticks; tick++ {
+		if err := d.crowd.Step(dt); err != nil {
+			return err
+		}
+		if tick%framePeriod == 0 || tick == ticks {
+			if err := rec.frame(tick); err != nil {
+				return err
+			}
+		}
+	}
+	rec.animation.HoldLastFrame(holdLast)
+
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	gifPath, pngPath := filepath.Join(o.out, gifName), filepath.Join(o.out, pngName)
+	gifSize, err := writeFile(gifPath, rec.animation.Encode)
+	if err != nil {
+		return err
+	}
+	rec.finalFrame(ticks)
+	pngSize, err := writeFile(pngPath, func(w io.Writer) error { return png.Encode(w, rec.canvas.Image()) })
+	if err != nil {
+		return err
+	}
+
+	stats := d.crowd.Stats()
+	fmt.Fprintf(stdout, "crowd: %d agents, %d ticks (%.1f s simulated), %.3f ms per tick, %d arrivals\n",
+		stats.Agents, stats.Ticks, float64(stats.Ticks)/tickRate, stats.MillisecondsPerTick(), stats.Arrivals)
+	fmt.Fprintf(stdout, "wrote %s (%d frames, %d KB) and %s (%d KB) in %.1f s\n",
+		gifPath, rec.animation.Len(), (gifSize+512)/1024, pngPath, (pngSize+512)/1024, time.Since(started).Seconds())
+	return nil
+}
+
+// autoLongSide is the long side of the image when -size is auto
+// [Units: pixels].
+const autoLongSide = 640
+
+// autoSize returns an image size with the level's aspect ratio, longSide
+// pixels on its long side, plus room for the caption.
+func autoSize(layer *scene.NavmeshLayer, longSide int) (width, height int) {
+	spanX, spanZ := layer.Max[0]-layer.Min[0], layer.Max[2]-layer.Min[2]
+	if !(spanX > 0) || !(spanZ > 0) {
+		return longSide, longSide
+	}
+	if spanX >= spanZ {
+		width, height = longSide, int(float32(longSide)*spanZ/spanX)
+	} else {
+		width, height = int(float32(longSide)*spanX/spanZ), longSide
+	}
+	width = max(width, 320) // room for the caption
+	height = max(height, minImageSide) + captionHeight(width)
+	return width, height
+}
+
+// captionHeight is the height of the caption bar on an image this wide.
+func captionHeight(width int) int { return render.GlyphHeight*textScale(width) + 4 }
+
+// textScale is the caption's font scale on an image this wide.
+func textScale(width int) int {
+	if width >= 400 {
+		return 2
+	}
+	return 1
+}
+
+// recorder draws frames of the demo into a raster and collects them.
+type recorder struct {
+	demo       *demo
+	view       scene.View
+	canvas     *render.Raster
+	background []byte // the navmesh drawn once
+	animation  *render.Animation
+	agents     []scene.Agent
+	textScale  int
+}
+
+func newRecorder(d *demo, width, height int) (*recorder, error) {
+	r := &recorder{demo: d, canvas: render.NewRaster(width, height), textScale: textScale(width)}
+	caption := captionHeight(width)
+	r.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-caption, viewMargin)
+	r.view.OffsetY += float32(caption)
+	r.canvas.Clear(scene.Background)
+	d.layer.Draw(r.canvas, r.view)
+	r.background = append([]byte(nil), r.canvas.Image().Pix...)
+	var err error
+	r.animation, err = render.NewAnimation(scene.Palette(d.layer), frameDelay)
+	return r, err
+}
+
+// draw renders the scene at tick into the canvas.
+func (r *recorder) draw(tick int, caption string) {
+	copy(r.canvas.Image().Pix, r.background)
+	r.agents = r.demo.crowd.Agents(r.agents)
+	scene.DrawAgents(r.canvas, r.view, r.demo.layer, r.agents, nil, scene.DefaultOverlays)
+	width, _ := r.canvas.Size()
+	render.FillRect(r.canvas, 0, 0, float32(width), float32(captionHeight(width)), scene.TextBackground)
+	r.canvas.Text(render.Point{X: 4, Y: 2}, caption, r.textScale, scene.TextColor)
+}
+
+// caption is the text over a frame: the title when there is room for it.
+func (r *recorder) caption(tick int) string {
+	stats := r.demo.crowd.Stats()
+	text := fmt.Sprintf("t=%4.1fs  %d agents  %d arrivals", float64(tick)/tickRate, stats.Agents, stats.Arrivals)
+	width, _ := r.canvas.Size()
+	if titled := "archenav  " + text; fitsCaption(titled, width) {
+		return titled
+	}
+	return text
+}
+
+// fitsCaption reports whether text fits the caption bar of an image this
+// wide.
+func fitsCaption(text string, width int) bool {
+	w, _ := render.TextSize(text)
+	return w*textScale(width)+8 <= width
+}
+
+func (r *recorder) frame(tick int) error {
+	r.draw(tick, r.caption(tick))
+	return r.animation.AddFrame(r.canvas.Image())
+}
+
+// finalFrame draws the last state for the PNG.
+func (r *recorder) finalFrame(tick int) {
+	r.draw(tick, r.caption(tick))
+}
+
+// writeFile creates path, writes it with write through a buffer and returns
+// its size.
+func writeFile(path string, write func(io.Writer) error) (int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	buffered := bufio.NewWriter(f)
+	if err := write(buffered); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := buffered.Flush(); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	info, err := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return info.Size(), nil
+}

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkFrame times one GIF frame of the default demo: the background
+// copied, 40 agents with paths and targets drawn, the caption, and the frame
+// mapped to the palette and diffed against the previous one.
+func BenchmarkFrame(b *testing.B) {
+	o, err := parseOptions(nil, &bytes.Buffer{})
+	require.NoError(b, err)
+	d, err := setup(o)
+	require.NoError(b, err)
+	width, height := autoSize(d.layer, autoLongSide)
+	rec, err := newRecorder(d, width, height)
+	require.NoError(b, err)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		require.NoError(b, d.crowd.Step(1.0/tickRate))
+		require.NoError(b, rec.frame(i))
+	}
+}

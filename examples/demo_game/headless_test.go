@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/archenav/archenav/examples/demo_game/scene"
+)
+
+func TestHeadlessRunWritesGIFAndPNG(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-out", dir, "-agents", "6", "-seconds", "1", "-size", "240x200", "-seed", "3"}, &stdout, &stderr)
+	require.NoError(t, err, stderr.String())
+
+	out := stdout.String()
+	assert.Contains(t, out, "level dungeon.obj: baked 10133 triangles")
+	assert.Contains(t, out, "41 tiles, 143 polygons", "tiled by default")
+	assert.Contains(t, out, "crowd: 6 agents, 30 ticks")
+	assert.Contains(t, out, filepath.Join(dir, gifName))
+
+	f, err := os.Open(filepath.Join(dir, gifName))
+	require.NoError(t, err)
+	defer f.Close()
+	anim, err := gif.DecodeAll(f)
+	require.NoError(t, err)
+	assert.Len(t, anim.Image, 1+30/framePeriod, "a frame at the start and every framePeriod ticks")
+	assert.Equal(t, 240, anim.Config.Width)
+	assert.Equal(t, 200, anim.Config.Height)
+	assert.Equal(t, holdLast, anim.Delay[len(anim.Delay)-1])
+
+	p, err := os.Open(filepath.Join(dir, pngName))
+	require.NoError(t, err)
+	defer p.Close()
+	img, err := png.Decode(p)
+	require.NoError(t, err)
+	assert.Equal(t, 240, img.Bounds().Dx())
+}
+
+func TestHeadlessRunReportsBadLevels(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.obj")
+	require.NoError(t, os.WriteFile(bad, []byte("v 1 2\nf 1 2 3\n"), 0o644))
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-out", dir, "-level", bad}, &stdout, &stderr)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bad.obj")
+	err = run([]string{"-out", dir, "-level", filepath.Join(dir, "missing.obj")}, &stdout, &stderr)
+	assert.Error(t, err)
+	notMesh := filepath.Join(dir, "x.bin")
+	require.NoError(t, os.WriteFile(notMesh, []byte("hello world"), 0o644))
+	err = run([]string{"-out", dir, "-level", notMesh}, &stdout, &stderr)
+	require.Error(t, err)
+	assert.True(t, strings.Contains(err.Error(), "not an .obj level"), err.Error())
+	_, statErr := os.Stat(filepath.Join(dir, gifName))
+	assert.True(t, os.IsNotExist(statErr), "nothing written on error")
+}
+
+// TestRecordedFramesShowAgentsWhereTheyAre renders a few frames of a
+// running crowd and checks every agent's color around its position.
+func TestRecordedFramesShowAgentsWhereTheyAre(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	o, err := parseOptions([]string{"-agents", "8", "-seed", "5"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	d, err := setup(o)
+	require.NoError(t, err)
+	width, height := autoSize(d.layer, 600)
+	rec, err := newRecorder(d, width, height)
+	require.NoError(t, err)
+
+	for frame := 0; frame < 4; frame++ {
+		for tick := 0; tick < 10; tick++ {
+			require.NoError(t, d.crowd.Step(1.0/tickRate))
+		}
+		require.NoError(t, rec.frame(frame*10))
+		img := rec.canvas.Image()
+		agents := d.crowd.Agents(nil)
+		require.Len(t, agents, 8)
+		for i, a := range agents {
+			centre := rec.view.ToScreen(a.Position)
+			radius := rec.view.Pixels(a.Radius)
+			lit := 0
+			for y := int(centre.Y - radius); y <= int(centre.Y+radius); y++ {
+				for x := int(centre.X - radius); x <= int(centre.X+radius); x++ {
+					if img.RGBAAt(x, y) == scene.AgentHue(a.Hue) {
+						lit++
+					}
+				}
+			}
+			assert.Positive(t, lit, "frame %d: agent %d's color around %v", frame, i, centre)
+		}
+	}
+	assert.Equal(t, 4, rec.animation.Len())
+}

@@ -1,0 +1,60 @@
+package level
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+//go:embed assets/dungeon.obj
+var dungeonOBJ []byte
+
+// EmbeddedName is the file name of the level built into the demo.
+const EmbeddedName = "dungeon.obj"
+
+// Embedded bakes the level built into the demo: RecastDemo's dungeon.
+func Embedded(opts Options) (*Level, error) {
+	return bakeOBJ(EmbeddedName, dungeonOBJ, opts)
+}
+
+// bakeOBJ bakes a Wavefront OBJ level with RecastDemo's default settings
+// (agent radius 0.6, height 2, climb 0.9): as one tile, or tiled when
+// opts.TileSize is set.
+func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
+	start := time.Now()
+	geometry, err := bake.ReadOBJ(bytes.NewReader(obj))
+	if err != nil {
+		return nil, fmt.Errorf("level: %s: %w", name, err)
+	}
+	var mesh *navmesh.Mesh
+	if opts.TileSize > 0 {
+		result, err := bake.Tiled(context.Background(), geometry, bake.DefaultSettings(), bake.TiledOptions{TileSize: opts.TileSize, Workers: opts.Workers})
+		if err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		if mesh, err = result.NavMesh(); err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+	} else {
+		result, err := bake.Solo(context.Background(), geometry, bake.DefaultSettings())
+		if err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		if mesh, err = singleTileMesh(result.TileData); err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+	}
+	l := &Level{
+		Name:      name,
+		Mesh:      mesh,
+		Baked:     true,
+		BakeTime:  time.Since(start),
+		Triangles: len(geometry.Triangles),
+	}
+	return l.finish(), nil
+}

@@ -1,0 +1,99 @@
+// Package level gives the demo its navmesh: the level embedded in the binary
+// (RecastDemo's dungeon, see assets/README.md) or a file named on the
+// command line, baked or loaded, with the figures the demo prints.
+package level
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// Level is a navmesh ready for the crowd.
+type Level struct {
+	// Name is the level's file name ("dungeon.obj" for the embedded one).
+	Name string
+	// Mesh is the navmesh.
+	Mesh *navmesh.Mesh
+	// Baked reports whether the mesh was baked from triangles here (false:
+	// loaded from a navmesh file).
+	Baked bool
+	// BakeTime is how long baking (or loading) took.
+	BakeTime time.Duration
+	// Triangles is the number of input triangles (0 when loaded).
+	Triangles int
+	// Tiles, Polygons and Vertices count the navmesh.
+	Tiles, Polygons, Vertices int
+}
+
+// Options tune baking.
+type Options struct {
+	// TileSize bakes a tiled navmesh with tiles this many cells wide; 0
+	// bakes one tile [Limit: >= 0] [Units: cells of 0.3 world units]
+	TileSize int
+	// Workers is the number of goroutines baking tiles (0: GOMAXPROCS).
+	Workers int
+}
+
+// Load returns the level in path: a Wavefront .obj file is baked (see
+// Options), anything else is read as a navmesh file (a C++ DNAV tile, a
+// RecastDemo MSET tile set or an archenav mesh file). An empty path gives
+// the embedded level.
+func Load(path string, opts Options) (*Level, error) {
+	if opts.TileSize < 0 {
+		return nil, fmt.Errorf("level: tile size %d is negative", opts.TileSize)
+	}
+	if path == "" {
+		return Embedded(opts)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("level: %w", err)
+	}
+	name := filepath.Base(path)
+	if strings.EqualFold(filepath.Ext(path), ".obj") {
+		return bakeOBJ(name, data, opts)
+	}
+	return loadNavmesh(name, data)
+}
+
+// finish counts the mesh's tiles, polygons and vertices.
+func (l *Level) finish() *Level {
+	snap := l.Mesh.Snapshot()
+	for i := 0; i < snap.MaxTiles(); i++ {
+		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
+			l.Tiles++
+			l.Polygons += len(tile.Polys)
+			l.Vertices += len(tile.Verts)
+		}
+	}
+	return l
+}
+
+// loadNavmesh reads a navmesh file: a C++ DNAV tile, a RecastDemo MSET
+// tile set or an archenav mesh file.
+func loadNavmesh(name string, file []byte) (*Level, error) {
+	start := time.Now()
+	mesh, _, err := navmesh.LoadBytes(file)
+	if err != nil {
+		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads: %w", name, err)
+	}
+	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
+}
+
+// singleTileMesh returns a mesh holding just data, its one tile spanning the
+// tile's bounds.
+func singleTileMesh(data *navmesh.TileData) (*navmesh.Mesh, error) {
+	mesh, err := navmesh.New(navmesh.SingleTileParams(data))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := mesh.AddTile(data, 0); err != nil {
+		return nil, err
+	}
+	return mesh, nil
+}

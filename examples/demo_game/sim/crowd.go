@@ -1,0 +1,398 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/examples/demo_game/scene"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/plugin"
+)
+
+// Sizes of the demo's own scratch buffers.
+const (
+	queryNodes   = 2048 // the demo's query: random points, picks, drawn paths
+	maxDrawnPath = 64   // corners drawn per agent path
+	maxSamples   = 512  // avoidance samples recorded for the selected agent
+)
+
+// Sim is the demo crowd: an arche world with archenav's crowd plugin
+// installed, and one entity per agent.
+type Sim struct {
+	config    Config
+	world     ecs.World
+	crowd     *plugin.Plugin
+	params    components.AgentParams
+	agents    []ecs.Entity // spawn order: an agent's index is its hue
+	index     map[ecs.Entity]int
+	mode      Mode
+	target    geom.Vec3 // the common target in Gather mode
+	behaviour Behaviour
+	stats     Stats
+
+	query  *query.Query
+	filter *query.Filter
+	// regionFilter passes the main region only: spawn points and targets.
+	regionFilter *query.Filter
+	random       *rand.Rand
+	drawPath     [maxDrawnPath]query.StraightPathPoint
+	retarget     []ecs.Entity // agents to give a new target after a tick
+
+	positions  generic.Map[components.Position]
+	velocities generic.Map[components.Velocity]
+	targets    generic.Map[components.MoveTarget]
+	corridors  generic.Map[components.Corridor]
+	corners    generic.Map[components.Corners]
+	neighbours generic.Map[components.Neighbours]
+	boundaries generic.Map[components.Boundary]
+	paramsMap  generic.Map[components.AgentParams]
+
+	avoidance *crowd.ObstacleAvoidance
+	samples   *crowd.AvoidanceDebug
+}
+
+// New installs the crowd plugin on a new world over mesh and spawns
+// config.Agents agents at random points, each with its own random target.
+func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
+	if err := config.validate(); err != nil {
+		return nil, err
+	}
+	q, err := query.New(mesh, queryNodes)
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	p, err := plugin.New(plugin.Config{
+		Mesh:            mesh,
+		MaxAgents:       config.MaxAgents,
+		MaxAgentRadius:  config.Radius,
+		Workers:         config.Workers,
+		ArrivalDistance: config.ArrivalDistance,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	s := &Sim{
+		config:       config,
+		world:        ecs.NewWorld(),
+		crowd:        p,
+		index:        make(map[ecs.Entity]int, config.Agents),
+		behaviour:    DefaultBehaviour,
+		query:        q,
+		filter:       query.NewFilter(),
+		regionFilter: newRegionFilter(mesh),
+		random:       newRandom(config.Seed),
+	}
+	if err := p.Install(&s.world); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	s.params = components.DefaultAgentParams()
+	s.params.Radius, s.params.Height = config.Radius, config.Height
+	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
+	s.params.CollisionQueryRange = config.Radius * 12
+	s.params.PathOptimizationRange = config.Radius * 30
+	s.params.UpdateFlags = s.behaviour.flags()
+
+	s.positions = generic.NewMap[components.Position](&s.world)
+	s.velocities = generic.NewMap[components.Velocity](&s.world)
+	s.targets = generic.NewMap[components.MoveTarget](&s.world)
+	s.corridors = generic.NewMap[components.Corridor](&s.world)
+	s.corners = generic.NewMap[components.Corners](&s.world)
+	s.neighbours = generic.NewMap[components.Neighbours](&s.world)
+	s.boundaries = generic.NewMap[components.Boundary](&s.world)
+	s.paramsMap = generic.NewMap[components.AgentParams](&s.world)
+	if s.avoidance, err = crowd.NewObstacleAvoidance(components.MaxNeighbours, crowd.MaxLocalSegments); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if s.samples, err = crowd.NewAvoidanceDebug(maxSamples); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+
+	specs := make([]plugin.AgentSpec, config.Agents)
+	for i := range specs {
+		point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+		if err != nil {
+			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
+		}
+		specs[i] = plugin.AgentSpec{Position: point.Pos, Params: s.params}
+	}
+	entities, err := p.SpawnBatch(&s.world, specs, make([]ecs.Entity, 0, len(specs)))
+	if err != nil {
+		return nil, fmt.Errorf("sim: spawn: %w", err)
+	}
+	for _, e := range entities {
+		s.register(e)
+		if err := s.wanderTarget(e); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (b Behaviour) flags() components.UpdateFlags {
+	var f components.UpdateFlags
+	if b.AnticipateTurns {
+		f |= components.AnticipateTurns
+	}
+	if b.OptimizeVisibility {
+		f |= components.OptimizeVisibility
+	}
+	if b.OptimizeTopology {
+		f |= components.OptimizeTopology
+	}
+	if b.ObstacleAvoidance {
+		f |= components.ObstacleAvoidance
+	}
+	if b.Separation {
+		f |= components.Separation
+	}
+	return f
+}
+
+func (s *Sim) register(e ecs.Entity) {
+	s.index[e] = len(s.agents)
+	s.agents = append(s.agents, e)
+}
+
+// wanderTarget sends agent e to a random navmesh point.
+func (s *Sim) wanderTarget(e ecs.Entity) error {
+	point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+	if err != nil {
+		return fmt.Errorf("sim: random target: %w", err)
+	}
+	if err := s.crowd.RequestMoveTarget(&s.world, e, point.Pos); err != nil {
+		return fmt.Errorf("sim: random target: %w", err)
+	}
+	return nil
+}
+
+// Spawn adds an agent at the navmesh point nearest pos; in Gather mode it
+// heads for the common target, otherwise for a random one.
+func (s *Sim) Spawn(pos geom.Vec3) error {
+	if len(s.agents) >= s.config.MaxAgents {
+		return fmt.Errorf("sim: spawn: the crowd is full (%d agents)", s.config.MaxAgents)
+	}
+	e, err := s.crowd.Spawn(&s.world, pos, s.params)
+	if err != nil {
+		return fmt.Errorf("sim: spawn: %w", err)
+	}
+	s.register(e)
+	if s.mode == Gather {
+		err = s.crowd.RequestMoveTarget(&s.world, e, s.target)
+	} else {
+		err = s.wanderTarget(e)
+	}
+	return err
+}
+
+// SetTarget sends every agent to the navmesh point nearest pos (Gather).
+func (s *Sim) SetTarget(pos geom.Vec3) error {
+	nearest, err := s.query.FindNearestPoly(pos, nearestExtents, s.filter)
+	if err != nil {
+		return fmt.Errorf("sim: set target: %w", err)
+	}
+	if nearest.Ref == 0 {
+		return fmt.Errorf("sim: set target: no navmesh near %v", pos)
+	}
+	s.mode, s.target = Gather, nearest.Point
+	var errs []error
+	for _, e := range s.agents {
+		errs = append(errs, s.crowd.RequestMoveTarget(&s.world, e, s.target))
+	}
+	return errors.Join(errs...)
+}
+
+// Wander gives every agent its own random target again.
+func (s *Sim) Wander() {
+	s.mode = Wander
+	for _, e := range s.agents {
+		_ = s.wanderTarget(e)
+	}
+}
+
+// SetBehaviour changes the steering options of every agent.
+func (s *Sim) SetBehaviour(b Behaviour) {
+	s.behaviour = b
+	s.params.UpdateFlags = b.flags()
+	for _, e := range s.agents {
+		params := *s.paramsMap.Get(e)
+		params.UpdateFlags = s.params.UpdateFlags
+		_ = s.crowd.UpdateParams(&s.world, e, params)
+	}
+}
+
+// Behaviour returns the steering options.
+func (s *Sim) Behaviour() Behaviour { return s.behaviour }
+
+// Stats returns the figures so far, with the last tick's stage times.
+func (s *Sim) Stats() Stats {
+	st := s.stats
+	st.Agents = len(s.agents)
+	st.Stages = nil
+	if crowdStats := s.crowd.Stats(&s.world); crowdStats != nil {
+		for i, name := range crowdStats.StageNames {
+			st.Stages = append(st.Stages, StageTime{Name: name, Time: crowdStats.StageDurations[i]})
+		}
+	}
+	return st
+}
+
+// Step runs one crowd tick of dt seconds, counts the arrivals and, in
+// Wander mode, gives arrived agents (and those whose path failed) a new
+// random target.
+func (s *Sim) Step(dt float32) error {
+	if !(dt > 0) || dt > 1 {
+		return fmt.Errorf("sim: step: time step %v outside (0, 1] s", dt)
+	}
+	start := time.Now()
+	if err := s.crowd.Step(&s.world, dt); err != nil {
+		return fmt.Errorf("sim: step: %w", err)
+	}
+	s.stats.StepTime += time.Since(start)
+	s.stats.Ticks++
+	s.retarget = s.retarget[:0]
+	for _, ev := range s.crowd.Events(&s.world) {
+		switch ev.Kind {
+		case components.EventTargetReached:
+			s.stats.Arrivals++
+			if s.mode == Wander {
+				s.retarget = append(s.retarget, ev.Entity)
+			}
+		case components.EventPathFailed:
+			if s.mode == Wander {
+				s.retarget = append(s.retarget, ev.Entity)
+			}
+		}
+	}
+	for _, e := range s.retarget {
+		if err := s.wanderTarget(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Agents appends what the scene draws of every agent to dst[:0].
+func (s *Sim) Agents(dst []scene.Agent) []scene.Agent {
+	dst = dst[:0]
+	for i, e := range s.agents {
+		position := geom.Vec3(*s.positions.Get(e))
+		target := s.targets.Get(e)
+		a := scene.Agent{
+			Position:  position,
+			Velocity:  s.velocities.Get(e).Actual,
+			Radius:    s.paramsMap.Get(e).Radius,
+			Target:    target.Position,
+			HasTarget: target.State.HasPath() && !target.Arrived,
+			Hue:       i,
+		}
+		corridor := s.corridors.Get(e)
+		if a.HasTarget && corridor.Corridor != nil && corridor.PathCount() > 0 {
+			n, _, err := s.query.FindStraightPath(position, corridor.Target(), corridor.Path(), s.drawPath[:], 0)
+			if err == nil {
+				for _, p := range s.drawPath[1:n] {
+					a.Path = append(a.Path, p.Pos)
+				}
+			}
+		}
+		dst = append(dst, a)
+	}
+	return dst
+}
+
+// Debug appends the crowd state the overlays draw to dst[:0], one entry per
+// agent: corridor, corners, neighbours and wall segments of the selected
+// agent (an index) with the velocities its obstacle avoidance scores, or of
+// every agent (without samples) when selected is -1.
+func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
+	dst = dst[:0]
+	for i, e := range s.agents {
+		var d scene.AgentDebug
+		if selected >= 0 && i != selected {
+			dst = append(dst, d)
+			continue
+		}
+		if c := s.corridors.Get(e); c.Corridor != nil {
+			d.Corridor = append(d.Corridor, c.Path()...)
+		}
+		for _, c := range s.corners.Get(e).Slice() {
+			d.Corners = append(d.Corners, c.Pos)
+		}
+		for _, n := range s.neighbours.Get(e).Slice() {
+			if j, ok := s.index[n.Entity]; ok {
+				d.Neighbours = append(d.Neighbours, j)
+			}
+		}
+		for _, seg := range s.boundaries.Get(e).Segments() {
+			d.Boundary = append(d.Boundary, [2]geom.Vec3{seg.P, seg.Q})
+		}
+		if i == selected {
+			d.Samples = s.avoidanceSamples(e)
+		}
+		dst = append(dst, d)
+	}
+	return dst
+}
+
+// avoidanceSamples scores agent e's candidate velocities again, as the
+// VelocitySampling stage did, recording them for drawing.
+func (s *Sim) avoidanceSamples(e ecs.Entity) []scene.AvoidanceSample {
+	params := s.paramsMap.Get(e)
+	if !params.UpdateFlags.Has(components.ObstacleAvoidance) {
+		return nil
+	}
+	position := geom.Vec3(*s.positions.Get(e))
+	velocity := s.velocities.Get(e)
+	s.avoidance.Reset()
+	for _, n := range s.neighbours.Get(e).Slice() {
+		if !s.world.Alive(n.Entity) {
+			continue
+		}
+		other := s.velocities.Get(n.Entity)
+		_ = s.avoidance.AddCircle(geom.Vec3(*s.positions.Get(n.Entity)), s.paramsMap.Get(n.Entity).Radius, other.Actual, other.Desired)
+	}
+	for _, seg := range s.boundaries.Get(e).Segments() {
+		if geom.TriArea2D(position, seg.P, seg.Q) < 0 {
+			continue
+		}
+		_ = s.avoidance.AddSegment(seg.P, seg.Q)
+	}
+	presets := generic.NewResource[components.AvoidancePresets](&s.world)
+	if !presets.Has() {
+		return nil
+	}
+	preset := &presets.Get().List[int(params.AvoidancePreset)%components.MaxAvoidancePresets]
+	s.samples.Reset()
+	if _, _, err := s.avoidance.SampleVelocityAdaptive(position, params.Radius, velocity.DesiredSpeed,
+		velocity.Actual, velocity.Desired, preset, s.samples); err != nil {
+		return nil
+	}
+	s.samples.NormalizeSamples()
+	out := make([]scene.AvoidanceSample, 0, len(s.samples.Samples()))
+	for _, sample := range s.samples.Samples() {
+		out = append(out, scene.AvoidanceSample{Velocity: sample.Velocity, Penalty: sample.Penalty})
+	}
+	return out
+}
+
+// Nearest returns the index of the agent nearest world x, z within reach,
+// -1 for none [Units: world units].
+func (s *Sim) Nearest(x, z, reach float32) int {
+	best, bestDistance := -1, reach*reach
+	for i, e := range s.agents {
+		p := s.positions.Get(e)
+		dx, dz := p[0]-x, p[2]-z
+		if d := dx*dx + dz*dz; d < bestDistance {
+			best, bestDistance = i, d
+		}
+	}
+	return best
+}
