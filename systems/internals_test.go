@@ -107,22 +107,26 @@ func TestWallsKeepPushesInside(t *testing.T) {
 	pos := geom.Vec3{5, 0, -0.5}
 	walls.gather(pos, segments)
 	require.Equal(t, 1, walls.count)
-	assert.InDelta(t, -1, walls.walls[0].normal[2], 1e-6)
+	assert.InDelta(t, -1, walls.walls[0].normalZ, 1e-6)
 	// A push across the wall stops on it; one along it is free.
-	got := walls.keepInside(geom.Vec3{5.5, 0, 0.7})
-	assert.InDelta(t, 0, got[2], 1e-6)
-	assert.InDelta(t, 5.5, got[0], 1e-6)
-	assert.Equal(t, geom.Vec3{6, 0, -0.4}, walls.keepInside(geom.Vec3{6, 0, -0.4}))
+	x, z := walls.keepInside(5.5, 0.7)
+	assert.InDelta(t, 0, z, 1e-6)
+	assert.InDelta(t, 5.5, x, 1e-6)
+	x, z = walls.keepInside(6, -0.4)
+	assert.Equal(t, [2]float32{6, -0.4}, [2]float32{x, z})
 	// Beyond the segment's end it does not apply.
-	assert.Equal(t, geom.Vec3{12, 0, 0.5}, walls.keepInside(geom.Vec3{12, 0, 0.5}))
-	// Pressed against it: a push towards it is blocked, away from it not.
-	walls.touch(geom.Vec3{5, 0, -0.01})
-	assert.Equal(t, 1, walls.contacts)
-	assert.True(t, walls.blocks(geom.Vec3{0, 0, 1}))
-	assert.False(t, walls.blocks(geom.Vec3{0, 0, -1}))
-	walls.touch(pos)
-	assert.Zero(t, walls.contacts)
-	assert.False(t, walls.blocks(geom.Vec3{0, 0, 1}))
+	x, z = walls.keepInside(12, 0.5)
+	assert.Equal(t, [2]float32{12, 0.5}, [2]float32{x, z})
+	// Pressed against it: a push towards it is blocked, away from it not;
+	// the two contact sets are apart.
+	walls.touch(5, -0.01, 1)
+	assert.Equal(t, [2]int{0, 1}, walls.contacts)
+	assert.True(t, walls.blocks(0, 1, 1))
+	assert.False(t, walls.blocks(0, -1, 1))
+	assert.False(t, walls.blocks(0, 1, 0))
+	walls.touch(pos[0], pos[2], 1)
+	assert.Zero(t, walls.contacts[1])
+	assert.False(t, walls.blocks(0, 1, 1))
 }
 
 // TestDeadlockBreakerNudgesAStuckAgent: an agent held in place gets a
