@@ -47,6 +47,8 @@ type Corridor struct {
 	// Scratch for the local searches.
 	visited  [corridorMaxVisited]navmesh.Ref
 	shortcut [corridorMaxShortcut]navmesh.Ref
+
+	validity validityCache
 }
 
 // NewCorridor returns an empty corridor holding up to maxPath polygons
@@ -374,12 +376,7 @@ func (c *Corridor) IsValid(maxLookAhead int, q *query.Query, filter *query.Filte
 	if q == nil {
 		return false
 	}
-	for _, ref := range c.path[:max(0, min(c.count, maxLookAhead))] {
-		if !q.IsValidPolyRef(ref, filter) {
-			return false
-		}
-	}
-	return true
+	return c.validity.valid(c.path[:max(0, min(c.count, maxLookAhead))], q, filter)
 }
 
 // Position returns the agent's position on the corridor.
