@@ -246,3 +246,66 @@ func BenchmarkWorkersRun(b *testing.B) {
 		}
 	}
 }
+
+// TestAgentTableFollowsStructuralChanges: the table keeps its list while
+// the world's agents stay put, and lists them afresh after every kind of
+// structural change, with each agent's components at their current
+// addresses.
+func TestAgentTableFollowsStructuralChanges(t *testing.T) {
+	w := newTestWorld(t, 64)
+	var table agentTable
+	table.init()
+	var agents []ecs.Entity
+	for i := 0; i < 5; i++ {
+		agents = append(agents, w.spawn(t, hallA))
+	}
+	type marker struct{ X int }
+	markerID := ecs.ComponentID[marker](w.world)
+	check := func(step string) {
+		t.Helper()
+		listed := table.collect(w.world)
+		require.Len(t, listed, len(agents), step)
+		for _, e := range agents {
+			i := table.lookup(e)
+			require.GreaterOrEqual(t, i, 0, "%s: entity %v listed", step, e)
+			_, position, velocity, _, _, _, boundary, _, _, animation := w.get(e)
+			a := &listed[i]
+			require.Same(t, position, a.position, step)
+			require.Same(t, velocity, a.velocity, step)
+			require.Same(t, boundary, a.boundary, step)
+			require.Same(t, animation, a.animation, step)
+		}
+	}
+	check("first")
+	first := &table.agents[0]
+	check("unchanged")
+	require.Same(t, first, &table.agents[0], "the same list, kept")
+
+	w.world.RemoveEntity(agents[1])
+	agents = append(agents[:1], agents[2:]...)
+	check("removed: the last agent moved into its slot")
+
+	w.world.Add(agents[0], markerID)
+	check("an agent changed archetype")
+
+	for i := 0; i < 40; i++ {
+		agents = append(agents, w.spawn(t, hallB))
+	}
+	check("grown: storage moved")
+
+	extra := w.spawn(t, hallA)
+	w.world.RemoveEntity(extra)
+	check("added and removed")
+
+	w.world.NewEntity(markerID) // not an agent
+	check("another entity")
+
+	for _, e := range agents {
+		w.world.RemoveEntity(e)
+	}
+	agents = nil
+	check("none left")
+	fresh := w.spawn(t, hallA)
+	agents = append(agents, fresh)
+	check("a new agent in an old slot")
+}
