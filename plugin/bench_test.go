@@ -88,3 +88,26 @@ func BenchmarkCrowdFirstTicks(b *testing.B) {
 		f.step(b, benchTicks)
 	}
 }
+
+// BenchmarkCrowdStages runs the crowd benchmark's 2000-agent, 600-tick
+// run on one goroutine and reports the mean wall time per tick of each
+// stage (the Stats resource), in default and in Reference mode.
+func BenchmarkCrowdStages(b *testing.B) {
+	mesh := loadDungeon(b)
+	for _, reference := range []bool{false, true} {
+		b.Run(fmt.Sprintf("reference=%v", reference), func(b *testing.B) {
+			stages := map[string]float64{}
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				f := newCrowd(b, mesh, 2000, 1, Config{Reference: reference})
+				b.StartTimer()
+				for name, ms := range f.stageTimes(b, benchTicks) {
+					stages[name] += ms / float64(b.N)
+				}
+			}
+			for name, ms := range stages {
+				b.ReportMetric(ms, name+"-ms/tick")
+			}
+		})
+	}
+}

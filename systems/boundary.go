@@ -56,7 +56,7 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 	for i := range s.agents {
 		a := &s.agents[i]
 		p, r := a.position, a.params.Radius
-		s.bodies = append(s.bodies, body{position: p.Vec3(), height: a.params.Height})
+		s.bodies = append(s.bodies, body{position: p.Vec3(), height: a.params.Height, entity: a.entity})
 		// An agent that does not fit (more agents than the grid was sized
 		// for, or a radius above the crowd's maximum) is not found as a
 		// neighbour.
@@ -103,7 +103,10 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 			if distSqr > queryRange*queryRange {
 				continue
 			}
-			addNeighbour(a.neighbours, s.agents[id].entity, distSqr)
+			if nb := a.neighbours; nb.Count == components.MaxNeighbours && distSqr >= nb.List[components.MaxNeighbours-1].DistanceSqr {
+				continue // addNeighbour would drop it
+			}
+			addNeighbour(a.neighbours, other.entity, distSqr)
 		}
 	}
 }
@@ -141,4 +144,5 @@ func addNeighbour(n *components.Neighbours, e ecs.Entity, distSqr float32) {
 type body struct {
 	position geom.Vec3
 	height   float32
+	entity   ecs.Entity
 }

@@ -60,14 +60,17 @@ type CollisionResolve struct {
 	heights      []float32
 	maxRadius    float32
 
-	prepareJob, touchJob, displaceJob func(worker, begin, end int)
+	// contactSet is the set of wall contacts (see nearWalls) that holds
+	// those of the current pass's positions.
+	contactSet int
+
+	prepareJob, displaceJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *CollisionResolve) Initialize(world *ecs.World) {
 	s.init(world)
 	s.prepareJob = s.prepare
-	s.touchJob = s.touch
 	s.displaceJob = s.displace
 }
 
@@ -98,9 +101,7 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
-		if s.settings.WallSafeCollisions {
-			s.parallel(s.touchJob)
-		}
+		s.contactSet = iter % 2
 		s.parallel(s.displaceJob)
 		s.positions, s.next = s.next, s.positions
 	}
@@ -145,18 +146,14 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		for k := count; k < len(list); k++ {
 			list[k] = -1
 		}
-		s.walls[i].count, s.walls[i].contacts = 0, 0
+		w := &s.walls[i]
+		w.count, w.contacts = 0, [2]int{}
 		if s.settings.WallSafeCollisions && walking(a) {
-			s.walls[i].gather(s.positions[i], a.boundary.Segments())
-		}
-	}
-}
-
-// touch finds the walls agents[begin:end] are pressed against.
-func (s *CollisionResolve) touch(worker, begin, end int) {
-	for i := begin; i < end; i++ {
-		if w := &s.walls[i]; w.count > 0 {
-			w.touch(s.positions[i])
+			pos := &s.positions[i]
+			w.gather(*pos, a.boundary.Segments())
+			if w.count > 0 {
+				w.touch(pos[0], pos[2], 0)
+			}
 		}
 	}
 }
@@ -217,9 +214,14 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			disp = geom.Scale(disp, 1.0/w)
 		}
 		next := geom.Add(pos, disp)
-		if wallSafe {
-			next = s.walls[i].keepInside(next)
+		if w := &s.walls[i]; wallSafe {
+			next[0], next[2] = w.keepInside(next[0], next[2])
 			disp = geom.Sub(next, pos)
+			// The contacts of the next pass, which reads them once every
+			// agent has moved.
+			if w.count > 0 {
+				w.touch(next[0], next[2], 1-s.contactSet)
+			}
 		}
 		a.state.Displacement = disp
 		s.next[i] = next
@@ -233,8 +235,9 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 // walks its path, so that idle agents step aside for moving ones; none of
 // it in the opposite cases.
 func (s *CollisionResolve) share(i, j int, diff geom.Vec3) float32 {
-	iBlocked := s.walls[i].blocks(diff)
-	jBlocked := s.walls[j].blocks(geom.Scale(diff, -1))
+	set := s.contactSet
+	iBlocked := s.walls[i].blocks(diff[0], diff[2], set)
+	jBlocked := s.walls[j].blocks(-diff[0], -diff[2], set)
 	switch {
 	case jBlocked && !iBlocked:
 		return 1
@@ -302,19 +305,20 @@ func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]in
 	x0, y0, x1, y1 := s.grid.cellRange(pos, reach)
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
-			for _, j := range s.grid.bucketItems(x, y) {
+			items, xs, zs := s.grid.bucketItems(x, y)
+			for k, j := range items {
 				if count == maxContacts {
 					return count
+				}
+				// Nearness first: most items of a bucket are too far.
+				limit := (s.radii[i] + s.radii[j]) * s.settings.PileFraction
+				if dx, dz := pos[0]-xs[k], pos[2]-zs[k]; dx*dx+dz*dz > limit*limit {
+					continue
 				}
 				if int(j) == i || slices.Contains(list[:count], j) {
 					continue
 				}
-				other := &s.positions[j]
-				if geom.Abs(pos[1]-other[1]) >= (height+s.heights[j])/2 {
-					continue
-				}
-				limit := (s.radii[i] + s.radii[j]) * s.settings.PileFraction
-				if geom.Dist2DSqr(pos, s.positions[j]) > limit*limit {
+				if geom.Abs(pos[1]-s.positions[j][1]) >= (height+s.heights[j])/2 {
 					continue
 				}
 				list[count] = j

@@ -1,14 +1,13 @@
 package systems
 
 import (
-	"math/rand/v2"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
@@ -32,6 +31,7 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 			hits := make([]int32, total)
 			var usedWorkers [4]atomic.Int32
 			w.run(workers, total, func(worker, begin, end int) {
+				assert.Less(t, worker, min(workers, 4), "only the workers of the job")
 				usedWorkers[worker].Add(1)
 				for i := begin; i < end; i++ {
 					atomic.AddInt32(&hits[i], 1)
@@ -42,49 +42,25 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 			}
 		}
 	}
+	// Many short jobs in a row: helpers that wake late find their job gone
+	// and must not touch the next one's agents twice.
+	for job := 0; job < 2000; job++ {
+		total := 17 + job%50
+		hits := make([]int32, total)
+		w.run(2+job%3, total, func(worker, begin, end int) {
+			for i := begin; i < end; i++ {
+				atomic.AddInt32(&hits[i], 1)
+			}
+		})
+		for i, h := range hits {
+			require.EqualValues(t, 1, h, "job %d index %d", job, i)
+		}
+	}
 	w.Close()
 	w.Close() // twice is fine
 	ran := 0
 	w.run(4, 100, func(worker, begin, end int) { ran += end - begin }) // closed: on the caller
 	assert.Equal(t, 100, ran)
-}
-
-// TestMovePositionMatchesCorridor: the allocation-free move gives exactly
-// crowd.Corridor.MovePosition's corridor and position.
-func TestMovePositionMatchesCorridor(t *testing.T) {
-	mesh, _, err := navmesh.LoadFile("../testdata/navmesh_solo_dungeon.bin")
-	require.NoError(t, err)
-	q, err := query.New(mesh, 512)
-	require.NoError(t, err)
-	filter := query.NewFilter()
-	rng := rand.New(rand.NewPCG(5, 6))
-	random := func() float32 { return rng.Float32() }
-	var scratch moveScratch
-	path := make([]navmesh.Ref, 256)
-	for i := 0; i < 300; i++ {
-		start, err := q.FindRandomPoint(filter, random)
-		require.NoError(t, err)
-		goal, err := q.FindRandomPoint(filter, random)
-		require.NoError(t, err)
-		n, _, err := q.FindPath(start.Ref, goal.Ref, start.Pos, goal.Pos, filter, path)
-		require.NoError(t, err)
-		a, _ := crowd.NewCorridor(256)
-		b, _ := crowd.NewCorridor(256)
-		for _, c := range []*crowd.Corridor{a, b} {
-			c.Reset(start.Ref, start.Pos)
-			require.NoError(t, c.SetCorridor(goal.Pos, path[:n]))
-		}
-		for step := 0; step < 20; step++ {
-			// Steps of up to 1.5 m in random directions, some into walls.
-			to := geom.Add(a.Position(), geom.Vec3{(random() - 0.5) * 3, 0, (random() - 0.5) * 3})
-			errA := a.MovePosition(to, q, filter)
-			errB := movePosition(b, to, q, filter, false, &scratch)
-			require.Equal(t, errA == nil, errB == nil)
-			require.Equal(t, a.Position(), b.Position(), "pair %d step %d", i, step)
-			require.Equal(t, a.Path(), b.Path(), "pair %d step %d", i, step)
-			require.Equal(t, a.Target(), b.Target())
-		}
-	}
 }
 
 func TestInsertByReplanTimeFollowsTheReference(t *testing.T) {
@@ -131,22 +107,26 @@ func TestWallsKeepPushesInside(t *testing.T) {
 	pos := geom.Vec3{5, 0, -0.5}
 	walls.gather(pos, segments)
 	require.Equal(t, 1, walls.count)
-	assert.InDelta(t, -1, walls.walls[0].normal[2], 1e-6)
+	assert.InDelta(t, -1, walls.walls[0].normalZ, 1e-6)
 	// A push across the wall stops on it; one along it is free.
-	got := walls.keepInside(geom.Vec3{5.5, 0, 0.7})
-	assert.InDelta(t, 0, got[2], 1e-6)
-	assert.InDelta(t, 5.5, got[0], 1e-6)
-	assert.Equal(t, geom.Vec3{6, 0, -0.4}, walls.keepInside(geom.Vec3{6, 0, -0.4}))
+	x, z := walls.keepInside(5.5, 0.7)
+	assert.InDelta(t, 0, z, 1e-6)
+	assert.InDelta(t, 5.5, x, 1e-6)
+	x, z = walls.keepInside(6, -0.4)
+	assert.Equal(t, [2]float32{6, -0.4}, [2]float32{x, z})
 	// Beyond the segment's end it does not apply.
-	assert.Equal(t, geom.Vec3{12, 0, 0.5}, walls.keepInside(geom.Vec3{12, 0, 0.5}))
-	// Pressed against it: a push towards it is blocked, away from it not.
-	walls.touch(geom.Vec3{5, 0, -0.01})
-	assert.Equal(t, 1, walls.contacts)
-	assert.True(t, walls.blocks(geom.Vec3{0, 0, 1}))
-	assert.False(t, walls.blocks(geom.Vec3{0, 0, -1}))
-	walls.touch(pos)
-	assert.Zero(t, walls.contacts)
-	assert.False(t, walls.blocks(geom.Vec3{0, 0, 1}))
+	x, z = walls.keepInside(12, 0.5)
+	assert.Equal(t, [2]float32{12, 0.5}, [2]float32{x, z})
+	// Pressed against it: a push towards it is blocked, away from it not;
+	// the two contact sets are apart.
+	walls.touch(5, -0.01, 1)
+	assert.Equal(t, [2]int{0, 1}, walls.contacts)
+	assert.True(t, walls.blocks(0, 1, 1))
+	assert.False(t, walls.blocks(0, -1, 1))
+	assert.False(t, walls.blocks(0, 1, 0))
+	walls.touch(pos[0], pos[2], 1)
+	assert.Zero(t, walls.contacts[1])
+	assert.False(t, walls.blocks(0, 1, 1))
 }
 
 // TestDeadlockBreakerNudgesAStuckAgent: an agent held in place gets a
@@ -237,4 +217,95 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 		}
 		require.Equal(t, want, got)
 	}
+}
+
+// BenchmarkWorkersRun measures one parallel pass over 100 and 2000 cheap
+// agents: the cost of handing out a job and waiting for it.
+func BenchmarkWorkersRun(b *testing.B) {
+	for _, total := range []int{100, 2000} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("agents=%d/workers=%d", total, workers), func(b *testing.B) {
+				w, err := NewWorkers(workers)
+				require.NoError(b, err)
+				defer w.Close()
+				sums := make([]float32, total)
+				job := func(worker, begin, end int) {
+					for i := begin; i < end; i++ {
+						x := float32(i)
+						for k := 0; k < 20; k++ {
+							x = x*0.999 + 1
+						}
+						sums[i] = x
+					}
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					w.run(workers, total, job)
+				}
+			})
+		}
+	}
+}
+
+// TestAgentTableFollowsStructuralChanges: the table keeps its list while
+// the world's agents stay put, and lists them afresh after every kind of
+// structural change, with each agent's components at their current
+// addresses.
+func TestAgentTableFollowsStructuralChanges(t *testing.T) {
+	w := newTestWorld(t, 64)
+	var table agentTable
+	table.init()
+	var agents []ecs.Entity
+	for i := 0; i < 5; i++ {
+		agents = append(agents, w.spawn(t, hallA))
+	}
+	type marker struct{ X int }
+	markerID := ecs.ComponentID[marker](w.world)
+	check := func(step string) {
+		t.Helper()
+		listed := table.collect(w.world)
+		require.Len(t, listed, len(agents), step)
+		for _, e := range agents {
+			i := table.lookup(e)
+			require.GreaterOrEqual(t, i, 0, "%s: entity %v listed", step, e)
+			_, position, velocity, _, _, _, boundary, _, _, animation := w.get(e)
+			a := &listed[i]
+			require.Same(t, position, a.position, step)
+			require.Same(t, velocity, a.velocity, step)
+			require.Same(t, boundary, a.boundary, step)
+			require.Same(t, animation, a.animation, step)
+		}
+	}
+	check("first")
+	first := &table.agents[0]
+	check("unchanged")
+	require.Same(t, first, &table.agents[0], "the same list, kept")
+
+	w.world.RemoveEntity(agents[1])
+	agents = append(agents[:1], agents[2:]...)
+	check("removed: the last agent moved into its slot")
+
+	w.world.Add(agents[0], markerID)
+	check("an agent changed archetype")
+
+	for i := 0; i < 40; i++ {
+		agents = append(agents, w.spawn(t, hallB))
+	}
+	check("grown: storage moved")
+
+	extra := w.spawn(t, hallA)
+	w.world.RemoveEntity(extra)
+	check("added and removed")
+
+	w.world.NewEntity(markerID) // not an agent
+	check("another entity")
+
+	for _, e := range agents {
+		w.world.RemoveEntity(e)
+	}
+	agents = nil
+	check("none left")
+	fresh := w.spawn(t, hallA)
+	agents = append(agents, fresh)
+	check("a new agent in an old slot")
 }

@@ -13,9 +13,10 @@ import (
 type pointGrid struct {
 	cellSize float32
 	mask     int32
-	start    []int32 // bucket b holds items[start[b]:start[b+1]]
-	items    []int32 // point indices, grouped by bucket, ascending within one
-	buckets  []int32 // each point's bucket, -1 when left out
+	start    []int32   // bucket b holds items[start[b]:start[b+1]]
+	items    []int32   // point indices, grouped by bucket, ascending within one
+	xs, zs   []float32 // the items' coordinates, in the same order
+	buckets  []int32   // each point's bucket, -1 when left out
 }
 
 // build puts points[i] for which include(i) into cells of side cellSize
@@ -30,6 +31,8 @@ func (g *pointGrid) build(points []geom.Vec3, include []bool, cellSize float32) 
 	if cap(g.buckets) < n {
 		g.buckets = make([]int32, n, n+n/2)
 		g.items = make([]int32, n, n+n/2)
+		g.xs = make([]float32, n, n+n/2)
+		g.zs = make([]float32, n, n+n/2)
 	}
 	g.buckets, g.items = g.buckets[:n], g.items[:0]
 	clear(g.start)
@@ -45,11 +48,14 @@ func (g *pointGrid) build(points []geom.Vec3, include []bool, cellSize float32) 
 	for b := 1; b < len(g.start); b++ {
 		g.start[b] += g.start[b-1]
 	}
-	g.items = g.items[:g.start[len(g.start)-1]]
+	count := g.start[len(g.start)-1]
+	g.items, g.xs, g.zs = g.items[:count], g.xs[:count], g.zs[:count]
 	fill := g.start[:len(g.start)-1]
 	for i, b := range g.buckets {
 		if b >= 0 {
-			g.items[fill[b]] = int32(i)
+			at := fill[b]
+			g.items[at] = int32(i)
+			g.xs[at], g.zs[at] = points[i][0], points[i][2]
 			fill[b]++
 		}
 	}
@@ -73,9 +79,10 @@ func (g *pointGrid) cellRange(pos geom.Vec3, reach float32) (x0, y0, x1, y1 int3
 	return g.cell(pos[0] - reach), g.cell(pos[2] - reach), g.cell(pos[0] + reach), g.cell(pos[2] + reach)
 }
 
-// bucketItems returns the points in the bucket of cell (x, y); other cells
-// may share it, so callers check distances.
-func (g *pointGrid) bucketItems(x, y int32) []int32 {
+// bucketItems returns the points in the bucket of cell (x, y), and their x
+// and z; other cells may share the bucket, so callers check distances.
+func (g *pointGrid) bucketItems(x, y int32) (items []int32, xs, zs []float32) {
 	b := g.bucket(x, y)
-	return g.items[g.start[b]:g.start[b+1]]
+	lo, hi := g.start[b], g.start[b+1]
+	return g.items[lo:hi], g.xs[lo:hi], g.zs[lo:hi]
 }

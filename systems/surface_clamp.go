@@ -21,8 +21,7 @@ import (
 // Resources: Queries, Filters; optional Settings, Events, Workers.
 type SurfaceClamp struct {
 	stage
-	scratch []moveScratch
-	job     func(worker, begin, end int)
+	job func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
@@ -38,9 +37,6 @@ func (s *SurfaceClamp) Finalize(world *ecs.World) {}
 func (s *SurfaceClamp) Update(world *ecs.World) {
 	if !s.begin(world) {
 		return
-	}
-	if n := s.workerCount(); len(s.scratch) < n {
-		s.scratch = make([]moveScratch, n)
 	}
 	s.parallel(s.job)
 	s.emitPending()
@@ -59,7 +55,11 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 		// The move snaps the height to the polygon's detail surface; when it
 		// fails (the polygon went away) the agent stays where the corridor
 		// is and PathRequest recovers it next tick.
-		_ = movePosition(corridor.Corridor, a.position.Vec3(), q, filter, s.settings.EdgeHeightSnap, &s.scratch[worker])
+		if s.settings.EdgeHeightSnap {
+			_ = corridor.MovePositionToSurface(a.position.Vec3(), q, filter)
+		} else {
+			_ = corridor.MovePosition(a.position.Vec3(), q, filter)
+		}
 		*a.position = components.Position(corridor.Position())
 
 		target := a.target

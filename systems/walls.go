@@ -18,85 +18,124 @@ const (
 	wallContactDistance = float32(0.05)
 )
 
-// nearWall is one wall segment with its unit normal pointing to the
-// walkable side.
+// nearWall is one wall segment (x and z of its ends) with its unit normal
+// pointing to the walkable side. Scalars: the collision passes run over
+// these for every agent several times a tick.
 type nearWall struct {
-	p, q, normal geom.Vec3
+	px, pz, qx, qz   float32
+	normalX, normalZ float32
 }
 
 // nearWalls are the walls of the local boundary near one agent, and those
-// of them it is pressed against (their normals), as of the current pass.
+// of them it is pressed against (their normals). The contacts are kept for
+// two sets of positions, the current pass's and the next one's, so that a
+// pass can find the next one's contacts while others still read the
+// current ones.
 type nearWalls struct {
 	count    int
 	walls    [maxNearWalls]nearWall
-	contacts int
-	normals  [maxNearWalls]geom.Vec3
+	contacts [2]int
+	normals  [2][maxNearWalls][2]float32
 }
 
 // gather keeps the boundary segments within nearWallDistance of pos whose
 // walkable side pos is on.
 func (w *nearWalls) gather(pos geom.Vec3, segments []crowd.BoundarySegment) {
 	w.count = 0
+	x, z := pos[0], pos[2]
 	for k := range segments {
 		seg := &segments[k]
 		if w.count == maxNearWalls {
 			return
 		}
-		distSqr, _ := geom.DistancePtSegSqr2D(pos, seg.P, seg.Q)
-		if distSqr > nearWallDistance*nearWallDistance || geom.TriArea2D(pos, seg.P, seg.Q) < 0 {
+		px, pz, qx, qz := seg.P[0], seg.P[2], seg.Q[0], seg.Q[2]
+		if segmentDistanceSqr(x, z, px, pz, qx, qz) > nearWallDistance*nearWallDistance ||
+			triArea2D(x, z, px, pz, qx, qz) < 0 {
 			continue
 		}
 		// The walkable side is on the left of P→Q seen from above.
-		ex, ez := seg.Q[0]-seg.P[0], seg.Q[2]-seg.P[2]
+		ex, ez := qx-px, qz-pz
 		length := geom.Sqrt(ex*ex + ez*ez)
 		if length < 1e-6 {
 			continue
 		}
-		w.walls[w.count] = nearWall{p: seg.P, q: seg.Q, normal: geom.Vec3{ez / length, 0, -ex / length}}
+		w.walls[w.count] = nearWall{px: px, pz: pz, qx: qx, qz: qz, normalX: ez / length, normalZ: -ex / length}
 		w.count++
 	}
 }
 
-// touch finds the walls an agent at pos is pressed against.
-func (w *nearWalls) touch(pos geom.Vec3) {
-	w.contacts = 0
+// touch finds the walls an agent at (x, z) is pressed against, into
+// contact set set (0 or 1).
+func (w *nearWalls) touch(x, z float32, set int) {
+	contacts := 0
 	for k := 0; k < w.count; k++ {
 		wall := &w.walls[k]
-		if distSqr, _ := geom.DistancePtSegSqr2D(pos, wall.p, wall.q); distSqr < wallContactDistance*wallContactDistance {
-			w.normals[w.contacts] = wall.normal
-			w.contacts++
+		if segmentDistanceSqr(x, z, wall.px, wall.pz, wall.qx, wall.qz) < wallContactDistance*wallContactDistance {
+			w.normals[set][contacts] = [2]float32{wall.normalX, wall.normalZ}
+			contacts++
 		}
 	}
+	w.contacts[set] = contacts
 }
 
-// blocks reports whether the agent, as of the last touch, is pressed
-// against a wall that a push in direction dir would drive it into.
-func (w *nearWalls) blocks(dir geom.Vec3) bool {
-	for k := 0; k < w.contacts; k++ {
-		if geom.Dot2D(dir, w.normals[k]) < 0 {
+// blocks reports whether the agent, as of contact set set, is pressed
+// against a wall that a push in direction (dirX, dirZ) would drive it into.
+func (w *nearWalls) blocks(dirX, dirZ float32, set int) bool {
+	for k := 0; k < w.contacts[set]; k++ {
+		n := &w.normals[set][k]
+		if dirX*n[0]+dirZ*n[1] < 0 {
 			return true
 		}
 	}
 	return false
 }
 
-// keepInside returns next, moved back onto the walkable side of every wall
-// it went behind.
-func (w *nearWalls) keepInside(next geom.Vec3) geom.Vec3 {
+// keepInside returns (x, z) moved back onto the walkable side of every
+// wall it went behind.
+func (w *nearWalls) keepInside(x, z float32) (float32, float32) {
 	for pass := 0; pass < 2; pass++ { // twice, for corners
 		for k := 0; k < w.count; k++ {
 			wall := &w.walls[k]
-			depth := (next[0]-wall.p[0])*wall.normal[0] + (next[2]-wall.p[2])*wall.normal[2]
+			depth := (x-wall.px)*wall.normalX + (z-wall.pz)*wall.normalZ
 			if depth >= 0 {
 				continue
 			}
 			// Only behind the segment itself, not beyond its ends.
-			if distSqr, _ := geom.DistancePtSegSqr2D(next, wall.p, wall.q); distSqr > depth*depth*1.0001+1e-8 {
+			if segmentDistanceSqr(x, z, wall.px, wall.pz, wall.qx, wall.qz) > depth*depth*1.0001+1e-8 {
 				continue
 			}
-			next[0] -= wall.normal[0] * depth
-			next[2] -= wall.normal[2] * depth
+			x -= wall.normalX * depth
+			z -= wall.normalZ * depth
 		}
 	}
-	return next
+	return x, z
+}
+
+// segmentDistanceSqr is geom.DistancePtSegSqr2D on scalars, the same
+// operations in the same order: the squared xz distance from (x, z) to the
+// segment (px, pz)→(qx, qz).
+func segmentDistanceSqr(x, z, px, pz, qx, qz float32) float32 {
+	pqx, pqz := qx-px, qz-pz
+	dx, dz := x-px, z-pz
+	d := pqx*pqx + pqz*pqz
+	t := pqx*dx + pqz*dz
+	if d > 0 {
+		t /= d
+	}
+	if t < 0 {
+		t = 0
+	} else if t > 1 {
+		t = 1
+	}
+	dx = px + t*pqx - x
+	dz = pz + t*pqz - z
+	return dx*dx + dz*dz
+}
+
+// triArea2D is geom.TriArea2D on scalars: twice the signed xz area of the
+// triangle (ax, az), (bx, bz), (cx, cz).
+func triArea2D(ax, az, bx, bz, cx, cz float32) float32 {
+	abx, abz := bx-ax, bz-az
+	acx, acz := cx-ax, cz-az
+	return acx*abz - abx*acz
 }

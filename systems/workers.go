@@ -2,6 +2,7 @@ package systems
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -9,23 +10,53 @@ import (
 // MaxWorkers bounds the goroutines of a Workers pool.
 const MaxWorkers = 256
 
-// workChunk is how many agents a worker takes at a time. Which worker gets
-// which agent does not change any result, only the load balance.
-const workChunk = 16
+// workChunk is the fewest agents a worker takes at a time; a job is cut
+// into about chunksPerWorker chunks per worker, so that a worker that finds
+// its agents cheap takes over more of them without the claims themselves
+// (an atomic operation on a shared counter each) costing much. Which worker
+// gets which agent does not change any result, only the load balance.
+const (
+	workChunk       = 16
+	chunksPerWorker = 8
+)
+
+// Spin budgets, in rounds of checking an atomic and yielding the processor:
+// a helper that finished a job watches for the next one this long before it
+// sleeps (the stages of a tick follow each other within microseconds), and
+// the caller waits this long for the helpers' last chunks before it sleeps.
+const (
+	helperSpinRounds = 2000
+	callerSpinRounds = 2000
+)
 
 // Workers is a resource: a fixed pool of goroutines that the parallel stages
 // share. The goroutine calling a stage's Update works too, so a pool of n
-// workers runs n-1 goroutines. Without a Workers resource every stage runs on
+// workers runs n-1 helpers. Without a Workers resource every stage runs on
 // the calling goroutine. Close the pool when the world is done with it.
+//
+// A job is cut into chunks that the caller and the helpers claim one at a
+// time. The caller never waits for a helper to wake up: a helper that comes
+// late finds the chunks taken and goes back to waiting, so a busy machine
+// costs parallelism, never a stall.
 type Workers struct {
-	count int
-	start []chan struct{}
-	done  sync.WaitGroup
+	count  int
+	wake   []chan struct{} // one per helper, buffered: a pending job
+	stop   chan struct{}
+	doneMu sync.Mutex // with done: the caller sleeps until a job is done
+	done   *sync.Cond
 
-	// The job in progress, set before the start signals.
-	job   func(worker, begin, end int)
-	total int
-	next  atomic.Int64
+	mu     sync.Mutex // guards the job description below
+	job    func(worker, begin, end int)
+	total  int
+	chunk  int    // agents per claim
+	active int    // workers allowed on the job: helpers 1..active-1
+	gen    uint32 // numbers the jobs
+
+	// claim holds the current job's generation in the high 32 bits and the
+	// first agent not yet handed out in the low 32 bits.
+	claim atomic.Uint64
+	// completed counts the agents of the current job that are done.
+	completed atomic.Int64
 
 	closed bool
 }
@@ -35,10 +66,15 @@ func NewWorkers(n int) (*Workers, error) {
 	if n < 1 || n > MaxWorkers {
 		return nil, fmt.Errorf("systems: %d workers, want 1..%d", n, MaxWorkers)
 	}
-	w := &Workers{count: n, start: make([]chan struct{}, n-1)}
-	for i := range w.start {
-		w.start[i] = make(chan struct{})
-		go w.loop(i+1, w.start[i])
+	w := &Workers{
+		count: n,
+		wake:  make([]chan struct{}, n-1),
+		stop:  make(chan struct{}),
+	}
+	w.done = sync.NewCond(&w.doneMu)
+	for i := range w.wake {
+		w.wake[i] = make(chan struct{}, 1)
+		go w.loop(i+1, w.wake[i])
 	}
 	return w, nil
 }
@@ -57,25 +93,61 @@ func (w *Workers) Close() {
 		return
 	}
 	w.closed = true
-	for _, c := range w.start {
-		close(c)
-	}
+	close(w.stop)
 }
 
-func (w *Workers) loop(worker int, start chan struct{}) {
-	for range start {
-		w.work(worker)
-		w.done.Done()
-	}
-}
-
-func (w *Workers) work(worker int) {
+// loop is a helper: it works on each job it hears of, then watches for the
+// next one for a while before it sleeps until woken.
+func (w *Workers) loop(worker int, wake chan struct{}) {
+	var seen uint32
 	for {
-		begin := int(w.next.Add(workChunk)) - workChunk
-		if begin >= w.total {
+		select {
+		case <-wake:
+		case <-w.stop:
 			return
 		}
-		w.job(worker, begin, min(begin+workChunk, w.total))
+		seen = w.help(worker)
+		for spin := 0; spin < helperSpinRounds; spin++ {
+			if uint32(w.claim.Load()>>32) != seen {
+				seen = w.help(worker)
+				spin = 0
+				continue
+			}
+			runtime.Gosched()
+		}
+	}
+}
+
+// help works on the current job, if worker may, until its chunks are all
+// handed out, and returns the job's generation.
+func (w *Workers) help(worker int) uint32 {
+	w.mu.Lock()
+	job, total, chunk, active, gen := w.job, w.total, w.chunk, w.active, w.gen
+	w.mu.Unlock()
+	if job != nil && worker < active {
+		w.work(job, worker, total, chunk, gen)
+	}
+	return gen
+}
+
+// work claims chunks of job gen and runs them until none is left.
+func (w *Workers) work(job func(worker, begin, end int), worker, total, chunk int, gen uint32) {
+	for {
+		c := w.claim.Load()
+		begin := int(uint32(c))
+		if uint32(c>>32) != gen || begin >= total {
+			return
+		}
+		end := min(begin+chunk, total)
+		if !w.claim.CompareAndSwap(c, uint64(gen)<<32|uint64(end)) {
+			continue
+		}
+		job(worker, begin, end)
+		if w.completed.Add(int64(end-begin)) == int64(total) {
+			w.doneMu.Lock()
+			w.done.Broadcast()
+			w.doneMu.Unlock()
+		}
 	}
 }
 
@@ -92,14 +164,36 @@ func (w *Workers) run(workers, total int, job func(worker, begin, end int)) {
 		job(0, 0, total)
 		return
 	}
-	helpers := min(workers, w.count) - 1
-	w.job, w.total = job, total
-	w.next.Store(0)
-	w.done.Add(helpers)
-	for i := 0; i < helpers; i++ {
-		w.start[i] <- struct{}{}
+	active := min(workers, w.count)
+	chunk := max(workChunk, total/(active*chunksPerWorker))
+
+	w.mu.Lock()
+	w.gen++
+	gen := w.gen
+	w.job, w.total, w.chunk, w.active = job, total, chunk, active
+	w.completed.Store(0)
+	w.claim.Store(uint64(gen) << 32)
+	w.mu.Unlock()
+	for i := 0; i < active-1; i++ {
+		select {
+		case w.wake[i] <- struct{}{}:
+		default: // already has a pending wake-up
+		}
 	}
-	w.work(0)
-	w.done.Wait()
+
+	w.work(job, 0, total, chunk, gen)
+	for spin := 0; spin < callerSpinRounds && w.completed.Load() < int64(total); spin++ {
+		runtime.Gosched()
+	}
+	if w.completed.Load() < int64(total) {
+		w.doneMu.Lock()
+		for w.completed.Load() < int64(total) {
+			w.done.Wait()
+		}
+		w.doneMu.Unlock()
+	}
+
+	w.mu.Lock()
 	w.job = nil
+	w.mu.Unlock()
 }

@@ -24,11 +24,6 @@ type ObstacleCircle struct {
 	DesiredVelocity geom.Vec3
 	// Radius [Limit: >= 0] [Units: world units]
 	Radius float32
-
-	// Side selection, filled per sampling call: the direction from the
-	// sampling agent to the obstacle and its normal towards the preferred
-	// side of passage (xz-plane).
-	directionX, directionZ, normalX, normalZ float32
 }
 
 // ObstacleSegment is a static wall segment, usually from the local boundary
@@ -36,10 +31,6 @@ type ObstacleCircle struct {
 type ObstacleSegment struct {
 	// P and Q are the segment's end points [Units: world units]
 	P, Q geom.Vec3
-
-	// touching is set per sampling call when the agent is within 0.01 of the
-	// segment.
-	touching bool
 }
 
 // ObstacleAvoidance samples candidate velocities for one agent against the
@@ -50,15 +41,24 @@ type ObstacleAvoidance struct {
 	circles  []ObstacleCircle
 	segments []ObstacleSegment
 
+	// The obstacles as the sampling agent sees them, set up per sampling
+	// call: what processSample reads, and nothing else.
+	sampledCircles  []sampledCircle
+	sampledSegments []sampledSegment
+
 	// Per sampling call.
 	params         AvoidanceParams
 	invHorizonTime float32
 	invMaxSpeed    float32
+	cutoff         impactCutoff
 
 	// pattern holds the adaptive sampling directions: the centre plus
 	// AdaptiveDivisions per ring, at most MaxAdaptiveDivisions·MaxAdaptiveRings+1
 	// entries (the reference's array can be overrun by one entry, recast #496).
 	pattern [MaxAdaptiveDivisions*MaxAdaptiveRings + 1][2]float32
+	// candidates holds the candidate velocities (x, z) of one pass of the
+	// adaptive sampler or one row of the grid sampler.
+	candidates [max(MaxAdaptiveDivisions*MaxAdaptiveRings+1, MaxGridSize)][2]float32
 }
 
 // NewObstacleAvoidance returns an avoidance query with room for maxCircles
@@ -71,8 +71,10 @@ func NewObstacleAvoidance(maxCircles, maxSegments int) (*ObstacleAvoidance, erro
 			maxCircles, maxSegments, ErrInvalidParam)
 	}
 	return &ObstacleAvoidance{
-		circles:  make([]ObstacleCircle, 0, maxCircles),
-		segments: make([]ObstacleSegment, 0, maxSegments),
+		circles:         make([]ObstacleCircle, 0, maxCircles),
+		segments:        make([]ObstacleSegment, 0, maxSegments),
+		sampledCircles:  make([]sampledCircle, 0, maxCircles),
+		sampledSegments: make([]sampledSegment, 0, maxSegments),
 	}, nil
 }
 
@@ -131,32 +133,74 @@ func (a *ObstacleAvoidance) Segment(i int) ObstacleSegment {
 	return a.segments[i]
 }
 
-// prepare computes the per-call side-selection data of the obstacles for an
-// agent at position wanting desiredVelocity.
-func (a *ObstacleAvoidance) prepare(position, desiredVelocity geom.Vec3) {
+// sampledCircle is a circle as one sampling call sees it: only the x and z
+// terms processSample needs, those that do not depend on the candidate
+// velocity worked out once per call with the reference's operations, so
+// that every sample gives the same bits.
+type sampledCircle struct {
+	// velocityX, velocityZ: the obstacle's velocity.
+	velocityX, velocityZ float32
+	// directionX, directionZ: from the agent towards the obstacle (unit
+	// length in 3D); normalX, normalZ: its normal towards the preferred side
+	// of passage.
+	directionX, directionZ, normalX, normalZ float32
+	// offsetX, offsetZ: the obstacle's centre minus the agent's position.
+	offsetX, offsetZ float32
+	// gapSqr: offset² minus the squared sum of the radii (negative when
+	// they overlap).
+	gapSqr float32
+}
+
+// sampledSegment is a wall segment as one sampling call sees it.
+type sampledSegment struct {
+	// alongX, alongZ: Q - P.
+	alongX, alongZ float32
+	// offsetX, offsetZ: the agent's position minus P.
+	offsetX, offsetZ float32
+	// cross: the 2D cross product of along and offset, the numerator of
+	// the ray's hit time.
+	cross float32
+	// touching: the agent is within 0.01 of the segment.
+	touching bool
+}
+
+// prepare sets up sampledCircles and sampledSegments for an agent of the
+// given radius at position, wanting desiredVelocity.
+func (a *ObstacleAvoidance) prepare(position geom.Vec3, radius float32, desiredVelocity geom.Vec3) {
+	a.sampledCircles = a.sampledCircles[:len(a.circles)]
 	for i := range a.circles {
 		c := &a.circles[i]
 		direction := geom.Normalize(geom.Sub(c.Position, position))
 		relative := geom.Sub(c.DesiredVelocity, desiredVelocity)
-		c.directionX, c.directionZ = direction[0], direction[2]
+		s := &a.sampledCircles[i]
+		s.velocityX, s.velocityZ = c.Velocity[0], c.Velocity[2]
+		s.directionX, s.directionZ = direction[0], direction[2]
 		// Twice the area of (origin, direction, relative): which side the
 		// obstacle's desired motion passes us on.
 		if geom.TriArea2D(geom.Vec3{}, direction, relative) < 0.01 {
-			c.normalX, c.normalZ = -direction[2], direction[0]
+			s.normalX, s.normalZ = -direction[2], direction[0]
 		} else {
-			c.normalX, c.normalZ = direction[2], -direction[0]
+			s.normalX, s.normalZ = direction[2], -direction[0]
 		}
+		s.offsetX, s.offsetZ = c.Position[0]-position[0], c.Position[2]-position[2]
+		r := radius + c.Radius
+		s.gapSqr = s.offsetX*s.offsetX + s.offsetZ*s.offsetZ - r*r
 	}
 	const touchRadius = float32(0.01)
+	a.sampledSegments = a.sampledSegments[:len(a.segments)]
 	for i := range a.segments {
-		s := &a.segments[i]
-		distSqr, _ := geom.DistancePtSegSqr2D(position, s.P, s.Q)
+		seg := &a.segments[i]
+		distSqr, _ := geom.DistancePtSegSqr2D(position, seg.P, seg.Q)
+		s := &a.sampledSegments[i]
+		s.alongX, s.alongZ = seg.Q[0]-seg.P[0], seg.Q[2]-seg.P[2]
+		s.offsetX, s.offsetZ = position[0]-seg.P[0], position[2]-seg.P[2]
+		s.cross = s.alongZ*s.offsetX - s.alongX*s.offsetZ
 		s.touching = distSqr < touchRadius*touchRadius
 	}
 }
 
 // begin validates params and sets up the per-call state.
-func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position, desiredVelocity geom.Vec3, maxSpeed float32, debug *AvoidanceDebug) error {
+func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position geom.Vec3, radius float32, desiredVelocity geom.Vec3, maxSpeed float32, debug *AvoidanceDebug) error {
 	if params == nil {
 		return fmt.Errorf("crowd: obstacle avoidance: nil params: %w", ErrInvalidParam)
 	}
@@ -166,8 +210,9 @@ func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position, desiredVelo
 	if !(maxSpeed >= 0) || math.IsInf(float64(maxSpeed), 1) {
 		return fmt.Errorf("crowd: obstacle avoidance: max speed %v not finite and >= 0: %w", maxSpeed, ErrInvalidParam)
 	}
-	a.prepare(position, desiredVelocity)
+	a.prepare(position, radius, desiredVelocity)
 	a.params = *params
+	a.cutoff.update(params.WeightTimeOfImpact, params.HorizonTime)
 	a.invHorizonTime = 1 / params.HorizonTime
 	a.invMaxSpeed = floatMax
 	if maxSpeed > 0 {
@@ -191,7 +236,7 @@ func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position, desiredVelo
 func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSpeed float32,
 	velocity, desiredVelocity geom.Vec3, params *AvoidanceParams, debug *AvoidanceDebug,
 ) (newVelocity geom.Vec3, samples int, err error) {
-	if err := a.begin(params, position, desiredVelocity, maxSpeed, debug); err != nil {
+	if err := a.begin(params, position, radius, desiredVelocity, maxSpeed, debug); err != nil {
 		return geom.Vec3{}, 0, err
 	}
 	bias := a.params.VelocityBias
@@ -205,19 +250,21 @@ func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSp
 
 	minPenalty := floatMax
 	for y := 0; y < a.params.GridSize; y++ {
+		// One row at a time.
+		n := 0
 		for x := 0; x < a.params.GridSize; x++ {
 			cx := centreX + float32(x)*cellSize - half
 			cz := centreZ + float32(y)*cellSize - half
 			if cx*cx+cz*cz > limitSqr {
 				continue
 			}
-			penalty := a.processSample(cx, cz, cellSize, position[0], position[2], radius,
-				&velocity, &desiredVelocity, minPenalty, debug)
-			samples++
-			if penalty < minPenalty {
-				minPenalty = penalty
-				newVelocity = geom.Vec3{cx, 0, cz}
-			}
+			a.candidates[n] = [2]float32{cx, cz}
+			n++
+		}
+		samples += n
+		if best, penalty, ok := a.scoreCandidates(a.candidates[:n], cellSize, &velocity, &desiredVelocity, minPenalty, debug); ok {
+			minPenalty = penalty
+			newVelocity = geom.Vec3{best[0], 0, best[1]}
 		}
 	}
 	return newVelocity, samples, nil
@@ -236,7 +283,7 @@ func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSp
 func (a *ObstacleAvoidance) SampleVelocityAdaptive(position geom.Vec3, radius, maxSpeed float32,
 	velocity, desiredVelocity geom.Vec3, params *AvoidanceParams, debug *AvoidanceDebug,
 ) (newVelocity geom.Vec3, samples int, err error) {
-	if err := a.begin(params, position, desiredVelocity, maxSpeed, debug); err != nil {
+	if err := a.begin(params, position, radius, desiredVelocity, maxSpeed, debug); err != nil {
 		return geom.Vec3{}, 0, err
 	}
 	patternLen := a.buildPattern(desiredVelocity)
@@ -248,23 +295,22 @@ func (a *ObstacleAvoidance) SampleVelocityAdaptive(position geom.Vec3, radius, m
 	limitSqr := limit * limit
 
 	for k := 0; k < a.params.AdaptiveDepth; k++ {
-		minPenalty := floatMax
-		var bestX, bestZ float32
+		n := 0
 		for _, dir := range a.pattern[:patternLen] {
 			cx := resultX + dir[0]*radiusOfSamples
 			cz := resultZ + dir[1]*radiusOfSamples
 			if cx*cx+cz*cz > limitSqr {
 				continue
 			}
-			penalty := a.processSample(cx, cz, radiusOfSamples/10, position[0], position[2], radius,
-				&velocity, &desiredVelocity, minPenalty, debug)
-			samples++
-			if penalty < minPenalty {
-				minPenalty = penalty
-				bestX, bestZ = cx, cz
-			}
+			a.candidates[n] = [2]float32{cx, cz}
+			n++
 		}
-		resultX, resultZ = bestX, bestZ
+		samples += n
+		best, _, ok := a.scoreCandidates(a.candidates[:n], radiusOfSamples/10, &velocity, &desiredVelocity, floatMax, debug)
+		if !ok {
+			best = [2]float32{}
+		}
+		resultX, resultZ = best[0], best[1]
 		radiusOfSamples *= 0.5
 	}
 	return geom.Vec3{resultX, 0, resultZ}, samples, nil
@@ -317,145 +363,147 @@ func (a *ObstacleAvoidance) buildPattern(desiredVelocity geom.Vec3) int {
 	return n
 }
 
-// processSample returns the penalty of the candidate velocity (cx, cz), or
-// minPenalty itself as soon as the candidate cannot beat it. sampleSize is
-// only passed on to debug. The agent is at (px, pz) with the given radius,
-// moving at velocity and wanting desiredVelocity. Everything is scalar: Go
-// keeps [3]float32 values in memory, which would triple the cost here.
-func (a *ObstacleAvoidance) processSample(cx, cz, sampleSize, px, pz, radius float32,
+// scoreCandidates scores the candidate velocities in order and returns the
+// first one whose penalty is the least and below minPenalty, with that
+// penalty; ok is false when none is below minPenalty. sampleSize is only
+// passed on to debug. The agent moves at velocity and wants desiredVelocity.
+//
+// A candidate is given up (as the reference's processSample returns
+// minPenalty) as soon as it cannot beat the best so far. The scoring is
+// written out in this one loop, scalar: Go keeps [3]float32 values in
+// memory, and a call per candidate would spill every float register.
+func (a *ObstacleAvoidance) scoreCandidates(candidates [][2]float32, sampleSize float32,
 	velocity, desiredVelocity *geom.Vec3, minPenalty float32, debug *AvoidanceDebug,
-) float32 {
+) (best [2]float32, bestPenalty float32, ok bool) {
 	p := &a.params
 	vx, vz := velocity[0], velocity[2]
-	dx, dz := desiredVelocity[0]-cx, desiredVelocity[2]-cz
-	desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
-	dx, dz = vx-cx, vz-cz
-	currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+	dvx, dvz := desiredVelocity[0], desiredVelocity[2]
+candidates:
+	for _, candidate := range candidates {
+		cx, cz := candidate[0], candidate[1]
+		dx, dz := dvx-cx, dvz-cz
+		desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+		dx, dz = vx-cx, vz-cz
+		currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
 
-	// The time of impact below which the penalty would reach minPenalty
-	// anyway: past it, stop scoring.
-	remaining := minPenalty - desiredPenalty - currentPenalty
-	threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
-	if threshold-p.HorizonTime > -floatEpsilon {
-		return minPenalty
-	}
-
-	timeOfImpact := p.HorizonTime
-	var side float32
-
-	for i := range a.circles {
-		c := &a.circles[i]
-		// Reciprocal velocity obstacle: each side takes half the avoidance.
-		rx := cx*2 - vx - c.Velocity[0]
-		rz := cz*2 - vz - c.Velocity[2]
-		side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
-
-		enter, exit, hit := sweepCircleCircle(px, pz, radius, rx, rz, c.Position[0], c.Position[2], c.Radius)
-		if !hit {
+		// The time of impact below which the penalty would reach minPenalty
+		// anyway: past it, stop scoring. When even no impact at all would
+		// do, give up now.
+		remaining := minPenalty - desiredPenalty - currentPenalty
+		if a.cutoff.exits(remaining) {
 			continue
 		}
-		if enter < 0 && exit > 0 {
-			// Already overlapping: avoid more the deeper the overlap.
-			enter = -enter * 0.5
-		}
-		if enter >= 0 && enter < timeOfImpact {
-			timeOfImpact = enter
-			if timeOfImpact < threshold {
-				return minPenalty
+		threshold := (p.WeightTimeOfImpact/remaining - 0.1) * p.HorizonTime
+		timeOfImpact := p.HorizonTime
+
+		// The earliest impact decides whether the candidate is given up,
+		// whatever the order the obstacles are looked at in; the side term,
+		// a sum, is added up in the circles' order afterwards, only for a
+		// candidate kept.
+		//
+		// Reciprocal velocity obstacle: each side takes half the avoidance,
+		// so the relative velocity is 2·candidate - velocity - the
+		// obstacle's.
+		twiceX, twiceZ := cx*2-vx, cz*2-vz
+		for i := range a.sampledCircles {
+			c := &a.sampledCircles[i]
+			rx := twiceX - c.velocityX
+			rz := twiceZ - c.velocityZ
+			// Sweep the agent's circle along (rx, rz) against the obstacle's
+			// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
+			speedSqr := rx*rx + rz*rz
+			if speedSqr < 0.0001 {
+				continue // not moving
+			}
+			b := rx*c.offsetX + rz*c.offsetZ
+			d := b*b - speedSqr*c.gapSqr
+			if d < 0 {
+				continue // never overlapping
+			}
+			inv := 1 / speedSqr
+			rd := geom.Sqrt(d)
+			enter := (b - rd) * inv
+			if enter < 0 {
+				if exit := (b + rd) * inv; exit > 0 {
+					// Already overlapping: avoid more the deeper the overlap.
+					enter = -enter * 0.5
+				}
+			}
+			if enter >= 0 && enter < timeOfImpact {
+				timeOfImpact = enter
+				if timeOfImpact < threshold {
+					continue candidates
+				}
 			}
 		}
-	}
 
-	for i := range a.segments {
-		s := &a.segments[i]
-		var hitTime float32
-		if s.touching {
-			// Right at the wall: moving away is free, anything else hits now.
-			normalX, normalZ := -(s.Q[2] - s.P[2]), s.Q[0]-s.P[0]
-			if normalX*cx+normalZ*cz < 0 {
-				continue
+		for i := range a.sampledSegments {
+			s := &a.sampledSegments[i]
+			var hitTime float32
+			if s.touching {
+				// Right at the wall: moving away is free, anything else hits
+				// now.
+				if -s.alongZ*cx+s.alongX*cz < 0 {
+					continue
+				}
+			} else {
+				// Where the ray from the agent along the candidate crosses
+				// the segment (isectRaySeg), as a fraction of the candidate.
+				d := cz*s.alongX - cx*s.alongZ
+				if d < 1e-6 && -d < 1e-6 {
+					continue // parallel
+				}
+				d = 1 / d
+				t := s.cross * d
+				if t < 0 || t > 1 {
+					continue
+				}
+				if u := (cz*s.offsetX - cx*s.offsetZ) * d; u < 0 || u > 1 {
+					continue
+				}
+				hitTime = t
 			}
-		} else {
-			t, hit := intersectRaySegment(px, pz, cx, cz, s.P[0], s.P[2], s.Q[0], s.Q[2])
-			if !hit {
-				continue
+			// Walls count half as much as agents.
+			hitTime *= 2
+			if hitTime < timeOfImpact {
+				timeOfImpact = hitTime
+				if timeOfImpact < threshold {
+					continue candidates
+				}
 			}
-			hitTime = t
 		}
-		// Walls count half as much as agents.
-		hitTime *= 2
-		if hitTime < timeOfImpact {
-			timeOfImpact = hitTime
-			if timeOfImpact < threshold {
-				return minPenalty
-			}
+
+		var side float32
+		for i := range a.sampledCircles {
+			c := &a.sampledCircles[i]
+			rx := twiceX - c.velocityX
+			rz := twiceZ - c.velocityZ
+			side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
+		}
+		if n := len(a.sampledCircles); n > 0 {
+			side /= float32(n)
+		}
+		sidePenalty := p.WeightSide * side
+		impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
+		penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
+
+		if debug != nil {
+			debug.add(AvoidanceSample{
+				Velocity:               geom.Vec3{cx, 0, cz},
+				Size:                   sampleSize,
+				Penalty:                penalty,
+				DesiredVelocityPenalty: desiredPenalty,
+				CurrentVelocityPenalty: currentPenalty,
+				SidePenalty:            sidePenalty,
+				TimeOfImpactPenalty:    impactPenalty,
+			})
+		}
+		if penalty < minPenalty {
+			minPenalty = penalty
+			best, bestPenalty, ok = candidate, penalty, true
 		}
 	}
-
-	if n := len(a.circles); n > 0 {
-		side /= float32(n)
-	}
-	sidePenalty := p.WeightSide * side
-	impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
-	penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
-
-	if debug != nil {
-		debug.add(AvoidanceSample{
-			Velocity:               geom.Vec3{cx, 0, cz},
-			Size:                   sampleSize,
-			Penalty:                penalty,
-			DesiredVelocityPenalty: desiredPenalty,
-			CurrentVelocityPenalty: currentPenalty,
-			SidePenalty:            sidePenalty,
-			TimeOfImpactPenalty:    impactPenalty,
-		})
-	}
-	return penalty
-}
-
-// sweepCircleCircle returns the times at which a circle at (x0, z0) of radius
-// r0, moving with velocity (vx, vz), starts and stops overlapping a still
-// circle at (x1, z1) of radius r1. hit is false when the velocity is (nearly)
-// zero or they never overlap.
-func sweepCircleCircle(x0, z0, r0, vx, vz, x1, z1, r1 float32) (enter, exit float32, hit bool) {
-	const eps = float32(0.0001)
-	sx, sz := x1-x0, z1-z0
-	r := r0 + r1
-	c := sx*sx + sz*sz - r*r
-	a := vx*vx + vz*vz
-	if a < eps {
-		return 0, 0, false
-	}
-	b := vx*sx + vz*sz
-	d := b*b - a*c
-	if d < 0 {
-		return 0, 0, false
-	}
-	a = 1 / a
-	rd := geom.Sqrt(d)
-	return (b - rd) * a, (b + rd) * a, true
-}
-
-// intersectRaySegment returns the parameter t in [0, 1] at which the ray from
-// (ox, oz) along (ux, uz) crosses segment (px, pz)→(qx, qz); hit is false
-// when it misses within t ∈ [0, 1] or runs (nearly) parallel.
-func intersectRaySegment(ox, oz, ux, uz, px, pz, qx, qz float32) (t float32, hit bool) {
-	vx, vz := qx-px, qz-pz
-	wx, wz := ox-px, oz-pz
-	d := uz*vx - ux*vz
-	if geom.Abs(d) < 1e-6 {
-		return 0, false
-	}
-	d = 1 / d
-	t = (vz*wx - vx*wz) * d
-	if t < 0 || t > 1 {
-		return 0, false
-	}
-	s := (uz*wx - ux*wz) * d
-	if s < 0 || s > 1 {
-		return 0, false
-	}
-	return t, true
+	return best, bestPenalty, ok
 }
 
 // minf and clampf follow the reference's dtMin and dtClamp exactly, NaN and

@@ -47,6 +47,8 @@ type Corridor struct {
 	// Scratch for the local searches.
 	visited  [corridorMaxVisited]navmesh.Ref
 	shortcut [corridorMaxShortcut]navmesh.Ref
+
+	validity validityCache
 }
 
 // NewCorridor returns an empty corridor holding up to maxPath polygons
@@ -246,15 +248,29 @@ func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Qu
 // on the surface of the first polygon when it can be
 // (dtPathCorridor::movePosition). On error nothing changes.
 func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
-	if err := checkQuery("move position", q); err != nil {
+	return c.movePosition("move position", pos, q, filter, false)
+}
+
+// MovePositionToSurface is MovePosition, except for a new position that is
+// not over the first polygon: after sliding along a wall it lies on the
+// polygon's edge, a rounding error outside. MovePosition then keeps the old
+// height, as the reference does, which on a slope drifts off the floor tick
+// after tick; MovePositionToSurface gives it the height of the polygon's
+// nearest point.
+func (c *Corridor) MovePositionToSurface(pos geom.Vec3, q *query.Query, filter *query.Filter) error {
+	return c.movePosition("move position to surface", pos, q, filter, true)
+}
+
+func (c *Corridor) movePosition(op string, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool) error {
+	if err := checkQuery(op, q); err != nil {
 		return err
 	}
 	if c.count == 0 {
-		return fmt.Errorf("crowd: move position: empty corridor: %w", ErrInvalidParam)
+		return fmt.Errorf("crowd: %s: empty corridor: %w", op, ErrInvalidParam)
 	}
 	result, visited, _, err := q.MoveAlongSurface(c.path[0], c.position, pos, filter, c.visited[:])
 	if err != nil {
-		return fmt.Errorf("crowd: move position: %w", err)
+		return fmt.Errorf("crowd: %s: %w", op, err)
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
 	// The height of the first polygon's surface, or the old height when the
@@ -264,9 +280,22 @@ func (c *Corridor) MovePosition(pos geom.Vec3, q *query.Query, filter *query.Fil
 	y := c.position[1]
 	if h, err := q.PolyHeight(c.path[0], result); err == nil {
 		y = h
+	} else if snapOnEdges {
+		y = edgeHeight(q, c.path[0], geom.Vec3{result[0], y, result[2]})
 	}
 	c.position = geom.Vec3{result[0], y, result[2]}
 	return nil
+}
+
+// edgeHeight returns the height of the point of polygon ref nearest pos, or
+// pos's own height when ref is not a valid polygon.
+func edgeHeight(q *query.Query, ref navmesh.Ref, pos geom.Vec3) float32 {
+	tile, poly, err := q.Mesh().Snapshot().TileAndPoly(ref)
+	if err != nil {
+		return pos[1]
+	}
+	closest, _ := tile.ClosestPointOnPoly(poly, pos)
+	return closest[1]
 }
 
 // MoveTargetPosition moves the target towards pos along the surface and
@@ -347,12 +376,7 @@ func (c *Corridor) IsValid(maxLookAhead int, q *query.Query, filter *query.Filte
 	if q == nil {
 		return false
 	}
-	for _, ref := range c.path[:max(0, min(c.count, maxLookAhead))] {
-		if !q.IsValidPolyRef(ref, filter) {
-			return false
-		}
-	}
-	return true
+	return c.validity.valid(c.path[:max(0, min(c.count, maxLookAhead))], q, filter)
 }
 
 // Position returns the agent's position on the corridor.

@@ -33,6 +33,7 @@ type LocalBoundary struct {
 	segmentCount int
 	polys        [MaxLocalPolys]navmesh.Ref
 	polyCount    int
+	validity     validityCache
 }
 
 // NewLocalBoundary returns an empty boundary (centre at +MaxFloat32, as after

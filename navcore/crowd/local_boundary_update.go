@@ -71,10 +71,5 @@ func (b *LocalBoundary) IsValid(q *query.Query, filter *query.Filter) bool {
 	if b.polyCount == 0 || q == nil {
 		return false
 	}
-	for _, ref := range b.polys[:b.polyCount] {
-		if !q.IsValidPolyRef(ref, filter) {
-			return false
-		}
-	}
-	return true
+	return b.validity.valid(b.polys[:b.polyCount], q, filter)
 }

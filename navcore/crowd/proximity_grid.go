@@ -18,11 +18,12 @@ const maxGridCell = 1 << 30
 const noItem = -1
 
 // gridItem is one (id, cell) entry of a ProximityGrid. An id covering k cells
-// owns k items.
+// owns k items, each of which knows the lowest cell of the id's rectangle.
 type gridItem struct {
-	id   uint32
-	x, y int32
-	next int32
+	id             uint32
+	x, y           int32
+	next           int32
+	firstX, firstY int32
 }
 
 // ProximityGrid is a hashed uniform grid of axis-aligned rectangles (agent
@@ -44,6 +45,12 @@ type ProximityGrid struct {
 	items       []gridItem // the pool; len(items) items are in use
 	buckets     []int32    // head item of each bucket's chain, noItem if empty
 	bounds      [4]int32   // min x, min y, max x, max y over every Add, in cells
+
+	// Whether every Add since Clear had a greater id than the one before;
+	// then every id has a single rectangle, and a query recognizes an id's
+	// first item from the rectangle alone (see QueryItems).
+	increasingIDs bool
+	nextID        uint64 // the least id that keeps increasingIDs
 }
 
 // NewProximityGrid returns an empty grid with room for capacity (id, cell)
@@ -84,6 +91,8 @@ func (g *ProximityGrid) Clear() {
 	}
 	g.items = g.items[:0]
 	g.bounds = [4]int32{0xffff, 0xffff, -0xffff, -0xffff}
+	g.increasingIDs = true
+	g.nextID = 0
 }
 
 // cellOf returns floor(v / cellSize) as a cell coordinate, the way the
@@ -138,6 +147,10 @@ func (g *ProximityGrid) Add(id uint32, minX, minY, maxX, maxY float32) error {
 			id, cells, free, cap(g.items), ErrCapacity)
 	}
 
+	if uint64(id) < g.nextID {
+		g.increasingIDs = false
+	}
+	g.nextID = uint64(id) + 1
 	g.bounds[0] = min(g.bounds[0], iminx)
 	g.bounds[1] = min(g.bounds[1], iminy)
 	g.bounds[2] = max(g.bounds[2], imaxx)
@@ -147,7 +160,7 @@ func (g *ProximityGrid) Add(id uint32, minX, minY, maxX, maxY float32) error {
 		for x := iminx; x <= imaxx; x++ {
 			h := hashCell(x, y, len(g.buckets))
 			index := int32(len(g.items))
-			g.items = append(g.items, gridItem{id: id, x: x, y: y, next: g.buckets[h]})
+			g.items = append(g.items, gridItem{id: id, x: x, y: y, next: g.buckets[h], firstX: iminx, firstY: iminy})
 			g.buckets[h] = index
 		}
 	}
@@ -175,13 +188,26 @@ func (g *ProximityGrid) QueryItems(minX, minY, maxX, maxY float32, dst []uint32)
 	iminx, iminy = max(iminx, g.bounds[0]), max(iminy, g.bounds[1])
 	imaxx, imaxy = min(imaxx, g.bounds[2]), min(imaxy, g.bounds[3])
 
+	// An id is reported at its first item in the query's cell order. When
+	// every id has one rectangle, that is the item in the lowest cell of
+	// the rectangle's overlap with the query (every rectangle lies within
+	// the bounds, so clamping the query to them changes nothing here);
+	// otherwise the ids found so far are searched.
+	unique := g.increasingIDs
 	n := 0
 	for y := iminy; y <= imaxy; y++ {
 		for x := iminx; x <= imaxx; x++ {
 			for index := g.buckets[hashCell(x, y, len(g.buckets))]; index != noItem; {
 				item := &g.items[index]
 				index = item.next
-				if item.x != x || item.y != y || containsID(dst[:n], item.id) {
+				if item.x != x || item.y != y {
+					continue
+				}
+				if unique {
+					if x != max(item.firstX, iminx) || y != max(item.firstY, iminy) {
+						continue
+					}
+				} else if containsID(dst[:n], item.id) {
 					continue
 				}
 				if n >= len(dst) {

@@ -3,6 +3,7 @@ package crowd
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -233,4 +234,67 @@ func FuzzProximityGrid(f *testing.F) {
 		}
 		require.Equal(t, want, got)
 	})
+}
+
+// bruteForceQuery returns what QueryItems must return for the rectangles
+// added (in order, as cell ranges) and a query cell range: the cells row by
+// row, within a cell the newest rectangle first, each id at its first
+// appearance, at most capacity ids.
+func bruteForceQuery(ids []uint32, rects [][4]int, query [4]int, capacity int) []uint32 {
+	out := []uint32{}
+	seen := map[uint32]bool{}
+	for y := query[1]; y <= query[3]; y++ {
+		for x := query[0]; x <= query[2]; x++ {
+			for i := len(rects) - 1; i >= 0; i-- {
+				r := rects[i]
+				if x < r[0] || x > r[2] || y < r[1] || y > r[3] || seen[ids[i]] {
+					continue
+				}
+				if len(out) == capacity {
+					return out
+				}
+				seen[ids[i]] = true
+				out = append(out, ids[i])
+			}
+		}
+	}
+	return out
+}
+
+// TestProximityGridQueryOrder checks the order of QueryItems against
+// bruteForceQuery on random crowds, with ids added in increasing order (one
+// rectangle per id, the crowd's case) and with ids repeated and shuffled.
+func TestProximityGridQueryOrder(t *testing.T) {
+	const cellSize = 1.5
+	cell := func(v float32) int { return int(math.Floor(float64(v * (1 / float32(cellSize))))) }
+	for _, repeated := range []bool{false, true} {
+		for seed := uint64(1); seed <= 40; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			coord := func() float32 { return float32(rng.IntN(80)-40) * 0.25 }
+			g, err := NewProximityGrid(4096, cellSize)
+			require.NoError(t, err)
+			var ids []uint32
+			var rects [][4]int
+			for i := 0; i < 60; i++ {
+				x, y := coord(), coord()
+				w, h := float32(rng.IntN(8))*0.25, float32(rng.IntN(8))*0.25
+				id := uint32(2*i + rng.IntN(2))
+				if repeated {
+					id = uint32(rng.IntN(20))
+				}
+				require.NoError(t, g.Add(id, x, y, x+w, y+h))
+				ids = append(ids, id)
+				rects = append(rects, [4]int{cell(x), cell(y), cell(x + w), cell(y + h)})
+			}
+			for q := 0; q < 30; q++ {
+				x, y := coord(), coord()
+				r := float32(rng.IntN(16)) * 0.5
+				capacity := []int{32, 5, 1}[q%3]
+				dst := make([]uint32, capacity)
+				n := g.QueryItems(x-r, y-r, x+r, y+r, dst)
+				want := bruteForceQuery(ids, rects, [4]int{cell(x - r), cell(y - r), cell(x + r), cell(y + r)}, capacity)
+				require.Equal(t, want, dst[:n], "seed %d repeated %v query %d", seed, repeated, q)
+			}
+		}
+	}
 }

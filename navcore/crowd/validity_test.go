@@ -1,0 +1,104 @@
+package crowd
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/internal/testmesh"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// passOdd is a custom filter that passes polygons with an odd index, or all
+// of them once every is set.
+type passOdd struct{ every bool }
+
+func (f *passOdd) Passes(ref navmesh.Ref, _ *navmesh.Tile, _ *navmesh.Poly) bool {
+	return f.every || ref.PolyIndex()%2 == 1
+}
+
+func (f *passOdd) Cost(a, b geom.Vec3, _, _, _ query.PolyContext) float32 { return geom.Dist(a, b) }
+
+// TestValidityFollowsMeshAndFilter checks the corridor's and the boundary's
+// validity, which remember their last successful check, against a fresh
+// check after each change that can matter: a polygon's flags (a new mesh
+// snapshot), the filter's flags, a custom filter, the polygons themselves.
+func TestValidityFollowsMeshAndFilter(t *testing.T) {
+	mesh := testmesh.Dungeon(t) // a mesh of its own: the test changes flags
+	q, err := query.New(mesh, 2048)
+	require.NoError(t, err)
+	filter := dungeonFilter()
+	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	end, err := q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	path := make([]navmesh.Ref, 256)
+	n, _, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, path)
+	require.NoError(t, err)
+
+	c, err := NewCorridor(256)
+	require.NoError(t, err)
+	c.Reset(start.Ref, start.Point)
+	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
+	b := NewLocalBoundary()
+	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
+	require.NotEmpty(t, b.Polys())
+
+	fresh := func(refs []navmesh.Ref, f *query.Filter) bool {
+		for _, ref := range refs {
+			if !q.IsValidPolyRef(ref, f) {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(step string, f *query.Filter, wantCorridor, wantBoundary bool) {
+		t.Helper()
+		for range 2 { // the second time from the cache, if any
+			assert.Equal(t, wantCorridor, c.IsValid(10, q, f), "%s: corridor", step)
+			assert.Equal(t, fresh(c.Path()[:10], f), c.IsValid(10, q, f), "%s: corridor, fresh", step)
+			assert.Equal(t, wantBoundary, b.IsValid(q, f), "%s: boundary", step)
+			assert.Equal(t, fresh(b.Polys(), f), b.IsValid(q, f), "%s: boundary, fresh", step)
+		}
+	}
+	check("valid", filter, true, true)
+
+	// Disable the corridor's third polygon: a new snapshot.
+	third := c.Path()[2]
+	require.NoError(t, mesh.SetPolyFlags(third, 0x10))
+	check("polygon disabled", filter, false, fresh(b.Polys(), filter))
+	all := query.NewFilter()
+	check("a filter that takes disabled polygons", all, true, true)
+	require.NoError(t, mesh.SetPolyFlags(third, 0x01))
+	check("enabled again", filter, true, true)
+
+	// The filter's flags change in place.
+	saved := filter.IncludeFlags
+	filter.IncludeFlags = 0x02
+	check("include flags", filter, false, false)
+	filter.IncludeFlags = saved
+	filter.ExcludeFlags = 0x01
+	check("exclude flags", filter, false, false)
+	filter.ExcludeFlags = 0
+	check("flags back", filter, true, true)
+
+	// A custom filter is asked every time.
+	custom := *filter
+	odd := &passOdd{}
+	custom.Custom = odd
+	check("custom", &custom, false, false)
+	odd.every = true
+	check("custom changed its mind", &custom, true, true)
+
+	// The corridor's polygons change.
+	c.FixPathStart(start.Ref, start.Point)
+	check("placeholder", filter, false, true)
+	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
+	check("path again", filter, true, true)
+	assert.False(t, c.IsValid(10, q, nil), "nil filter")
+	c.Reset(0, start.Point)
+	assert.False(t, c.IsValid(10, q, filter), "zero ref")
+}
