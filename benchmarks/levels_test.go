@@ -30,23 +30,32 @@ func levelGeometry(tb testing.TB, name string) *bake.Geometry {
 	return g
 }
 
-// soloMesh returns a one-tile mesh holding the solo bake of level name with
-// the reference settings (RecastDemo's defaults): the tile the C++ solo
-// sample builds, byte for byte. It is baked once per process; callers only
-// read it.
-func soloMesh(tb testing.TB, name string) *navmesh.Mesh {
+// soloBake returns the solo bake of level name with the reference settings
+// (RecastDemo's defaults), baked once per process: the tile is the one the
+// C++ solo sample builds, byte for byte.
+func soloBake(tb testing.TB, name string) *bake.SoloResult {
 	tb.Helper()
 	g := levelGeometry(tb, name)
-	m, err := soloCache.get(name, func() (*navmesh.Mesh, error) {
-		result, err := bake.Solo(context.Background(), g, bake.DefaultSettings())
+	result, err := soloCache.get(name, func() (*bake.SoloResult, error) {
+		return bake.Solo(context.Background(), g, bake.DefaultSettings())
+	})
+	if err != nil {
+		tb.Fatalf("solo bake of %s: %v", name, err)
+	}
+	return result
+}
+
+// soloMesh returns a one-tile mesh holding the solo bake of level name,
+// made once per process; callers only read it.
+func soloMesh(tb testing.TB, name string) *navmesh.Mesh {
+	tb.Helper()
+	data := soloBake(tb, name).TileData
+	m, err := soloMeshCache.get(name, func() (*navmesh.Mesh, error) {
+		m, err := navmesh.New(navmesh.SingleTileParams(data))
 		if err != nil {
 			return nil, err
 		}
-		m, err := navmesh.New(navmesh.SingleTileParams(result.TileData))
-		if err != nil {
-			return nil, err
-		}
-		if _, err := m.AddTile(result.TileData, 0); err != nil {
+		if _, err := m.AddTile(data, 0); err != nil {
 			return nil, err
 		}
 		return m, nil
@@ -57,10 +66,9 @@ func soloMesh(tb testing.TB, name string) *navmesh.Mesh {
 	return m
 }
 
-// tiledMesh returns a new mesh holding the tiled bake of level name (tile
-// size 32, reference settings). The bake is done once per process, but every
-// call returns a mesh of its own, so a benchmark may remove and add tiles.
-func tiledMesh(tb testing.TB, name string) *navmesh.Mesh {
+// tiledBake returns the tiled bake of level name (tile size 32, reference
+// settings), baked once per process.
+func tiledBake(tb testing.TB, name string) *bake.TiledResult {
 	tb.Helper()
 	g := levelGeometry(tb, name)
 	result, err := tiledCache.get(name, func() (*bake.TiledResult, error) {
@@ -71,7 +79,14 @@ func tiledMesh(tb testing.TB, name string) *navmesh.Mesh {
 	if err != nil {
 		tb.Fatalf("tiled bake of %s: %v", name, err)
 	}
-	m, err := result.NavMesh()
+	return result
+}
+
+// tiledMesh returns a new mesh holding the tiled bake of level name. Every
+// call returns a mesh of its own, so a benchmark may remove and add tiles.
+func tiledMesh(tb testing.TB, name string) *navmesh.Mesh {
+	tb.Helper()
+	m, err := tiledBake(tb, name).NavMesh()
 	if err != nil {
 		tb.Fatalf("tiled mesh of %s: %v", name, err)
 	}
@@ -106,6 +121,7 @@ func (c *cache[T]) get(key string, build func() (T, error)) (T, error) {
 
 var (
 	geometryCache cache[*bake.Geometry]
-	soloCache     cache[*navmesh.Mesh]
+	soloCache     cache[*bake.SoloResult]
+	soloMeshCache cache[*navmesh.Mesh]
 	tiledCache    cache[*bake.TiledResult]
 )
