@@ -4,6 +4,8 @@ go 1.23.0
 
 require github.com/go-gl/mathgl v1.2.0
 
+require github.com/mlange-42/arche v0.15.3
+
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect

@@ -1,0 +1,347 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/plugin"
+	"github.com/mlange-42/arche/ecs"
+)
+
+func init() {
+	register("crowd", "run a headless crowd on a navmesh and report speed and behaviour", runCrowd)
+}
+
+// crowdDisabledFlag is RecastDemo's "disabled" polygon flag, excluded by the
+// crowd's filter as in the reference benchmark.
+const crowdDisabledFlag = 0x10
+
+// crowdOptions are the flags of `navtool crowd`.
+type crowdOptions struct {
+	navmeshPath  string
+	agents       int
+	seed         uint64
+	scenarioPath string
+	ticks        int
+	dt           float64
+	workers      int
+	json         bool
+	reference    bool
+}
+
+func parseCrowdFlags(args []string) (*crowdOptions, error) {
+	fs := flag.NewFlagSet("crowd", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	opts := &crowdOptions{}
+	fs.StringVar(&opts.navmeshPath, "navmesh", "", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh)")
+	fs.IntVar(&opts.agents, "agents", 0, "number of agents at seeded random starts and targets")
+	fs.Uint64Var(&opts.seed, "seed", 1, "random seed for -agents")
+	fs.StringVar(&opts.scenarioPath, "scenario", "", "CSV `file` whose header names sx,sy,sz,tx,ty,tz (one agent per row)")
+	fs.IntVar(&opts.ticks, "ticks", 600, "number of ticks to run")
+	fs.Float64Var(&opts.dt, "dt", 1.0/60, "tick length in seconds")
+	fs.IntVar(&opts.workers, "workers", 1, "goroutines for the parallel stages")
+	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
+	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference]")
+			fs.SetOutput(os.Stderr)
+			fs.PrintDefaults()
+		}
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+	case opts.navmeshPath == "":
+		return nil, errors.New("-navmesh is required")
+	case (opts.agents > 0) == (opts.scenarioPath != ""):
+		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
+	case opts.agents < 0:
+		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
+	case opts.ticks < 1:
+		return nil, fmt.Errorf("-ticks %d: want >= 1", opts.ticks)
+	case !(opts.dt > 0) || math.IsInf(opts.dt, 0):
+		return nil, fmt.Errorf("-dt %v: want a positive number", opts.dt)
+	case opts.workers < 1:
+		return nil, fmt.Errorf("-workers %d: want >= 1", opts.workers)
+	}
+	return opts, nil
+}
+
+// crowdTrip is one agent of a run: where it starts and where it goes.
+type crowdTrip struct{ start, target geom.Vec3 }
+
+// readCrowdScenario reads the sx,sy,sz,tx,ty,tz columns of a CSV, found by
+// header name; other columns are ignored.
+func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
+	reader := csv.NewReader(r)
+	reader.FieldsPerRecord = -1
+	reader.TrimLeadingSpace = true
+	header, err := reader.Read()
+	if err != nil {
+		return nil, fmt.Errorf("read header: %w", err)
+	}
+	names := [6]string{"sx", "sy", "sz", "tx", "ty", "tz"}
+	var cols [6]int
+	for i, name := range names {
+		cols[i] = slices.IndexFunc(header, func(h string) bool { return strings.TrimSpace(h) == name })
+		if cols[i] < 0 {
+			return nil, fmt.Errorf("header has no %q column", name)
+		}
+	}
+	var trips []crowdTrip
+	for row := 2; ; row++ {
+		record, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", row, err)
+		}
+		var v [6]float32
+		for i, col := range cols {
+			if col >= len(record) {
+				return nil, fmt.Errorf("row %d: no %s value", row, names[i])
+			}
+			f, err := strconv.ParseFloat(strings.TrimSpace(record[col]), 32)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("row %d: %s %q is not a finite number", row, names[i], record[col])
+			}
+			v[i] = float32(f)
+		}
+		trips = append(trips, crowdTrip{geom.Vec3{v[0], v[1], v[2]}, geom.Vec3{v[3], v[4], v[5]}})
+	}
+	if len(trips) == 0 {
+		return nil, errors.New("no agents")
+	}
+	return trips, nil
+}
+
+// randomCrowdTrips picks n seeded random starts and targets on mesh: start
+// and target of agent i are the (2i)th and (2i+1)th random points.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64) ([]crowdTrip, error) {
+	q, err := query.New(mesh, 2048)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	random := func() float32 { return rng.Float32() }
+	trips := make([]crowdTrip, n)
+	for i := range trips {
+		start, err := q.FindRandomPoint(filter, random)
+		if err != nil {
+			return nil, fmt.Errorf("random start: %w", err)
+		}
+		target, err := q.FindRandomPoint(filter, random)
+		if err != nil {
+			return nil, fmt.Errorf("random target: %w", err)
+		}
+		trips[i] = crowdTrip{start.Pos, target.Pos}
+	}
+	return trips, nil
+}
+
+// crowdReport is the result of a run; -json prints it as is.
+type crowdReport struct {
+	Agents            int                `json:"agents"`
+	Ticks             int                `json:"ticks"`
+	Workers           int                `json:"workers"`
+	MsPerTick         crowdTimes         `json:"msPerTick"`
+	StageMs           map[string]float64 `json:"stageMs"`
+	Reached           int                `json:"reached"`
+	OffMeshViolations int                `json:"offMeshViolations"`
+	WallPenetrations  int                `json:"wallPenetrations"`
+	OverlapAgentTicks int                `json:"overlapAgentTicks"`
+	StuckAgents       int                `json:"stuckAgents"`
+	AllocsPerTick     float64            `json:"allocsPerTick"`
+	PartialPaths      int                `json:"partialPaths"`
+	WaitingForPath    int                `json:"waitingForPath"`
+}
+
+// crowdTimes summarizes the wall time of the ticks [Units: ms].
+type crowdTimes struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+func runCrowd(args []string, stdout io.Writer) error {
+	opts, err := parseCrowdFlags(args)
+	if err != nil {
+		return err
+	}
+	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
+	if err != nil {
+		return err
+	}
+	filter := *query.NewFilter()
+	filter.ExcludeFlags = crowdDisabledFlag
+
+	var trips []crowdTrip
+	if opts.scenarioPath != "" {
+		f, err := os.Open(opts.scenarioPath)
+		if err != nil {
+			return err
+		}
+		trips, err = readCrowdScenario(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.scenarioPath, err)
+		}
+	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed); err != nil {
+		return err
+	}
+
+	report, err := simulateCrowd(mesh, filter, trips, opts)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(report)
+	}
+	return printCrowdReport(stdout, report)
+}
+
+// simulateCrowd runs the trips through the plugin on a bare world and
+// measures it.
+func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions) (*crowdReport, error) {
+	p, err := plugin.New(plugin.Config{
+		Mesh:      mesh,
+		MaxAgents: len(trips),
+		Workers:   opts.workers,
+		Filters:   []query.Filter{filter},
+		Reference: opts.reference,
+	})
+	if err != nil {
+		return nil, err
+	}
+	world := ecs.NewWorld()
+	if err := p.Install(&world); err != nil {
+		return nil, err
+	}
+	defer p.Schedule().Finalize(&world)
+
+	specs := make([]plugin.AgentSpec, len(trips))
+	for i, trip := range trips {
+		specs[i] = plugin.AgentSpec{Position: trip.start, Params: components.DefaultAgentParams()}
+	}
+	agents, err := p.SpawnBatch(&world, specs, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range agents {
+		if err := p.RequestMoveTarget(&world, e, trips[i].target); err != nil {
+			return nil, fmt.Errorf("agent %d: %w", i, err)
+		}
+	}
+
+	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents)
+	if err != nil {
+		return nil, err
+	}
+	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
+	times := make([]float64, opts.ticks)
+	stageNames := p.Schedule().Stages()
+	stageTotals := make([]time.Duration, len(stageNames))
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+	var allocCount uint64
+	dt := float32(opts.dt)
+	for tick := 0; tick < opts.ticks; tick++ {
+		metrics.Read(allocs)
+		before := allocs[0].Value.Uint64()
+		start := time.Now()
+		if err := p.Step(&world, dt); err != nil {
+			return nil, err
+		}
+		times[tick] = float64(time.Since(start).Nanoseconds()) / 1e6
+		metrics.Read(allocs)
+		allocCount += allocs[0].Value.Uint64() - before
+
+		for i, d := range p.Stats(&world).StageDurations {
+			stageTotals[i] += d
+		}
+		if err := checker.check(tick); err != nil {
+			return nil, err
+		}
+	}
+
+	report.MsPerTick = summarizeTimes(times)
+	for i, name := range stageNames {
+		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(opts.ticks)
+	}
+	report.AllocsPerTick = float64(allocCount) / float64(opts.ticks)
+	report.OffMeshViolations = checker.offMesh
+	report.WallPenetrations = checker.wallPenetrations
+	report.OverlapAgentTicks = checker.overlaps
+	if err := checker.finish(report, trips); err != nil {
+		return nil, err
+	}
+	return report, nil
+}
+
+func summarizeTimes(times []float64) crowdTimes {
+	sorted := slices.Clone(times)
+	slices.Sort(sorted)
+	sum := 0.0
+	for _, t := range sorted {
+		sum += t
+	}
+	at := func(q float64) float64 {
+		return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+	}
+	return crowdTimes{Mean: sum / float64(len(sorted)), P50: at(0.5), P99: at(0.99), Max: sorted[len(sorted)-1]}
+}
+
+func printCrowdReport(w io.Writer, r *crowdReport) error {
+	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d\n"+
+		"ms per tick: mean %.3f, p50 %.3f, p99 %.3f, max %.3f\n",
+		r.Agents, r.Ticks, r.Workers, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(r.StageMs))
+	for name := range r.StageMs {
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return stageOrder(a) - stageOrder(b) })
+	for _, name := range names {
+		if _, err := fmt.Fprintf(w, "  %-18s %8.3f ms\n", name, r.StageMs[name]); err != nil {
+			return err
+		}
+	}
+	_, err = fmt.Fprintf(w, "reached %d, stuck %d, partial paths %d, waiting for a path %d\n"+
+		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
+		"allocations per tick %.2f\n",
+		r.Reached, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
+		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick)
+	return err
+}
+
+func stageOrder(name string) int {
+	for i, s := range plugin.NewSchedule().Stages() {
+		if s == name {
+			return i
+		}
+	}
+	return len(name) + 100
+}

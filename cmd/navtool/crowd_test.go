@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const crowdTestMesh = "../../testdata/navmesh_solo_dungeon.bin"
+
+func TestCrowdCommandJSON(t *testing.T) {
+	var stdout bytes.Buffer
+	err := run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "30", "-seed", "4", "-ticks", "240", "-workers", "2", "-json"},
+		&stdout, &bytes.Buffer{})
+	require.NoError(t, err)
+	var report map[string]any
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
+		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick"} {
+		assert.Contains(t, report, key)
+	}
+	assert.EqualValues(t, 30, report["agents"])
+	assert.EqualValues(t, 240, report["ticks"])
+	assert.EqualValues(t, 0, report["offMeshViolations"])
+	assert.EqualValues(t, 0, report["wallPenetrations"])
+	times := report["msPerTick"].(map[string]any)
+	for _, key := range []string{"mean", "p50", "p99", "max"} {
+		assert.Greater(t, times[key].(float64), 0.0, key)
+	}
+	assert.GreaterOrEqual(t, times["max"].(float64), times["p99"].(float64))
+	stages := report["stageMs"].(map[string]any)
+	assert.Len(t, stages, 9)
+	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
+	assert.Greater(t, report["reached"].(float64), 0.0)
+}
+
+func TestCrowdCommandScenario(t *testing.T) {
+	dir := t.TempDir()
+	scenario := filepath.Join(dir, "agents.csv")
+	// Columns in another order, an extra column ignored.
+	require.NoError(t, os.WriteFile(scenario, []byte(
+		"name,tx,ty,tz,sx,sy,sz\n"+
+			"a,11.2181969,10.1972942,-0.930570245,-9.17410278,10.1972942,-20.340023\n"+
+			"b,-9.17410278,10.1972942,-20.340023,11.2181969,10.1972942,-0.930570245\n"), 0o644))
+	var stdout bytes.Buffer
+	require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-scenario", scenario, "-ticks", "900"}, &stdout, &bytes.Buffer{}))
+	out := stdout.String()
+	assert.Contains(t, out, "agents 2, ticks 900, workers 1")
+	assert.Contains(t, out, "reached 2, stuck 0")
+	assert.Contains(t, out, "off-mesh violations 0, wall penetrations 0")
+	for _, stage := range []string{"PathRequest", "SurfaceClamp", "OffMeshAnimation"} {
+		assert.Contains(t, out, stage)
+	}
+}
+
+func TestCrowdCommandBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		return path
+	}
+	noColumn := write("no_tz.csv", "sx,sy,sz,tx,ty\n1,2,3,4,5\n")
+	nan := write("nan.csv", "sx,sy,sz,tx,ty,tz\n1,2,NaN,4,5,6\n")
+	empty := write("empty.csv", "sx,sy,sz,tx,ty,tz\n")
+	offMesh := write("off.csv", "sx,sy,sz,tx,ty,tz\n1000,0,1000,0,0,0\n")
+	for name, args := range map[string][]string{
+		"no navmesh":     {"-agents", "3"},
+		"no agents":      {"-navmesh", crowdTestMesh},
+		"both":           {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
+		"ticks":          {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
+		"dt":             {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
+		"workers":        {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
+		"extra argument": {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
+		"missing column": {"-navmesh", crowdTestMesh, "-scenario", noColumn},
+		"NaN":            {"-navmesh", crowdTestMesh, "-scenario", nan},
+		"no rows":        {"-navmesh", crowdTestMesh, "-scenario", empty},
+		"off the mesh":   {"-navmesh", crowdTestMesh, "-scenario", offMesh},
+		"no such mesh":   {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+	} {
+		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
+		assert.Error(t, err, name)
+		assert.True(t, strings.HasPrefix(err.Error(), "crowd: "), name)
+	}
+}
+
+func TestReadCrowdScenario(t *testing.T) {
+	trips, err := readCrowdScenario(strings.NewReader("tz, ty, tx, sz, sy, sx, note\n3,2,1,6,5,4,x\n 9, 8, 7, 12, 11, 10,y\n"))
+	require.NoError(t, err)
+	assert.Equal(t, []crowdTrip{
+		{start: geom.Vec3{4, 5, 6}, target: geom.Vec3{1, 2, 3}},
+		{start: geom.Vec3{10, 11, 12}, target: geom.Vec3{7, 8, 9}},
+	}, trips)
+}

@@ -1,0 +1,15 @@
+// Package components holds the data of the archenav crowd as arche ECS
+// components and resources: one entity per agent, with its parameters,
+// position, velocities, path corridor, move target, local boundary,
+// neighbours, corners and off-mesh animation; and the crowd-wide resources
+// (navigation mesh, queries, path queue, proximity grid, filters, avoidance
+// presets, time step, settings, events and stats).
+//
+// The types are data only. Package systems runs the crowd stages over them
+// and package plugin wires everything into a world; user systems may read
+// any component and write the ones documented as inputs (AgentParams, and
+// Velocity.Desired between the Steering and VelocitySampling stages).
+//
+// The names follow DetourCrowd's dtCrowdAgent fields, spelled out; each doc
+// comment gives the Detour name once.
+package components

@@ -1,0 +1,76 @@
+package components
+
+import (
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// EventKind tells what happened to an agent.
+type EventKind uint8
+
+// Event kinds.
+const (
+	// EventTargetReached: the agent came within Settings.ArrivalDistance
+	// (xz) of its target with a complete corridor. Fires once per target.
+	EventTargetReached EventKind = iota + 1
+	// EventPathFailed: no path could be planned; the target state became
+	// TargetFailed.
+	EventPathFailed
+	// EventPartialPath: the path found does not reach the target (it is
+	// unreachable or the search ran out of nodes); the agent goes as near
+	// as it can.
+	EventPartialPath
+	// EventOffMeshStarted: the agent began crossing an off-mesh connection.
+	EventOffMeshStarted
+	// EventOffMeshFinished: the agent finished crossing and walks again.
+	EventOffMeshFinished
+)
+
+// String returns the kind's name.
+func (k EventKind) String() string {
+	switch k {
+	case EventTargetReached:
+		return "target reached"
+	case EventPathFailed:
+		return "path failed"
+	case EventPartialPath:
+		return "partial path"
+	case EventOffMeshStarted:
+		return "off-mesh started"
+	case EventOffMeshFinished:
+		return "off-mesh finished"
+	}
+	return "unknown"
+}
+
+// Event is something that happened to one agent during a tick.
+type Event struct {
+	// Kind says what happened.
+	Kind EventKind
+	// Entity is the agent.
+	Entity ecs.Entity
+	// Position is the agent's position when it happened [Units: world units]
+	Position geom.Vec3
+	// Target is the agent's move target [Units: world units]
+	Target geom.Vec3
+	// Poly is the off-mesh connection for the off-mesh events, 0 otherwise.
+	Poly navmesh.Ref
+}
+
+// Events is the resource collecting the events of the current tick, in the
+// order the stages produced them (entity order within a stage). The
+// schedule clears it at the start of each tick; read it after the tick.
+// Appending reuses the buffer, so a steady crowd does not allocate.
+type Events struct {
+	list []Event
+}
+
+// All returns this tick's events. The slice is reused by the next tick.
+func (e *Events) All() []Event { return e.list }
+
+// Add appends an event.
+func (e *Events) Add(ev Event) { e.list = append(e.list, ev) }
+
+// Clear forgets the events, keeping the buffer.
+func (e *Events) Clear() { e.list = e.list[:0] }

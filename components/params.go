@@ -1,0 +1,142 @@
+package components
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Limits of the crowd-wide tables.
+const (
+	// MaxFilters is the number of query filters an agent can pick from
+	// (DT_CROWD_MAX_QUERY_FILTER_TYPE).
+	MaxFilters = 16
+	// MaxAvoidancePresets is the number of obstacle avoidance parameter sets
+	// an agent can pick from (DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS).
+	MaxAvoidancePresets = 8
+)
+
+// ErrInvalidParams is wrapped by the errors of AgentParams.Validate.
+var ErrInvalidParams = errors.New("components: invalid agent parameters")
+
+// UpdateFlags switch the optional parts of an agent's update on
+// (dtUpdateFlags).
+type UpdateFlags uint8
+
+// Update flags.
+const (
+	// AnticipateTurns steers smoothly towards the corner after next instead
+	// of straight at the next corner (DT_CROWD_ANTICIPATE_TURNS).
+	AnticipateTurns UpdateFlags = 1 << iota
+	// ObstacleAvoidance samples velocities that avoid neighbours and walls
+	// (DT_CROWD_OBSTACLE_AVOIDANCE).
+	ObstacleAvoidance
+	// Separation steers away from neighbours (DT_CROWD_SEPARATION).
+	Separation
+	// OptimizeVisibility shortcuts the corridor towards visible corners
+	// (DT_CROWD_OPTIMIZE_VIS).
+	OptimizeVisibility
+	// OptimizeTopology replans the start of the corridor now and then with
+	// a small local search (DT_CROWD_OPTIMIZE_TOPO).
+	OptimizeTopology
+
+	// AllUpdateFlags is every flag, as in the reference crowd benchmark.
+	AllUpdateFlags = AnticipateTurns | ObstacleAvoidance | Separation | OptimizeVisibility | OptimizeTopology
+)
+
+// Has reports whether every flag of f2 is set in f.
+func (f UpdateFlags) Has(f2 UpdateFlags) bool { return f&f2 == f2 }
+
+// AgentParams configure one agent (dtCrowdAgentParams). They may be changed
+// at any time between ticks; plugin.UpdateParams validates them first.
+type AgentParams struct {
+	// Radius of the agent's body [Limit: > 0, and <= the crowd's maximum
+	// agent radius] [Units: world units]
+	Radius float32
+	// Height of the agent's body, used to tell apart agents on different
+	// floors [Limit: > 0] [Units: world units]
+	Height float32
+	// MaxAcceleration bounds the change of velocity per second
+	// [Limit: >= 0] [Units: world units / s²]
+	MaxAcceleration float32
+	// MaxSpeed is the fastest the agent walks [Limit: >= 0]
+	// [Units: world units / s]
+	MaxSpeed float32
+	// CollisionQueryRange is how far away neighbours and walls are taken
+	// into account; usually 12 radii [Limit: > 0] [Units: world units]
+	CollisionQueryRange float32
+	// PathOptimizationRange is how far ahead visibility shortcuts look; usually
+	// 30 radii [Limit: > 0] [Units: world units]
+	PathOptimizationRange float32
+	// SeparationWeight scales the push away from neighbours when Separation
+	// is on [Limit: >= 0]
+	SeparationWeight float32
+	// UpdateFlags select the optional behaviours.
+	UpdateFlags UpdateFlags
+	// AvoidancePreset picks the obstacle avoidance parameters
+	// (obstacleAvoidanceType) [Limit: 0..MaxAvoidancePresets-1]
+	AvoidancePreset uint8
+	// Filter picks the query filter (queryFilterType)
+	// [Limit: 0..MaxFilters-1]
+	Filter uint8
+}
+
+// DefaultAgentParams returns the settings of the reference crowd benchmark:
+// radius 0.6, height 2, acceleration 8, speed 3.5, collision range 7.2 (12
+// radii), path optimization range 18 (30 radii), separation weight 2, every
+// update flag, avoidance preset 3 (high quality, adaptive) and filter 0.
+func DefaultAgentParams() AgentParams {
+	// The ranges are float32 products, as RecastDemo computes them
+	// (radius * 12.0f): the exact 7.2 rounds to a different float32.
+	radius := float32(0.6)
+	return AgentParams{
+		Radius:                radius,
+		Height:                2,
+		MaxAcceleration:       8,
+		MaxSpeed:              3.5,
+		CollisionQueryRange:   radius * 12,
+		PathOptimizationRange: radius * 30,
+		SeparationWeight:      2,
+		UpdateFlags:           AllUpdateFlags,
+		AvoidancePreset:       3,
+		Filter:                0,
+	}
+}
+
+// Validate reports the first parameter outside its limits, wrapping
+// ErrInvalidParams. The crowd-specific bound on Radius is checked by the
+// plugin.
+func (p *AgentParams) Validate() error {
+	bad := func(name string, v any, limit string) error {
+		return fmt.Errorf("%w: %s %v, want %s", ErrInvalidParams, name, v, limit)
+	}
+	switch {
+	case !positive(p.Radius):
+		return bad("Radius", p.Radius, "a finite number > 0")
+	case !positive(p.Height):
+		return bad("Height", p.Height, "a finite number > 0")
+	case !nonNegative(p.MaxAcceleration):
+		return bad("MaxAcceleration", p.MaxAcceleration, "a finite number >= 0")
+	case !nonNegative(p.MaxSpeed):
+		return bad("MaxSpeed", p.MaxSpeed, "a finite number >= 0")
+	case !positive(p.CollisionQueryRange):
+		return bad("CollisionQueryRange", p.CollisionQueryRange, "a finite number > 0")
+	case !positive(p.PathOptimizationRange):
+		return bad("PathOptimizationRange", p.PathOptimizationRange, "a finite number > 0")
+	case !nonNegative(p.SeparationWeight):
+		return bad("SeparationWeight", p.SeparationWeight, "a finite number >= 0")
+	case p.UpdateFlags&^AllUpdateFlags != 0:
+		return bad("UpdateFlags", fmt.Sprintf("%#x", uint8(p.UpdateFlags)), fmt.Sprintf("a subset of %#x", uint8(AllUpdateFlags)))
+	case int(p.AvoidancePreset) >= MaxAvoidancePresets:
+		return bad("AvoidancePreset", p.AvoidancePreset, fmt.Sprintf("0..%d", MaxAvoidancePresets-1))
+	case int(p.Filter) >= MaxFilters:
+		return bad("Filter", p.Filter, fmt.Sprintf("0..%d", MaxFilters-1))
+	}
+	return nil
+}
+
+func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+func positive(f float32) bool { return finite(f) && f > 0 }
+
+func nonNegative(f float32) bool { return finite(f) && f >= 0 }

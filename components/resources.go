@@ -1,0 +1,175 @@
+package components
+
+import (
+	"time"
+
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// Navigation is the resource holding the navmesh the crowd walks on.
+type Navigation struct {
+	// Mesh is the navigation mesh; tiles may be added and removed between
+	// ticks (agents on a removed tile are moved to the nearest polygon or
+	// become AgentInvalid).
+	Mesh *navmesh.Mesh
+}
+
+// Queries is the resource holding one navmesh query per worker goroutine
+// (the reference's m_navquery, 512 nodes each). Stages that spread agents
+// over goroutines use as many workers as there are queries.
+type Queries struct {
+	// PerWorker holds the query of each worker; PerWorker[0] is the one the
+	// sequential parts use [Limit: len >= 1]
+	PerWorker []*query.Query
+}
+
+// PathQueue is the resource holding the crowd's path queue (m_pathq).
+type PathQueue struct {
+	// Queue runs the long path searches.
+	Queue *crowd.PathQueue
+}
+
+// ProximityGrid is the resource holding the grid of agent bounds used to find
+// neighbours (m_grid); rebuilt by the BoundaryUpdate stage every tick.
+type ProximityGrid struct {
+	// Grid holds the agents of the current tick.
+	Grid *crowd.ProximityGrid
+}
+
+// Filters is the resource holding the query filters agents pick from with
+// AgentParams.Filter (m_filters). Change a filter only between ticks.
+type Filters struct {
+	// List holds the filters; NewFilters sets every one to
+	// query.NewFilter's defaults.
+	List [MaxFilters]query.Filter
+}
+
+// NewFilters returns filters that all pass every polygon at cost 1.
+func NewFilters() Filters {
+	var f Filters
+	for i := range f.List {
+		f.List[i] = *query.NewFilter()
+	}
+	return f
+}
+
+// AvoidancePresets is the resource holding the obstacle avoidance parameter
+// sets agents pick from with AgentParams.AvoidancePreset
+// (m_obstacleQueryParams).
+type AvoidancePresets struct {
+	// List holds the presets.
+	List [MaxAvoidancePresets]crowd.AvoidanceParams
+}
+
+// NewAvoidancePresets returns RecastDemo's presets: 0 low, 1 medium, 2 good,
+// 3 high quality, and the crowd defaults in 4..7.
+func NewAvoidancePresets() AvoidancePresets {
+	var p AvoidancePresets
+	for i := range p.List {
+		p.List[i] = crowd.DefaultAvoidanceParams()
+	}
+	for q := crowd.AvoidanceLow; q <= crowd.AvoidanceHigh; q++ {
+		p.List[q] = crowd.AvoidancePreset(q)
+	}
+	return p
+}
+
+// TimeStep is the resource giving the length of the next tick.
+type TimeStep struct {
+	// Dt is the tick's duration [Limit: > 0] [Units: s]
+	Dt float32
+	// Tick counts the ticks run so far.
+	Tick uint64
+}
+
+// Settings is the resource holding the crowd-wide tunables the stages read.
+type Settings struct {
+	// PlacementHalfExtents is the box searched for the nearest polygon when
+	// an agent is placed or recovered (m_agentPlacementHalfExtents: 2, 1.5
+	// and 2 maximum agent radii) [Units: world units]
+	PlacementHalfExtents geom.Vec3
+	// ArrivalDistance is how near (xz) the target an agent with a complete
+	// corridor must come for the TargetReached event [Limit: >= 0]
+	// [Units: world units]
+	ArrivalDistance float32
+	// PathQueueIterations is the A* budget of the path queue per tick
+	// (MAX_ITERS_PER_UPDATE) [Limit: >= 1]
+	PathQueueIterations int
+	// MaxPathQueueRequestsPerTick bounds the requests handed to the path
+	// queue per tick (PATH_MAX_AGENTS) [Limit: >= 1]
+	MaxPathQueueRequestsPerTick int
+	// CollisionIterations is the number of push-apart passes per tick
+	// [Limit: >= 1]
+	CollisionIterations int
+	// DeadlockBreaker turns on the nudging of agents that make no progress
+	// (see systems.Steering); off, the crowd behaves like the reference.
+	DeadlockBreaker bool
+	// WallSafeCollisions keeps collision pushes from crossing the local
+	// boundary's walls (see systems.CollisionResolve); off, the crowd
+	// behaves like the reference.
+	WallSafeCollisions bool
+	// PileFraction breaks up piles: agents closer than this share of the
+	// sum of their radii are pushed apart even when they are not among each
+	// other's MaxNeighbours nearest neighbours (see systems.CollisionResolve);
+	// 0, like the reference, lets dense crowds collapse into piles that the
+	// pushes cannot undo. Higher values keep bodies further apart but make
+	// packed crowds flow less [Limit: 0..1]
+	PileFraction float32
+	// ContactSliding keeps agents from walking into neighbours they already
+	// touch: the part of the planned velocity towards such a neighbour is
+	// dropped (see systems.VelocitySampling). It keeps bodies apart (a
+	// tenth of the overlap) at the cost of throughput in dense crowds (more
+	// agents wait in queues), so it is off by default and in the reference.
+	ContactSliding bool
+	// PartialReplanBackoff spaces out the replans of a corridor that ends
+	// short of an unreachable target: the reference plans it again every
+	// second, forever, and crowds with many unreachable targets flood the
+	// path queue. When a replan finds the same best polygon again, the
+	// delay doubles (2, 4, 8, 16 s); a different one, a complete path or a
+	// change of the navmesh's tiles resets it.
+	PartialReplanBackoff bool
+	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
+	// the surface (see systems.SurfaceClamp); off, it keeps its last
+	// height, like the reference.
+	EdgeHeightSnap bool
+}
+
+// DefaultSettings returns the reference's values for a crowd whose largest
+// agent radius is maxAgentRadius, with an arrival distance of a third of it
+// and the improvements over the reference on (but ContactSliding).
+func DefaultSettings(maxAgentRadius float32) Settings {
+	return Settings{
+		PlacementHalfExtents:        geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2},
+		ArrivalDistance:             maxAgentRadius / 3,
+		PathQueueIterations:         100,
+		MaxPathQueueRequestsPerTick: 8,
+		CollisionIterations:         4,
+		DeadlockBreaker:             true,
+		WallSafeCollisions:          true,
+		EdgeHeightSnap:              true,
+		PileFraction:                0.25,
+		PartialReplanBackoff:        true,
+	}
+}
+
+// Stats is the resource where the stages and the schedule report what the
+// last tick did.
+type Stats struct {
+	// StageNames and StageDurations give the wall time of each stage of the
+	// last tick, in schedule order (filled by plugin.Schedule).
+	StageNames     []string
+	StageDurations []time.Duration
+	// Agents is the number of agents the last tick saw.
+	Agents int
+	// VelocitySamples is the number of candidate velocities scored.
+	VelocitySamples int
+	// PathQueuePending is the number of path queue slots in use after the
+	// PathRequest stage.
+	PathQueuePending int
+	// WaitingForQueue is the number of agents waiting for a path queue
+	// slot after the PathRequest stage.
+	WaitingForQueue int
+}

@@ -1,0 +1,93 @@
+package components
+
+import (
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// TargetState is where the agent's move request stands
+// (MoveRequestState).
+type TargetState uint8
+
+// Move request states, in the reference's order.
+const (
+	// TargetNone: no move request; the agent stands still.
+	TargetNone TargetState = iota
+	// TargetFailed: the path search failed; the agent stands still.
+	TargetFailed
+	// TargetValid: the corridor leads to the target (or as near as it can,
+	// see AgentState.Partial).
+	TargetValid
+	// TargetRequesting: a new target waits for the next PathRequest stage.
+	TargetRequesting
+	// TargetWaitingForQueue: the target is too far for the quick search and
+	// waits for a free path queue slot.
+	TargetWaitingForQueue
+	// TargetWaitingForPath: the path queue is searching.
+	TargetWaitingForPath
+	// TargetVelocity: the agent is steered by a velocity, not a target.
+	TargetVelocity
+)
+
+// String returns the state's name.
+func (s TargetState) String() string {
+	switch s {
+	case TargetNone:
+		return "none"
+	case TargetFailed:
+		return "failed"
+	case TargetValid:
+		return "valid"
+	case TargetRequesting:
+		return "requesting"
+	case TargetWaitingForQueue:
+		return "waiting for queue"
+	case TargetWaitingForPath:
+		return "waiting for path"
+	case TargetVelocity:
+		return "velocity"
+	}
+	return "unknown"
+}
+
+// HasPath reports whether the agent follows a corridor towards a target:
+// any state but none and velocity.
+func (s TargetState) HasPath() bool { return s != TargetNone && s != TargetVelocity }
+
+// MoveTarget is the agent's move request (the dtCrowdAgent target fields).
+type MoveTarget struct {
+	// State is where the request stands (targetState).
+	State TargetState
+	// Ref is the polygon of the target (targetRef), 0 for none.
+	Ref navmesh.Ref
+	// Position is the target point on the navmesh (targetPos)
+	// [Units: world units]
+	Position geom.Vec3
+	// Velocity is the requested velocity in state TargetVelocity
+	// [Units: world units / s]
+	Velocity geom.Vec3
+	// Request is the path queue request in flight (targetPathqRef), 0 for
+	// none.
+	Request crowd.PathRequestID
+	// Replan reports that the request replans an existing path
+	// (targetReplan): the quick search then keeps the corridor it can.
+	Replan bool
+	// ReplanTime is the time since the path was last planned
+	// (targetReplanTime) [Units: s]
+	ReplanTime float32
+	// Arrived is set when the TargetReached event has fired for this
+	// target, so that it fires once.
+	Arrived bool
+	// PartialReported is set when the PartialPath event has fired for this
+	// target, so that the replans of a partial corridor (every second, to
+	// see whether the target became reachable) do not repeat it.
+	PartialReported bool
+	// PartialEnd is the last polygon of the last partial path found, 0
+	// after a complete one.
+	PartialEnd navmesh.Ref
+	// ReplanDelay is how long a partial corridor waits before it is planned
+	// again, when Settings.PartialReplanBackoff has lengthened it; 0 means
+	// the reference's 1 s [Units: s]
+	ReplanDelay float32
+}

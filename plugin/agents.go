@@ -1,0 +1,424 @@
+package plugin
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// AgentSpec describes one agent for SpawnBatch.
+type AgentSpec struct {
+	// Position is where to place the agent; it goes to the nearest navmesh
+	// point [Units: world units]
+	Position geom.Vec3
+	// Params configure the agent.
+	Params components.AgentParams
+}
+
+// checkWorld reports whether the plugin is installed in world; mutating
+// calls also need the world unlocked.
+func (p *Plugin) checkWorld(world *ecs.World, what string, mutating bool) error {
+	if p.world == nil || world != p.world {
+		return fmt.Errorf("plugin: %s: %w", what, ErrNotInstalled)
+	}
+	if mutating && world.IsLocked() {
+		return fmt.Errorf("plugin: %s: %w", what, ErrWorldLocked)
+	}
+	return nil
+}
+
+// checkAgent reports whether e is a live agent of this crowd.
+func (p *Plugin) checkAgent(world *ecs.World, e ecs.Entity, what string) error {
+	if e.IsZero() || !world.Alive(e) {
+		return fmt.Errorf("plugin: %s: entity %v: %w", what, e, ErrNotAgent)
+	}
+	if mask := world.Mask(e); !mask.Contains(&p.agentMask) {
+		return fmt.Errorf("plugin: %s: entity %v: %w", what, e, ErrNotAgent)
+	}
+	return nil
+}
+
+// checkParams validates agent parameters against the crowd's limits.
+func (p *Plugin) checkParams(params *components.AgentParams, what string) error {
+	if err := params.Validate(); err != nil {
+		return fmt.Errorf("plugin: %s: %w: %w", what, ErrInvalidInput, err)
+	}
+	if params.Radius > p.config.MaxAgentRadius {
+		return fmt.Errorf("plugin: %s: radius %v above the crowd's maximum %v: %w",
+			what, params.Radius, p.config.MaxAgentRadius, ErrInvalidInput)
+	}
+	return nil
+}
+
+// place finds the navmesh point nearest pos for an agent with params.
+func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, what string) (navmesh.Ref, geom.Vec3, error) {
+	if !geom.IsFinite(pos) {
+		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w", what, pos, ErrInvalidInput)
+	}
+	filter := &p.filters.Get().List[int(params.Filter)%components.MaxFilters]
+	nearest, err := p.query.FindNearestPoly(pos, p.settings.Get().PlacementHalfExtents, filter)
+	if err != nil {
+		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: %w", what, pos, ErrInvalidInput, err)
+	}
+	if nearest.Ref == 0 {
+		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w", what, pos, ErrOffMesh)
+	}
+	return nearest.Ref, nearest.Point, nil
+}
+
+// agentCount returns the number of agents in the world.
+func (p *Plugin) agentCount(world *ecs.World) int {
+	q := p.filter.Query(world)
+	n := q.Count()
+	q.Close()
+	return n
+}
+
+// newCorridor returns a corridor from the pool of removed agents' ones, or a
+// new one.
+func (p *Plugin) newCorridor(ref navmesh.Ref, pos geom.Vec3) (*crowd.Corridor, error) {
+	var c *crowd.Corridor
+	if n := len(p.corridors); n > 0 {
+		c = p.corridors[n-1]
+		p.corridors[n-1] = nil
+		p.corridors = p.corridors[:n-1]
+	} else {
+		var err error
+		if c, err = crowd.NewCorridor(p.config.MaxPath); err != nil {
+			return nil, err
+		}
+	}
+	c.Reset(ref, pos)
+	return c, nil
+}
+
+// initAgent sets the components of a new agent at pos.
+func initAgent(corridor *crowd.Corridor, pos geom.Vec3, params components.AgentParams,
+	pParams *components.AgentParams, pPos *components.Position, vel *components.Velocity,
+	state *components.AgentState, corr *components.Corridor, target *components.MoveTarget,
+	boundary *components.Boundary, neighbours *components.Neighbours, corners *components.Corners,
+	anim *components.OffMeshAnimation,
+) {
+	*pParams = params
+	*pPos = components.Position(pos)
+	*vel = components.Velocity{}
+	*state = components.AgentState{Mode: components.AgentWalking}
+	*corr = components.Corridor{Corridor: corridor}
+	*target = components.MoveTarget{}
+	boundary.LocalBoundary = crowd.NewLocalBoundary()
+	*neighbours = components.Neighbours{}
+	*corners = components.Corners{}
+	*anim = components.OffMeshAnimation{}
+}
+
+// Spawn adds an agent at the navmesh point nearest pos (searched within
+// Settings.PlacementHalfExtents, with the agent's filter) and returns its
+// entity. The agent stands still until it gets a move request.
+func (p *Plugin) Spawn(world *ecs.World, pos geom.Vec3, params components.AgentParams) (ecs.Entity, error) {
+	const what = "spawn"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return ecs.Entity{}, err
+	}
+	if err := p.checkParams(&params, what); err != nil {
+		return ecs.Entity{}, err
+	}
+	if n := p.agentCount(world); n >= p.config.MaxAgents {
+		return ecs.Entity{}, fmt.Errorf("plugin: %s: %d agents: %w", what, n, ErrTooManyAgents)
+	}
+	ref, nearest, err := p.place(pos, &params, what)
+	if err != nil {
+		return ecs.Entity{}, err
+	}
+	corridor, err := p.newCorridor(ref, nearest)
+	if err != nil {
+		return ecs.Entity{}, fmt.Errorf("plugin: %s: %w", what, err)
+	}
+	e := p.agents.New()
+	pParams, pPos, vel, state, corr, target, boundary, neighbours, corners, anim := p.agents.Get(e)
+	initAgent(corridor, nearest, params, pParams, pPos, vel, state, corr, target, boundary, neighbours, corners, anim)
+	return e, nil
+}
+
+// SpawnBatch adds one agent per spec, like Spawn but creating the entities
+// in one batch, and appends their entities to dst in spec order. Every spec
+// is checked first: on error no agent is added.
+func (p *Plugin) SpawnBatch(world *ecs.World, specs []AgentSpec, dst []ecs.Entity) ([]ecs.Entity, error) {
+	const what = "spawn batch"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return dst, err
+	}
+	if len(specs) == 0 {
+		return dst, nil
+	}
+	if n := p.agentCount(world); n+len(specs) > p.config.MaxAgents {
+		return dst, fmt.Errorf("plugin: %s: %d agents + %d: %w", what, n, len(specs), ErrTooManyAgents)
+	}
+	type placed struct {
+		ref navmesh.Ref
+		pos geom.Vec3
+	}
+	places := make([]placed, len(specs))
+	for i := range specs {
+		if err := p.checkParams(&specs[i].Params, what); err != nil {
+			return dst, fmt.Errorf("%w (spec %d)", err, i)
+		}
+		ref, pos, err := p.place(specs[i].Position, &specs[i].Params, what)
+		if err != nil {
+			return dst, fmt.Errorf("%w (spec %d)", err, i)
+		}
+		places[i] = placed{ref, pos}
+	}
+	corridors := make([]*crowd.Corridor, len(specs))
+	for i := range specs {
+		c, err := p.newCorridor(places[i].ref, places[i].pos)
+		if err != nil {
+			p.corridors = append(p.corridors, corridors[:i]...)
+			return dst, fmt.Errorf("plugin: %s: %w", what, err)
+		}
+		corridors[i] = c
+	}
+	q := p.agents.NewBatchQ(len(specs))
+	i := 0
+	for q.Next() {
+		pParams, pPos, vel, state, corr, target, boundary, neighbours, corners, anim := q.Get()
+		initAgent(corridors[i], places[i].pos, specs[i].Params, pParams, pPos, vel, state, corr, target, boundary, neighbours, corners, anim)
+		dst = append(dst, q.Entity())
+		i++
+	}
+	return dst, nil
+}
+
+// Remove removes agent e from the world (world.RemoveEntity works too).
+func (p *Plugin) Remove(world *ecs.World, e ecs.Entity) error {
+	const what = "remove"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	world.RemoveEntity(e)
+	return nil
+}
+
+// cancelRequest drops the agent's path queue request, if any.
+func (p *Plugin) cancelRequest(target *components.MoveTarget) {
+	if target.Request != 0 {
+		p.pathQueue.Cancel(target.Request)
+		target.Request = 0
+	}
+}
+
+// RequestMoveTarget sends agent e to the navmesh point nearest pos. The
+// path is planned by the next ticks; EventTargetReached, EventPathFailed or
+// EventPartialPath tell how it went. It fails with ErrPathQueueFull when
+// Config.MaxPendingRequests agents already wait for a path.
+func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
+	const what = "request move target"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	params, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
+	ref, nearest, err := p.place(pos, params, what)
+	if err != nil {
+		return err
+	}
+	if limit := p.config.MaxPendingRequests; limit > 0 {
+		pending := p.requestsSinceTick
+		if p.stats.Has() {
+			pending += p.stats.Get().WaitingForQueue
+		}
+		if pending >= limit {
+			return fmt.Errorf("plugin: %s: %d requests pending: %w", what, pending, ErrPathQueueFull)
+		}
+	}
+	p.requestsSinceTick++
+	p.cancelRequest(target)
+	target.State = components.TargetRequesting
+	target.Ref = ref
+	target.Position = nearest
+	target.Replan = false
+	target.Arrived = false
+	target.PartialReported = false
+	target.PartialEnd, target.ReplanDelay = 0, 0
+	return nil
+}
+
+// RequestMoveVelocity makes agent e walk with velocity vel (its y is
+// ignored by the steering) until another request [Units: world units / s].
+func (p *Plugin) RequestMoveVelocity(world *ecs.World, e ecs.Entity, vel geom.Vec3) error {
+	const what = "request move velocity"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	if !geom.IsFinite(vel) {
+		return fmt.Errorf("plugin: %s: velocity %v: %w", what, vel, ErrInvalidInput)
+	}
+	_, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
+	p.cancelRequest(target)
+	*target = components.MoveTarget{State: components.TargetVelocity, Velocity: vel, ReplanTime: target.ReplanTime}
+	return nil
+}
+
+// ResetMoveTarget cancels agent e's move request: it stops.
+func (p *Plugin) ResetMoveTarget(world *ecs.World, e ecs.Entity) error {
+	const what = "reset move target"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	_, _, vel, _, _, target, _, _, _, _ := p.agents.Get(e)
+	p.cancelRequest(target)
+	*target = components.MoveTarget{State: components.TargetNone, ReplanTime: target.ReplanTime}
+	vel.Desired = geom.Vec3{}
+	return nil
+}
+
+// Teleport puts agent e at the navmesh point nearest pos, standing still
+// and walking; a move target it had is planned again from there.
+func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
+	const what = "teleport"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	params, position, vel, state, corridor, target, boundary, neighbours, corners, anim := p.agents.Get(e)
+	ref, nearest, err := p.place(pos, params, what)
+	if err != nil {
+		return err
+	}
+	if corridor.Corridor == nil {
+		c, err := p.newCorridor(ref, nearest)
+		if err != nil {
+			return fmt.Errorf("plugin: %s: %w", what, err)
+		}
+		corridor.Corridor = c
+	}
+	corridor.Reset(ref, nearest)
+	*position = components.Position(nearest)
+	*vel = components.Velocity{}
+	*state = components.AgentState{Mode: components.AgentWalking}
+	boundary.Reset()
+	*neighbours = components.Neighbours{}
+	*corners = components.Corners{}
+	*anim = components.OffMeshAnimation{}
+	p.cancelRequest(target)
+	if target.State.HasPath() && target.Ref != 0 {
+		target.State = components.TargetRequesting
+		target.Replan = false
+		target.Arrived = false
+		target.PartialReported = false
+	}
+	return nil
+}
+
+// UpdateParams replaces agent e's parameters.
+func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.AgentParams) error {
+	const what = "update params"
+	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return err
+	}
+	if err := p.checkParams(&params, what); err != nil {
+		return err
+	}
+	pParams, _, _, _, _, _, _, _, _, _ := p.agents.Get(e)
+	*pParams = params
+	return nil
+}
+
+// AgentInfo is a read-out of one agent.
+type AgentInfo struct {
+	// Mode is what the agent is doing.
+	Mode components.AgentMode
+	// Target is where its move request stands.
+	Target components.TargetState
+	// TargetPosition is the target point [Units: world units]
+	TargetPosition geom.Vec3
+	// Partial reports a corridor that does not reach the target.
+	Partial bool
+	// Arrived reports that EventTargetReached fired for the target.
+	Arrived bool
+	// Position is where the agent is [Units: world units]
+	Position geom.Vec3
+	// Velocity is its actual velocity [Units: world units / s]
+	Velocity geom.Vec3
+	// Poly is the polygon it stands on, 0 when invalid.
+	Poly navmesh.Ref
+}
+
+// State returns a read-out of agent e. Read-outs work while queries lock
+// the world.
+func (p *Plugin) State(world *ecs.World, e ecs.Entity) (AgentInfo, error) {
+	const what = "state"
+	if err := p.checkWorld(world, what, false); err != nil {
+		return AgentInfo{}, err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return AgentInfo{}, err
+	}
+	_, position, vel, state, corridor, target, _, _, _, _ := p.agents.Get(e)
+	info := AgentInfo{
+		Mode:           state.Mode,
+		Target:         target.State,
+		TargetPosition: target.Position,
+		Partial:        state.Partial,
+		Arrived:        target.Arrived,
+		Position:       position.Vec3(),
+		Velocity:       vel.Actual,
+	}
+	if corridor.Corridor != nil {
+		info.Poly = corridor.FirstPoly()
+	}
+	if target.State == components.TargetVelocity {
+		info.TargetPosition = geom.Vec3{}
+	}
+	return info, nil
+}
+
+// Corridor appends agent e's remaining corridor, from the polygon it stands
+// on to the target's, to dst.
+func (p *Plugin) Corridor(world *ecs.World, e ecs.Entity, dst []navmesh.Ref) ([]navmesh.Ref, error) {
+	const what = "corridor"
+	if err := p.checkWorld(world, what, false); err != nil {
+		return dst, err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return dst, err
+	}
+	_, _, _, _, corridor, _, _, _, _, _ := p.agents.Get(e)
+	if corridor.Corridor == nil {
+		return dst, nil
+	}
+	return append(dst, corridor.Path()...), nil
+}
+
+// Corners returns agent e's next corners, as found by the last Steering
+// stage.
+func (p *Plugin) Corners(world *ecs.World, e ecs.Entity) (components.Corners, error) {
+	const what = "corners"
+	if err := p.checkWorld(world, what, false); err != nil {
+		return components.Corners{}, err
+	}
+	if err := p.checkAgent(world, e, what); err != nil {
+		return components.Corners{}, err
+	}
+	_, _, _, _, _, _, _, _, corners, _ := p.agents.Get(e)
+	return *corners, nil
+}

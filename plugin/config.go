@@ -1,0 +1,192 @@
+package plugin
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/systems"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// Defaults used for the zero value of a Config field.
+const (
+	DefaultMaxAgents            = 1000
+	DefaultMaxAgentRadius       = float32(0.6)
+	DefaultMaxPath              = 256
+	DefaultQueryNodes           = 512
+	DefaultPathQueueIterations  = 100
+	DefaultRequestsPerTick      = 8
+	DefaultCollisionIterations  = 4
+	DefaultTimeStep             = float32(1.0 / 60)
+	maxCollisionIterations      = 64
+	maxPathQueueRequestsPerTick = crowd.MaxPathQueueSlots
+)
+
+// Config sets up a crowd. Only Mesh is required: a zero field takes the
+// default given in its comment (the reference crowd's value).
+type Config struct {
+	// Mesh is the navmesh the agents walk on. Required.
+	Mesh *navmesh.Mesh
+	// MaxAgents bounds the number of agents (the proximity grid is sized
+	// for it) [Limit: 0..2^22; 0 = DefaultMaxAgents]
+	MaxAgents int
+	// MaxAgentRadius is the largest agent radius; it sizes the proximity
+	// grid's cells and the placement search box [Limit: >= 0, finite;
+	// 0 = DefaultMaxAgentRadius] [Units: world units]
+	MaxAgentRadius float32
+	// Workers is the number of goroutines the parallel stages use
+	// [Limit: 0..systems.MaxWorkers; 0 = 1]. Results do not depend on it.
+	Workers int
+	// ArrivalDistance is how near (xz) its target an agent must come to
+	// raise EventTargetReached [Limit: >= 0, finite; 0 = MaxAgentRadius/3]
+	// [Units: world units]
+	ArrivalDistance float32
+	// MaxPath is the most polygons an agent's corridor holds
+	// [Limit: >= crowd.MinCorridorPath; 0 = 256]
+	MaxPath int
+	// QueryNodes is the node pool of each worker's query, used by the
+	// local searches [Limit: 1..query.MaxNodes; 0 = 512]
+	QueryNodes int
+	// PathQueue sizes the path queue; a zero value means 8 slots, MaxPath
+	// polygons, 4096 nodes (crowd.DefaultPathQueueConfig).
+	PathQueue crowd.PathQueueConfig
+	// PathQueueIterations is the A* budget of the path queue per tick
+	// [Limit: >= 0; 0 = 100]
+	PathQueueIterations int
+	// RequestsPerTick bounds the searches handed to the path queue per tick
+	// [Limit: 0..256; 0 = 8]
+	RequestsPerTick int
+	// MaxPendingRequests bounds the agents waiting for a path (requested
+	// but not yet planned); RequestMoveTarget beyond it fails with
+	// ErrPathQueueFull [Limit: >= 0; 0 = no bound, as in the reference]
+	MaxPendingRequests int
+	// CollisionIterations is the number of push-apart passes per tick
+	// [Limit: 0..64; 0 = 4]
+	CollisionIterations int
+	// Filters are the query filters agents pick from with
+	// AgentParams.Filter [Limit: len <= 16]; missing ones pass every
+	// polygon at cost 1.
+	Filters []query.Filter
+	// AvoidancePresets are the obstacle avoidance settings agents pick from
+	// with AgentParams.AvoidancePreset [Limit: len <= 8]; missing ones are
+	// those of components.NewAvoidancePresets.
+	AvoidancePresets []crowd.AvoidanceParams
+	// TimeStep is the tick length Update uses when the TimeStep resource is
+	// not changed (Step sets it) [Limit: >= 0, finite; 0 = 1/60]
+	// [Units: s]
+	TimeStep float32
+	// Reference turns the improvements over DetourCrowd off (the deadlock
+	// breaker, wall-safe collisions and the height snap on polygon edges),
+	// so that the crowd moves exactly like dtCrowd, for comparisons.
+	Reference bool
+	// OnEvent, when not nil, is called after each tick with each of the
+	// tick's events, in order. The world is not locked then.
+	OnEvent func(world *ecs.World, ev components.Event)
+}
+
+// withDefaults validates c and fills its zero fields.
+func (c Config) withDefaults() (Config, error) {
+	bad := func(format string, args ...any) (Config, error) {
+		return Config{}, fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
+	}
+	finite := func(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+	switch {
+	case c.Mesh == nil:
+		return bad("nil Mesh")
+	case c.MaxAgents < 0 || c.MaxAgents > 1<<22:
+		return bad("MaxAgents %d, want 0..%d", c.MaxAgents, 1<<22)
+	case !finite(c.MaxAgentRadius) || c.MaxAgentRadius < 0:
+		return bad("MaxAgentRadius %v, want a finite number >= 0", c.MaxAgentRadius)
+	case c.Workers < 0 || c.Workers > systems.MaxWorkers:
+		return bad("Workers %d, want 0..%d", c.Workers, systems.MaxWorkers)
+	case !finite(c.ArrivalDistance) || c.ArrivalDistance < 0:
+		return bad("ArrivalDistance %v, want a finite number >= 0", c.ArrivalDistance)
+	case c.MaxPath != 0 && c.MaxPath < crowd.MinCorridorPath:
+		return bad("MaxPath %d, want >= %d", c.MaxPath, crowd.MinCorridorPath)
+	case c.QueryNodes < 0 || c.QueryNodes > query.MaxNodes:
+		return bad("QueryNodes %d, want 0..%d", c.QueryNodes, query.MaxNodes)
+	case c.PathQueueIterations < 0:
+		return bad("PathQueueIterations %d, want >= 0", c.PathQueueIterations)
+	case c.RequestsPerTick < 0 || c.RequestsPerTick > maxPathQueueRequestsPerTick:
+		return bad("RequestsPerTick %d, want 0..%d", c.RequestsPerTick, maxPathQueueRequestsPerTick)
+	case c.MaxPendingRequests < 0:
+		return bad("MaxPendingRequests %d, want >= 0", c.MaxPendingRequests)
+	case c.CollisionIterations < 0 || c.CollisionIterations > maxCollisionIterations:
+		return bad("CollisionIterations %d, want 0..%d", c.CollisionIterations, maxCollisionIterations)
+	case len(c.Filters) > components.MaxFilters:
+		return bad("%d Filters, want at most %d", len(c.Filters), components.MaxFilters)
+	case len(c.AvoidancePresets) > components.MaxAvoidancePresets:
+		return bad("%d AvoidancePresets, want at most %d", len(c.AvoidancePresets), components.MaxAvoidancePresets)
+	case !finite(c.TimeStep) || c.TimeStep < 0:
+		return bad("TimeStep %v, want a finite number >= 0", c.TimeStep)
+	}
+	for i := range c.AvoidancePresets {
+		if err := c.AvoidancePresets[i].Validate(); err != nil {
+			return bad("AvoidancePresets[%d]: %v", i, err)
+		}
+	}
+	for i := range c.Filters {
+		for area, cost := range c.Filters[i].AreaCost {
+			if !finite(cost) || cost < 0 {
+				return bad("Filters[%d].AreaCost[%d] %v, want a finite number >= 0", i, area, cost)
+			}
+		}
+	}
+
+	if c.MaxAgents == 0 {
+		c.MaxAgents = DefaultMaxAgents
+	}
+	if c.MaxAgentRadius == 0 {
+		c.MaxAgentRadius = DefaultMaxAgentRadius
+	}
+	if c.Workers == 0 {
+		c.Workers = 1
+	}
+	if c.ArrivalDistance == 0 {
+		c.ArrivalDistance = c.MaxAgentRadius / 3
+	}
+	if c.MaxPath == 0 {
+		c.MaxPath = DefaultMaxPath
+	}
+	if c.QueryNodes == 0 {
+		c.QueryNodes = DefaultQueryNodes
+	}
+	if c.PathQueue == (crowd.PathQueueConfig{}) {
+		c.PathQueue = crowd.DefaultPathQueueConfig()
+		c.PathQueue.MaxPathSize = c.MaxPath
+	}
+	if c.PathQueueIterations == 0 {
+		c.PathQueueIterations = DefaultPathQueueIterations
+	}
+	if c.RequestsPerTick == 0 {
+		c.RequestsPerTick = DefaultRequestsPerTick
+	}
+	if c.CollisionIterations == 0 {
+		c.CollisionIterations = DefaultCollisionIterations
+	}
+	if c.TimeStep == 0 {
+		c.TimeStep = DefaultTimeStep
+	}
+	return c, nil
+}
+
+// settings returns the Settings resource for c (after withDefaults).
+func (c *Config) settings() components.Settings {
+	s := components.DefaultSettings(c.MaxAgentRadius)
+	s.ArrivalDistance = c.ArrivalDistance
+	s.PathQueueIterations = c.PathQueueIterations
+	s.MaxPathQueueRequestsPerTick = c.RequestsPerTick
+	s.CollisionIterations = c.CollisionIterations
+	s.DeadlockBreaker = !c.Reference
+	s.WallSafeCollisions = !c.Reference
+	s.EdgeHeightSnap = !c.Reference
+	if c.Reference {
+		s.PileFraction = 0
+	}
+	s.PartialReplanBackoff = !c.Reference
+	return s
+}

@@ -1,0 +1,27 @@
+// Package plugin adds an archenav crowd to an arche world: agents that walk
+// on a navmesh, avoid each other and the walls, and report what happens to
+// them.
+//
+//	p, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: 500})
+//	world := ecs.NewWorld()
+//	err = p.Install(&world)
+//	e, err := p.Spawn(&world, start, components.DefaultAgentParams())
+//	err = p.RequestMoveTarget(&world, e, goal)
+//	for tick := 0; tick < 600; tick++ {
+//		p.Step(&world, 1.0/60)
+//		for _, ev := range p.Events(&world) { ... }
+//	}
+//
+// Install adds the crowd's resources (see package components) and joins the
+// world's listener.Dispatch, creating it when there is none, so that the
+// plugin notices agents removed with world.RemoveEntity. The crowd runs as a
+// Schedule of named stages (the systems of package systems); user systems
+// go Before or After any stage, or Replace it, and the whole Schedule is
+// itself a System with Initialize / Update / Finalize, ready for an
+// arche-model Model.
+//
+// The agent API checks its input: a position off the navmesh, a NaN, a dead
+// or unknown entity, a call while a query locks the world, a full agent pool
+// or path request backlog each give an error wrapping one of this package's
+// sentinels, and change nothing.
+package plugin

@@ -1,0 +1,208 @@
+package plugin
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// long turns on the long property runs:
+//
+//	go test ./plugin -run TestCrowdPropertiesLong -timeout 30m -args -long
+var long = flag.Bool("long", false, "run the long crowd property tests")
+
+// propertyRun describes one long run of a crowd with random targets.
+type propertyRun struct {
+	level   string
+	agents  int
+	ticks   int
+	workers int
+	seed    uint64
+	// maxStuck bounds the agents stuck at the end: a complete path, more
+	// than 1 m from the target, less than 0.5 m moved in the last 2 s.
+	maxStuck int
+	// reference runs the crowd with Config.Reference, for comparison: the
+	// stuck bound is not checked then.
+	reference bool
+}
+
+// TestCrowdProperties runs crowds with random targets, a new one each time
+// an agent arrives (or 10 s after it learnt that its target is out of
+// reach), and checks after every tick that every walking agent stands on
+// the navmesh, on the first polygon of its corridor, and at the end that
+// hardly any agent is stuck.
+func TestCrowdProperties(t *testing.T) {
+	runs := []propertyRun{
+		{level: "dungeon", agents: 120, ticks: 1200, workers: 2, seed: 1, maxStuck: 2},
+		{level: "nav_test", agents: 120, ticks: 1200, workers: 1, seed: 2, maxStuck: 2},
+	}
+	if testing.Short() {
+		for i := range runs {
+			runs[i].agents, runs[i].ticks = 60, 400
+		}
+	}
+	for _, run := range runs {
+		t.Run(fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks), func(t *testing.T) {
+			checkCrowdProperties(t, run)
+		})
+	}
+}
+
+// TestCrowdPropertiesLong is the long version: hundreds of agents, thousands
+// of ticks, and the same runs with Config.Reference for comparison. It runs
+// only with -args -long (two to three minutes).
+func TestCrowdPropertiesLong(t *testing.T) {
+	if !*long {
+		t.Skip("run with -args -long")
+	}
+	for _, run := range []propertyRun{
+		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
+		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
+		{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
+	} {
+		for _, reference := range []bool{false, true} {
+			run.reference = reference
+			name := fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks)
+			if reference {
+				name += "/reference"
+			}
+			t.Run(name, func(t *testing.T) {
+				checkCrowdProperties(t, run)
+			})
+		}
+	}
+}
+
+func propertyLevel(t *testing.T, level string) *navmesh.Mesh {
+	t.Helper()
+	if level == "dungeon" {
+		return loadDungeon(t)
+	}
+	g, err := bake.LoadOBJ("../testdata/" + level + ".obj")
+	require.NoError(t, err)
+	result, err := bake.Solo(context.Background(), g, bake.DefaultSettings())
+	require.NoError(t, err)
+	mesh, err := navmesh.New(navmesh.SingleTileParams(result.TileData))
+	require.NoError(t, err)
+	_, err = mesh.AddTile(result.TileData, 0)
+	require.NoError(t, err)
+	return mesh
+}
+
+func checkCrowdProperties(t *testing.T, run propertyRun) {
+	mesh := propertyLevel(t, run.level)
+	q, err := query.New(mesh, 2048)
+	require.NoError(t, err)
+	filter := query.NewFilter()
+	rng := rand.New(rand.NewPCG(run.seed, 99))
+	randomPoint := func() geom.Vec3 {
+		p, err := q.FindRandomPoint(filter, func() float32 { return rng.Float32() })
+		require.NoError(t, err)
+		return p.Pos
+	}
+
+	p, err := New(Config{Mesh: mesh, MaxAgents: run.agents, Workers: run.workers, Reference: run.reference})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	defer p.Schedule().Finalize(&world)
+	specs := make([]AgentSpec, run.agents)
+	for i := range specs {
+		specs[i] = AgentSpec{Position: randomPoint(), Params: components.DefaultAgentParams()}
+	}
+	agents, err := p.SpawnBatch(&world, specs, nil)
+	require.NoError(t, err)
+	index := map[ecs.Entity]int{}
+	targets := make([]geom.Vec3, len(agents))
+	retargetAt := make([]int, len(agents))
+	for i, e := range agents {
+		index[e] = i
+		targets[i] = randomPoint()
+		require.NoError(t, p.RequestMoveTarget(&world, e, targets[i]))
+		retargetAt[i] = -1
+	}
+
+	const window = 120 // ticks of the stuck check
+	history := make([][]geom.Vec3, window+1)
+	for i := range history {
+		history[i] = make([]geom.Vec3, len(agents))
+	}
+	var offMesh, offCorridor, arrivals, partials int
+	for tick := 0; tick < run.ticks; tick++ {
+		require.NoError(t, p.Step(&world, 1.0/60))
+		for _, ev := range p.Events(&world) {
+			i := index[ev.Entity]
+			switch ev.Kind {
+			case components.EventTargetReached:
+				arrivals++
+				retargetAt[i] = tick
+			case components.EventPartialPath:
+				partials++
+				retargetAt[i] = tick + 600
+			}
+		}
+		ring := history[tick%len(history)]
+		for i, e := range agents {
+			info, err := p.State(&world, e)
+			require.NoError(t, err)
+			require.True(t, geom.IsFinite(info.Position), "agent %d at tick %d", i, tick)
+			ring[i] = info.Position
+			if info.Mode != components.AgentWalking {
+				continue
+			}
+			if !onMesh(q, filter, info.Position) {
+				offMesh++
+			}
+			if closest, _, err := q.ClosestPointOnPoly(info.Poly, info.Position); err != nil ||
+				geom.Dist2D(closest, info.Position) > 0.01 {
+				offCorridor++
+			}
+		}
+		for i, at := range retargetAt {
+			if at >= 0 && at <= tick {
+				targets[i] = randomPoint()
+				require.NoError(t, p.RequestMoveTarget(&world, agents[i], targets[i]))
+				retargetAt[i] = -1
+			}
+		}
+	}
+
+	stuck := 0
+	past := history[(run.ticks-1-window)%len(history)]
+	for i, e := range agents {
+		info, err := p.State(&world, e)
+		require.NoError(t, err)
+		if info.Target == components.TargetValid && !info.Partial &&
+			geom.Dist2D(info.Position, targets[i]) > 1 && geom.Dist2D(info.Position, past[i]) < 0.5 {
+			stuck++
+		}
+	}
+	t.Logf("%s: %d arrivals, %d partial paths, %d stuck, %d off-mesh, %d off-corridor agent-ticks",
+		run.level, arrivals, partials, stuck, offMesh, offCorridor)
+	if run.reference {
+		return // the reference is only measured
+	}
+	assert.Zero(t, offMesh, "agent-ticks off the navmesh")
+	assert.Zero(t, offCorridor, "agent-ticks off their corridor's first polygon")
+	assert.LessOrEqual(t, stuck, run.maxStuck, "stuck agents")
+	assert.GreaterOrEqual(t, arrivals, run.agents*run.ticks/4800, "the crowd gets somewhere")
+}
+
+// onMesh reports whether a polygon lies under or over pos: within 1 cm in
+// xz and 0.5 m in height.
+func onMesh(q *query.Query, filter *query.Filter, pos geom.Vec3) bool {
+	nearest, err := q.FindNearestPoly(pos, geom.Vec3{0.1, 0.5, 0.1}, filter)
+	return err == nil && nearest.Ref != 0 && geom.Dist2D(nearest.Point, pos) <= 0.01 &&
+		geom.Abs(nearest.Point[1]-pos[1]) <= 0.5
+}

@@ -1,0 +1,253 @@
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/systems"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// System is the method set of a schedule entry: the same as arche-model's
+// System, so that systems move freely between a Schedule and a Model.
+type System = systems.System
+
+// Names of the crowd's stages, in the order they run.
+const (
+	StagePathRequest      = "PathRequest"
+	StageTopologyOptimize = "TopologyOptimize"
+	StageBoundaryUpdate   = "BoundaryUpdate"
+	StageSteering         = "Steering"
+	StageVelocitySampling = "VelocitySampling"
+	StageIntegrate        = "Integrate"
+	StageCollisionResolve = "CollisionResolve"
+	StageSurfaceClamp     = "SurfaceClamp"
+	StageOffMeshAnimation = "OffMeshAnimation"
+)
+
+// ErrUnknownStage is returned for a stage name the schedule does not have.
+var ErrUnknownStage = errors.New("plugin: unknown stage")
+
+// ErrScheduleStarted is returned when the schedule is changed after
+// Initialize.
+var ErrScheduleStarted = errors.New("plugin: schedule already initialized")
+
+type scheduleStage struct {
+	name          string
+	system        System
+	before, after []System
+}
+
+// Schedule runs the crowd's stages in order, with user systems before or
+// after any of them. It is itself a System: Initialize initializes every
+// system, Update runs one tick with the TimeStep resource's Dt and then hands
+// the tick's events to Config.OnEvent, Finalize finalizes every system and
+// stops the plugin's worker pool. Change it (Before, After, Replace) before
+// Initialize.
+type Schedule struct {
+	stages      []scheduleStage
+	initialized bool
+	plugin      *Plugin
+	onEvent     func(world *ecs.World, ev components.Event)
+
+	timeStep generic.Resource[components.TimeStep]
+	events   generic.Resource[components.Events]
+	stats    generic.Resource[components.Stats]
+	names    []string
+}
+
+// NewSchedule returns the nine stages of the crowd with fresh systems.
+func NewSchedule() *Schedule {
+	s := &Schedule{stages: []scheduleStage{
+		{name: StagePathRequest, system: &systems.PathRequest{}},
+		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
+		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},
+		{name: StageSteering, system: &systems.Steering{}},
+		{name: StageVelocitySampling, system: &systems.VelocitySampling{}},
+		{name: StageIntegrate, system: &systems.Integrate{}},
+		{name: StageCollisionResolve, system: &systems.CollisionResolve{}},
+		{name: StageSurfaceClamp, system: &systems.SurfaceClamp{}},
+		{name: StageOffMeshAnimation, system: &systems.OffMeshAnimation{}},
+	}}
+	for _, st := range s.stages {
+		s.names = append(s.names, st.name)
+	}
+	return s
+}
+
+// Stages returns the stage names in order.
+func (s *Schedule) Stages() []string { return append([]string(nil), s.names...) }
+
+// Stage returns the system running stage name.
+func (s *Schedule) Stage(name string) (System, bool) {
+	if st := s.find(name); st != nil {
+		return st.system, true
+	}
+	return nil, false
+}
+
+func (s *Schedule) find(name string) *scheduleStage {
+	for i := range s.stages {
+		if s.stages[i].name == name {
+			return &s.stages[i]
+		}
+	}
+	return nil
+}
+
+func (s *Schedule) edit(name string, sys System) (*scheduleStage, error) {
+	if s.initialized {
+		return nil, fmt.Errorf("plugin: schedule: change %s: %w", name, ErrScheduleStarted)
+	}
+	if sys == nil {
+		return nil, fmt.Errorf("plugin: schedule: change %s: nil system: %w", name, ErrInvalidInput)
+	}
+	st := s.find(name)
+	if st == nil {
+		return nil, fmt.Errorf("plugin: schedule: %q: %w", name, ErrUnknownStage)
+	}
+	return st, nil
+}
+
+// Before runs sys right before stage (after systems added earlier).
+func (s *Schedule) Before(stage string, sys System) error {
+	st, err := s.edit(stage, sys)
+	if err == nil {
+		st.before = append(st.before, sys)
+	}
+	return err
+}
+
+// After runs sys right after stage (after systems added earlier).
+func (s *Schedule) After(stage string, sys System) error {
+	st, err := s.edit(stage, sys)
+	if err == nil {
+		st.after = append(st.after, sys)
+	}
+	return err
+}
+
+// Replace runs sys instead of the stage's system.
+func (s *Schedule) Replace(stage string, sys System) error {
+	st, err := s.edit(stage, sys)
+	if err == nil {
+		st.system = sys
+	}
+	return err
+}
+
+// Initialize initializes every system, in order.
+func (s *Schedule) Initialize(world *ecs.World) {
+	if s.initialized {
+		return
+	}
+	s.initialized = true
+	s.timeStep = generic.NewResource[components.TimeStep](world)
+	s.events = generic.NewResource[components.Events](world)
+	s.stats = generic.NewResource[components.Stats](world)
+	for _, st := range s.stages {
+		for _, sys := range st.before {
+			sys.Initialize(world)
+		}
+		st.system.Initialize(world)
+		for _, sys := range st.after {
+			sys.Initialize(world)
+		}
+	}
+}
+
+// Update runs one tick: it clears the Events resource, runs every stage and
+// its user systems in order, records the stage times in the Stats resource,
+// counts the tick in TimeStep and hands the events to Config.OnEvent.
+func (s *Schedule) Update(world *ecs.World) {
+	if !s.initialized {
+		s.Initialize(world)
+	}
+	var events *components.Events
+	if s.events.Has() {
+		events = s.events.Get()
+		events.Clear()
+	}
+	var stats *components.Stats
+	if s.stats.Has() {
+		stats = s.stats.Get()
+		if len(stats.StageDurations) != len(s.stages) {
+			stats.StageNames = s.Stages()
+			stats.StageDurations = make([]time.Duration, len(s.stages))
+		}
+	}
+	if s.plugin != nil {
+		s.plugin.requestsSinceTick = 0
+	}
+	for i, st := range s.stages {
+		for _, sys := range st.before {
+			sys.Update(world)
+		}
+		start := time.Now()
+		st.system.Update(world)
+		if stats != nil {
+			stats.StageDurations[i] = time.Since(start)
+		}
+		for _, sys := range st.after {
+			sys.Update(world)
+		}
+	}
+	if s.timeStep.Has() {
+		s.timeStep.Get().Tick++
+	}
+	if s.onEvent != nil && events != nil {
+		for _, ev := range events.All() {
+			s.onEvent(world, ev)
+		}
+	}
+}
+
+// Finalize finalizes every system, in order, and stops the plugin's worker
+// pool.
+func (s *Schedule) Finalize(world *ecs.World) {
+	for _, st := range s.stages {
+		for _, sys := range st.before {
+			sys.Finalize(world)
+		}
+		st.system.Finalize(world)
+		for _, sys := range st.after {
+			sys.Finalize(world)
+		}
+	}
+	if s.plugin != nil && s.plugin.workers != nil {
+		s.plugin.workers.Close()
+	}
+}
+
+// Step runs one tick of length dt: it sets the TimeStep resource (adding it
+// when missing) and calls Update. It fails, running nothing, for a dt that
+// is not a positive finite number or while a query locks the world.
+//
+// dt [Limit: > 0, finite] [Units: s]
+func (s *Schedule) Step(world *ecs.World, dt float32) error {
+	if world == nil {
+		return fmt.Errorf("plugin: step: nil world: %w", ErrInvalidInput)
+	}
+	if !(dt > 0) || math.IsInf(float64(dt), 0) {
+		return fmt.Errorf("plugin: step: dt %v: %w", dt, ErrInvalidInput)
+	}
+	if world.IsLocked() {
+		return fmt.Errorf("plugin: step: %w", ErrWorldLocked)
+	}
+	if s.plugin != nil && s.plugin.world != world {
+		return fmt.Errorf("plugin: step: %w", ErrNotInstalled)
+	}
+	if !s.initialized {
+		s.Initialize(world)
+	}
+	if !s.timeStep.Has() {
+		s.timeStep.Add(&components.TimeStep{})
+	}
+	s.timeStep.Get().Dt = dt
+	s.Update(world)
+	return nil
+}

@@ -1,0 +1,117 @@
+package plugin
+
+import (
+	"testing"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/systems"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// recorder logs its calls into a shared list.
+type recorder struct {
+	name string
+	log  *[]string
+}
+
+func (r *recorder) Initialize(*ecs.World) { *r.log = append(*r.log, "init "+r.name) }
+func (r *recorder) Update(*ecs.World)     { *r.log = append(*r.log, r.name) }
+func (r *recorder) Finalize(*ecs.World)   { *r.log = append(*r.log, "final "+r.name) }
+
+// stageRecorder wraps a stage's system and logs its updates.
+type stageRecorder struct {
+	System
+	name string
+	log  *[]string
+}
+
+func (r *stageRecorder) Update(w *ecs.World) {
+	*r.log = append(*r.log, r.name)
+	r.System.Update(w)
+}
+
+func TestScheduleOrderAndUserSystems(t *testing.T) {
+	s := NewSchedule()
+	assert.Equal(t, []string{
+		StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
+		StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
+	}, s.Stages())
+	sys, ok := s.Stage(StageSteering)
+	require.True(t, ok)
+	assert.IsType(t, &systems.Steering{}, sys)
+	_, ok = s.Stage("Nope")
+	assert.False(t, ok)
+
+	var log []string
+	for _, name := range s.Stages() {
+		sys, _ := s.Stage(name)
+		require.NoError(t, s.Replace(name, &stageRecorder{System: sys, name: name, log: &log}))
+	}
+	require.NoError(t, s.Before(StageSteering, &recorder{"before steering 1", &log}))
+	require.NoError(t, s.Before(StageSteering, &recorder{"before steering 2", &log}))
+	require.NoError(t, s.After(StageSteering, &recorder{"after steering", &log}))
+	require.NoError(t, s.After(StageOffMeshAnimation, &recorder{"last", &log}))
+	require.NoError(t, s.Before(StagePathRequest, &recorder{"first", &log}))
+	assert.ErrorIs(t, s.After("Nope", &recorder{}), ErrUnknownStage)
+	assert.ErrorIs(t, s.Replace(StageIntegrate, nil), ErrInvalidInput)
+
+	world := ecs.NewWorld()
+	s.Initialize(&world)
+	assert.Equal(t, []string{"init first", "init before steering 1", "init before steering 2", "init after steering", "init last"}, log)
+	assert.ErrorIs(t, s.After(StageSteering, &recorder{}), ErrScheduleStarted)
+
+	log = nil
+	s.Update(&world) // a bare world: the stages find no resources and do nothing
+	assert.Equal(t, []string{
+		"first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		"before steering 1", "before steering 2", StageSteering, "after steering",
+		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
+	}, log)
+
+	log = nil
+	s.Finalize(&world)
+	assert.Equal(t, []string{"final first", "final before steering 1", "final before steering 2", "final after steering", "final last"}, log)
+}
+
+func TestReplacedStageRunsInstead(t *testing.T) {
+	mesh := loadDungeon(t)
+	f := newCrowd(t, mesh, 20, 5, Config{})
+	var log []string
+	// No integration: nobody moves.
+	require.NoError(t, f.plugin.Schedule().Replace(StageIntegrate, &recorder{"frozen", &log}))
+	before := f.positions(t)
+	f.step(t, 60)
+	assert.Len(t, log, 61) // Initialize + 60 updates
+	assert.Equal(t, before, f.positions(t))
+}
+
+// TestScheduleIsASystem runs the schedule the way a scheduler such as
+// arche-model does: Initialize, Update with the TimeStep resource, Finalize.
+func TestScheduleIsASystem(t *testing.T) {
+	var _ systems.System = (*Schedule)(nil)
+	mesh := loadDungeon(t)
+	f := newCrowd(t, mesh, 10, 2, Config{Workers: 2, TimeStep: 1.0 / 30})
+	var sys systems.System = f.plugin.Schedule()
+	sys.Initialize(f.world)
+	before := f.positions(t)
+	for i := 0; i < 30; i++ {
+		sys.Update(f.world)
+	}
+	sys.Finalize(f.world)
+	moved := 0
+	for i, p := range f.positions(t) {
+		if p != before[i] {
+			moved++
+		}
+	}
+	assert.Equal(t, 10, moved)
+	assert.Equal(t, uint64(30), f.plugin.timeStep.Get().Tick)
+	stats := f.plugin.Stats(f.world)
+	assert.Equal(t, f.plugin.Schedule().Stages(), stats.StageNames)
+	assert.Equal(t, 10, stats.Agents)
+	assert.Positive(t, stats.VelocitySamples)
+	assert.Positive(t, stats.StageDurations[4])
+	_ = components.TimeStep{}
+}

@@ -1,0 +1,139 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// stage is what every system shares: the agent table and the resources,
+// fetched afresh at the start of each Update so that a user may swap them
+// between ticks.
+type stage struct {
+	table agentTable
+
+	queriesRes  generic.Resource[components.Queries]
+	filtersRes  generic.Resource[components.Filters]
+	settingsRes generic.Resource[components.Settings]
+	timeStepRes generic.Resource[components.TimeStep]
+	eventsRes   generic.Resource[components.Events]
+	statsRes    generic.Resource[components.Stats]
+	workersRes  generic.Resource[Workers]
+
+	// Valid during an Update.
+	queries  []*query.Query
+	filters  *components.Filters
+	settings components.Settings
+	dt       float32
+	events   *components.Events
+	stats    *components.Stats
+	workers  *Workers
+	agents   []agent
+}
+
+func (s *stage) init(world *ecs.World) {
+	s.table.init()
+	s.queriesRes = generic.NewResource[components.Queries](world)
+	s.filtersRes = generic.NewResource[components.Filters](world)
+	s.settingsRes = generic.NewResource[components.Settings](world)
+	s.timeStepRes = generic.NewResource[components.TimeStep](world)
+	s.eventsRes = generic.NewResource[components.Events](world)
+	s.statsRes = generic.NewResource[components.Stats](world)
+	s.workersRes = generic.NewResource[Workers](world)
+}
+
+// begin fetches the resources and lists the agents. It reports false, and
+// the stage does nothing, when a resource every stage needs (Queries with at
+// least one query, Filters) is missing. Settings default to
+// components.DefaultSettings(0.6) and the time step to 1/60 s.
+func (s *stage) begin(world *ecs.World) bool {
+	if !s.beginResources() {
+		return false
+	}
+	s.agents = s.table.collect(world)
+	return true
+}
+
+// beginResources is begin without listing the agents.
+func (s *stage) beginResources() bool {
+	s.queries, s.filters = nil, nil
+	if !s.queriesRes.Has() || !s.filtersRes.Has() {
+		return false
+	}
+	s.queries = s.queriesRes.Get().PerWorker
+	if len(s.queries) == 0 || s.queries[0] == nil {
+		return false
+	}
+	s.filters = s.filtersRes.Get()
+	if s.settingsRes.Has() {
+		s.settings = *s.settingsRes.Get()
+	} else {
+		s.settings = components.DefaultSettings(0.6)
+	}
+	s.dt = 1.0 / 60
+	if s.timeStepRes.Has() {
+		s.dt = s.timeStepRes.Get().Dt
+	}
+	s.events, s.stats, s.workers = nil, nil, nil
+	if s.eventsRes.Has() {
+		s.events = s.eventsRes.Get()
+	}
+	if s.statsRes.Has() {
+		s.stats = s.statsRes.Get()
+	}
+	if s.workersRes.Has() {
+		s.workers = s.workersRes.Get()
+	}
+	return true
+}
+
+// workerCount is the number of goroutines the parallel passes use: one per
+// query, at most the pool's size.
+func (s *stage) workerCount() int {
+	return min(len(s.queries), s.workers.Count())
+}
+
+// parallel runs job over every agent of the Update, spread over the
+// workers. job(worker, begin, end) handles agents[begin:end] with the
+// worker's query and scratch.
+func (s *stage) parallel(job func(worker, begin, end int)) {
+	s.workers.run(s.workerCount(), len(s.agents), job)
+}
+
+// filter returns the query filter an agent uses.
+func (s *stage) filter(p *components.AgentParams) *query.Filter {
+	return &s.filters.List[int(p.Filter)%components.MaxFilters]
+}
+
+// emit adds an event for agent a, when there is an Events resource.
+func (s *stage) emit(kind components.EventKind, a *agent) {
+	if s.events == nil {
+		return
+	}
+	ev := components.Event{
+		Kind:     kind,
+		Entity:   a.entity,
+		Position: a.position.Vec3(),
+		Target:   a.target.Position,
+	}
+	if kind == components.EventOffMeshStarted || kind == components.EventOffMeshFinished {
+		ev.Poly = a.animation.Poly
+	}
+	s.events.Add(ev)
+}
+
+// emitPending emits, in table order, the events the agents raised in a
+// parallel pass, and clears them.
+func (s *stage) emitPending() {
+	for i := range s.agents {
+		a := &s.agents[i]
+		if a.event != 0 {
+			s.emit(a.event, a)
+			a.event = 0
+		}
+	}
+}
+
+// walking reports whether the agent is moved by the crowd this tick.
+func walking(a *agent) bool { return a.state.Mode == components.AgentWalking }

@@ -1,0 +1,144 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// maxNeighbourCandidates is how many agents the proximity grid returns per
+// agent before the nearest MaxNeighbours are kept (MAX_NEIS).
+const maxNeighbourCandidates = 32
+
+// BoundaryUpdate is the third stage (the middle of dtCrowd::update): it puts
+// every agent into the proximity grid, then, for each walking agent,
+// gathers the wall segments within its collision query range again when it
+// has moved a quarter of that range or the walls' polygons changed, and
+// lists its nearest neighbours: other agents within the range whose
+// vertical extents overlap.
+//
+// Resources: Queries, Filters, ProximityGrid; optional Workers.
+type BoundaryUpdate struct {
+	stage
+	gridRes generic.Resource[components.ProximityGrid]
+
+	grid    *crowd.ProximityGrid
+	scratch [][maxNeighbourCandidates]uint32
+	// bodies holds each agent's position and height, indexed like the
+	// agent table, for the neighbour checks.
+	bodies []body
+	job    func(worker, begin, end int)
+}
+
+// Initialize prepares the stage for world.
+func (s *BoundaryUpdate) Initialize(world *ecs.World) {
+	s.init(world)
+	s.gridRes = generic.NewResource[components.ProximityGrid](world)
+	s.job = s.updateAgents
+}
+
+// Finalize does nothing.
+func (s *BoundaryUpdate) Finalize(world *ecs.World) {}
+
+// Update runs the stage.
+func (s *BoundaryUpdate) Update(world *ecs.World) {
+	if !s.begin(world) || !s.gridRes.Has() || s.gridRes.Get().Grid == nil {
+		return
+	}
+	s.grid = s.gridRes.Get().Grid
+	if n := s.workerCount(); len(s.scratch) < n {
+		s.scratch = make([][maxNeighbourCandidates]uint32, n)
+	}
+	s.grid.Clear()
+	s.bodies = s.bodies[:0]
+	for i := range s.agents {
+		a := &s.agents[i]
+		p, r := a.position, a.params.Radius
+		s.bodies = append(s.bodies, body{position: p.Vec3(), height: a.params.Height})
+		// An agent that does not fit (more agents than the grid was sized
+		// for, or a radius above the crowd's maximum) is not found as a
+		// neighbour.
+		_ = s.grid.Add(uint32(i), p[0]-r, p[2]-r, p[0]+r, p[2]+r)
+	}
+	s.parallel(s.job)
+}
+
+func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
+	q := s.queries[worker]
+	ids := s.scratch[worker][:]
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		if !walking(a) {
+			continue
+		}
+		filter := s.filter(a.params)
+		pos := a.position.Vec3()
+		queryRange := a.params.CollisionQueryRange
+		height := a.params.Height
+
+		updateThreshold := queryRange * 0.25
+		if geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
+			!a.boundary.IsValid(q, filter) {
+			_ = a.boundary.Update(a.corridor.FirstPoly(), pos, queryRange, q, filter)
+		}
+
+		n := s.grid.QueryItems(pos[0]-queryRange, pos[2]-queryRange, pos[0]+queryRange, pos[2]+queryRange, ids)
+		a.neighbours.Count = 0
+		for _, id := range ids[:n] {
+			if int(id) == i {
+				continue
+			}
+			other := &s.bodies[id]
+			dy := pos[1] - other.position[1]
+			if dy < 0 {
+				dy = -dy
+			}
+			if dy >= (height+other.height)/2 {
+				continue
+			}
+			dx, dz := pos[0]-other.position[0], pos[2]-other.position[2]
+			distSqr := dx*dx + dz*dz
+			if distSqr > queryRange*queryRange {
+				continue
+			}
+			addNeighbour(a.neighbours, s.agents[id].entity, distSqr)
+		}
+	}
+}
+
+// addNeighbour inserts a neighbour, keeping the list sorted by distance and
+// at most MaxNeighbours long (the reference's addNeighbour, ties included).
+func addNeighbour(n *components.Neighbours, e ecs.Entity, distSqr float32) {
+	list := &n.List
+	count := n.Count
+	var at int
+	switch {
+	case count == 0:
+		at = 0
+	case distSqr >= list[count-1].DistanceSqr:
+		if count >= components.MaxNeighbours {
+			return
+		}
+		at = count
+	default:
+		for at = 0; at < count; at++ {
+			if distSqr <= list[at].DistanceSqr {
+				break
+			}
+		}
+		moved := min(count-at, components.MaxNeighbours-(at+1))
+		if moved > 0 {
+			copy(list[at+1:at+1+moved], list[at:at+moved])
+		}
+	}
+	list[at] = components.Neighbour{Entity: e, DistanceSqr: distSqr}
+	n.Count = min(count+1, components.MaxNeighbours)
+}
+
+// body is what the neighbour search needs of an agent.
+type body struct {
+	position geom.Vec3
+	height   float32
+}

@@ -1,0 +1,340 @@
+package systems
+
+import (
+	"math"
+	"slices"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// collisionResolveFactor is the share of the overlap each push removes
+// (COLLISION_RESOLVE_FACTOR).
+const collisionResolveFactor = float32(0.7)
+
+// CollisionResolve is the seventh stage (the collision loop of
+// dtCrowd::update): Settings.CollisionIterations times (4 in the reference),
+// every walking agent computes the average push away from the neighbours it
+// overlaps, then all pushes are applied at once (Jacobi style, so the result
+// does not depend on agent order or the number of workers). Agents exactly
+// on top of each other part sideways to their desired velocity, in opposite
+// directions by their order.
+//
+// With Settings.WallSafeCollisions (recastnavigation #305, #387, #483) a
+// wall takes its part: an agent pressed against a wall by a neighbour does
+// not move, so the neighbour takes the whole push (the reference splits it
+// and the wall then cancels half, so the pair stays overlapped, and agents
+// pressed into the same corner end up stacked); no push carries an agent
+// across a wall of its local boundary; an agent with nowhere to go (arrived,
+// idle, or at the end of a path that cannot reach its target) steps aside
+// for one walking its path, taking 90% of their push; and agents exactly on
+// top of each other part at full strength in a direction given by their
+// order (the reference pushes them 1 cm along their desired velocities,
+// which does nothing when these are zero).
+//
+// With Settings.PileFraction > 0, agents piled closer than that share of
+// the sum of their radii are pushed apart even when they are not among each
+// other's nearest neighbours: the reference only ever looks at the six
+// nearest, so in a pile of more agents the pushes cancel out and the pile
+// stays.
+//
+// Resources: Queries, Filters; optional Settings, Workers.
+type CollisionResolve struct {
+	stage
+
+	// Per Update, indexed like the agent table: positions before and after
+	// the current pass, radii, neighbours as table indices (-1: none) and
+	// the walls near each agent.
+	positions, next []geom.Vec3
+	radii           []float32
+	neighbours      [][maxContacts]int32
+	walls           []nearWalls
+	waits           []bool
+
+	// With Settings.PileFraction: a grid of the walking agents' positions
+	// at the start of the stage.
+	pileBreaking bool
+	grid         pointGrid
+	walkers      []bool
+	heights      []float32
+	maxRadius    float32
+
+	prepareJob, touchJob, displaceJob func(worker, begin, end int)
+}
+
+// Initialize prepares the stage for world.
+func (s *CollisionResolve) Initialize(world *ecs.World) {
+	s.init(world)
+	s.prepareJob = s.prepare
+	s.touchJob = s.touch
+	s.displaceJob = s.displace
+}
+
+// Finalize does nothing.
+func (s *CollisionResolve) Finalize(world *ecs.World) {}
+
+// Update runs the stage.
+func (s *CollisionResolve) Update(world *ecs.World) {
+	if !s.begin(world) {
+		return
+	}
+	n := len(s.agents)
+	if cap(s.positions) < n {
+		s.positions = make([]geom.Vec3, n, n+n/2)
+		s.next = make([]geom.Vec3, n, n+n/2)
+		s.radii = make([]float32, n, n+n/2)
+		s.neighbours = make([][maxContacts]int32, n, n+n/2)
+		s.walls = make([]nearWalls, n, n+n/2)
+		s.waits = make([]bool, n, n+n/2)
+		s.walkers = make([]bool, n, n+n/2)
+		s.heights = make([]float32, n, n+n/2)
+	}
+	s.walkers, s.heights = s.walkers[:n], s.heights[:n]
+	s.positions, s.next = s.positions[:n], s.next[:n]
+	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
+
+	s.copyAgents()
+	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
+	s.parallel(s.prepareJob)
+	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
+		if s.settings.WallSafeCollisions {
+			s.parallel(s.touchJob)
+		}
+		s.parallel(s.displaceJob)
+		s.positions, s.next = s.next, s.positions
+	}
+	for i := range s.agents {
+		if a := &s.agents[i]; walking(a) {
+			*a.position = components.Position(s.positions[i])
+		}
+	}
+}
+
+// copyAgents copies every agent's position, radius and height, which the
+// parallel passes then read for any agent.
+func (s *CollisionResolve) copyAgents() {
+	for i := range s.agents {
+		a := &s.agents[i]
+		s.positions[i] = a.position.Vec3()
+		s.radii[i] = a.params.Radius
+		s.heights[i] = a.params.Height
+		s.walkers[i] = walking(a)
+	}
+}
+
+// prepare resolves the neighbours of agents[begin:end] to table indices
+// and finds their contacts and walls.
+func (s *CollisionResolve) prepare(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		s.waits[i] = waiting(a)
+		list := &s.neighbours[i]
+		count := 0
+		if walking(a) {
+			for _, nb := range a.neighbours.Slice() {
+				if j := s.table.lookup(nb.Entity); j >= 0 {
+					list[count] = int32(j)
+					count++
+				}
+			}
+			if s.pileBreaking {
+				count = s.addPiledContacts(worker, i, list, count)
+			}
+		}
+		for k := count; k < len(list); k++ {
+			list[k] = -1
+		}
+		s.walls[i].count, s.walls[i].contacts = 0, 0
+		if s.settings.WallSafeCollisions && walking(a) {
+			s.walls[i].gather(s.positions[i], a.boundary.Segments())
+		}
+	}
+}
+
+// touch finds the walls agents[begin:end] are pressed against.
+func (s *CollisionResolve) touch(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		if w := &s.walls[i]; w.count > 0 {
+			w.touch(s.positions[i])
+		}
+	}
+}
+
+// displace computes the pushed positions of agents[begin:end] from the
+// positions of the pass before.
+func (s *CollisionResolve) displace(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		pos := s.positions[i]
+		if !walking(a) {
+			s.next[i] = pos
+			continue
+		}
+		radius := s.radii[i]
+		wallSafe := s.settings.WallSafeCollisions
+		var disp geom.Vec3
+		var w float32
+		for _, j := range s.neighbours[i] {
+			if j < 0 {
+				break
+			}
+			other := &s.positions[j]
+			diff := geom.Vec3{pos[0] - other[0], 0, pos[2] - other[2]}
+			dist := geom.LenSqr(diff)
+			radii := radius + s.radii[j]
+			if dist > radii*radii {
+				continue
+			}
+			dist = geom.Sqrt(dist)
+			penetration := radii - dist
+			switch {
+			case dist < 0.0001 && wallSafe:
+				// On top of each other: part at full strength, in directions
+				// set by the pair's order.
+				diff = partingDirection(i, int(j))
+				penetration = penetration * 0.5 * collisionResolveFactor
+			case dist < 0.0001:
+				// On top of each other: part sideways, each its own way.
+				desired := a.velocity.Desired
+				if i > int(j) {
+					diff = geom.Vec3{-desired[2], 0, desired[0]}
+				} else {
+					diff = geom.Vec3{desired[2], 0, -desired[0]}
+				}
+				penetration = 0.01
+			default:
+				share := float32(0.5)
+				if wallSafe {
+					share = s.share(i, int(j), diff)
+				}
+				penetration = (1.0 / dist) * (penetration * share) * collisionResolveFactor
+			}
+			disp = geom.Mad(disp, diff, penetration)
+			w += 1.0
+		}
+		if w > 0.0001 {
+			disp = geom.Scale(disp, 1.0/w)
+		}
+		next := geom.Add(pos, disp)
+		if wallSafe {
+			next = s.walls[i].keepInside(next)
+			disp = geom.Sub(next, pos)
+		}
+		a.state.Displacement = disp
+		s.next[i] = next
+	}
+}
+
+// share returns the part of the overlap between agents i and j that i
+// moves by (0.5 in the reference): all of it when j stands against a wall
+// it would be pushed into, or when j waits (arrived, or without a move
+// request, or at the end of a path that cannot reach its target) while i
+// walks its path, so that idle agents step aside for moving ones; none of
+// it in the opposite cases.
+func (s *CollisionResolve) share(i, j int, diff geom.Vec3) float32 {
+	iBlocked := s.walls[i].blocks(diff)
+	jBlocked := s.walls[j].blocks(geom.Scale(diff, -1))
+	switch {
+	case jBlocked && !iBlocked:
+		return 1
+	case iBlocked && !jBlocked:
+		return 0
+	}
+	iWaits, jWaits := s.waits[i], s.waits[j]
+	switch {
+	case jWaits && !iWaits:
+		return 1 - yieldingShare
+	case iWaits && !jWaits:
+		return yieldingShare
+	}
+	return 0.5
+}
+
+// waiting reports whether an agent has nowhere to go: it arrived, has no
+// move request or a failed one, or stands at the end of its corridor (the
+// nearest reachable point to an unreachable target).
+func waiting(a *agent) bool {
+	target := a.target
+	switch {
+	case target.Arrived, target.State == components.TargetNone, target.State == components.TargetFailed:
+		return true
+	case target.State != components.TargetValid || a.corridor.Corridor == nil:
+		return false
+	}
+	return a.state.Partial && geom.Dist2DSqr(a.position.Vec3(), a.corridor.Target()) <= a.params.Radius*a.params.Radius
+}
+
+// yieldingShare is the part of an overlap a walking agent moves by when the
+// other agent waits.
+const yieldingShare = float32(0.1)
+
+// maxContacts bounds the agents one agent is pushed apart from per tick
+// with Settings.PileFraction (MaxNeighbours without).
+const maxContacts = 16
+
+// buildGrid puts the walking agents' start positions into the stage's
+// point grid, with cells as wide as the largest pile distance. It reports
+// false when there is no agent with a radius.
+func (s *CollisionResolve) buildGrid() bool {
+	s.maxRadius = 0
+	for _, r := range s.radii {
+		s.maxRadius = max(s.maxRadius, r)
+	}
+	cell := 2 * s.maxRadius * s.settings.PileFraction
+	if !(cell > 0) {
+		return false
+	}
+	s.grid.build(s.positions, s.walkers, cell)
+	return true
+}
+
+// addPiledContacts adds to agent i's list (count long) the walking agents
+// piled on it (closer than Settings.PileFraction of the sum of the radii)
+// that are not in it
+// yet, up to maxContacts, and returns the new length. Moderate overlaps are
+// left to the nearest neighbours, as in the reference, so that dense crowds
+// keep flowing.
+func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]int32, count int) int {
+	pos := s.positions[i]
+	height := s.heights[i]
+	reach := (s.radii[i] + s.maxRadius) * s.settings.PileFraction
+	x0, y0, x1, y1 := s.grid.cellRange(pos, reach)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			for _, j := range s.grid.bucketItems(x, y) {
+				if count == maxContacts {
+					return count
+				}
+				if int(j) == i || slices.Contains(list[:count], j) {
+					continue
+				}
+				other := &s.positions[j]
+				if geom.Abs(pos[1]-other[1]) >= (height+s.heights[j])/2 {
+					continue
+				}
+				limit := (s.radii[i] + s.radii[j]) * s.settings.PileFraction
+				if geom.Dist2DSqr(pos, s.positions[j]) > limit*limit {
+					continue
+				}
+				list[count] = j
+				count++
+			}
+		}
+	}
+	return count
+}
+
+// partingDirection returns the direction in which agent i leaves agent j
+// when they stand on the same spot: an angle set by the pair's indices, and
+// the opposite one for j.
+func partingDirection(i, j int) geom.Vec3 {
+	lo, hi := min(i, j), max(i, j)
+	// The golden angle spreads the pairs of a pile of agents around.
+	angle := float64(lo*7919+hi) * 2.399963229728653
+	dir := geom.Vec3{float32(math.Cos(angle)), 0, float32(math.Sin(angle))}
+	if i > j {
+		return geom.Scale(dir, -1)
+	}
+	return dir
+}

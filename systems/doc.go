@@ -1,0 +1,28 @@
+// Package systems runs the archenav crowd as arche systems: one exported
+// type per stage of DetourCrowd's dtCrowd::update, in this order:
+//
+//	PathRequest       path validity, move requests, the path queue
+//	TopologyOptimize  one corridor replanned locally per tick
+//	BoundaryUpdate    proximity grid, neighbours, local walls
+//	Steering          corners, visibility shortcuts, off-mesh trigger,
+//	                  desired velocity, separation, deadlock breaker
+//	VelocitySampling  obstacle avoidance
+//	Integrate         acceleration limit and movement
+//	CollisionResolve  push-apart between agents
+//	SurfaceClamp      move along the navmesh, snap height, arrival
+//	OffMeshAnimation  agents crossing off-mesh connections
+//
+// Each type has the method set Initialize / Update / Finalize(*ecs.World)
+// of arche-model's System, so it drops into an arche-model Model or any
+// other scheduler, and each works on its own given the resources of package
+// components (package plugin adds them all). A stage whose resources are
+// missing does nothing.
+//
+// The per-agent work of BoundaryUpdate, Steering, VelocitySampling,
+// CollisionResolve and SurfaceClamp (and the per-agent parts of
+// PathRequest) is spread over the goroutines of a Workers resource when
+// there is one. Each agent's work reads only what earlier stages, or the
+// agent itself, wrote, and everything that depends on order (path queue
+// requests, the topology pick, events) runs in one pass in entity order, so
+// the results are bit-identical whatever the number of workers.
+package systems

@@ -1,0 +1,240 @@
+package systems
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWorkersCoverEveryIndexOnce(t *testing.T) {
+	_, err := NewWorkers(0)
+	assert.Error(t, err)
+	_, err = NewWorkers(MaxWorkers + 1)
+	assert.Error(t, err)
+	var nilPool *Workers
+	assert.Equal(t, 1, nilPool.Count())
+
+	w, err := NewWorkers(4)
+	require.NoError(t, err)
+	defer w.Close()
+	assert.Equal(t, 4, w.Count())
+	for _, total := range []int{0, 1, 15, 16, 17, 100, 1000} {
+		for _, workers := range []int{1, 2, 4, 9} {
+			hits := make([]int32, total)
+			var usedWorkers [4]atomic.Int32
+			w.run(workers, total, func(worker, begin, end int) {
+				usedWorkers[worker].Add(1)
+				for i := begin; i < end; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				require.EqualValues(t, 1, h, "total %d workers %d index %d", total, workers, i)
+			}
+		}
+	}
+	w.Close()
+	w.Close() // twice is fine
+	ran := 0
+	w.run(4, 100, func(worker, begin, end int) { ran += end - begin }) // closed: on the caller
+	assert.Equal(t, 100, ran)
+}
+
+// TestMovePositionMatchesCorridor: the allocation-free move gives exactly
+// crowd.Corridor.MovePosition's corridor and position.
+func TestMovePositionMatchesCorridor(t *testing.T) {
+	mesh, _, err := navmesh.LoadFile("../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	q, err := query.New(mesh, 512)
+	require.NoError(t, err)
+	filter := query.NewFilter()
+	rng := rand.New(rand.NewPCG(5, 6))
+	random := func() float32 { return rng.Float32() }
+	var scratch moveScratch
+	path := make([]navmesh.Ref, 256)
+	for i := 0; i < 300; i++ {
+		start, err := q.FindRandomPoint(filter, random)
+		require.NoError(t, err)
+		goal, err := q.FindRandomPoint(filter, random)
+		require.NoError(t, err)
+		n, _, err := q.FindPath(start.Ref, goal.Ref, start.Pos, goal.Pos, filter, path)
+		require.NoError(t, err)
+		a, _ := crowd.NewCorridor(256)
+		b, _ := crowd.NewCorridor(256)
+		for _, c := range []*crowd.Corridor{a, b} {
+			c.Reset(start.Ref, start.Pos)
+			require.NoError(t, c.SetCorridor(goal.Pos, path[:n]))
+		}
+		for step := 0; step < 20; step++ {
+			// Steps of up to 1.5 m in random directions, some into walls.
+			to := geom.Add(a.Position(), geom.Vec3{(random() - 0.5) * 3, 0, (random() - 0.5) * 3})
+			errA := a.MovePosition(to, q, filter)
+			errB := movePosition(b, to, q, filter, false, &scratch)
+			require.Equal(t, errA == nil, errB == nil)
+			require.Equal(t, a.Position(), b.Position(), "pair %d step %d", i, step)
+			require.Equal(t, a.Path(), b.Path(), "pair %d step %d", i, step)
+			require.Equal(t, a.Target(), b.Target())
+		}
+	}
+}
+
+func TestInsertByReplanTimeFollowsTheReference(t *testing.T) {
+	times := []float32{0.5, 2, 2, 1, 3, 0.1, 2}
+	agents := make([]agent, len(times))
+	for i, time := range times {
+		agents[i].target = &components.MoveTarget{ReplanTime: time}
+	}
+	var queue []int
+	for i := range agents {
+		queue = insertByReplanTime(queue, i, agents, 4)
+	}
+	// Longest wait first; a later agent with an equal time goes before an
+	// earlier one unless it ties with the last (dtCrowd's addToPathQueue).
+	assert.Equal(t, []int{4, 6, 2, 1}, queue)
+}
+
+func TestAddNeighbourKeepsTheNearest(t *testing.T) {
+	var n components.Neighbours
+	world := ecs.NewWorld()
+	dists := []float32{5, 1, 3, 9, 1, 7, 2, 0.5, 8}
+	entities := make([]ecs.Entity, len(dists))
+	for i, d := range dists {
+		entities[i] = world.NewEntity()
+		addNeighbour(&n, entities[i], d)
+	}
+	require.Equal(t, components.MaxNeighbours, n.Count)
+	var got []float32
+	for _, nb := range n.Slice() {
+		got = append(got, nb.DistanceSqr)
+	}
+	assert.Equal(t, []float32{0.5, 1, 1, 2, 3, 5}, got)
+	// An equal distance goes before the one already there, unless it ties
+	// with the last (dtCrowd's addNeighbour).
+	assert.Equal(t, entities[4], n.List[1].Entity)
+	assert.Equal(t, entities[1], n.List[2].Entity)
+}
+
+func TestWallsKeepPushesInside(t *testing.T) {
+	// A wall along x from (0, 0) to (10, 0), walkable side towards -z (on
+	// the left of P→Q seen from above, y up).
+	segments := []crowd.BoundarySegment{{P: geom.Vec3{0, 0, 0}, Q: geom.Vec3{10, 0, 0}}}
+	var walls nearWalls
+	pos := geom.Vec3{5, 0, -0.5}
+	walls.gather(pos, segments)
+	require.Equal(t, 1, walls.count)
+	assert.InDelta(t, -1, walls.walls[0].normal[2], 1e-6)
+	// A push across the wall stops on it; one along it is free.
+	got := walls.keepInside(geom.Vec3{5.5, 0, 0.7})
+	assert.InDelta(t, 0, got[2], 1e-6)
+	assert.InDelta(t, 5.5, got[0], 1e-6)
+	assert.Equal(t, geom.Vec3{6, 0, -0.4}, walls.keepInside(geom.Vec3{6, 0, -0.4}))
+	// Beyond the segment's end it does not apply.
+	assert.Equal(t, geom.Vec3{12, 0, 0.5}, walls.keepInside(geom.Vec3{12, 0, 0.5}))
+	// Pressed against it: a push towards it is blocked, away from it not.
+	walls.touch(geom.Vec3{5, 0, -0.01})
+	assert.Equal(t, 1, walls.contacts)
+	assert.True(t, walls.blocks(geom.Vec3{0, 0, 1}))
+	assert.False(t, walls.blocks(geom.Vec3{0, 0, -1}))
+	walls.touch(pos)
+	assert.Zero(t, walls.contacts)
+	assert.False(t, walls.blocks(geom.Vec3{0, 0, 1}))
+}
+
+// TestDeadlockBreakerNudgesAStuckAgent: an agent held in place gets a
+// detour after 1.5 s, turned away from the wall beside it.
+func TestDeadlockBreakerNudgesAStuckAgent(t *testing.T) {
+	w := newTestWorld(t, 1)
+	e := w.spawn(t, hallA)
+	w.target(t, e, hallB)
+	var paths PathRequest
+	run(w, &paths, 1)
+	var boundary BoundaryUpdate
+	run(w, &boundary, 1)
+	var s Steering
+	s.Initialize(w.world)
+	_, pos, vel, state, _, _, _, _, _, _ := w.get(e)
+	held := *pos
+	detourAt := -1
+	for tick := 0; tick < 150; tick++ {
+		s.Update(w.world)
+		*pos = held // something keeps it there
+		if detourAt < 0 && state.Progress.DetourTime > 0 {
+			detourAt = tick
+		}
+	}
+	// Samples every 0.5 s; judged over 1.5 s: the fourth sample.
+	assert.InDelta(t, 90, detourAt, 1)
+	assert.NotZero(t, state.Progress.Side)
+	assert.GreaterOrEqual(t, state.Progress.Detours, uint8(1))
+	assert.InDelta(t, 3.5, geom.Len(vel.Desired), 0.01) // speed kept, direction turned
+
+	// Off, nothing happens.
+	w2 := newTestWorld(t, 1)
+	e2 := w2.spawn(t, hallA)
+	w2.target(t, e2, hallB)
+	w2.settings().DeadlockBreaker = false
+	run(w2, &PathRequest{}, 1)
+	var s2 Steering
+	s2.Initialize(w2.world)
+	_, pos2, _, state2, _, _, _, _, _, _ := w2.get(e2)
+	held2 := *pos2
+	for tick := 0; tick < 150; tick++ {
+		s2.Update(w2.world)
+		*pos2 = held2
+	}
+	assert.Zero(t, state2.Progress.DetourTime)
+	assert.Zero(t, state2.Progress.Detours)
+}
+
+// TestPileBreakingWithWorkers: a pile of agents on one spot is pushed apart
+// the same way with one worker and with several (run it with -race).
+func TestPileBreakingWithWorkers(t *testing.T) {
+	var want []geom.Vec3
+	for _, workers := range []int{1, 3} {
+		w := newTestWorld(t, 40)
+		var agents []ecs.Entity
+		for i := 0; i < 40; i++ {
+			agents = append(agents, w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i%5) * 0.05, 0, float32(i/5) * 0.05})))
+		}
+		if workers > 1 {
+			pool, err := NewWorkers(workers)
+			require.NoError(t, err)
+			defer pool.Close()
+			ecs.AddResource(w.world, pool)
+			queries := make([]*query.Query, workers)
+			for k := range queries {
+				queries[k], err = query.New(w.mesh, 512)
+				require.NoError(t, err)
+			}
+			ecs.GetResource[components.Queries](w.world).PerWorker = queries
+		}
+		run(w, &BoundaryUpdate{}, 1)
+		var s CollisionResolve
+		run(w, &s, 20)
+		var got []geom.Vec3
+		for _, e := range agents {
+			_, pos, _, _, _, _, _, _, _, _ := w.get(e)
+			got = append(got, pos.Vec3())
+		}
+		// Spread out: nobody left within a third of a body of another.
+		for i := range got {
+			for j := i + 1; j < len(got); j++ {
+				require.Greater(t, geom.Dist2D(got[i], got[j]), float32(0.3), "agents %d and %d", i, j)
+			}
+		}
+		if want == nil {
+			want = got
+			continue
+		}
+		require.Equal(t, want, got)
+	}
+}

@@ -1,0 +1,445 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// Constants of the reference's path handling.
+const (
+	// checkLookAhead is how many corridor polygons are checked for validity
+	// each tick, and the corridor length under which a corridor that does
+	// not reach the target is replanned (CHECK_LOOKAHEAD).
+	checkLookAhead = 10
+	// targetReplanDelay is how long a corridor must have been followed
+	// before it is replanned for ending short of the target
+	// (TARGET_REPLAN_DELAY) [Units: s]
+	targetReplanDelay = float32(1.0)
+	// quickSearchIterations is the A* budget of the quick search run when a
+	// target is requested (MAX_ITER in updateMoveRequest).
+	quickSearchIterations = 20
+	// quickSearchPath bounds the polygons of the quick search (MAX_RES).
+	quickSearchPath = 32
+	// maxPartialReplanDelay caps Settings.PartialReplanBackoff [Units: s]
+	maxPartialReplanDelay = float32(16)
+)
+
+// PathRequest is the first stage (dtCrowd::checkPathValidity and
+// dtCrowd::updateMoveRequest): it repairs corridors whose polygons went away,
+// replans corridors that end short of their target, runs a quick 20-step
+// search for each new target, hands the longer searches to the path queue
+// (at most Settings.MaxPathQueueRequestsPerTick per tick, those that waited
+// longest first), advances the queue by Settings.PathQueueIterations A*
+// iterations and installs the paths it finished.
+//
+// Unlike the reference, a request the agent no longer needs is cancelled in
+// the queue at once, and a failed search frees its slot when it is seen.
+// It raises EventPathFailed and EventPartialPath.
+//
+// Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
+// Events, Stats, Workers.
+type PathRequest struct {
+	stage
+	pathQueueRes generic.Resource[components.PathQueue]
+
+	pathQueue *crowd.PathQueue
+	snapshot  *navmesh.Snapshot // the tile set of the last Update
+	scratch   []pathRequestScratch
+	queue     []int // agents handed to the path queue this tick
+	result    []navmesh.Ref
+
+	checkJob, quickSearchJob func(worker, begin, end int)
+}
+
+type pathRequestScratch struct {
+	path [quickSearchPath]navmesh.Ref
+}
+
+// Initialize prepares the stage for world.
+func (s *PathRequest) Initialize(world *ecs.World) {
+	s.init(world)
+	s.pathQueueRes = generic.NewResource[components.PathQueue](world)
+	s.checkJob = s.checkPathValidity
+	s.quickSearchJob = s.quickSearch
+}
+
+// Finalize does nothing.
+func (s *PathRequest) Finalize(world *ecs.World) {}
+
+// Update runs the stage.
+func (s *PathRequest) Update(world *ecs.World) {
+	if !s.begin(world) || !s.pathQueueRes.Has() {
+		return
+	}
+	s.pathQueue = s.pathQueueRes.Get().Queue
+	if s.pathQueue == nil {
+		return
+	}
+	if n := s.workerCount(); len(s.scratch) < n {
+		s.scratch = make([]pathRequestScratch, n)
+	}
+	if snapshot := s.queries[0].Mesh().Snapshot(); snapshot != s.snapshot {
+		// Tiles came or went: unreachable targets may be reachable now.
+		s.snapshot = snapshot
+		for i := range s.agents {
+			s.agents[i].target.ReplanDelay = 0
+		}
+	}
+
+	s.parallel(s.checkJob)
+	for i := range s.agents {
+		if a := &s.agents[i]; a.cancel != 0 {
+			s.pathQueue.Cancel(a.cancel)
+			a.cancel = 0
+		}
+	}
+	s.parallel(s.quickSearchJob)
+	s.requestPaths()
+	s.pathQueue.Update(max(1, s.settings.PathQueueIterations))
+	s.collectPaths()
+	s.emitPending()
+
+	if s.stats != nil {
+		s.stats.Agents = len(s.agents)
+		s.stats.PathQueuePending = s.pathQueue.Pending()
+		waiting := 0
+		for i := range s.agents {
+			if s.agents[i].target.State == components.TargetWaitingForQueue {
+				waiting++
+			}
+		}
+		s.stats.WaitingForQueue = waiting
+	}
+}
+
+// checkPathValidity is dtCrowd::checkPathValidity for agents[begin:end].
+func (s *PathRequest) checkPathValidity(worker, begin, end int) {
+	q := s.queries[worker]
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		if !walking(a) {
+			continue
+		}
+		target := a.target
+		target.ReplanTime += s.dt
+		filter := s.filter(a.params)
+		replan := false
+
+		// The agent's own polygon first.
+		agentRef := a.corridor.FirstPoly()
+		agentPos := a.position.Vec3()
+		if !q.IsValidPolyRef(agentRef, filter) {
+			nearest, err := q.FindNearestPoly(agentPos, s.settings.PlacementHalfExtents, filter)
+			if err != nil || nearest.Ref == 0 {
+				a.corridor.Reset(0, agentPos)
+				a.state.Partial = false
+				a.boundary.Reset()
+				a.state.Mode = components.AgentInvalid
+				continue
+			}
+			agentRef, agentPos = nearest.Ref, nearest.Point
+			a.corridor.FixPathStart(agentRef, agentPos)
+			a.boundary.Reset()
+			*a.position = components.Position(agentPos)
+			replan = true
+		}
+
+		if !target.State.HasPath() {
+			continue
+		}
+
+		// Then the target's polygon.
+		if target.State != components.TargetFailed {
+			if !q.IsValidPolyRef(target.Ref, filter) {
+				nearest, err := q.FindNearestPoly(target.Position, s.settings.PlacementHalfExtents, filter)
+				target.Ref = 0
+				if err == nil && nearest.Ref != 0 {
+					target.Ref = nearest.Ref
+					target.Position = nearest.Point
+				}
+				replan = true
+			}
+			if target.Ref == 0 {
+				// The target is gone: stop here (the reference drops the
+				// request silently; we tell).
+				a.corridor.Reset(agentRef, agentPos)
+				a.state.Partial = false
+				s.dropRequest(a)
+				target.State = components.TargetNone
+				a.event = components.EventPathFailed
+			}
+		}
+
+		if !a.corridor.IsValid(checkLookAhead, q, filter) {
+			replan = true
+		}
+		delay := targetReplanDelay
+		if s.settings.PartialReplanBackoff && target.ReplanDelay > 0 {
+			delay = target.ReplanDelay
+		}
+		if target.State == components.TargetValid &&
+			target.ReplanTime > delay &&
+			a.corridor.PathCount() < checkLookAhead &&
+			a.corridor.LastPoly() != target.Ref {
+			replan = true
+		}
+		if replan && target.State != components.TargetNone {
+			s.dropRequest(a)
+			requestReplan(target)
+			if target.State == components.TargetFailed {
+				a.event = components.EventPathFailed
+			}
+		}
+	}
+}
+
+// dropRequest marks the agent's path queue request, if any, for
+// cancellation after the parallel pass.
+func (s *PathRequest) dropRequest(a *agent) {
+	if a.target.Request != 0 {
+		a.cancel = a.target.Request
+		a.target.Request = 0
+	}
+}
+
+// requestReplan is dtCrowd::requestMoveTargetReplan: plan again to the same
+// target, keeping what can be kept of the corridor.
+func requestReplan(target *components.MoveTarget) {
+	target.Request = 0
+	target.Replan = true
+	if target.Ref != 0 {
+		target.State = components.TargetRequesting
+	} else {
+		target.State = components.TargetFailed
+	}
+}
+
+// quickSearch runs the short search of dtCrowd::updateMoveRequest for the
+// agents of agents[begin:end] with a new request: a path found within 20
+// iterations is used at once; otherwise the agent heads for the best
+// polygon found and waits for the path queue.
+func (s *PathRequest) quickSearch(worker, begin, end int) {
+	q := s.queries[worker]
+	reqPath := s.scratch[worker].path[:]
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		target := a.target
+		if a.state.Mode == components.AgentInvalid || target.State != components.TargetRequesting {
+			continue
+		}
+		filter := s.filter(a.params)
+		path := a.corridor.Path()
+		pos := a.position.Vec3()
+
+		count := 0
+		var reqPos geom.Vec3
+		if _, err := q.InitSlicedFindPath(path[0], target.Ref, pos, target.Position, filter, 0); err == nil {
+			_, _, err = q.UpdateSlicedFindPath(quickSearchIterations)
+			if err == nil {
+				if target.Replan {
+					// Keep what can be kept of the existing corridor.
+					count, _, err = q.FinalizeSlicedFindPathPartial(path, reqPath)
+				} else {
+					count, _, err = q.FinalizeSlicedFindPath(reqPath)
+				}
+			}
+			if err != nil {
+				count = 0
+			}
+		}
+		if count > 0 {
+			if reqPath[count-1] != target.Ref {
+				// Partial: aim at the point of the last polygon nearest the
+				// target.
+				closest, _, err := q.ClosestPointOnPoly(reqPath[count-1], target.Position)
+				if err != nil {
+					count = 0
+				}
+				reqPos = closest
+			} else {
+				reqPos = target.Position
+			}
+		}
+		if count == 0 {
+			// No path at all: start from where the agent stands.
+			reqPos = pos
+			reqPath[0] = path[0]
+			count = 1
+		}
+
+		_ = a.corridor.SetCorridor(reqPos, reqPath[:count])
+		a.boundary.Reset()
+		a.state.Partial = false
+		if reqPath[count-1] == target.Ref {
+			target.State = components.TargetValid
+			target.ReplanTime = 0
+		} else {
+			target.State = components.TargetWaitingForQueue
+		}
+	}
+}
+
+// requestPaths hands the agents waiting for the queue to it, those that
+// waited longest first, at most Settings.MaxPathQueueRequestsPerTick (the
+// reference's addToPathQueue ordering, ties included).
+func (s *PathRequest) requestPaths() {
+	maxQueue := max(1, s.settings.MaxPathQueueRequestsPerTick)
+	s.queue = s.queue[:0]
+	for i := range s.agents {
+		a := &s.agents[i]
+		if a.state.Mode == components.AgentInvalid || a.target.State != components.TargetWaitingForQueue {
+			continue
+		}
+		s.queue = insertByReplanTime(s.queue, i, s.agents, maxQueue)
+	}
+	for _, i := range s.queue {
+		if s.pathQueue.Pending() >= s.pathQueue.Slots() {
+			// Full: Request would only build an error.
+			break
+		}
+		a := &s.agents[i]
+		id, err := s.pathQueue.Request(a.corridor.LastPoly(), a.target.Ref,
+			a.corridor.Target(), a.target.Position, s.filter(a.params))
+		if err == nil {
+			a.target.Request = id
+			a.target.State = components.TargetWaitingForPath
+		}
+	}
+}
+
+// insertByReplanTime inserts agent i into queue, kept sorted by decreasing
+// ReplanTime and at most maxQueue long (dtCrowd's addToPathQueue).
+func insertByReplanTime(queue []int, i int, agents []agent, maxQueue int) []int {
+	time := agents[i].target.ReplanTime
+	n := len(queue)
+	if n == 0 || time <= agents[queue[n-1]].target.ReplanTime {
+		if n >= maxQueue {
+			return queue
+		}
+		return append(queue, i)
+	}
+	at := 0
+	for at < n && time < agents[queue[at]].target.ReplanTime {
+		at++
+	}
+	if n < maxQueue {
+		queue = append(queue, 0)
+	}
+	copy(queue[at+1:], queue[at:])
+	queue[at] = i
+	return queue
+}
+
+// collectPaths installs the paths the queue finished (the second half of
+// dtCrowd::updateMoveRequest).
+func (s *PathRequest) collectPaths() {
+	for i := range s.agents {
+		a := &s.agents[i]
+		target := a.target
+		if target.State != components.TargetWaitingForPath {
+			continue
+		}
+		switch s.pathQueue.Status(target.Request) {
+		case crowd.PathRequestWaiting:
+			continue
+		case crowd.PathRequestDone:
+			s.installPath(a)
+		default:
+			// Failed or expired: try again while the target is valid. A failed
+			// request is claimed to free its slot.
+			s.pathQueue.Cancel(target.Request)
+			target.Request = 0
+			if target.Ref != 0 {
+				target.State = components.TargetRequesting
+			} else {
+				target.State = components.TargetFailed
+				a.event = components.EventPathFailed
+			}
+			target.ReplanTime = 0
+		}
+	}
+}
+
+// backOff updates the partial-replan delay after a path ending in last
+// (Settings.PartialReplanBackoff).
+func (s *PathRequest) backOff(target *components.MoveTarget, last navmesh.Ref, partial bool) {
+	switch {
+	case !partial:
+		target.PartialEnd, target.ReplanDelay = 0, 0
+	case last == target.PartialEnd:
+		// The same best polygon again: the target is out of reach.
+		target.ReplanDelay = min(max(2*target.ReplanDelay, 2*targetReplanDelay), maxPartialReplanDelay)
+	default:
+		target.PartialEnd, target.ReplanDelay = last, 0
+	}
+}
+
+// installPath merges the queue's path behind the corridor's first part, as
+// the reference does: the agent kept walking while the queue searched from
+// the corridor's end.
+func (s *PathRequest) installPath(a *agent) {
+	target := a.target
+	maxPath := a.corridor.MaxPath()
+	if len(s.result) < maxPath {
+		s.result = make([]navmesh.Ref, maxPath)
+	}
+	res := s.result[:maxPath]
+	path := a.corridor.Path()
+	npath := len(path)
+	targetPos := target.Position
+
+	nres, status, err := s.pathQueue.Result(target.Request, res)
+	target.Request = 0
+	valid := err == nil && nres > 0
+	a.state.Partial = err == nil && status.Partial()
+
+	// The queue searched from the corridor's last polygon; it must still be.
+	if valid && path[npath-1] != res[0] {
+		valid = false
+	}
+	if valid {
+		if npath > 1 {
+			// Put the old path in front of the new one.
+			if (npath-1)+nres > maxPath {
+				nres = maxPath - (npath - 1)
+			}
+			copy(res[npath-1:npath-1+nres], res[:nres])
+			copy(res, path[:npath-1])
+			nres += npath - 1
+			// Remove trackbacks (A, B, A).
+			for j := 0; j < nres; j++ {
+				if j-1 >= 0 && j+1 < nres && res[j-1] == res[j+1] {
+					copy(res[j-1:], res[j+1:nres])
+					nres -= 2
+					j -= 2
+				}
+			}
+		}
+		if res[nres-1] != target.Ref {
+			// Partial: aim at the point of the last polygon nearest the target.
+			nearest, _, err := s.queries[0].ClosestPointOnPoly(res[nres-1], targetPos)
+			if err == nil {
+				targetPos = nearest
+			} else {
+				valid = false
+			}
+		}
+	}
+	if valid && a.corridor.SetCorridor(targetPos, res[:nres]) == nil {
+		a.boundary.Reset()
+		target.State = components.TargetValid
+		s.backOff(target, res[nres-1], a.state.Partial)
+		if a.state.Partial && !target.PartialReported {
+			target.PartialReported = true
+			a.event = components.EventPartialPath
+		}
+	} else {
+		target.State = components.TargetFailed
+		a.event = components.EventPathFailed
+	}
+	target.ReplanTime = 0
+}

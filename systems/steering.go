@@ -1,0 +1,235 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// offMeshTriggerRadius is how many agent radii from an off-mesh
+// connection's start an agent begins to cross it.
+const offMeshTriggerRadius = float32(2.25)
+
+// Steering is the fourth stage (the corner, off-mesh and steering loops of
+// dtCrowd::update). For each walking agent with a path it finds the next
+// corners of its corridor, shortcuts the corridor towards the corner after
+// next when it is in sight (OptimizeVisibility), and starts crossing an
+// off-mesh connection whose start is within 2.25 radii (EventOffMeshStarted).
+// Then it sets the desired velocity: towards the next corner, or smoothly
+// towards the one after (AnticipateTurns), slowing down within two radii of
+// the target; or the requested velocity. With Separation, neighbours push
+// the desired velocity away in proportion to SeparationWeight.
+//
+// When Settings.DeadlockBreaker is on, an agent with a path that has not
+// moved half a radius in a second is nudged sideways for a while (see
+// breakDeadlock), which the reference lacks (recastnavigation #295, #387).
+//
+// Resources: Queries, Filters; optional Settings, TimeStep, Events, Workers.
+type Steering struct {
+	stage
+	job func(worker, begin, end int)
+}
+
+// Initialize prepares the stage for world.
+func (s *Steering) Initialize(world *ecs.World) {
+	s.init(world)
+	s.job = s.steerAgents
+}
+
+// Finalize does nothing.
+func (s *Steering) Finalize(world *ecs.World) {}
+
+// Update runs the stage.
+func (s *Steering) Update(world *ecs.World) {
+	if !s.begin(world) {
+		return
+	}
+	s.parallel(s.job)
+	s.emitPending()
+}
+
+func (s *Steering) steerAgents(worker, begin, end int) {
+	q := s.queries[worker]
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		if !walking(a) || a.target.State == components.TargetNone {
+			continue
+		}
+		if a.target.State != components.TargetVelocity {
+			s.findCorners(a, q)
+			if s.triggerOffMesh(a, q) {
+				continue
+			}
+		}
+		s.steer(a)
+	}
+}
+
+// findCorners updates the agent's corners and shortcuts its corridor.
+func (s *Steering) findCorners(a *agent, q *query.Query) {
+	corners := a.corners
+	n, err := a.corridor.FindCorners(q, corners.Points[:])
+	if err != nil {
+		n = 0
+	}
+	corners.Count = n
+	if a.params.UpdateFlags.Has(components.OptimizeVisibility) && n > 0 {
+		target := corners.Points[min(1, n-1)].Pos
+		_ = a.corridor.OptimizePathVisibility(target, a.params.PathOptimizationRange, q, s.filter(a.params))
+	}
+}
+
+// triggerOffMesh starts the crossing of an off-mesh connection the agent has
+// come near, and reports whether it did.
+func (s *Steering) triggerOffMesh(a *agent, q *query.Query) bool {
+	corners := a.corners
+	if corners.Count == 0 {
+		return false
+	}
+	last := &corners.Points[corners.Count-1]
+	if last.Flags&query.StraightPathOffMeshConnection == 0 {
+		return false
+	}
+	radius := a.params.Radius * offMeshTriggerRadius
+	if geom.Dist2DSqr(a.position.Vec3(), last.Pos) >= radius*radius {
+		return false
+	}
+	refs, start, end, err := a.corridor.MoveOverOffMeshConnection(last.Ref, q)
+	if err != nil {
+		// PathRequest replans a corridor whose connection went away.
+		return false
+	}
+	*a.animation = components.OffMeshAnimation{
+		Active:   true,
+		InitPos:  a.position.Vec3(),
+		StartPos: start,
+		EndPos:   end,
+		Poly:     refs[1],
+		TMax:     (geom.Dist2D(start, end) / a.params.MaxSpeed) * 0.5,
+	}
+	a.state.Mode = components.AgentOffMesh
+	corners.Count = 0
+	a.neighbours.Count = 0
+	a.event = components.EventOffMeshStarted
+	return true
+}
+
+// steer sets the agent's desired velocity.
+func (s *Steering) steer(a *agent) {
+	var desired geom.Vec3
+	velocity := a.velocity
+	if a.target.State == components.TargetVelocity {
+		desired = a.target.Velocity
+		velocity.DesiredSpeed = geom.Len(a.target.Velocity)
+	} else {
+		if a.params.UpdateFlags.Has(components.AnticipateTurns) {
+			desired = smoothSteerDirection(a)
+		} else {
+			desired = straightSteerDirection(a)
+		}
+		// Slow down near the end of the path.
+		slowDownRadius := a.params.Radius * 2
+		speedScale := distanceToGoal(a, slowDownRadius) / slowDownRadius
+		velocity.DesiredSpeed = a.params.MaxSpeed
+		desired = geom.Scale(desired, velocity.DesiredSpeed*speedScale)
+	}
+
+	if a.params.UpdateFlags.Has(components.Separation) {
+		desired = s.separate(a, desired)
+	}
+	if s.settings.DeadlockBreaker {
+		desired = s.breakDeadlock(a, desired)
+	}
+	velocity.Desired = desired
+}
+
+// separate adds the push away from the neighbours to the desired velocity,
+// keeping its speed.
+func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
+	separationDist := a.params.CollisionQueryRange
+	invSeparationDist := 1.0 / separationDist
+	weight := a.params.SeparationWeight
+	pos := a.position
+
+	var w float32
+	var disp geom.Vec3
+	for _, nb := range a.neighbours.Slice() {
+		j := s.table.lookup(nb.Entity)
+		if j < 0 {
+			continue
+		}
+		other := s.agents[j].position
+		diff := geom.Vec3{pos[0] - other[0], 0, pos[2] - other[2]}
+		distSqr := geom.LenSqr(diff)
+		if distSqr < 0.00001 || distSqr > separationDist*separationDist {
+			continue
+		}
+		dist := geom.Sqrt(distSqr)
+		scaled := dist * invSeparationDist
+		pushWeight := weight * (1.0 - scaled*scaled)
+		disp = geom.Mad(disp, diff, pushWeight/dist)
+		w += 1.0
+	}
+	if w > 0.0001 {
+		desired = geom.Mad(desired, disp, 1.0/w)
+		// Keep the desired speed (the reference scales by the squared ratio).
+		speedSqr := geom.LenSqr(desired)
+		desiredSqr := a.velocity.DesiredSpeed * a.velocity.DesiredSpeed
+		if speedSqr > desiredSqr {
+			desired = geom.Scale(desired, desiredSqr/speedSqr)
+		}
+	}
+	return desired
+}
+
+// smoothSteerDirection aims between the next corner and the one after, so
+// that the agent cuts turns (calcSmoothSteerDirection).
+func smoothSteerDirection(a *agent) geom.Vec3 {
+	corners := a.corners
+	if corners.Count == 0 {
+		return geom.Vec3{}
+	}
+	pos := a.position
+	p0 := corners.Points[0].Pos
+	p1 := corners.Points[min(1, corners.Count-1)].Pos
+	dir0 := geom.Vec3{p0[0] - pos[0], 0, p0[2] - pos[2]}
+	dir1 := geom.Vec3{p1[0] - pos[0], 0, p1[2] - pos[2]}
+	len0 := geom.Len(dir0)
+	len1 := geom.Len(dir1)
+	if len1 > 0.001 {
+		dir1 = geom.Scale(dir1, 1.0/len1)
+	}
+	dir := geom.Vec3{
+		dir0[0] - dir1[0]*len0*0.5,
+		0,
+		dir0[2] - dir1[2]*len0*0.5,
+	}
+	return geom.Normalize(dir)
+}
+
+// straightSteerDirection aims straight at the next corner
+// (calcStraightSteerDirection).
+func straightSteerDirection(a *agent) geom.Vec3 {
+	corners := a.corners
+	if corners.Count == 0 {
+		return geom.Vec3{}
+	}
+	pos := a.position
+	p0 := corners.Points[0].Pos
+	return geom.Normalize(geom.Vec3{p0[0] - pos[0], 0, p0[2] - pos[2]})
+}
+
+// distanceToGoal returns the xz distance to the target when it is among
+// the corners, capped at limit, and limit otherwise (getDistanceToGoal).
+func distanceToGoal(a *agent, limit float32) float32 {
+	corners := a.corners
+	if corners.Count == 0 {
+		return limit
+	}
+	last := &corners.Points[corners.Count-1]
+	if last.Flags&query.StraightPathEnd == 0 {
+		return limit
+	}
+	return min(geom.Dist2D(a.position.Vec3(), last.Pos), limit)
+}

@@ -1,0 +1,99 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
+)
+
+// agent holds one agent's components for the current Update, plus scratch
+// that a parallel pass leaves for the sequential pass after it. The
+// pointers stay valid until the next structural change of the world, and
+// none happens inside a stage's Update.
+type agent struct {
+	entity     ecs.Entity
+	params     *components.AgentParams
+	position   *components.Position
+	velocity   *components.Velocity
+	state      *components.AgentState
+	corridor   *components.Corridor
+	target     *components.MoveTarget
+	boundary   *components.Boundary
+	neighbours *components.Neighbours
+	corners    *components.Corners
+	animation  *components.OffMeshAnimation
+
+	// event is an event the agent raised in a parallel pass.
+	event components.EventKind
+	// cancel is a path queue request the agent dropped in a parallel pass.
+	cancel crowd.PathRequestID
+}
+
+// agentFilter matches the entities that carry every agent component.
+type agentFilter = generic.Filter10[
+	components.AgentParams, components.Position, components.Velocity,
+	components.AgentState, components.Corridor, components.MoveTarget,
+	components.Boundary, components.Neighbours, components.Corners,
+	components.OffMeshAnimation,
+]
+
+// agentTable lists the agents of the world in query order, the order every
+// stage and every sequential pass uses, and finds an agent by entity.
+type agentTable struct {
+	filter *agentFilter
+	agents []agent
+	// slots maps an entity ID to 1 + the agent's index in agents; 0 means
+	// not an agent of this Update.
+	slots []int32
+}
+
+func (t *agentTable) init() {
+	t.filter = generic.NewFilter10[
+		components.AgentParams, components.Position, components.Velocity,
+		components.AgentState, components.Corridor, components.MoveTarget,
+		components.Boundary, components.Neighbours, components.Corners,
+		components.OffMeshAnimation,
+	]()
+}
+
+// collect lists the agents of world. It allocates only when the crowd grows
+// beyond every earlier size.
+func (t *agentTable) collect(world *ecs.World) []agent {
+	for i := range t.agents {
+		if id := int(t.agents[i].entity.ID()); id < len(t.slots) {
+			t.slots[id] = 0
+		}
+	}
+	t.agents = t.agents[:0]
+	q := t.filter.Query(world)
+	for q.Next() {
+		params, position, velocity, state, corridor, target, boundary, neighbours, corners, animation := q.Get()
+		e := q.Entity()
+		t.agents = append(t.agents, agent{
+			entity: e, params: params, position: position, velocity: velocity, state: state,
+			corridor: corridor, target: target, boundary: boundary, neighbours: neighbours,
+			corners: corners, animation: animation,
+		})
+		id := int(e.ID())
+		if id >= len(t.slots) {
+			t.slots = append(t.slots, make([]int32, id+1-len(t.slots)+len(t.slots)/2)...)
+		}
+		t.slots[id] = int32(len(t.agents))
+	}
+	return t.agents
+}
+
+// lookup returns the index of entity e's agent in this Update, -1 when e
+// is not one (it was removed, or is not an agent).
+func (t *agentTable) lookup(e ecs.Entity) int {
+	id := int(e.ID())
+	if id >= len(t.slots) {
+		return -1
+	}
+	slot := int(t.slots[id]) - 1
+	if slot < 0 || t.agents[slot].entity != e {
+		return -1
+	}
+	return slot
+}
