@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sample is go test -bench output with a benchmark run twice.
+const sample = `goos: linux
+goarch: amd64
+pkg: github.com/archenav/archenav/benchmarks
+cpu: AMD EPYC
+BenchmarkSolo/dungeon-2     	      20	  15000000 ns/op	         7.500 rasterize-ms	         0.3800 polymesh-ms	 3330539 B/op	     274 allocs/op
+BenchmarkSolo/dungeon-2     	      20	  14400000 ns/op	         7.280 rasterize-ms	         0.4000 polymesh-ms	 3330539 B/op	     274 allocs/op
+BenchmarkTiled/dungeon/workers=1-2   	       20	  23800000 ns/op	  260025 B/op	    1062 allocs/op
+BenchmarkTiled/dungeon/workers=2-2   	       20	  14000000 ns/op	  370446 B/op	    1101 allocs/op
+BenchmarkQuery/dungeon/pair-2            	   50000	      4810 ns/op	        14.37 mean-polys	      1822 partial-paths	       0 B/op	       0 allocs/op
+BenchmarkQuery/dungeon/path-2            	   50000	      2500 ns/op	        14.37 mean-polys	      1822 partial-paths	       0 B/op	       0 allocs/op
+BenchmarkConcurrentQueries/dungeon/tiled+writer/goroutines=2-2 	   20000	      4000 ns/op	        500.0 edits/s	         0.0010 failed-pairs	       5 B/op	       0 allocs/op
+BenchmarkCrowd/dungeon/agents=1000/workers=1-2        	     600	   6650000 ns/op	         0.05 allocs/tick	         8.560 p99-ms	       117.0 reached-1m	         0 steady-allocs/tick	         3.000 waiting	    3421 B/op	       0 allocs/op
+PASS
+ok  	github.com/archenav/archenav/benchmarks	1.024s
+`
+
+func TestParseKeepsEveryRunAndPicksTheFastest(t *testing.T) {
+	rs := results{}
+	require.NoError(t, parse(strings.NewReader(sample), rs))
+	require.Len(t, rs["BenchmarkSolo/dungeon"], 2)
+	best, ok := rs.best("BenchmarkSolo/dungeon")
+	require.True(t, ok)
+	assert.Equal(t, 20, best.iterations)
+	assert.InDelta(t, 14400000, best.values["ns/op"], 0)
+	assert.InDelta(t, 7.28, best.values["rasterize-ms"], 1e-9, "metrics come from the fastest run")
+	v, ok := rs.value("BenchmarkConcurrentQueries/dungeon/tiled+writer/goroutines=2", "edits/s")
+	require.True(t, ok)
+	assert.InDelta(t, 500, v, 0)
+	_, ok = rs.best("BenchmarkSolo/nav_test")
+	assert.False(t, ok)
+}
+
+func TestParseRejectsABrokenLine(t *testing.T) {
+	err := parse(strings.NewReader("BenchmarkX-2 10 12 ns/op 7\n"), results{})
+	assert.ErrorContains(t, err, "line 1")
+}
+
+func TestTablesSetOursBesideTheReference(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, run(nil, strings.NewReader(sample), &out))
+	text := out.String()
+	for _, row := range []string{
+		"| dungeon | 14.4 | 14.4 | 1.00× |",                        // solo bake
+		"| rasterize | 7.28 | 7.28 | 1.00× |",                      // stages of the fastest run
+		"| dungeon | 23.8 | 23.8 | 1.00× | 14.0 | 0.59× | 1.70× |", // tiled, speed-up
+		"| dungeon | whole pair | 4.81 | 4.81 | 1.00× | 0 |",       // queries
+		"| dungeon | 1847 | 1822 | 14.6 | 14.4 |",                  // workload
+		"| dungeon | tiled+writer | – | – | 4.00 | – | – / 500 | – / 0.10 % |",
+		"| dungeon | 1000 | 6.65 | 8.56 | 6.65 | 8.56 | 1.00× | – | – | – | 0.050 (0.000) | 153 / 117 | 3 |",
+	} {
+		assert.Contains(t, text, row)
+	}
+	assert.NotContains(t, text, "reference mode", "no table without results")
+}
+
+func TestRunNeedsResults(t *testing.T) {
+	err := run(nil, strings.NewReader("PASS\n"), &bytes.Buffer{})
+	assert.ErrorContains(t, err, "no benchmark results")
+}
