@@ -181,6 +181,7 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 	var want []geom.Vec3
 	for _, workers := range []int{1, 3} {
 		w := newTestWorld(t, 40)
+		ecs.GetResource[components.Settings](w.world).PileFraction = 0.25
 		var agents []ecs.Entity
 		for i := 0; i < 40; i++ {
 			agents = append(agents, w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i%5) * 0.05, 0, float32(i/5) * 0.05})))
