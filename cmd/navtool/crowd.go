@@ -174,8 +174,11 @@ type crowdReport struct {
 	OverlapAgentTicks int                `json:"overlapAgentTicks"`
 	StuckAgents       int                `json:"stuckAgents"`
 	AllocsPerTick     float64            `json:"allocsPerTick"`
-	PartialPaths      int                `json:"partialPaths"`
-	WaitingForPath    int                `json:"waitingForPath"`
+	// SteadyAllocsPerTick averages the allocations of the ticks after the
+	// first second, once the crowd has set itself up.
+	SteadyAllocsPerTick float64 `json:"steadyAllocsPerTick"`
+	PartialPaths        int     `json:"partialPaths"`
+	WaitingForPath      int     `json:"waitingForPath"`
 	// OutOfReach counts the agents whose target lies in another connected
 	// component of the navmesh than their start: no path leads there.
 	OutOfReach int `json:"outOfReach"`
@@ -277,7 +280,8 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
 	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
-	var allocCount uint64
+	var allocCount, steadyAllocCount uint64
+	steadyFrom := int(math.Ceil(1 / opts.dt)) // the first tick after one second
 	dt := float32(opts.dt)
 	for tick := 0; tick < opts.ticks; tick++ {
 		metrics.Read(allocs)
@@ -289,6 +293,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		times[tick] = float64(time.Since(start).Nanoseconds()) / 1e6
 		metrics.Read(allocs)
 		allocCount += allocs[0].Value.Uint64() - before
+		if tick >= steadyFrom {
+			steadyAllocCount += allocs[0].Value.Uint64() - before
+		}
 
 		for i, d := range p.Stats(&world).StageDurations {
 			stageTotals[i] += d
@@ -303,6 +310,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(opts.ticks)
 	}
 	report.AllocsPerTick = float64(allocCount) / float64(opts.ticks)
+	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
+		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
+	}
 	report.OffMeshViolations = checker.offMesh
 	report.WallPenetrations = checker.wallPenetrations
 	report.OverlapAgentTicks = checker.overlaps
@@ -344,9 +354,9 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
-		"allocations per tick %.2f\n",
+		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
-		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick)
+		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick, r.SteadyAllocsPerTick)
 	return err
 }
 

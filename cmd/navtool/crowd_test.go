@@ -23,7 +23,7 @@ func TestCrowdCommandJSON(t *testing.T) {
 	var report map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
-		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "waitingForPath", "outOfReach", "reachedReachable"} {
+		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
