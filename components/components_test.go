@@ -113,7 +113,7 @@ func TestResourceDefaults(t *testing.T) {
 	assert.True(t, s.WallSafeCollisions)
 	assert.True(t, s.EdgeHeightSnap)
 	assert.False(t, s.ContactSliding)
-	assert.Zero(t, s.PileFraction)
+	assert.Equal(t, float32(0.25), s.PileFraction)
 
 	var n Neighbours
 	n.Count = 2

@@ -196,6 +196,9 @@ func (c *Config) settings() components.Settings {
 	s.DeadlockBreaker = !c.Reference
 	s.WallSafeCollisions = !c.Reference
 	s.EdgeHeightSnap = !c.Reference
+	if c.Reference {
+		s.PileFraction = 0
+	}
 	s.PartialReplanBackoff = !c.Reference
 	return s
 }

@@ -33,11 +33,12 @@ const collisionResolveFactor = float32(0.7)
 // order (the reference pushes them 1 cm along their desired velocities,
 // which does nothing when these are zero).
 //
-// With Settings.PileFraction > 0, agents piled closer than that share of
-// the sum of their radii are pushed apart even when they are not among each
-// other's nearest neighbours: the reference only ever looks at the six
-// nearest, so in a pile of more agents the pushes cancel out and the pile
-// stays.
+// With Settings.PileFraction > 0, slow agents (under half their
+// maximum speed) piled closer than that share of the sum of their radii
+// are pushed apart even when they are not among each other's nearest
+// neighbours: the reference only ever looks at the six nearest, so in a
+// pile of more agents the pushes cancel out and the pile stays. Agents
+// that flow past each other are left alone, so dense crowds keep moving.
 //
 // Resources: Queries, Filters; optional Settings, Workers.
 type CollisionResolve struct {
@@ -52,11 +53,11 @@ type CollisionResolve struct {
 	walls           []nearWalls
 	waits           []bool
 
-	// With Settings.PileFraction: a grid of the walking agents' positions
-	// at the start of the stage.
+	// With Settings.PileFraction: a grid of the positions of the walking
+	// agents that can be part of a pile (piling), at the start of the stage.
 	pileBreaking bool
 	grid         pointGrid
-	walkers      []bool
+	piling       []bool
 	heights      []float32
 	maxRadius    float32
 
@@ -90,10 +91,10 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.neighbours = make([][maxContacts]int32, n, n+n/2)
 		s.walls = make([]nearWalls, n, n+n/2)
 		s.waits = make([]bool, n, n+n/2)
-		s.walkers = make([]bool, n, n+n/2)
+		s.piling = make([]bool, n, n+n/2)
 		s.heights = make([]float32, n, n+n/2)
 	}
-	s.walkers, s.heights = s.walkers[:n], s.heights[:n]
+	s.piling, s.heights = s.piling[:n], s.heights[:n]
 	s.positions, s.next = s.positions[:n], s.next[:n]
 	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
 
@@ -112,15 +113,15 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	}
 }
 
-// copyAgents copies every agent's position, radius and height, which the
-// parallel passes then read for any agent.
+// copyAgents copies every agent's position, radius, height and whether it
+// can pile, which the parallel passes then read for any agent.
 func (s *CollisionResolve) copyAgents() {
 	for i := range s.agents {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
 		s.radii[i] = a.params.Radius
 		s.heights[i] = a.params.Height
-		s.walkers[i] = walking(a)
+		s.piling[i] = walking(a) && slowForPile(a)
 	}
 }
 
@@ -139,7 +140,7 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 					count++
 				}
 			}
-			if s.pileBreaking {
+			if s.pileBreaking && s.piling[i] {
 				count = s.addPiledContacts(worker, i, list, count)
 			}
 		}
@@ -268,6 +269,20 @@ func waiting(a *agent) bool {
 	return a.state.Partial && geom.Dist2DSqr(a.position.Vec3(), a.corridor.Target()) <= a.params.Radius*a.params.Radius
 }
 
+// slowForPile reports whether an agent moves slowly enough to be part of a
+// pile: slower than pileSpeedShare of its maximum speed. Piles are agents
+// that push each other to a standstill; pushing apart agents that flow
+// past each other only slows a dense crowd down.
+func slowForPile(a *agent) bool {
+	v := a.velocity.Actual
+	limit := pileSpeedShare * a.params.MaxSpeed
+	return v[0]*v[0]+v[2]*v[2] < limit*limit
+}
+
+// pileSpeedShare is the share of its maximum speed below which an agent
+// can be part of a pile (see slowForPile).
+const pileSpeedShare = float32(0.5)
+
 // yieldingShare is the part of an overlap a walking agent moves by when the
 // other agent waits.
 const yieldingShare = float32(0.1)
@@ -276,8 +291,8 @@ const yieldingShare = float32(0.1)
 // with Settings.PileFraction (MaxNeighbours without).
 const maxContacts = 16
 
-// buildGrid puts the walking agents' start positions into the stage's
-// point grid, with cells as wide as the largest pile distance. It reports
+// buildGrid puts the start positions of the agents that can pile into the
+// stage's point grid, with cells as wide as the largest pile distance. It reports
 // false when there is no agent with a radius.
 func (s *CollisionResolve) buildGrid() bool {
 	s.maxRadius = 0
@@ -288,16 +303,15 @@ func (s *CollisionResolve) buildGrid() bool {
 	if !(cell > 0) {
 		return false
 	}
-	s.grid.build(s.positions, s.walkers, cell)
+	s.grid.build(s.positions, s.piling, cell)
 	return true
 }
 
-// addPiledContacts adds to agent i's list (count long) the walking agents
-// piled on it (closer than Settings.PileFraction of the sum of the radii)
-// that are not in it
-// yet, up to maxContacts, and returns the new length. Moderate overlaps are
-// left to the nearest neighbours, as in the reference, so that dense crowds
-// keep flowing.
+// addPiledContacts adds to agent i's list (count long) the slow walking
+// agents piled on it (closer than Settings.PileFraction of the sum of the
+// radii) that are not in it yet, up to maxContacts, and returns the new
+// length. Moderate overlaps are left to the nearest neighbours, as in the
+// reference, so that dense crowds keep flowing.
 func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]int32, count int) int {
 	pos := s.positions[i]
 	height := s.heights[i]

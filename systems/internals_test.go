@@ -2,6 +2,7 @@ package systems
 
 import (
 	"fmt"
+	"math"
 	"sync/atomic"
 	"testing"
 
@@ -181,7 +182,6 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 	var want []geom.Vec3
 	for _, workers := range []int{1, 3} {
 		w := newTestWorld(t, 40)
-		ecs.GetResource[components.Settings](w.world).PileFraction = 0.25
 		var agents []ecs.Entity
 		for i := 0; i < 40; i++ {
 			agents = append(agents, w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i%5) * 0.05, 0, float32(i/5) * 0.05})))
@@ -217,6 +217,52 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 			continue
 		}
 		require.Equal(t, want, got)
+	}
+}
+
+// TestPileBreakingSparesMovingAgents: pile breaking only acts on slow
+// agents. The same pile as TestPileBreakingWithWorkers, but every agent
+// moving at full speed: only the nearest-neighbour pushes of the reference
+// act, so the pile does not spread out; slowed below half their
+// maximum speed, the same agents do.
+func TestPileBreakingSparesMovingAgents(t *testing.T) {
+	tests := []struct {
+		name       string
+		speedShare float32
+		spreadOut  bool
+	}{
+		{"full speed", 1, false},
+		{"just above the pile speed", 0.51, false},
+		{"just below the pile speed", 0.49, true},
+		{"standing", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newTestWorld(t, 40)
+			var agents []ecs.Entity
+			for i := 0; i < 40; i++ {
+				e := w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i%5) * 0.05, 0, float32(i/5) * 0.05}))
+				params, _, velocity, _, _, _, _, _, _, _ := w.get(e)
+				velocity.Actual = geom.Vec3{tt.speedShare * params.MaxSpeed, 0, 0}
+				agents = append(agents, e)
+			}
+			run(w, &BoundaryUpdate{}, 1)
+			var s CollisionResolve
+			run(w, &s, 20)
+			closest := float32(math.MaxFloat32)
+			for i, a := range agents {
+				_, pa, _, _, _, _, _, _, _, _ := w.get(a)
+				for _, b := range agents[i+1:] {
+					_, pb, _, _, _, _, _, _, _, _ := w.get(b)
+					closest = min(closest, geom.Dist2D(pa.Vec3(), pb.Vec3()))
+				}
+			}
+			if tt.spreadOut {
+				assert.Greater(t, closest, float32(0.3))
+			} else {
+				assert.Less(t, closest, float32(0.3))
+			}
+		})
 	}
 }
 

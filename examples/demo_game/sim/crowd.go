@@ -25,10 +25,6 @@ const (
 	maxSamples   = 512  // avoidance samples recorded for the selected agent
 )
 
-// pileFraction is the demo's components.Settings.PileFraction: agents
-// gathered on one point spread out instead of piling up.
-const pileFraction = 0.25
-
 // Sim is the demo crowd: an arche world with archenav's crowd plugin
 // installed, and one entity per agent.
 type Sim struct {
@@ -98,8 +94,6 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	// Gather mode sends everyone to one point: break up the pile there.
-	ecs.GetResource[components.Settings](&s.world).PileFraction = pileFraction
 	s.params = components.DefaultAgentParams()
 	s.params.Radius, s.params.Height = config.Radius, config.Height
 	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
