@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 )
@@ -50,7 +51,7 @@ func (w *nearWalls) gather(pos geom.Vec3, segments []crowd.BoundarySegment) {
 		}
 		px, pz, qx, qz := seg.P[0], seg.P[2], seg.Q[0], seg.Q[2]
 		if segmentDistanceSqr(x, z, px, pz, qx, qz) > nearWallDistance*nearWallDistance ||
-			triArea2D(x, z, px, pz, qx, qz) < 0 {
+			fastgeom.TriArea2D(fastgeom.Point{X: x, Z: z}, fastgeom.Point{X: px, Z: pz}, fastgeom.Point{X: qx, Z: qz}) < 0 {
 			continue
 		}
 		// The walkable side is on the left of P→Q seen from above.
@@ -111,31 +112,10 @@ func (w *nearWalls) keepInside(x, z float32) (float32, float32) {
 	return x, z
 }
 
-// segmentDistanceSqr is geom.DistancePtSegSqr2D on scalars, the same
-// operations in the same order: the squared xz distance from (x, z) to the
-// segment (px, pz)→(qx, qz).
+// segmentDistanceSqr is the squared xz distance from (x, z) to the segment
+// (px, pz)→(qx, qz).
 func segmentDistanceSqr(x, z, px, pz, qx, qz float32) float32 {
-	pqx, pqz := qx-px, qz-pz
-	dx, dz := x-px, z-pz
-	d := pqx*pqx + pqz*pqz
-	t := pqx*dx + pqz*dz
-	if d > 0 {
-		t /= d
-	}
-	if t < 0 {
-		t = 0
-	} else if t > 1 {
-		t = 1
-	}
-	dx = px + t*pqx - x
-	dz = pz + t*pqz - z
-	return dx*dx + dz*dz
-}
-
-// triArea2D is geom.TriArea2D on scalars: twice the signed xz area of the
-// triangle (ax, az), (bx, bz), (cx, cz).
-func triArea2D(ax, az, bx, bz, cx, cz float32) float32 {
-	abx, abz := bx-ax, bz-az
-	acx, acz := cx-ax, cz-az
-	return acx*abz - abx*acz
+	distSqr, _ := fastgeom.DistancePtSegSqr2D(fastgeom.Point{X: x, Z: z},
+		fastgeom.Point{X: px, Z: pz}, fastgeom.Point{X: qx, Z: qz})
+	return distSqr
 }

@@ -3,8 +3,8 @@ package navmesh
 import (
 	"math"
 
+	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 

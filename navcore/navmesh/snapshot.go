@@ -3,7 +3,7 @@ package navmesh
 import (
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/archenav/archenav/navcore/internal/fastgeom"
+	"github.com/archenav/archenav/internal/fastgeom"
 )
 
 // Snapshot is an immutable view of a Mesh's tile set at one moment. It never

@@ -1,8 +1,8 @@
 package query
 
 import (
+	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 

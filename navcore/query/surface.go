@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
