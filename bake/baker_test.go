@@ -91,6 +91,32 @@ func TestBakerAfterError(t *testing.T) {
 	assert.Equal(t, soloReferences[0].fingerprints, result.Fingerprints)
 }
 
+// TestPackageSoloConcurrent bakes the three levels twice at once with the
+// package's Solo, whose goroutines share a pool of Bakers, and checks every
+// result against the reference; run with -race.
+func TestPackageSoloConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	results := make([][2]*SoloResult, len(soloReferences))
+	errs := make([][2]error, len(soloReferences))
+	for i, ref := range soloReferences {
+		g := loadTestMesh(t, ref.mesh)
+		for k := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i][k], errs[i][k] = Solo(context.Background(), g, DefaultSettings())
+			}()
+		}
+	}
+	wg.Wait()
+	for i, ref := range soloReferences {
+		for k := range 2 {
+			require.NoError(t, errs[i][k], ref.mesh)
+			assert.Equal(t, ref.fingerprints, results[i][k].Fingerprints, ref.mesh)
+		}
+	}
+}
+
 // TestSoloConcurrent bakes the three levels at once, one Baker per
 // goroutine; run with -race.
 func TestSoloConcurrent(t *testing.T) {

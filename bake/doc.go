@@ -21,7 +21,9 @@
 //
 // A [Baker] runs the same bake and keeps the working memory of every stage
 // for the next one, so that baking again (after an edit, or tile after tile
-// of a streaming world) allocates little more than the products. A tiled
+// of a streaming world) allocates little more than the products; [Solo]
+// draws its Bakers from a pool, so its later calls gain the same until the
+// garbage collector reclaims the pool. A tiled
 // bake ([Tiled], or [TileBaker] to rebuild single tiles) runs the same
 // stages tile by tile on a grid over the level, each worker goroutine on a
 // Baker of its own.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -114,10 +115,20 @@ type SoloResult struct {
 // ctx is checked between stages: once it is done Solo returns its error.
 // Errors name the stage function that failed ("bake: build contours: ...").
 // The geometry is only read.
+//
+// Solo bakes on a Baker from a pool shared by every Solo call, so that
+// baking again reuses the working memory of earlier bakes until the
+// garbage collector reclaims it; the result never shares memory with the
+// pool. Keep a Baker of your own to hold on to that memory for sure.
 func Solo(ctx context.Context, g *Geometry, settings Settings, opts ...SoloOption) (*SoloResult, error) {
-	var b Baker
-	return b.Solo(ctx, g, settings, opts...)
+	b := soloBakers.Get().(*Baker)
+	result, err := b.Solo(ctx, g, settings, opts...)
+	soloBakers.Put(b) // not after a panic: that Baker may be broken
+	return result, err
 }
+
+// soloBakers are the Bakers of the package's Solo.
+var soloBakers = sync.Pool{New: func() any { return new(Baker) }}
 
 // Solo is the package's Solo on the Baker's memory. With WithIntermediates
 // the compact heightfield and the contour set go to the result and the

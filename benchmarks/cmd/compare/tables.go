@@ -141,7 +141,7 @@ func soloTable(w io.Writer, rs results) error {
 			rs.metric(solo, "allocs/op").integer(), rs.metric(baker, "allocs/op").integer(),
 			rs.scaled(solo, "B/op", 1e6).String(), rs.scaled(baker, "B/op", 1e6).String())
 	}
-	if err := heading(w, "Solo bake (ms per bake)", "BenchmarkSolo bakes from scratch; BenchmarkBakerSolo reuses one bake.Baker. C++: best of 5."); err != nil {
+	if err := heading(w, "Solo bake (ms per bake)", "BenchmarkSolo bakes from scratch on a new bake.Baker (bake.Solo's first call); BenchmarkBakerSolo reuses one Baker (bake.Solo's later calls, through its pool). C++: best of 5."); err != nil {
 		return err
 	}
 	return t.write(w)
