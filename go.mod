@@ -12,11 +12,15 @@ require (
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
 	github.com/ebitengine/purego v0.8.0 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
+	golang.org/x/exp v0.0.0-20230418202329-0354be287a23 // indirect
 	golang.org/x/sync v0.8.0 // indirect
 	golang.org/x/sys v0.25.0 // indirect
 )
 
-require github.com/mlange-42/arche v0.15.3
+require (
+	github.com/mlange-42/arche v0.15.3
+	github.com/mlange-42/arche-model v0.10.0
+)
 
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
