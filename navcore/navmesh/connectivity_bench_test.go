@@ -22,7 +22,8 @@ func quadTile(x, y int32, side int) *TileData {
 }
 
 // BenchmarkComputeConnectivity labels a square grid of tiles of 8×8
-// polygons each: the cost of the first Connectivity call after a tile
+// polygons each. cold: no tile has its tile components yet (a first call);
+// warm: every tile has them, as all but the changed tiles do after a tile
 // change.
 func BenchmarkComputeConnectivity(b *testing.B) {
 	for _, tiles := range []int{4, 16, 40} {
@@ -47,12 +48,26 @@ func BenchmarkComputeConnectivity(b *testing.B) {
 		c := computeConnectivity(s, allPass)
 		require.Equal(b, 1, c.ComponentCount())
 		require.Equal(b, tiles*tiles*64, c.PolyCount())
-		b.Run(fmt.Sprintf("polys=%d", c.PolyCount()), func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				computeConnectivity(s, allPass)
+		forget := func() {
+			s.eachTile(func(t *Tile) { t.components = new(componentsCell) })
+		}
+		for _, warm := range []bool{false, true} {
+			name := fmt.Sprintf("polys=%d/cold", c.PolyCount())
+			if warm {
+				name = fmt.Sprintf("polys=%d/warm", c.PolyCount())
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.PolyCount()), "ns/poly")
-		})
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					if !warm {
+						b.StopTimer()
+						forget()
+						b.StartTimer()
+					}
+					computeConnectivity(s, allPass)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.PolyCount()), "ns/poly")
+			})
+		}
 	}
 }

@@ -152,6 +152,28 @@ func requireMatchesFloodOf(t *testing.T, s *navmesh.Snapshot, c *navmesh.Connect
 		info, _ := c.Info(id)
 		require.Equal(t, n, info.Polys, "component %d", id)
 	}
+	// The bounds are tight: each face touches a vertex of the component.
+	touched := map[uint32]*[6]bool{}
+	for _, ref := range refs {
+		id := c.Component(ref)
+		if id == 0 {
+			continue
+		}
+		info, _ := c.Info(id)
+		if touched[id] == nil {
+			touched[id] = new([6]bool)
+		}
+		tile, poly, _ := s.TileAndPoly(ref)
+		for _, vi := range poly.Verts[:poly.VertCount] {
+			for a := range 3 {
+				touched[id][a] = touched[id][a] || tile.Verts[vi][a] == info.BMin[a]
+				touched[id][3+a] = touched[id][3+a] || tile.Verts[vi][a] == info.BMax[a]
+			}
+		}
+	}
+	for id, faces := range touched {
+		require.Equal(t, [6]bool{true, true, true, true, true, true}, *faces, "bounds of component %d", id)
+	}
 	return c
 }
 
@@ -317,6 +339,52 @@ func TestConnectivityFollowsTiles(t *testing.T) {
 	again := requireMatchesFlood(t, mesh.Snapshot())
 	assert.Equal(t, whole.ComponentCount(), again.ComponentCount())
 	checkAgainstFindPath(t, mesh, 3000)
+}
+
+// TestFlagConnectivityFollowsTilesAndFlags swaps tiles of a tiled nav_test
+// and disables and enables polygons in between, and checks the components
+// of every tile set under a flag rule, and without one, against a fresh
+// flood: each snapshot reuses the tile labels of the tiles that did not
+// change, so a stale reuse would show here.
+func TestFlagConnectivityFollowsTilesAndFlags(t *testing.T) {
+	const disabled = 0x10
+	result := bakeTiled(t, "nav_test")
+	mesh, err := result.NavMesh()
+	require.NoError(t, err)
+	passes := func(p *navmesh.Poly) bool { return p.Flags&0xffff != 0 && p.Flags&disabled == 0 }
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	var removed []*navmesh.TileData
+	for step := range 60 {
+		s := mesh.Snapshot()
+		switch {
+		case step%3 == 0:
+			refs := allPolys(s)
+			for range 5 {
+				ref := refs[rng.IntN(len(refs))]
+				_, poly, err := s.TileAndPoly(ref)
+				require.NoError(t, err)
+				require.NoError(t, mesh.SetPolyFlags(ref, poly.Flags^disabled))
+			}
+		case len(removed) > 0 && step%3 == 2:
+			_, err := mesh.AddTile(removed[0], 0)
+			require.NoError(t, err)
+			removed = removed[1:]
+		default:
+			var tiles []navmesh.TileRef
+			for i := 0; i < s.MaxTiles(); i++ {
+				if tile := s.Tile(i); tile != nil {
+					tiles = append(tiles, tile.Ref())
+				}
+			}
+			data, err := mesh.RemoveTile(tiles[rng.IntN(len(tiles))])
+			require.NoError(t, err)
+			removed = append(removed, data)
+		}
+		next := mesh.Snapshot()
+		requireMatchesFloodOf(t, next, next.FlagConnectivity(0xffff, disabled), passes)
+		requireMatchesFlood(t, next)
+	}
 }
 
 func TestConnectivitySharedAcrossFlagEdits(t *testing.T) {

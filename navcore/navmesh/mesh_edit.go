@@ -65,6 +65,7 @@ func (e *edit) draftOf(i uint32) *draft {
 		}
 	}
 	version := *e.tile(i)
+	version.components = new(componentsCell) // labels of its own
 	d := &draft{tile: &version}
 	e.drafts = append(e.drafts, d)
 	e.tiles.set(i, d.tile)

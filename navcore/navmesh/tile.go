@@ -38,6 +38,9 @@ type Tile struct {
 	salt          uint32
 	index         uint32
 	linksFreeList uint32
+	// components keeps the version's tile components (see
+	// computeConnectivity); every version has its own.
+	components *componentsCell
 }
 
 // newTile returns the first version of a tile made from data, placed in slot
@@ -57,6 +60,7 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		salt:               salt,
 		index:              index,
 		linksFreeList:      NullLink,
+		components:         new(componentsCell),
 	}
 	if n := len(t.Links); n > 0 {
 		for i := range n - 1 {
