@@ -80,4 +80,20 @@ func TestTiledLargeLevel(t *testing.T) {
 	// A straight diagonal over a flat floor: 996·√2.
 	assert.InDelta(t, 1408.56, length, 0.1)
 	t.Logf("%d polys in the corridor, %d corners, length %.2f; %+v; wall %v", n, count, length, r.Stats.Counts, r.Stats.Wall)
+
+	// A pool of 32 nodes runs out on this path across 729 tiles; one that
+	// may grow finds the whole corridor.
+	small, err := query.New(mesh, 32)
+	require.NoError(t, err)
+	partial := make([]navmesh.Ref, 1024)
+	_, status, err = small.FindPath(from.Ref, to.Ref, from.Point, to.Point, filter, partial)
+	require.NoError(t, err)
+	assert.True(t, status.OutOfNodes())
+	assert.True(t, status.Partial())
+	require.NoError(t, small.SetNodeLimit(65536))
+	grownN, status, err := small.FindPath(from.Ref, to.Ref, from.Point, to.Point, filter, partial)
+	require.NoError(t, err)
+	assert.False(t, status.Partial())
+	assert.Equal(t, path[:n], partial[:grownN])
+	t.Logf("pool grown from 32 to %d nodes", small.MaxNodes())
 }

@@ -60,7 +60,7 @@ func TestNewValidatesConfig(t *testing.T) {
 	assert.Equal(t, float32(0.2), c.ArrivalDistance)
 	assert.Equal(t, 256, c.MaxPath)
 	assert.Equal(t, 512, c.QueryNodes)
-	assert.Equal(t, crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096}, c.PathQueue)
+	assert.Equal(t, crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, NodeLimit: 65536}, c.PathQueue)
 	assert.Equal(t, 100, c.PathQueueIterations)
 	assert.Equal(t, 8, c.RequestsPerTick)
 	assert.Equal(t, 4, c.CollisionIterations)

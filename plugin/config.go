@@ -52,8 +52,9 @@ type Config struct {
 	// local searches [Limit: 1..query.MaxNodes; 0 = 512]
 	QueryNodes int
 	// PathQueue sizes the path queue; zero sizes (Slots, MaxPathSize,
-	// MaxNodes and MaxIterationsPerRequest all 0) mean 8 slots, MaxPath
-	// polygons, 4096 nodes (crowd.DefaultPathQueueConfig). A target out of
+	// MaxNodes, NodeLimit and MaxIterationsPerRequest all 0) mean 8 slots,
+	// MaxPath polygons, 4096 nodes that grow to 65536 on long searches
+	// (crowd.DefaultPathQueueConfig; Reference keeps them at 4096). A target out of
 	// reach of its agent (in another connected component of the navmesh,
 	// for the agent's filter) is planned to the reachable point nearest it,
 	// cheaply, and not replanned until the navmesh changes;
@@ -170,6 +171,7 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Reference {
 		c.PathQueue.FullSearchUnreachable = true
+		c.PathQueue.NodeLimit = 0
 	}
 	if c.PathQueueIterations == 0 {
 		c.PathQueueIterations = DefaultPathQueueIterations

@@ -153,9 +153,9 @@ func TestConfigFullSearchUnreachable(t *testing.T) {
 		config Config
 		want   crowd.PathQueueConfig
 	}{
-		{"default", Config{}, crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096}},
+		{"default", Config{}, crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, NodeLimit: 65536}},
 		{"full search, default sizes", fullSearchConfig(),
-			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, FullSearchUnreachable: true}},
+			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, NodeLimit: 65536, FullSearchUnreachable: true}},
 		{"reference", Config{Reference: true, MaxPath: 64},
 			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 64, MaxNodes: 4096, FullSearchUnreachable: true}},
 		{"own sizes", Config{PathQueue: crowd.PathQueueConfig{Slots: 2, MaxPathSize: 32, MaxNodes: 100}},

@@ -77,9 +77,17 @@ type PathQueueConfig struct {
 	// MaxNodes is the node pool of each slot's search
 	// [Limit: 1..query.MaxNodes]. The crowd uses 4096.
 	MaxNodes int
+	// NodeLimit lets each slot's node pool grow on a search that runs out
+	// of nodes, doubling up to this many (query.Query.SetNodeLimit), so
+	// that long paths on large levels come out complete; a grown pool
+	// stays. 0 or MaxNodes keeps the pool at MaxNodes, as the reference
+	// does [Limit: 0, or MaxNodes..query.MaxNodes]. The crowd uses 65536.
+	NodeLimit int
 	// MaxIterationsPerRequest caps the A* iterations one request may use;
 	// a search that reaches it ends with the best partial path found so
-	// far. 0 means MaxNodes. [Limit: >= 0]
+	// far. 0 means MaxNodes, or twice NodeLimit when the pool may grow
+	// (room for the searches that start again in a larger pool)
+	// [Limit: >= 0].
 	MaxIterationsPerRequest int
 	// FullSearchUnreachable makes a request whose target is out of reach
 	// of its start (query.OutOfReach: in another connected component of
@@ -96,9 +104,9 @@ type PathQueueConfig struct {
 }
 
 // DefaultPathQueueConfig returns the crowd's sizes: 8 slots, 256-polygon
-// paths, 4096 nodes, at most 4096 iterations per request.
+// paths, 4096 nodes that may grow to 65536 on long searches.
 func DefaultPathQueueConfig() PathQueueConfig {
-	return PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096}
+	return PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, NodeLimit: 65536}
 }
 
 type slotState uint8
@@ -173,6 +181,9 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		return nil, fmt.Errorf("crowd: path queue: max path size %d, want >= 1: %w", config.MaxPathSize, ErrInvalidParam)
 	case config.MaxNodes < 1 || config.MaxNodes > query.MaxNodes:
 		return nil, fmt.Errorf("crowd: path queue: max nodes %d, want 1..%d: %w", config.MaxNodes, query.MaxNodes, ErrInvalidParam)
+	case config.NodeLimit != 0 && (config.NodeLimit < config.MaxNodes || config.NodeLimit > query.MaxNodes):
+		return nil, fmt.Errorf("crowd: path queue: node limit %d, want 0 or %d..%d: %w",
+			config.NodeLimit, config.MaxNodes, query.MaxNodes, ErrInvalidParam)
 	case config.MaxIterationsPerRequest < 0:
 		return nil, fmt.Errorf("crowd: path queue: max iterations per request %d, want >= 0: %w",
 			config.MaxIterationsPerRequest, ErrInvalidParam)
@@ -184,12 +195,19 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		fullSearchUnreachable: config.FullSearchUnreachable,
 		nextID:                1,
 	}
+	growing := config.NodeLimit > config.MaxNodes
 	if pq.maxIterations == 0 {
 		pq.maxIterations = config.MaxNodes
+		if growing {
+			pq.maxIterations = 2 * config.NodeLimit
+		}
 	}
 	paths := make([]navmesh.Ref, config.Slots*config.MaxPathSize)
 	for i := range pq.slots {
 		q, err := query.New(mesh, config.MaxNodes)
+		if err == nil && growing {
+			err = q.SetNodeLimit(config.NodeLimit)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("crowd: path queue: %w", err)
 		}

@@ -122,12 +122,25 @@ func runUntil(t *testing.T, pq *PathQueue, budget, limit int, ids ...PathRequest
 	return took
 }
 
+// TestPathQueueMatchesFindPathDungeon runs eight reference pairs through
+// the queue, with the crowd's sizes at 100 iterations per update, and with
+// node pools of 8 nodes that grow, at a budget that lets every search
+// start again in a larger pool within one update (a finished result lasts
+// PathQueueKeepAlive updates): the queue gives FindPath's corridors either
+// way.
 func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
+	t.Run("default", func(t *testing.T) { checkPathQueueMatchesFindPath(t, DefaultPathQueueConfig(), 100) })
+	t.Run("growing", func(t *testing.T) {
+		checkPathQueueMatchesFindPath(t, PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 8, NodeLimit: 2048}, 1<<20)
+	})
+}
+
+func checkPathQueueMatchesFindPath(t *testing.T, config PathQueueConfig, budget int) {
 	mesh := testmesh.Dungeon(t)
 	filter := dungeonFilter()
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
-	pq, err := NewPathQueue(mesh, DefaultPathQueueConfig())
+	pq, err := NewPathQueue(mesh, config)
 	require.NoError(t, err)
 
 	// The first 8 pairs of query_dungeon.csv with both ends on the mesh.
@@ -178,7 +191,7 @@ func TestPathQueueMatchesFindPathDungeon(t *testing.T) {
 		ids[i] = requests[i].id
 		assert.Equal(t, PathRequestWaiting, pq.Status(ids[i]))
 	}
-	took := runUntil(t, pq, 100, 100, ids...)
+	took := runUntil(t, pq, budget, 100, ids...)
 	for i, r := range requests {
 		require.NotZero(t, took[i], "request %d finished", i)
 		require.Equal(t, PathRequestDone, pq.Status(r.id))
@@ -379,6 +392,8 @@ func TestPathQueueKeepAliveAndErrors(t *testing.T) {
 		{Slots: 1, MaxPathSize: 0, MaxNodes: 1},
 		{Slots: 1, MaxPathSize: 1, MaxNodes: 0},
 		{Slots: 1, MaxPathSize: 1, MaxNodes: 1, MaxIterationsPerRequest: -1},
+		{Slots: 1, MaxPathSize: 1, MaxNodes: 64, NodeLimit: 32},
+		{Slots: 1, MaxPathSize: 1, MaxNodes: 64, NodeLimit: query.MaxNodes + 1},
 	} {
 		_, err = NewPathQueue(g.mesh, cfg)
 		assert.ErrorIs(t, err, ErrInvalidParam, "%+v", cfg)

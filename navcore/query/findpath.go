@@ -17,9 +17,10 @@ const heuristicScale = float32(0.999)
 // returns how many polygons it wrote. Nodes sit at the middle of the edges
 // crossed, costs come from filter.
 //
-// When the goal cannot be reached, or the node pool runs out, the corridor
-// leads to the polygon that got closest to endPos and the status has
-// StatusPartial (and StatusOutOfNodes). A corridor longer than path keeps its
+// When the goal cannot be reached, or the node pool runs out (and cannot
+// grow: see SetNodeLimit), the corridor leads to the polygon that got
+// closest to endPos and the status has StatusPartial (and
+// StatusOutOfNodes). A corridor longer than path keeps its
 // first len(path) polygons and sets StatusBufferTooSmall.
 func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, path []navmesh.Ref) (int, Status, error) {
 	snap := q.mesh.Snapshot()
@@ -46,7 +47,16 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		path[0] = startRef
 		return 1, 0, nil
 	}
+	for {
+		n, status := q.searchPath(snap, startRef, endRef, startPos, endPos, filter, path)
+		if !status.OutOfNodes() || !q.growNodes() {
+			return n, status, nil
+		}
+	}
+}
 
+// searchPath is FindPath's A* on checked arguments.
+func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, path []navmesh.Ref) (int, Status) {
 	pool := q.nodes
 	open := q.open
 	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
@@ -178,7 +188,7 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	if outOfNodes {
 		status |= StatusOutOfNodes
 	}
-	return n, status, nil
+	return n, status
 }
 
 // pathToNode writes into path the polygons from the search start to

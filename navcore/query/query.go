@@ -16,6 +16,7 @@ const tinyPoolSize = 64
 // Each public call works on one snapshot of the mesh's tile set.
 type Query struct {
 	mesh      *navmesh.Mesh
+	nodeLimit int // the most nodes the pool may grow to (see SetNodeLimit)
 	nodes     *nodePool
 	tinyNodes *nodePool
 	open      *nodeQueue
@@ -40,23 +41,62 @@ func New(mesh *navmesh.Mesh, maxNodes int) (*Query, error) {
 	if maxNodes < 1 || maxNodes > MaxNodes {
 		return nil, fmt.Errorf("query: new: max nodes %d outside 1..%d: %w", maxNodes, MaxNodes, ErrInvalidParam)
 	}
-	hashSize := int(geom.NextPow2(uint32(maxNodes / 4)))
-	if hashSize < 1 {
-		hashSize = 1
-	}
 	return &Query{
 		mesh:      mesh,
-		nodes:     newNodePool(maxNodes, hashSize),
+		nodeLimit: maxNodes,
+		nodes:     newNodePool(maxNodes, nodeHashSize(maxNodes)),
 		tinyNodes: newNodePool(tinyPoolSize, 32),
 		open:      newNodeQueue(maxNodes),
 		tiles:     make([]*navmesh.Tile, 0, 32),
 	}, nil
 }
 
+// nodeHashSize is the hash table size of a node pool of maxNodes nodes: a
+// quarter of it, rounded up to a power of two (as Detour sizes it).
+func nodeHashSize(maxNodes int) int {
+	return max(1, int(geom.NextPow2(uint32(maxNodes/4))))
+}
+
+// SetNodeLimit lets the node pool of the path searches grow on demand up to
+// limit nodes: a FindPath, or a sliced search, that runs out of nodes
+// doubles the pool (at most to limit) and searches again from the start,
+// so that long paths on large levels come out complete instead of partial.
+// Growing allocates; a grown pool stays, so once it has the size the
+// searches need, they allocate nothing. The result is the search a pool of
+// the final size gives. Other searches (around a circle, distance to wall,
+// random point around a circle) keep the pool they find. A limit below the
+// pool's size keeps the pool as it is and stops the growth
+// [Limit: 1..MaxNodes].
+func (q *Query) SetNodeLimit(limit int) error {
+	if limit < 1 || limit > MaxNodes {
+		return fmt.Errorf("query: set node limit: %d outside 1..%d: %w", limit, MaxNodes, ErrInvalidParam)
+	}
+	q.nodeLimit = limit
+	return nil
+}
+
+// NodeLimit returns how far the node pool may grow: the limit SetNodeLimit
+// set, or the pool's size when that is larger.
+func (q *Query) NodeLimit() int { return max(q.nodeLimit, q.nodes.maxNodes()) }
+
+// growNodes doubles the node pool, to no more than the node limit, and
+// reports whether it grew. The pool and the open list are new: no node of
+// the last search survives.
+func (q *Query) growNodes() bool {
+	size := q.nodes.maxNodes()
+	if size >= q.nodeLimit {
+		return false
+	}
+	size = int(min(2*int64(size), int64(q.nodeLimit)))
+	q.nodes = newNodePool(size, nodeHashSize(size))
+	q.open = newNodeQueue(size)
+	return true
+}
+
 // Mesh returns the mesh the Query works on.
 func (q *Query) Mesh() *navmesh.Mesh { return q.mesh }
 
-// MaxNodes returns the size of the node pool.
+// MaxNodes returns the size of the node pool (it grows up to NodeLimit).
 func (q *Query) MaxNodes() int { return q.nodes.maxNodes() }
 
 // IsValidPolyRef reports whether ref names a polygon of the current tile set

@@ -104,7 +104,10 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 // UpdateSlicedFindPath runs up to maxIterations iterations of the sliced search
 // (each closes one node) and returns how many it ran
 // (dtNavMeshQuery::updateSlicedFindPath). The status keeps StatusInProgress
-// until the search is done; it also collects StatusOutOfNodes. When the start
+// until the search is done; it also collects StatusOutOfNodes, unless the
+// node pool may grow (see SetNodeLimit): then the search starts again in a
+// larger pool, this call returns StatusInProgress and the next ones go on
+// with the new search. When the start
 // or end polygon, or a polygon the search stands on, was removed meanwhile,
 // the search fails with ErrInvalidRef and must be started again.
 //
@@ -183,6 +186,12 @@ func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 			}
 			neighbourNode := pool.get(neighbourRef, 0)
 			if neighbourNode == nil {
+				if q.growNodes() {
+					// A larger pool: the search starts again in it.
+					start := q.startSearch(s.startRef, s.startPos, dist(s.startPos, s.endPos)*heuristicScale)
+					s.lastBestNode, s.lastBestNodeCost, s.details = start, start.total, 0
+					return iter, StatusInProgress, nil
+				}
 				s.details |= StatusOutOfNodes
 				continue
 			}
