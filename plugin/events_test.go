@@ -192,26 +192,48 @@ func offMeshPoly(t *testing.T, mesh *navmesh.Mesh) navmesh.Ref {
 // once, and the agent takes the reopened way. (The queue searches the
 // out-of-reach target in full here; by default it sees that the target is
 // out of reach and does not replan at all: see TestClosedDoor.)
+// closedDoor is one agent on the gap level sent across the off-mesh
+// connection, which is disabled (flag 0x10, excluded by the filter): its
+// target is out of reach until the door's flags are set back to 1.
+type closedDoor struct {
+	log   *eventLog
+	mesh  *navmesh.Mesh
+	p     *Plugin
+	world ecs.World
+	agent ecs.Entity
+	door  navmesh.Ref
+	goal  geom.Vec3
+}
+
+// newClosedDoor sets up a closedDoor with config (Mesh, MaxAgents and
+// OnEvent are set here).
+func newClosedDoor(t *testing.T, config Config) *closedDoor {
+	t.Helper()
+	d := &closedDoor{log: &eventLog{}, mesh: gapLevel(t), world: ecs.NewWorld(), goal: geom.Vec3{20, 0, 5}}
+	config.Mesh, config.MaxAgents, config.OnEvent = d.mesh, 1, d.log.record
+	var err error
+	d.p, err = New(config)
+	require.NoError(t, err)
+	require.NoError(t, d.p.Install(&d.world))
+	d.agent, err = d.p.Spawn(&d.world, geom.Vec3{3, 0, 5}, components.DefaultAgentParams())
+	require.NoError(t, err)
+	d.door = offMeshPoly(t, d.mesh)
+	require.NoError(t, d.mesh.SetPolyFlags(d.door, 0x10))
+	d.p.filters.Get().List[0].ExcludeFlags = 0x10
+	require.NoError(t, d.p.RequestMoveTarget(&d.world, d.agent, d.goal))
+	return d
+}
+
 func TestPartialReplanBackoff(t *testing.T) {
-	log := &eventLog{}
-	mesh := gapLevel(t)
-	p, err := New(Config{Mesh: mesh, MaxAgents: 1, OnEvent: log.record, PathQueue: fullSearchConfig().PathQueue})
-	require.NoError(t, err)
-	world := ecs.NewWorld()
-	require.NoError(t, p.Install(&world))
-	e, err := p.Spawn(&world, geom.Vec3{3, 0, 5}, components.DefaultAgentParams())
-	require.NoError(t, err)
-	connection := offMeshPoly(t, mesh)
-	require.NoError(t, mesh.SetPolyFlags(connection, 0x10))
-	p.filters.Get().List[0].ExcludeFlags = 0x10
-	goal := geom.Vec3{20, 0, 5}
-	require.NoError(t, p.RequestMoveTarget(&world, e, goal))
+	d := newClosedDoor(t, Config{PathQueue: fullSearchConfig().PathQueue})
+	log, mesh, p, e, connection, goal := d.log, d.mesh, d.p, d.agent, d.door, d.goal
+	world := &d.world
 
 	_, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
 	replans := 0
 	for log.tick = 0; log.tick < 60*40; log.tick++ {
 		before := target.ReplanTime
-		require.NoError(t, p.Step(&world, 1.0/60))
+		require.NoError(t, p.Step(world, 1.0/60))
 		target = agentTarget(p, e)
 		if target.ReplanTime < before { // a new path was installed
 			replans++
@@ -228,13 +250,13 @@ func TestPartialReplanBackoff(t *testing.T) {
 	// once and crosses.
 	require.NoError(t, mesh.SetPolyFlags(connection, 1))
 	for ; log.tick < 60*50; log.tick++ {
-		require.NoError(t, p.Step(&world, 1.0/60))
+		require.NoError(t, p.Step(world, 1.0/60))
 	}
 	assert.Equal(t, []components.EventKind{
 		components.EventPartialPath, components.EventOffMeshStarted, components.EventOffMeshFinished,
 		components.EventTargetReached,
 	}, log.kinds())
-	info, err := p.State(&world, e)
+	info, err := p.State(world, e)
 	require.NoError(t, err)
 	assert.False(t, info.Partial)
 	assert.Less(t, geom.Dist2D(info.Position, goal), float32(0.3))

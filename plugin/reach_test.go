@@ -240,24 +240,14 @@ func BenchmarkCrowdOutOfReach(b *testing.B) {
 // target and is not planned again, however long it waits, until the door
 // opens (a flag change makes a new snapshot): then it crosses at once.
 func TestClosedDoor(t *testing.T) {
-	log := &eventLog{}
-	mesh := gapLevel(t)
-	p, err := New(Config{Mesh: mesh, MaxAgents: 1, OnEvent: log.record})
-	require.NoError(t, err)
-	world := ecs.NewWorld()
-	require.NoError(t, p.Install(&world))
-	e, err := p.Spawn(&world, geom.Vec3{3, 0, 5}, components.DefaultAgentParams())
-	require.NoError(t, err)
-	door := offMeshPoly(t, mesh)
-	require.NoError(t, mesh.SetPolyFlags(door, 0x10))
-	p.filters.Get().List[0].ExcludeFlags = 0x10
-	goal := geom.Vec3{20, 0, 5}
-	require.NoError(t, p.RequestMoveTarget(&world, e, goal))
+	d := newClosedDoor(t, Config{})
+	log, mesh, p, e, door, goal := d.log, d.mesh, d.p, d.agent, d.door, d.goal
+	world := &d.world
 
 	plans := 0
 	for log.tick = 0; log.tick < 60*40; log.tick++ {
 		before := agentTarget(p, e).ReplanTime
-		require.NoError(t, p.Step(&world, 1.0/60))
+		require.NoError(t, p.Step(world, 1.0/60))
 		if agentTarget(p, e).ReplanTime < before {
 			plans++
 		}
@@ -266,7 +256,7 @@ func TestClosedDoor(t *testing.T) {
 	target := agentTarget(p, e)
 	assert.True(t, math.IsInf(float64(target.ReplanDelay), 1))
 	require.Equal(t, []components.EventKind{components.EventPartialPath}, log.kinds())
-	info, err := p.State(&world, e)
+	info, err := p.State(world, e)
 	require.NoError(t, err)
 	assert.True(t, info.Partial)
 	assert.Equal(t, components.TargetValid, info.Target)
@@ -282,13 +272,13 @@ func TestClosedDoor(t *testing.T) {
 
 	require.NoError(t, mesh.SetPolyFlags(door, 1))
 	for ; log.tick < 60*50; log.tick++ {
-		require.NoError(t, p.Step(&world, 1.0/60))
+		require.NoError(t, p.Step(world, 1.0/60))
 	}
 	assert.Equal(t, []components.EventKind{
 		components.EventPartialPath, components.EventOffMeshStarted, components.EventOffMeshFinished,
 		components.EventTargetReached,
 	}, log.kinds())
-	info, err = p.State(&world, e)
+	info, err = p.State(world, e)
 	require.NoError(t, err)
 	assert.False(t, info.Partial)
 	assert.Less(t, geom.Dist2D(info.Position, goal), float32(0.3))
