@@ -1,0 +1,25 @@
+package longtest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestEnabledFollowsTheSwitch(t *testing.T) {
+	cases := []struct {
+		value string
+		want  bool
+	}{
+		{"1", !testing.Short()},
+		{"", false},
+		{"0", false},
+		{"yes", false},
+	}
+	for _, c := range cases {
+		t.Run("value="+c.value, func(t *testing.T) {
+			t.Setenv(EnvVar, c.value)
+			assert.Equal(t, c.want, Enabled())
+		})
+	}
+}
