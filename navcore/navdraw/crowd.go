@@ -53,7 +53,7 @@ const (
 	// feet and at its head, and four uprights.
 	AgentBodies
 	// AgentVelocities draws arrows of the desired and the actual velocity
-	// (one second's travel) at head height.
+	// (one second's travel) at head height; a zero velocity draws nothing.
 	AgentVelocities
 )
 
@@ -95,8 +95,12 @@ func Agents(d debugdraw.Drawer, agents []Agent, layers AgentLayers, style Style)
 		for i := range agents {
 			a := &agents[i]
 			head := a.Position.Add(mgl32.Vec3{0, a.Height, 0})
-			debugdraw.Arrow(d, head, head.Add(a.DesiredVelocity), 0, 0.4, style.VelocityWidth, style.DesiredVelocity)
-			debugdraw.Arrow(d, head, head.Add(a.Velocity), 0, 0.4, style.VelocityWidth, style.Velocity)
+			if a.DesiredVelocity != (mgl32.Vec3{}) {
+				debugdraw.Arrow(d, head, head.Add(a.DesiredVelocity), 0, 0.4, style.VelocityWidth, style.DesiredVelocity)
+			}
+			if a.Velocity != (mgl32.Vec3{}) {
+				debugdraw.Arrow(d, head, head.Add(a.Velocity), 0, 0.4, style.VelocityWidth, style.Velocity)
+			}
 		}
 	}
 }
