@@ -257,3 +257,26 @@ func TestViewsOfDegenerateInput(t *testing.T) {
 	w, h = FitSize(0, 90, p, p, 64, 0, 0)
 	assert.Equal(t, []int{64, 64}, []int{w, h})
 }
+
+func TestTranslateAndCullBackFaces(t *testing.T) {
+	var r Recorder
+	moved := Translate(&r, mgl32.Vec3{0, -1, 0})
+	moved.Triangle(mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 0, 1}, color.NRGBA{A: 255})
+	moved.Line(mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, 1, color.NRGBA{A: 255})
+	moved.Point(mgl32.Vec3{2, 2, 2}, 1, color.NRGBA{A: 255})
+	assert.Equal(t, mgl32.Vec3{0, -1, 1}, r.Primitives[0].Vertices[2])
+	assert.Equal(t, mgl32.Vec3{1, -1, 0}, r.Primitives[1].Vertices[1])
+	assert.Equal(t, mgl32.Vec3{2, 1, 2}, r.Primitives[2].Vertices[0])
+
+	r.Reset()
+	fromAbove := CullBackFaces(&r, TopView(mgl32.Vec3{}, mgl32.Vec3{1, 1, 1}, 10, 10, 0).Forward())
+	floor := [3]mgl32.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 0}} // clockwise from above: normal up
+	fromAbove.Triangle(floor[0], floor[1], floor[2], color.NRGBA{R: 1, A: 255})
+	fromAbove.Triangle(floor[0], floor[2], floor[1], color.NRGBA{R: 2, A: 255}) // a ceiling
+	fromAbove.Triangle(mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, color.NRGBA{R: 3, A: 255}) // edge-on
+	fromAbove.Line(floor[0], floor[1], 1, color.NRGBA{A: 255})
+	fromAbove.Point(floor[0], 1, color.NRGBA{A: 255})
+	require.Equal(t, 3, r.Len())
+	assert.Equal(t, uint8(1), r.Primitives[0].Color.R, "the floor faces the viewer above")
+	assert.Equal(t, KindLine, r.Primitives[1].Kind)
+}
