@@ -272,7 +272,7 @@ func TestTranslateAndCullBackFaces(t *testing.T) {
 	fromAbove := CullBackFaces(&r, TopView(mgl32.Vec3{}, mgl32.Vec3{1, 1, 1}, 10, 10, 0).Forward())
 	floor := [3]mgl32.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 0}} // clockwise from above: normal up
 	fromAbove.Triangle(floor[0], floor[1], floor[2], color.NRGBA{R: 1, A: 255})
-	fromAbove.Triangle(floor[0], floor[2], floor[1], color.NRGBA{R: 2, A: 255}) // a ceiling
+	fromAbove.Triangle(floor[0], floor[2], floor[1], color.NRGBA{R: 2, A: 255})                           // a ceiling
 	fromAbove.Triangle(mgl32.Vec3{}, mgl32.Vec3{1, 0, 0}, mgl32.Vec3{0, 1, 0}, color.NRGBA{R: 3, A: 255}) // edge-on
 	fromAbove.Line(floor[0], floor[1], 1, color.NRGBA{A: 255})
 	fromAbove.Point(floor[0], 1, color.NRGBA{A: 255})

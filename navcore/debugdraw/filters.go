@@ -51,6 +51,8 @@ func (c culled) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA) {
 	}
 }
 
-func (c culled) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) { c.d.Line(a, b, width, stroke) }
+func (c culled) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) {
+	c.d.Line(a, b, width, stroke)
+}
 
 func (c culled) Point(p mgl32.Vec3, size float32, fill color.NRGBA) { c.d.Point(p, size, fill) }

@@ -145,7 +145,7 @@ func TestAgentsDrawTheirLayers(t *testing.T) {
 			Position: mgl32.Vec3{0, 0, 0}, Radius: 0.5, Height: 2,
 			Velocity: mgl32.Vec3{1, 0, 0}, DesiredVelocity: mgl32.Vec3{1, 0, 1},
 			Target: mgl32.Vec3{5, 0, 5}, HasTarget: true,
-			Corners: []query.StraightPathPoint{{Pos: mgl32.Vec3{2, 0, 0}}, {Pos: mgl32.Vec3{3, 0, 2}, Flags: query.StraightPathOffMeshConnection}},
+			Corners:    []query.StraightPathPoint{{Pos: mgl32.Vec3{2, 0, 0}}, {Pos: mgl32.Vec3{3, 0, 2}, Flags: query.StraightPathOffMeshConnection}},
 			Neighbours: []mgl32.Vec3{{1, 0, 1}, {-1, 0, 0}},
 			Selected:   true,
 		},
