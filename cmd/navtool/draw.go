@@ -141,8 +141,7 @@ func runDraw(args []string, stdout io.Writer) error {
 		return err
 	}
 	snap := mesh.Snapshot()
-	bmin, bmax, ok := meshBounds(snap)
-	if !ok {
+	if snap.TileCount() == 0 {
 		return fmt.Errorf("%s: no tiles to draw", opts.navmeshPath)
 	}
 	var level *bake.Geometry
@@ -150,8 +149,6 @@ func runDraw(args []string, stdout io.Writer) error {
 		if level, err = bake.LoadOBJ(opts.objPath); err != nil {
 			return err
 		}
-		lmin, lmax := level.Bounds()
-		bmin, bmax = geom.Min(bmin, lmin), geom.Max(bmax, lmax)
 	}
 	var paths []drawPath
 	if opts.pairsPath != "" {
@@ -164,9 +161,37 @@ func runDraw(args []string, stdout io.Writer) error {
 	if opts.view == "iso" {
 		yaw, pitch = debugdraw.IsoYaw, debugdraw.IsoPitch
 	}
-	width, height := debugdraw.FitSize(yaw, pitch, bmin, bmax, opts.size-2*drawMargin, 64, drawMargin)
-	view := debugdraw.FitView(yaw, pitch, bmin, bmax, width, height, drawMargin)
+	forward := debugdraw.NewView(yaw, pitch, 1, mgl32.Vec3{}, 1, 1).Forward()
+	// Everything is recorded first, so that the picture frames what is
+	// drawn rather than its bounding box.
+	var scene debugdraw.Recorder
+	if level != nil {
+		// The level's triangles facing the viewer only, so that rooms with
+		// ceilings show their floors, and a little lower, so that the
+		// navmesh resting on them (its detail mesh may dip a little under
+		// the triangles) stays in front.
+		bakedraw.Geometry(debugdraw.CullBackFaces(debugdraw.Translate(&scene, mgl32.Vec3{0, -levelDrop(snap), 0}), forward), level, opts.slope)
+	}
+	style := navdraw.DefaultStyle()
+	style.ColorByTile = opts.colorBy == "tile"
+	if level == nil {
+		style.PolygonAlpha = 200
+	}
+	navdraw.Mesh(&scene, snap, opts.layers, style)
+	for i, p := range paths {
+		pathStyle := style
+		pathStyle.Corridor = color.NRGBA{255, 255, 255, 40}
+		pathStyle.Path = debugdraw.WithAlpha(pathColours[i%len(pathColours)], 235)
+		pathStyle.PathWidth = 3
+		navdraw.Corridor(&scene, snap, p.corridor, pathStyle)
+		navdraw.StraightPath(&scene, p.points, pathStyle)
+	}
+	if scene.Len() == 0 {
+		return fmt.Errorf("%s: nothing to draw with -layers %s", opts.navmeshPath, opts.layers)
+	}
 
+	width, height := scene.FitSize(yaw, pitch, opts.size-2*drawMargin, 64, drawMargin)
+	view := scene.FitView(yaw, pitch, width, height, drawMargin)
 	var canvas interface {
 		debugdraw.Drawer
 		write(w io.Writer) error
@@ -185,29 +210,7 @@ func runDraw(args []string, stdout io.Writer) error {
 		c.Clear(drawBackground)
 		canvas = rasterCanvas{c}
 	}
-
-	counter := &countingDrawer{Drawer: canvas}
-	if level != nil {
-		// The level's triangles facing the viewer only, so that rooms with
-		// ceilings show their floors, and a little lower, so that the
-		// navmesh resting on them (its detail mesh may dip a little under
-		// the triangles) stays in front.
-		bakedraw.Geometry(debugdraw.CullBackFaces(debugdraw.Translate(counter, mgl32.Vec3{0, -levelDrop(snap), 0}), view.Forward()), level, opts.slope)
-	}
-	style := navdraw.DefaultStyle()
-	style.ColorByTile = opts.colorBy == "tile"
-	if level == nil {
-		style.PolygonAlpha = 200
-	}
-	navdraw.Mesh(counter, snap, opts.layers, style)
-	for i, p := range paths {
-		pathStyle := style
-		pathStyle.Corridor = color.NRGBA{255, 255, 255, 40}
-		pathStyle.Path = debugdraw.WithAlpha(pathColours[i%len(pathColours)], 235)
-		pathStyle.PathWidth = 3
-		navdraw.Corridor(counter, snap, p.corridor, pathStyle)
-		navdraw.StraightPath(counter, p.points, pathStyle)
-	}
+	scene.Replay(canvas)
 
 	f, err := os.Create(opts.outPath)
 	if err != nil {
@@ -225,7 +228,7 @@ func runDraw(args []string, stdout io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d×%d, %s view of %s (%s, %d tiles), %d primitives, %d paths, %d KB\n",
-		opts.outPath, width, height, opts.view, opts.navmeshPath, format, snap.TileCount(), counter.n, len(paths), (info.Size()+512)/1024)
+		opts.outPath, width, height, opts.view, opts.navmeshPath, format, snap.TileCount(), scene.Len(), len(paths), (info.Size()+512)/1024)
 	return nil
 }
 
@@ -236,22 +239,6 @@ var pathColours = []color.NRGBA{
 	{120, 230, 90, 255},
 	{230, 120, 255, 255},
 	{60, 220, 220, 255},
-}
-
-// meshBounds returns the box around every tile of snap.
-func meshBounds(snap *navmesh.Snapshot) (bmin, bmax mgl32.Vec3, ok bool) {
-	for i := range snap.MaxTiles() {
-		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
-			continue
-		}
-		if !ok {
-			bmin, bmax, ok = tile.Header.BMin, tile.Header.BMax, true
-			continue
-		}
-		bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
-	}
-	return bmin, bmax, ok
 }
 
 // levelDrop is how far the level is drawn under its navmesh: a quarter of
@@ -323,25 +310,4 @@ type svgCanvas struct{ *svg.Canvas }
 func (c svgCanvas) write(w io.Writer) error {
 	_, err := c.WriteTo(w)
 	return err
-}
-
-// countingDrawer counts the primitives it passes on.
-type countingDrawer struct {
-	debugdraw.Drawer
-	n int
-}
-
-func (c *countingDrawer) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA) {
-	c.n++
-	c.Drawer.Triangle(a, b, e, fill)
-}
-
-func (c *countingDrawer) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) {
-	c.n++
-	c.Drawer.Line(a, b, width, stroke)
-}
-
-func (c *countingDrawer) Point(p mgl32.Vec3, size float32, fill color.NRGBA) {
-	c.n++
-	c.Drawer.Point(p, size, fill)
 }

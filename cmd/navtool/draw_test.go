@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -49,10 +50,13 @@ func TestDrawTopViewShowsThePolygons(t *testing.T) {
 	mesh, _, err := navmesh.LoadFile(dungeonTile)
 	require.NoError(t, err)
 	tile := mesh.Tile(0)
-	width, height := debugdraw.FitSize(0, 90, tile.Header.BMin, tile.Header.BMax, 300-2*drawMargin, 64, drawMargin)
+	// The picture frames what is drawn.
+	var scene debugdraw.Recorder
+	navdraw.Mesh(&scene, mesh.Snapshot(), navdraw.DefaultLayers, navdraw.DefaultStyle())
+	width, height := scene.FitSize(0, 90, 300-2*drawMargin, 64, drawMargin)
 	assert.Equal(t, image.Rect(0, 0, width, height), img.Bounds())
 	assert.Equal(t, 300, max(width, height), "the long side as asked")
-	view := debugdraw.TopView(tile.Header.BMin, tile.Header.BMax, width, height, drawMargin)
+	view := scene.FitView(0, 90, width, height, drawMargin)
 
 	assert.Equal(t, drawBackground, nrgba(img, 0, 0), "the margin shows the background")
 	// The centre of every polygon large enough to hold a few pixels shows
@@ -147,6 +151,7 @@ func TestDrawErrors(t *testing.T) {
 		{"bad size", []string{"-size", "5", "-o", out, dungeonTile}, "-size 5"},
 		{"bad samples", []string{"-samples", "9", "-o", out, dungeonTile}, "-samples 9"},
 		{"bad slope", []string{"-slope", "100", "-o", out, dungeonTile}, "-slope 100"},
+		{"no layers", []string{"-layers", "", "-o", out, dungeonTile}, "nothing to draw"},
 		{"missing navmesh", []string{"-o", out, filepath.Join(dir, "missing.bin")}, "no such file"},
 		{"missing level", []string{"-obj", filepath.Join(dir, "missing.obj"), "-o", out, dungeonTile}, "no such file"},
 		{"missing pairs", []string{"-pairs", filepath.Join(dir, "missing.csv"), "-o", out, dungeonTile}, "no such file"},

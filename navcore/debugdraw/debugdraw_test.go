@@ -280,3 +280,30 @@ func TestTranslateAndCullBackFaces(t *testing.T) {
 	assert.Equal(t, uint8(1), r.Primitives[0].Color.R, "the floor faces the viewer above")
 	assert.Equal(t, KindLine, r.Primitives[1].Kind)
 }
+
+func TestRecorderFitsTheDrawingNotItsBox(t *testing.T) {
+	// A diagonal line seen along its own direction from above at an angle:
+	// it shows as an upright line, much shorter than its box's diamond is
+	// wide.
+	var r Recorder
+	a, b := mgl32.Vec3{0, 0, 0}, mgl32.Vec3{10, 0, 10}
+	r.Line(a, b, 1, color.NRGBA{A: 255})
+	tight := r.FitView(IsoYaw, IsoPitch, 200, 200, 10)
+	loose := IsoView(a, b, 200, 200, 10)
+	assert.Greater(t, tight.Scale(), 1.5*loose.Scale())
+	ax, ay, _ := tight.Project(a)
+	bx, by, _ := tight.Project(b)
+	assert.InDelta(t, 10, min(ay, by), 1e-3, "touches the top margin")
+	assert.InDelta(t, 190, max(ay, by), 1e-3, "and the bottom one")
+	assert.InDelta(t, 100, ax, 1e-3, "centred")
+	assert.InDelta(t, 100, bx, 1e-3)
+
+	r.Reset()
+	r.Line(a, mgl32.Vec3{10, 0, -10}, 1, color.NRGBA{A: 255}) // across the view
+	w, h := r.FitSize(IsoYaw, IsoPitch, 100, 20, 0)
+	assert.Equal(t, []int{100, 20}, []int{w, h}, "a flat line gets the minimum height")
+
+	var empty Recorder
+	v := empty.FitView(0, 90, 10, 10, 0)
+	assert.Equal(t, float32(1), v.Scale())
+}

@@ -137,6 +137,33 @@ func (r *Recorder) Bounds() (bmin, bmax mgl32.Vec3, ok bool) {
 	return bmin, bmax, ok
 }
 
+// vertices returns every recorded vertex.
+func (r *Recorder) vertices() []mgl32.Vec3 {
+	out := make([]mgl32.Vec3, 0, 3*len(r.Primitives))
+	for i := range r.Primitives {
+		p := &r.Primitives[i]
+		out = append(out, p.Vertices[:p.Kind.vertexCount()]...)
+	}
+	return out
+}
+
+// FitView returns the view at yaw and pitch (see the package's FitView)
+// that shows every recorded vertex as large as fits a width×height image
+// with margin pixels free on every side: tighter than the bounding box's
+// view when the drawing runs diagonally across it. Widths and sizes are not
+// counted: the margin should hold half the widest line.
+func (r *Recorder) FitView(yaw, pitch float32, width, height int, margin float32) View {
+	yaw, pitch = finiteOr(yaw, 0), finiteOr(pitch, 0)
+	return fitExtent(yaw, pitch, projectExtent(yaw, pitch, r.vertices()), width, height, margin)
+}
+
+// FitSize returns an image size for the recorded vertices seen at yaw and
+// pitch, as the package's FitSize does for a box.
+func (r *Recorder) FitSize(yaw, pitch float32, longSide, minSide int, margin float32) (width, height int) {
+	yaw, pitch = finiteOr(yaw, 0), finiteOr(pitch, 0)
+	return fitSize(projectExtent(yaw, pitch, r.vertices()), longSide, minSide, margin)
+}
+
 // vertexCount returns how many of Primitive.Vertices the kind uses.
 func (k Kind) vertexCount() int {
 	switch k {

@@ -74,7 +74,37 @@ func NewView(yaw, pitch, scale float32, center mgl32.Vec3, width, height int) Vi
 // side. A box with no extent on screen gets 1 pixel per world unit.
 func FitView(yaw, pitch float32, bmin, bmax mgl32.Vec3, width, height int, margin float32) View {
 	yaw, pitch = finiteOr(yaw, 0), finiteOr(pitch, 0)
-	spanX, spanY := projectedExtent(yaw, pitch, bmin, bmax)
+	corners := boxCorners(bmin, bmax)
+	return fitExtent(yaw, pitch, projectExtent(yaw, pitch, corners[:]), width, height, margin)
+}
+
+// extent is a box in camera coordinates: along the camera's right and up
+// axes [Units: world units].
+type extent struct{ minX, maxX, minY, maxY float32 }
+
+// projectExtent returns the extent of points seen at yaw and pitch; an
+// empty one when points is.
+func projectExtent(yaw, pitch float32, points []mgl32.Vec3) extent {
+	right, up, _ := cameraAxes(yaw, pitch)
+	e := extent{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, p := range points {
+		x, y := p.Dot(right), p.Dot(up)
+		e.minX, e.maxX = min(e.minX, x), max(e.maxX, x)
+		e.minY, e.maxY = min(e.minY, y), max(e.maxY, y)
+	}
+	return e
+}
+
+func (e extent) span() (x, y float32) {
+	if !(e.maxX >= e.minX) || !(e.maxY >= e.minY) {
+		return 0, 0
+	}
+	return e.maxX - e.minX, e.maxY - e.minY
+}
+
+// fitExtent returns the view at yaw and pitch showing e as large as fits.
+func fitExtent(yaw, pitch float32, e extent, width, height int, margin float32) View {
+	spanX, spanY := e.span()
 	availableX, availableY := float32(width)-2*margin, float32(height)-2*margin
 	scale := float32(math.Inf(1))
 	if spanX > 0 && availableX > 0 {
@@ -83,7 +113,11 @@ func FitView(yaw, pitch float32, bmin, bmax mgl32.Vec3, width, height int, margi
 	if spanY > 0 && availableY > 0 {
 		scale = min(scale, availableY/spanY)
 	}
-	center := bmin.Add(bmax).Mul(0.5)
+	var center mgl32.Vec3
+	if e.maxX >= e.minX && e.maxY >= e.minY {
+		right, up, _ := cameraAxes(yaw, pitch)
+		center = right.Mul((e.minX + e.maxX) / 2).Add(up.Mul((e.minY + e.maxY) / 2))
+	}
 	return NewView(yaw, pitch, scale, center, width, height)
 }
 
@@ -99,30 +133,22 @@ func IsoView(bmin, bmax mgl32.Vec3, width, height int, margin float32) View {
 	return FitView(IsoYaw, IsoPitch, bmin, bmax, width, height, margin)
 }
 
-// projectedExtent returns the width and height of the box bmin..bmax seen
-// by the camera at yaw and pitch [Units: world units].
-func projectedExtent(yaw, pitch float32, bmin, bmax mgl32.Vec3) (spanX, spanY float32) {
-	right, up, _ := cameraAxes(yaw, pitch)
-	corners := boxCorners(bmin, bmax)
-	minX, maxX := float32(math.Inf(1)), float32(math.Inf(-1))
-	minY, maxY := minX, maxX
-	for _, c := range corners {
-		x, y := c.Dot(right), c.Dot(up)
-		minX, maxX = min(minX, x), max(maxX, x)
-		minY, maxY = min(minY, y), max(maxY, y)
-	}
-	return maxX - minX, maxY - minY
-}
-
 // FitSize returns an image size for the box bmin..bmax seen at yaw and
 // pitch (see FitView): longSide pixels on its long side, the other side in
-// proportion, at least minSide, plus margin pixels on every side.
+// proportion, at least minSide, plus margin pixels on every side; a box
+// with no extent on screen gets a square.
 func FitSize(yaw, pitch float32, bmin, bmax mgl32.Vec3, longSide, minSide int, margin float32) (width, height int) {
-	spanX, spanY := projectedExtent(finiteOr(yaw, 0), finiteOr(pitch, 0), bmin, bmax)
+	yaw, pitch = finiteOr(yaw, 0), finiteOr(pitch, 0)
+	corners := boxCorners(bmin, bmax)
+	return fitSize(projectExtent(yaw, pitch, corners[:]), longSide, minSide, margin)
+}
+
+func fitSize(e extent, longSide, minSide int, margin float32) (width, height int) {
+	spanX, spanY := e.span()
 	extra := int(math.Ceil(float64(2 * max(margin, 0))))
 	longSide = max(longSide, 1)
 	switch {
-	case !(spanX > 0) || !(spanY > 0):
+	case !(spanX > 0) && !(spanY > 0), math.IsInf(float64(spanX+spanY), 0), spanX != spanX || spanY != spanY:
 		width, height = longSide, longSide
 	case spanX >= spanY:
 		width, height = longSide, int(float32(longSide)*spanY/spanX+0.5)
