@@ -42,8 +42,8 @@ type AgentLayers uint32
 // next), after RecastDemo's crowd tool.
 const (
 	// AgentCorners draws a line from the agent through its next corners,
-	// raised to its radius, and an upright mark at a corner that starts an
-	// off-mesh connection.
+	// raised to its radius, a dot (three line widths across) at each corner
+	// and an upright mark at a corner that starts an off-mesh connection.
 	AgentCorners AgentLayers = 1 << iota
 	// AgentNeighbours draws a line from the agent to each neighbour.
 	AgentNeighbours
@@ -124,6 +124,9 @@ func drawCorners(d debugdraw.Drawer, a *Agent, style *Style) {
 	for _, c := range a.Corners {
 		d.Line(previous.Add(up), c.Pos.Add(up), style.CornerWidth, style.Corner)
 		previous = c.Pos
+	}
+	for _, c := range a.Corners {
+		d.Point(c.Pos.Add(up), 3*style.CornerWidth, style.Corner)
 	}
 	if last := a.Corners[len(a.Corners)-1]; last.Flags&query.StraightPathOffMeshConnection != 0 {
 		d.Line(last.Pos, last.Pos.Add(up.Mul(2)), style.CornerWidth, style.Corner)

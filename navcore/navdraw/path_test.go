@@ -156,6 +156,8 @@ func TestAgentsDrawTheirLayers(t *testing.T) {
 		return record(func(d debugdraw.Drawer) { navdraw.Agents(d, agents, layers, style) }).Count(debugdraw.KindLine)
 	}
 	assert.Equal(t, 2+1, count(navdraw.AgentCorners), "a line per corner and the off-mesh mark")
+	corners := record(func(d debugdraw.Drawer) { navdraw.Agents(d, agents, navdraw.AgentCorners, style) })
+	assert.Equal(t, 2, corners.Count(debugdraw.KindPoint), "a dot per corner")
 	assert.Equal(t, 2, count(navdraw.AgentNeighbours))
 	assert.Equal(t, 3, count(navdraw.AgentTargets), "one cross")
 	assert.Equal(t, 3*(2*debugdraw.CircleSegments+4), count(navdraw.AgentBodies))

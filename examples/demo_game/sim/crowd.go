@@ -323,17 +323,13 @@ func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 		if c := s.corridors.Get(e); c.Corridor != nil {
 			d.Corridor = append(d.Corridor, c.Path()...)
 		}
-		for _, c := range s.corners.Get(e).Slice() {
-			d.Corners = append(d.Corners, c.Pos)
-		}
+		d.Corners = append(d.Corners, s.corners.Get(e).Slice()...)
 		for _, n := range s.neighbours.Get(e).Slice() {
 			if j, ok := s.index[n.Entity]; ok {
 				d.Neighbours = append(d.Neighbours, j)
 			}
 		}
-		for _, seg := range s.boundaries.Get(e).Segments() {
-			d.Boundary = append(d.Boundary, [2]geom.Vec3{seg.P, seg.Q})
-		}
+		d.Boundary = append(d.Boundary, s.boundaries.Get(e).Segments()...)
 		if i == selected {
 			d.Samples = s.avoidanceSamples(e)
 		}
@@ -344,7 +340,7 @@ func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 
 // avoidanceSamples scores agent e's candidate velocities again, as the
 // VelocitySampling stage did, recording them for drawing.
-func (s *Sim) avoidanceSamples(e ecs.Entity) []scene.AvoidanceSample {
+func (s *Sim) avoidanceSamples(e ecs.Entity) []crowd.AvoidanceSample {
 	params := s.paramsMap.Get(e)
 	if !params.UpdateFlags.Has(components.ObstacleAvoidance) {
 		return nil
@@ -376,11 +372,7 @@ func (s *Sim) avoidanceSamples(e ecs.Entity) []scene.AvoidanceSample {
 		return nil
 	}
 	s.samples.NormalizeSamples()
-	out := make([]scene.AvoidanceSample, 0, len(s.samples.Samples()))
-	for _, sample := range s.samples.Samples() {
-		out = append(out, scene.AvoidanceSample{Velocity: sample.Velocity, Penalty: sample.Penalty})
-	}
-	return out
+	return append([]crowd.AvoidanceSample(nil), s.samples.Samples()...)
 }
 
 // Nearest returns the index of the agent nearest world x, z within reach,
