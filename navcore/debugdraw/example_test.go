@@ -13,7 +13,7 @@ import (
 // one projects each position with its camera and draws.
 type lineCounter struct{ triangles, lines, points int }
 
-func (c *lineCounter) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA)         { c.triangles++ }
+func (c *lineCounter) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA)           { c.triangles++ }
 func (c *lineCounter) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) { c.lines++ }
 func (c *lineCounter) Point(p mgl32.Vec3, size float32, fill color.NRGBA)      { c.points++ }
 
