@@ -5,18 +5,24 @@
 // vectorDrawer, a debugdraw.Drawer built on ebiten's vector package. The
 // arrow keys turn the camera, the mouse wheel zooms.
 //
-//	go run -tags ebiten ./examples/ebiten_debugdraw
+//	go run -tags ebiten ./examples/ebiten_debugdraw [-screenshot FILE.png]
+//
+// With -screenshot it saves the first frame as a PNG and exits.
 //
 // It needs cgo and X11 headers on Linux (see the demo's README section).
 package main
 
 import (
 	"cmp"
+	"errors"
+	"flag"
 	"fmt"
 	"image"
 	"image/color"
+	"image/png"
 	"log"
 	"math"
+	"os"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -144,9 +150,16 @@ type game struct {
 	bmin, bmax mgl32.Vec3
 	yaw, pitch float32
 	zoom       float32
+
+	screenshot string // where to save the first frame, "" for none
+	saved      error  // set once the screenshot is written (or failed)
+	done       bool
 }
 
 func (g *game) Update() error {
+	if g.done {
+		return errors.Join(ebiten.Termination, g.saved)
+	}
 	switch {
 	case ebiten.IsKeyPressed(ebiten.KeyLeft):
 		g.yaw -= 1.5
@@ -174,16 +187,36 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.drawer.begin(screen, view)
 	(&debugdraw.Recorder{Primitives: g.sorted}).Replay(g.drawer)
 	g.drawer.Flush()
+	if g.screenshot != "" && !g.done {
+		g.saved, g.done = savePNG(screen, g.screenshot), true
+	}
+}
+
+// savePNG writes the pixels of screen to path.
+func savePNG(screen *ebiten.Image, path string) error {
+	img := image.NewRGBA(screen.Bounds())
+	screen.ReadPixels(img.Pix)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func (g *game) Layout(int, int) (int, int) { return width, height }
 
 func main() {
+	screenshot := flag.String("screenshot", "", "save the first frame to `FILE.png` and exit")
+	flag.Parse()
 	mesh, _, err := navmesh.LoadFile("testdata/navmesh_solo_dungeon.bin")
 	if err != nil {
 		log.Fatal(err)
 	}
-	g := &game{drawer: newVectorDrawer(), yaw: debugdraw.IsoYaw, pitch: debugdraw.IsoPitch, zoom: 1}
+	g := &game{drawer: newVectorDrawer(), yaw: debugdraw.IsoYaw, pitch: debugdraw.IsoPitch, zoom: 1, screenshot: *screenshot}
 	snap := mesh.Snapshot()
 	navdraw.Mesh(&g.scene, snap, navdraw.DefaultLayers, navdraw.DefaultStyle())
 	if err := addPath(&g.scene, mesh); err != nil {
@@ -195,8 +228,11 @@ func main() {
 	}
 	ebiten.SetWindowTitle("archenav debug drawing")
 	ebiten.SetWindowSize(width, height)
-	if err := ebiten.RunGame(g); err != nil {
+	if err := ebiten.RunGame(g); err != nil && !errors.Is(err, ebiten.Termination) {
 		log.Fatal(err)
+	}
+	if g.saved != nil {
+		log.Fatal(g.saved)
 	}
 }
 
