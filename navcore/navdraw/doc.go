@@ -3,8 +3,9 @@
 // walls, tile borders and bounds, off-mesh connections, vertices, the BV
 // tree), a query's search nodes, polygon corridors and straight paths, and
 // the crowd's parts (agents with velocities, targets, corners and
-// neighbours, local boundaries, avoidance samples) — what recastnavigation's
-// DetourDebugDraw and RecastDemo's crowd tool show.
+// neighbours, local boundaries, avoidance samples) and the tile cache's
+// heightfield layers — what recastnavigation's DetourDebugDraw and
+// RecastDemo's crowd tool show.
 //
 // Everything is drawn in world coordinates, so the same calls feed a top
 // view, an angled 3D view or a game's own renderer. Colours and widths come
