@@ -25,13 +25,13 @@ type referenceMesh struct {
 
 // dungeonReference is tc48_dungeon.json, the C++ figures.
 type dungeonReference struct {
-	Layers, TilesWithLayers, MaxLayersInTile int
-	LayerRawBytes, LayerCompressedBytesFastLZ int
-	LayerHash                                 string
-	MaxTiles, MaxPolysPerTile, CacheMaxTiles  int
-	Initial, WithObstacles, AfterMove, Cleared referenceMesh
+	Layers, TilesWithLayers, MaxLayersInTile         int
+	LayerRawBytes, LayerCompressedBytesFastLZ        int
+	LayerHash                                        string
+	MaxTiles, MaxPolysPerTile, CacheMaxTiles         int
+	Initial, WithObstacles, AfterMove, Cleared       referenceMesh
 	BurstWithObstacles, BurstAfterMove, BurstCleared referenceMesh
-	QueryWithObstacles struct{ Pairs, Partial int }
+	QueryWithObstacles                               struct{ Pairs, Partial int }
 }
 
 func readDungeonReference(t testing.TB) dungeonReference {
