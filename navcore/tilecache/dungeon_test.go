@@ -2,6 +2,7 @@ package tilecache
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -85,4 +86,92 @@ func TestDungeonInitialMesh(t *testing.T) {
 	ref := readDungeonReference(t)
 	cache := loadDungeon(t, 1)
 	assert.Equal(t, ref.Initial, summary(t, cache))
+}
+
+// obstacleSet applies obstacle states to a cache, as navtool tilecache
+// does: ids kept with new values move, ids gone are removed, new ids added.
+type obstacleSet struct {
+	refs    map[int]ObstacleRef
+	values  map[int]Obstacle
+	outside int // moved off every layer, so removed
+}
+
+func newObstacleSet() *obstacleSet {
+	return &obstacleSet{refs: map[int]ObstacleRef{}, values: map[int]Obstacle{}}
+}
+
+// apply moves the cache to state; serial updates after every change.
+func (s *obstacleSet) apply(t testing.TB, cache *Cache, state []obstacleRow, serial bool) {
+	t.Helper()
+	keep := map[int]bool{}
+	step := func() {
+		if serial {
+			updateUntilDone(t, cache)
+		}
+	}
+	for _, row := range state {
+		keep[row.id] = true
+		ref, ok := s.refs[row.id]
+		switch {
+		case !ok:
+			r, err := cache.AddObstacle(row.obstacle)
+			require.NoError(t, err, "obstacle %d", row.id)
+			s.refs[row.id] = r
+		case s.values[row.id] != row.obstacle:
+			err := cache.MoveObstacle(ref, row.obstacle)
+			if errors.Is(err, ErrOutsideLayers) {
+				// Moved off every layer: it carves nothing there (the C++
+				// keeps it without tiles), so it goes.
+				require.NoError(t, cache.RemoveObstacle(ref))
+				delete(s.refs, row.id)
+				delete(s.values, row.id)
+				s.outside++
+				step()
+				continue
+			}
+			require.NoError(t, err, "obstacle %d", row.id)
+		default:
+			continue
+		}
+		s.values[row.id] = row.obstacle
+		step()
+	}
+	for id, ref := range s.refs {
+		if !keep[id] {
+			require.NoError(t, cache.RemoveObstacle(ref))
+			delete(s.refs, id)
+			delete(s.values, id)
+			step()
+		}
+	}
+	updateUntilDone(t, cache)
+}
+
+// TestDungeonObstaclePhases applies the reference obstacles, the moved set
+// and nothing, serial (one change, then Update until up to date) and burst
+// (all changes, then Update), on one and two workers: every phase must give
+// the C++ figures.
+func TestDungeonObstaclePhases(t *testing.T) {
+	ref := readDungeonReference(t)
+	added := readObstacles(t, "testdata/tc48_dungeon_obstacles.csv")
+	moved := readObstacles(t, "testdata/tc48_dungeon_obstacles_moved.csv")
+	require.Len(t, added, 80)
+	for _, mode := range []struct {
+		name    string
+		serial  bool
+		workers int
+	}{{"serial", true, 1}, {"burst", false, 1}, {"burst 2 workers", false, 2}} {
+		t.Run(mode.name, func(t *testing.T) {
+			cache := loadDungeon(t, mode.workers)
+			set := newObstacleSet()
+			set.apply(t, cache, added, mode.serial)
+			assert.Equal(t, ref.WithObstacles, summary(t, cache), "with obstacles")
+			set.apply(t, cache, moved, mode.serial)
+			assert.Equal(t, 3, set.outside, "three cylinders move off every layer")
+			assert.Equal(t, ref.AfterMove, summary(t, cache), "after move")
+			set.apply(t, cache, nil, mode.serial)
+			assert.Equal(t, ref.Cleared, summary(t, cache), "cleared")
+			assert.Zero(t, cache.ObstacleCount())
+		})
+	}
 }
