@@ -337,6 +337,17 @@ func (b *builder) buildContours(climb int, maxError float32) error {
 	return nil
 }
 
+// fill sets every element of s to v, doubling copies.
+func fill[T byte | uint16](s []T, v T) {
+	if len(s) == 0 {
+		return
+	}
+	s[0] = v
+	for i := 1; i < len(s); i *= 2 {
+		copy(s[i:], s[:i])
+	}
+}
+
 // grow returns s with length n, reusing its memory when it is big enough.
 func grow(s []byte, n int) []byte {
 	if cap(s) < n {

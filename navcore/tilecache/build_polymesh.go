@@ -61,18 +61,27 @@ func uleft(a, b, c [3]uint16) bool {
 // vertices, and -1 otherwise, with the shared edge in each
 // (getPolyMergeValue).
 func polyMergeValue(pa, pb []uint16, verts [][3]uint16) (value, ea, eb int) {
+	pa, pb = pa[:maxPolyVerts], pb[:maxPolyVerts]
 	na, nb := countPolyVerts(pa), countPolyVerts(pb)
 	if na+nb-2 > maxPolyVerts {
 		return -1, 0, 0
 	}
 	ea, eb = -1, -1
 	for i := range na {
-		va0, va1 := pa[i], pa[(i+1)%na]
+		next := i + 1
+		if next == na {
+			next = 0
+		}
+		va0, va1 := pa[i], pa[next]
 		if va0 > va1 {
 			va0, va1 = va1, va0
 		}
 		for j := range nb {
-			vb0, vb1 := pb[j], pb[(j+1)%nb]
+			nextB := j + 1
+			if nextB == nb {
+				nextB = 0
+			}
+			vb0, vb1 := pb[j], pb[nextB]
 			if vb0 > vb1 {
 				vb0, vb1 = vb1, vb0
 			}
@@ -118,30 +127,62 @@ func mergePolys(pa, pb []uint16, ea, eb int) {
 
 // mergeAll merges the polygons polys[:n·maxPolyVerts] greedily, longest
 // shared edge first, and returns how many remain; areas, when given, follow
-// the polygons.
-func mergeAll(polys []uint16, n int, verts [][3]uint16, areas []uint8) int {
+// the polygons. Each round merges the first pair (in index order) with the
+// best value, as the C++ does; the values of the pairs a merge leaves alone
+// are kept in values (n×n, reused) instead of computed again, which turns
+// the C++'s O(n³) into O(n²) with the same result.
+func mergeAll(polys []uint16, n int, verts [][3]uint16, areas []uint8, values *[]int32) int {
+	stride := n
+	if cap(*values) < n*n {
+		*values = make([]int32, n*n)
+	}
+	vals := (*values)[:n*n]
+	poly := func(i int) []uint16 { return polys[i*maxPolyVerts : (i+1)*maxPolyVerts] }
+	pair := func(j, k int) {
+		v, _, _ := polyMergeValue(poly(j), poly(k), verts)
+		vals[j*stride+k] = int32(v)
+	}
+	for j := 0; j < n-1; j++ {
+		for k := j + 1; k < n; k++ {
+			pair(j, k)
+		}
+	}
 	for {
-		best, bestA, bestB, bestEA, bestEB := 0, 0, 0, 0, 0
+		best, bestA, bestB := int32(0), 0, 0
 		for j := 0; j < n-1; j++ {
-			pj := polys[j*maxPolyVerts : (j+1)*maxPolyVerts]
+			row := vals[j*stride : j*stride+n]
 			for k := j + 1; k < n; k++ {
-				pk := polys[k*maxPolyVerts : (k+1)*maxPolyVerts]
-				if v, ea, eb := polyMergeValue(pj, pk, verts); v > best {
-					best, bestA, bestB, bestEA, bestEB = v, j, k, ea, eb
+				if row[k] > best {
+					best, bestA, bestB = row[k], j, k
 				}
 			}
 		}
 		if best <= 0 {
 			return n
 		}
-		pa := polys[bestA*maxPolyVerts : (bestA+1)*maxPolyVerts]
-		pb := polys[bestB*maxPolyVerts : (bestB+1)*maxPolyVerts]
-		mergePolys(pa, pb, bestEA, bestEB)
-		copy(pb, polys[(n-1)*maxPolyVerts:n*maxPolyVerts])
+		pa, pb := poly(bestA), poly(bestB)
+		_, ea, eb := polyMergeValue(pa, pb, verts)
+		mergePolys(pa, pb, ea, eb)
+		copy(pb, poly(n-1))
 		if areas != nil {
 			areas[bestB] = areas[n-1]
 		}
 		n--
+		// Only the pairs with the merged polygon and with the one moved
+		// into bestB changed.
+		for _, changed := range [2]int{bestA, bestB} {
+			if changed >= n {
+				continue
+			}
+			for i := range n {
+				switch {
+				case i < changed:
+					pair(i, changed)
+				case i > changed:
+					pair(changed, i)
+				}
+			}
+		}
 	}
 }
 
@@ -166,9 +207,7 @@ func (b *builder) buildPolyMesh() error {
 	}
 	b.meshVerts = b.meshVerts[:0]
 	b.meshPolys = growU16(b.meshPolys, maxTris*polyStride)
-	for i := range b.meshPolys {
-		b.meshPolys[i] = nullIndex
-	}
+	fill(b.meshPolys, nullIndex)
 	b.meshAreas = grow(b.meshAreas, maxTris)
 	clear(b.meshAreas)
 	b.polyCount = 0
@@ -202,9 +241,7 @@ func (b *builder) buildPolyMesh() error {
 			}
 		}
 		polys := b.polys[:maxVertsPerCont*maxPolyVerts]
-		for i := range polys {
-			polys[i] = nullIndex
-		}
+		fill(polys, nullIndex)
 		n := 0
 		for j := range ntris {
 			t := b.tris[j*3 : j*3+3]
@@ -217,7 +254,7 @@ func (b *builder) buildPolyMesh() error {
 		if n == 0 {
 			continue
 		}
-		n = mergeAll(polys, n, b.meshVerts, nil)
+		n = mergeAll(polys, n, b.meshVerts, nil, &b.mergeValues)
 		for j := range n {
 			p := b.meshPolys[b.polyCount*polyStride:]
 			copy(p[:maxPolyVerts], polys[j*maxPolyVerts:(j+1)*maxPolyVerts])
@@ -442,7 +479,7 @@ func (b *builder) removeVertex(rem uint16) error {
 	if npolys == 0 {
 		return nil
 	}
-	npolys = mergeAll(polys[:], npolys, b.meshVerts, areas[:])
+	npolys = mergeAll(polys[:], npolys, b.meshVerts, areas[:], &b.mergeValues)
 
 	for i := range npolys {
 		if b.polyCount >= b.maxTris {
@@ -479,9 +516,7 @@ func (b *builder) buildAdjacency() {
 		b.edges = make([]meshEdge, maxEdges)
 	}
 	edges := b.edges[:maxEdges]
-	for i := range firstEdge {
-		firstEdge[i] = nullIndex
-	}
+	fill(firstEdge, nullIndex)
 	edgeCount := 0
 	polyEdgeEnds := func(t []uint16, j int) (v0, v1 uint16) {
 		v0 = t[j]

@@ -48,14 +48,13 @@ func (r *monotoneRegion) addNeighbour(v uint8) {
 	r.neighbourCount++
 }
 
-// connected reports whether cells ia and ib of the layer are walkable into
-// each other: same area, heights within climb.
-func (b *builder) connected(ia, ib, climb int) bool {
-	l := &b.layer
-	if l.Areas[ia] != l.Areas[ib] {
+// connected reports whether cells ia and ib of a layer are walkable into
+// each other: same area, heights within climb (isConnected).
+func connected(areas, heights []byte, ia, ib, climb int) bool {
+	if areas[ia] != areas[ib] {
 		return false
 	}
-	d := int(l.Heights[ia]) - int(l.Heights[ib])
+	d := int(heights[ia]) - int(heights[ib])
 	return d <= climb && -d <= climb
 }
 
@@ -65,26 +64,38 @@ func (b *builder) connected(ia, ib, climb int) bool {
 func (b *builder) buildRegions(climb int) error {
 	l := &b.layer
 	w, h := int(l.Header.Width), int(l.Header.Height)
+	areas, heights := l.Areas[:w*h], l.Heights[:w*h]
 	regs := b.regs[:w*h]
-	for i := range regs {
-		regs[i] = noRegion
-	}
+	fill(regs, noRegion)
 	sweeps := b.sweeps[:w]
 	clear(sweeps)
 
 	var prevCount [256]uint8
 	regionID := 0
+	all := b.regions[:256]
+	var below [MaxLayerSide]bool // cell connected to the one below (-y)
 	for y := range h {
 		clear(prevCount[:regionID])
 		sweepID := 0
-		for x := range w {
-			idx := x + y*w
-			if l.Areas[idx] == NullArea {
+		row := y * w
+		ra, rh, rr := areas[row:row+w], heights[row:row+w], regs[row:row+w]
+		// The row below; for row 0 a copy of this row, never looked at.
+		ba, bh, br := ra, rh, rr
+		if y > 0 {
+			ba, bh, br = areas[row-w:row], heights[row-w:row], regs[row-w:row]
+		}
+		conn := below[:w]
+		for x, area := range ra {
+			conn[x] = false
+			if area == NullArea {
 				continue
 			}
+			height := int(rh[x])
 			sid := uint8(noRegion)
-			if x > 0 && b.connected(idx, idx-1, climb) && regs[idx-1] != noRegion {
-				sid = regs[idx-1]
+			if x > 0 && ra[x-1] == area && rr[x-1] != noRegion {
+				if d := height - int(rh[x-1]); d <= climb && -d <= climb {
+					sid = rr[x-1]
+				}
 			}
 			if sid == noRegion {
 				sid = uint8(sweepID)
@@ -92,22 +103,26 @@ func (b *builder) buildRegions(climb int) error {
 				sweeps[sid].neighbour = noRegion
 				sweeps[sid].samples = 0
 			}
-			if y > 0 && b.connected(idx, idx-w, climb) {
-				if nr := regs[idx-w]; nr != noRegion {
+			// A walkable cell below with the same area always has a region.
+			if y > 0 && ba[x] == area {
+				if d := height - int(bh[x]); d <= climb && -d <= climb {
+					conn[x] = true
+					nr := br[x]
 					// The first region below sets the neighbour; a second
 					// one invalidates it.
-					if sweeps[sid].samples == 0 {
-						sweeps[sid].neighbour = nr
+					s := &sweeps[sid]
+					if s.samples == 0 {
+						s.neighbour = nr
 					}
-					if sweeps[sid].neighbour == nr {
-						sweeps[sid].samples++
+					if s.neighbour == nr {
+						s.samples++
 						prevCount[nr]++
 					} else {
-						sweeps[sid].neighbour = noRegion
+						s.neighbour = noRegion
 					}
 				}
 			}
-			regs[idx] = sid
+			rr[x] = sid
 		}
 		// A run with one continuous connection to one region below joins
 		// it; any other run starts a region.
@@ -121,38 +136,29 @@ func (b *builder) buildRegions(climb int) error {
 				return fmt.Errorf("tilecache: build regions: more than 254 regions: %w", ErrLayerTooComplex)
 			}
 			s.id = uint8(regionID)
+			all[regionID] = monotoneRegion{}
 			regionID++
 		}
-		for x := range w {
-			if idx := x + y*w; regs[idx] != noRegion {
-				regs[idx] = sweeps[regs[idx]].id
-			}
-		}
-	}
-
-	regions := b.regions[:regionID]
-	clear(regions)
-	for i := range regions {
-		regions[i].regionID = noRegion
-	}
-	// Sizes, areas and neighbours (towards -y only, both ways).
-	for y := range h {
-		for x := range w {
-			idx := x + y*w
-			ri := regs[idx]
-			if ri == noRegion {
+		// Region ids for the row, and with them the regions' sizes, areas
+		// and neighbours below (in the C++'s row-major order, both ways).
+		for x, r := range rr {
+			if r == noRegion {
 				continue
 			}
-			regions[ri].area++
-			regions[ri].areaID = l.Areas[idx]
-			if y > 0 && b.connected(idx, idx-w, climb) {
-				if rai := regs[idx-w]; rai != noRegion && rai != ri {
-					regions[ri].addNeighbour(rai)
-					regions[rai].addNeighbour(ri)
+			ri := sweeps[r].id
+			rr[x] = ri
+			reg := &all[ri]
+			reg.area++
+			reg.areaID = ra[x]
+			if conn[x] {
+				if rai := br[x]; rai != ri {
+					reg.addNeighbour(rai)
+					all[rai].addNeighbour(ri)
 				}
 			}
 		}
 	}
+	regions := all[:regionID]
 	for i := range regions {
 		regions[i].regionID = uint8(i)
 	}

@@ -38,8 +38,26 @@ type builder struct {
 	polys     []uint16
 	firstEdge []uint16
 	edges     []meshEdge
+	// mergeValues caches polygon merge values (mergeAll).
+	mergeValues []int32
 
 	params navmesh.BuildParams
+}
+
+// newBuilder returns a builder with its working memory sized for layers of
+// width×height cells, so that the first builds do not allocate it.
+func newBuilder(width, height int) *builder {
+	cells := width * height
+	b := &builder{
+		grids:   make([]byte, 3*cells),
+		regs:    make([]byte, cells),
+		sweeps:  make([]sweepSpan, MaxLayerSide),
+		regions: make([]monotoneRegion, 256),
+	}
+	maxTempVerts := (width + height) * 4
+	b.temp.verts = make([]byte, maxTempVerts*4)
+	b.temp.poly = make([]uint16, maxTempVerts)
+	return b
 }
 
 // buildInput is what one layer build needs from the cache.

@@ -159,6 +159,9 @@ func New(params Params, mesh *navmesh.Mesh, options Options) (*Cache, error) {
 	if c.process == nil {
 		c.process = &RecastDemoProcess{}
 	}
+	for range c.workers {
+		c.builders = append(c.builders, newBuilder(int(params.Width), int(params.Height)))
+	}
 	return c, nil
 }
 

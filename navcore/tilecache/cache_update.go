@@ -94,9 +94,6 @@ func (c *Cache) buildPending(results []buildResult, deadline time.Time) int {
 	if n == 0 {
 		return 0
 	}
-	for len(c.builders) < c.workers {
-		c.builders = append(c.builders, &builder{})
-	}
 	workers := min(c.workers, n)
 	if workers == 1 {
 		for i := range n {

@@ -345,14 +345,14 @@ func fastlzDecompress(out, src []byte) ([]byte, error) {
 			if from < 0 {
 				return out[:0], fmt.Errorf("%w: fastlz: match at output %d reaches %d bytes back", ErrCorruptData, op, distance+1)
 			}
-			if distance+1 >= n+3 {
-				copy(out[op:op+n+3], out[from:from+n+3])
-				op += n + 3
-			} else {
-				for end := op + n + 3; op < end; op++ {
-					out[op] = out[from]
-					from++
-				}
+			// The copy overlaps its source when the distance is shorter
+			// than the match: the output repeats with that period, so copy
+			// from the same source in blocks that double.
+			for left := n + 3; left > 0; {
+				k := min(left, op-from)
+				copy(out[op:op+k], out[from:from+k])
+				op += k
+				left -= k
 			}
 		} else {
 			n := ctrl + 1
