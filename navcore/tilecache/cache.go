@@ -200,6 +200,18 @@ func (c *Cache) Pending() int {
 // it; the caller must not modify it afterwards. Errors wrap the decoding
 // errors, ErrLayerExists or ErrOutOfLayers; on error nothing changes.
 func (c *Cache) AddLayer(data []byte) (LayerRef, error) {
+	return c.addLayer(data, 0)
+}
+
+// addLayerAt adds a layer in the slot and with the salt of ref (restoring
+// a saved cache).
+func (c *Cache) addLayerAt(ref LayerRef, data []byte) (LayerRef, error) {
+	return c.addLayer(data, ref)
+}
+
+// addLayer is AddLayer into the free list's head (ref 0) or into ref's
+// slot, which must be free.
+func (c *Cache) addLayer(data []byte, ref LayerRef) (LayerRef, error) {
 	layer, err := DecodeLayer(data, c.compressor)
 	if err != nil {
 		return 0, fmt.Errorf("tilecache: add layer: %w", err)
@@ -216,9 +228,23 @@ func (c *Cache) AddLayer(data []byte) (LayerRef, error) {
 			return 0, fmt.Errorf("tilecache: add layer (%d, %d, layer %d): %w", h.TX, h.TY, h.TLayer, ErrLayerExists)
 		}
 	}
-	slot, ok := c.takeLayerSlot()
-	if !ok {
-		return 0, fmt.Errorf("tilecache: add layer (%d, %d, layer %d): %d layers: %w", h.TX, h.TY, h.TLayer, c.params.MaxTiles, ErrOutOfLayers)
+	var slot uint32
+	if ref == 0 {
+		var ok bool
+		if slot, ok = c.takeLayerSlot(); !ok {
+			return 0, fmt.Errorf("tilecache: add layer (%d, %d, layer %d): %d layers: %w", h.TX, h.TY, h.TLayer, c.params.MaxTiles, ErrOutOfLayers)
+		}
+	} else {
+		salt, at := c.bits.decode(ref)
+		if salt == 0 || int64(at) >= int64(c.params.MaxTiles) || (int(at) < len(c.layers) && c.layers[at].used) {
+			return 0, fmt.Errorf("tilecache: add layer (%d, %d, layer %d) at ref %#x: %w", h.TX, h.TY, h.TLayer, uint32(ref), ErrInvalidLayerRef)
+		}
+		for len(c.layers) <= int(at) {
+			c.layers = append(c.layers, cachedLayer{salt: 1})
+		}
+		c.nextFreshLayer = uint32(len(c.layers))
+		slot = at
+		c.layers[slot].salt = salt
 	}
 	l := &c.layers[slot]
 	*l = cachedLayer{salt: l.salt, used: true, data: data, header: h, obstacles: l.obstacles[:0]}
@@ -242,6 +268,23 @@ func (c *Cache) AddLayer(data []byte) (LayerRef, error) {
 	}
 	c.queueLayer(slot)
 	return c.bits.encode(l.salt, slot), nil
+}
+
+// rebuildFreeLists makes the free lists of a restored cache: the unused
+// slots below the highest used one, lowest first.
+func (c *Cache) rebuildFreeLists() {
+	c.freeLayers = c.freeLayers[:0]
+	for slot := len(c.layers) - 1; slot >= 0; slot-- {
+		if !c.layers[slot].used {
+			c.freeLayers = append(c.freeLayers, uint32(slot))
+		}
+	}
+	c.freeObstacles = c.freeObstacles[:0]
+	for slot := len(c.obstacles) - 1; slot >= 0; slot-- {
+		if c.obstacles[slot].state == obstacleFree {
+			c.freeObstacles = append(c.freeObstacles, uint32(slot))
+		}
+	}
 }
 
 // compareColumns orders columns by y, then x.

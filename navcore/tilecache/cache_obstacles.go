@@ -89,6 +89,34 @@ func (c *Cache) AddObstacle(o Obstacle) (ObstacleRef, error) {
 	return obstacleRef(s.salt, slot), nil
 }
 
+// addObstacleAt adds an obstacle in the slot and with the salt of ref
+// (restoring a saved cache); the caller rebuilds the free list after.
+func (c *Cache) addObstacleAt(ref ObstacleRef, o Obstacle) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	slot, salt := uint32(ref), uint32(ref>>32)
+	if salt == 0 || int64(slot) >= int64(c.params.MaxObstacles) || (int(slot) < len(c.obstacles) && c.obstacles[slot].state != obstacleFree) {
+		return fmt.Errorf("tilecache: add obstacle at %#x: %w", uint64(ref), ErrInvalidObstacleRef)
+	}
+	placed, err := c.checkPlaced(o)
+	if err != nil {
+		return fmt.Errorf("tilecache: add obstacle at %#x: %w", uint64(ref), err)
+	}
+	for len(c.obstacles) <= int(slot) {
+		c.obstacles = append(c.obstacles, obstacleSlot{salt: 1})
+	}
+	c.nextFreshObstacle = uint32(len(c.obstacles))
+	s := &c.obstacles[slot]
+	s.salt = salt
+	s.state = obstacleActive
+	s.sequence = c.nextSequence
+	c.nextSequence++
+	s.placed = placed
+	c.queueObstacle(slot)
+	c.obstacleCount++
+	return nil
+}
+
 // MoveObstacle gives the obstacle ref a new shape and place (any shape, any
 // area) in one change: the next Update rebuilds the layers it left and
 // those it now touches, each once. Where it overlaps other area obstacles
