@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -138,8 +139,22 @@ func TestBurstLosesNothing(t *testing.T) {
 	want := tileBlobs(t, serial.Mesh().Snapshot())
 	require.NotEqual(t, initial, want)
 
-	for _, budget := range []Budget{{}, {MaxTiles: 7}} {
-		for _, workers := range []int{1, 2} {
+	variants := []struct {
+		budget  Budget
+		workers int
+	}{{Budget{}, 2}, {Budget{MaxTiles: 7}, 1}}
+	if longtest.Enabled() {
+		variants = append(variants, struct {
+			budget  Budget
+			workers int
+		}{Budget{}, 1}, struct {
+			budget  Budget
+			workers int
+		}{Budget{MaxTiles: 7}, 2})
+	}
+	for _, v := range variants {
+		budget, workers := v.budget, v.workers
+		{
 			burst := bigWorld(t, 3, Options{Workers: workers})
 			refs := make([]ObstacleRef, len(obstacles))
 			for i, o := range obstacles {

@@ -386,7 +386,7 @@ func TestConcurrentQueriesDuringUpdates(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(8, 9))
 	refs := map[int]ObstacleRef{}
-	for step := range 400 {
+	for step := range 150 {
 		i := rng.IntN(len(obstacles))
 		ref, ok := refs[i]
 		switch {
