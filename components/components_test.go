@@ -6,6 +6,7 @@ import (
 
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
@@ -92,8 +93,10 @@ func TestEventsReuseTheirBuffer(t *testing.T) {
 
 func TestResourceDefaults(t *testing.T) {
 	filters := NewFilters()
+	want := *query.NewFilter()
+	want.ExcludeFlags = navmesh.FlagDisabled
 	for _, f := range filters.List {
-		assert.Equal(t, *query.NewFilter(), f)
+		assert.Equal(t, want, f)
 	}
 	presets := NewAvoidancePresets()
 	assert.Equal(t, crowd.AvoidancePreset(crowd.AvoidanceLow), presets.List[0])

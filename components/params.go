@@ -79,12 +79,70 @@ type AgentParams struct {
 	// Filter picks the query filter (queryFilterType)
 	// [Limit: 0..MaxFilters-1]
 	Filter uint8
+
+	// StoppingDistance is how far (xz) from its target the agent stops,
+	// as Unity's NavMeshAgent.stoppingDistance and Godot's
+	// target_desired_distance: it slows down to stand still there, and
+	// EventTargetReached fires within StoppingDistance +
+	// Settings.ArrivalDistance. 0, the default, walks to the target itself
+	// [Limit: >= 0, finite] [Units: world units]
+	StoppingDistance float32
+	// BrakingDistance is how far before its stopping point the agent starts
+	// to slow down; 0, the default, means two radii, the reference's
+	// [Limit: >= 0, finite] [Units: world units]
+	BrakingDistance float32
+	// AvoidancePriority ranks agents for obstacle avoidance, as Unity's
+	// avoidancePriority and Godot's avoidance_priority (higher here is more
+	// important): an agent avoids a neighbour of higher priority on its own
+	// (the neighbour does not avoid it back), shares the avoidance with one
+	// of equal priority (the reference's reciprocal avoidance), and takes
+	// the whole collision push from a walking neighbour of higher priority.
+	// All 0 by default.
+	AvoidancePriority uint8
+	// AvoidanceLayers are the avoidance layers the agent is in (a bit per
+	// layer), AvoidanceMask the layers whose agents it avoids, as Godot's
+	// avoidance_layers and avoidance_mask: agent A avoids agent B when
+	// A's mask and B's layers share a bit. 0 means DefaultAvoidanceLayers
+	// (layer 1) for both, so by default every agent avoids every other.
+	// Layers select avoidance only: separation and the collision pushes
+	// still keep bodies apart.
+	AvoidanceLayers, AvoidanceMask uint32
+}
+
+// DefaultAvoidanceLayers is the avoidance layer set a zero
+// AgentParams.AvoidanceLayers or AvoidanceMask stands for: layer 1.
+const DefaultAvoidanceLayers uint32 = 1
+
+// Layers returns the agent's avoidance layers, DefaultAvoidanceLayers for
+// a zero AvoidanceLayers.
+func (p *AgentParams) Layers() uint32 {
+	if p.AvoidanceLayers == 0 {
+		return DefaultAvoidanceLayers
+	}
+	return p.AvoidanceLayers
+}
+
+// Mask returns the layers the agent avoids, DefaultAvoidanceLayers for a
+// zero AvoidanceMask.
+func (p *AgentParams) Mask() uint32 {
+	if p.AvoidanceMask == 0 {
+		return DefaultAvoidanceLayers
+	}
+	return p.AvoidanceMask
+}
+
+// Avoids reports whether an agent with params p avoids one with params
+// other: p's mask shares a layer with other's layers and other's priority
+// is not lower than p's.
+func (p *AgentParams) Avoids(other *AgentParams) bool {
+	return p.Mask()&other.Layers() != 0 && other.AvoidancePriority >= p.AvoidancePriority
 }
 
 // DefaultAgentParams returns the settings of the reference crowd benchmark:
 // radius 0.6, height 2, acceleration 8, speed 3.5, collision range 7.2 (12
 // radii), path optimization range 18 (30 radii), separation weight 2, every
-// update flag, avoidance preset 3 (high quality, adaptive) and filter 0.
+// update flag, avoidance preset 3 (high quality, adaptive) and filter 0;
+// no stopping distance, braking over two radii, priority 0, layer 1.
 func DefaultAgentParams() AgentParams {
 	// The ranges are float32 products, as RecastDemo computes them
 	// (radius * 12.0f): the exact 7.2 rounds to a different float32.
@@ -131,6 +189,10 @@ func (p *AgentParams) Validate() error {
 		return bad("AvoidancePreset", p.AvoidancePreset, fmt.Sprintf("0..%d", MaxAvoidancePresets-1))
 	case int(p.Filter) >= MaxFilters:
 		return bad("Filter", p.Filter, fmt.Sprintf("0..%d", MaxFilters-1))
+	case !nonNegative(p.StoppingDistance):
+		return bad("StoppingDistance", p.StoppingDistance, "a finite number >= 0")
+	case !nonNegative(p.BrakingDistance):
+		return bad("BrakingDistance", p.BrakingDistance, "a finite number >= 0")
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
+	"github.com/mlange-42/arche/ecs"
 )
 
 // Navigation is the resource holding the navmesh the crowd walks on.
@@ -47,13 +49,24 @@ type Filters struct {
 	List [MaxFilters]query.Filter
 }
 
-// NewFilters returns filters that all pass every polygon at cost 1.
+// NewFilters returns the crowd's default filters: every one passes every
+// polygon at cost 1 but those with navmesh.FlagDisabled (RecastDemo's
+// "disabled" flag), as navtool's filters do; so a door closes for the
+// whole crowd when its polygons get that flag (navmesh.Mesh.SetPolyFlags).
 func NewFilters() Filters {
 	var f Filters
 	for i := range f.List {
-		f.List[i] = *query.NewFilter()
+		f.List[i] = DefaultFilter()
 	}
 	return f
+}
+
+// DefaultFilter returns the filter NewFilters fills the table with:
+// query.NewFilter's, excluding navmesh.FlagDisabled.
+func DefaultFilter() query.Filter {
+	filter := *query.NewFilter()
+	filter.ExcludeFlags = navmesh.FlagDisabled
+	return filter
 }
 
 // AvoidancePresets is the resource holding the obstacle avoidance parameter
@@ -84,6 +97,30 @@ type TimeStep struct {
 	// Tick counts the ticks run so far.
 	Tick uint64
 }
+
+// TileCache is the resource holding the tile cache whose obstacles carve
+// the crowd's navmesh; its Mesh is Navigation.Mesh. Without it, obstacles
+// that change the navmesh (ObstacleCarves, ObstacleMarksArea) are refused.
+type TileCache struct {
+	// Cache is the tile cache; the ObstacleSync stage adds, moves and
+	// removes its obstacles and runs its Update.
+	Cache *tilecache.Cache
+}
+
+// ObstacleBody is an obstacle the agents avoid and are pushed out of this
+// tick: one that does not carve, or a carving one whose hole is not in the
+// navmesh yet.
+type ObstacleBody struct {
+	// Entity is the obstacle.
+	Entity ecs.Entity
+	// Footprint is its outline at its pose.
+	Footprint Footprint
+	// Velocity is its velocity (ObstacleState.Velocity)
+	// [Units: world units / s]
+	Velocity geom.Vec3
+}
+
+
 
 // Settings is the resource holding the crowd-wide tunables the stages read.
 type Settings struct {
@@ -137,11 +174,48 @@ type Settings struct {
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
 	EdgeHeightSnap bool
+
+	// CheckChangedCorridors checks, in the tick after tiles changed (a tile
+	// cache rebuild, AddTile, RemoveTile, a flag or area edit), every
+	// polygon of every corridor that crosses a changed tile, and replans
+	// the corridors that are blocked; the reference looks only at the next
+	// 10 polygons of each corridor, so agents keep walking towards a closed
+	// door until they are near it. Paths the queue planned on the navmesh
+	// before the change are checked the same way when they arrive.
+	CheckChangedCorridors bool
+	// WalkBackToMesh makes an agent whose polygon went away, and that is
+	// not on another one, walk to the nearest free point under its own
+	// speed and acceleration (AgentReturning); the reference puts it there
+	// in one tick, a jump of up to the placement box. The nearest point is
+	// searched in PlacementHalfExtents, then in four times as wide a box.
+	WalkBackToMesh bool
+	// RecoverInvalidAgents lets an AgentInvalid agent look for a polygon
+	// every tick and walk again as soon as one is within reach; in the
+	// reference it stays invalid until it is teleported.
+	RecoverInvalidAgents bool
+
+	// ObstacleTilesPerTick bounds the tile cache rebuilds the ObstacleSync
+	// stage publishes per tick; the rest wait for the next ticks
+	// [Limit: <= 0 means no limit]
+	ObstacleTilesPerTick int
+	// ObstacleTimePerTick stops the ObstacleSync stage from starting more
+	// tile rebuilds once it has run this long (the builds under way finish;
+	// at least one tile is built per tick) [Limit: <= 0 means no limit]
+	ObstacleTimePerTick time.Duration
+	// CarveInflation grows the footprint of carving obstacles by this much
+	// in xz when they carve, so that agent centres keep a body's width away
+	// from them as from walls; the plugin sets it to the tile cache's agent
+	// radius (Params.WalkableRadius) unless configured. 0 carves the bare
+	// footprint, as the C++ tile cache does [Limit: >= 0]
+	// [Units: world units]
+	CarveInflation float32
 }
 
 // DefaultSettings returns the reference's values for a crowd whose largest
 // agent radius is maxAgentRadius, with an arrival distance of a third of it
-// and the improvements over the reference on (but ContactSliding).
+// and the improvements over the reference on (but ContactSliding), at most
+// DefaultObstacleTilesPerTick tile rebuilds per tick and no carve
+// inflation.
 func DefaultSettings(maxAgentRadius float32) Settings {
 	return Settings{
 		PlacementHalfExtents:        geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2},
@@ -154,8 +228,16 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		EdgeHeightSnap:              true,
 		PileFraction:                0.25,
 		PartialReplanBackoff:        true,
+		CheckChangedCorridors:       true,
+		WalkBackToMesh:              true,
+		RecoverInvalidAgents:        true,
+		ObstacleTilesPerTick:        DefaultObstacleTilesPerTick,
 	}
 }
+
+// DefaultObstacleTilesPerTick is the tile cache rebuilds per tick
+// DefaultSettings allows.
+const DefaultObstacleTilesPerTick = 8
 
 // Stats is the resource where the stages and the schedule report what the
 // last tick did.
@@ -174,4 +256,8 @@ type Stats struct {
 	// WaitingForQueue is the number of agents waiting for a path queue
 	// slot after the PathRequest stage.
 	WaitingForQueue int
+	// Obstacles is the number of obstacle entities, ObstacleBodies those
+	// avoided as bodies, and ObstacleTilesPending the tile cache changes
+	// left for the next ticks, after the ObstacleSync stage.
+	Obstacles, ObstacleBodies, ObstacleTilesPending int
 }

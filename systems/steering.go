@@ -53,6 +53,10 @@ func (s *Steering) steerAgents(worker, begin, end int) {
 	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		if returning(a) {
+			s.steerBack(a, q)
+			continue
+		}
 		if !walking(a) || a.target.State == components.TargetNone {
 			continue
 		}
@@ -129,10 +133,8 @@ func (s *Steering) steer(a *agent) {
 			desired = straightSteerDirection(a)
 		}
 		// Slow down near the end of the path.
-		slowDownRadius := a.params.Radius * 2
-		speedScale := distanceToGoal(a, slowDownRadius) / slowDownRadius
 		velocity.DesiredSpeed = a.params.MaxSpeed
-		desired = geom.Scale(desired, velocity.DesiredSpeed*speedScale)
+		desired = geom.Scale(desired, velocity.DesiredSpeed*speedScale(a))
 	}
 
 	if a.params.UpdateFlags.Has(components.Separation) {
@@ -218,6 +220,22 @@ func straightSteerDirection(a *agent) geom.Vec3 {
 	pos := a.position
 	p0 := corners.Points[0].Pos
 	return geom.Normalize(geom.Vec3{p0[0] - pos[0], 0, p0[2] - pos[2]})
+}
+
+// speedScale is the share of its speed an agent walks with near the end of
+// its path: 1 until its braking distance (two radii by default) before its
+// stopping point, then falling to 0 there (AgentParams.StoppingDistance
+// before the target, the target itself by default).
+func speedScale(a *agent) float32 {
+	braking := a.params.BrakingDistance
+	if braking <= 0 {
+		braking = a.params.Radius * 2
+	}
+	stop := a.params.StoppingDistance
+	if stop <= 0 {
+		return distanceToGoal(a, braking) / braking
+	}
+	return max(0, distanceToGoal(a, braking+stop)-stop) / braking
 }
 
 // distanceToGoal returns the xz distance to the target when it is among
