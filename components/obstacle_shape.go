@@ -194,19 +194,23 @@ func (o *Obstacle) PoseDistance(a, b ObstaclePose) float32 {
 
 // CacheObstacle returns the tile cache obstacle o carves or marks at pose,
 // its footprint grown by inflation in xz (a carving obstacle's
-// Settings.CarveInflation; area obstacles take 0): a cylinder's radius and a
-// box's half extents grow by it, a prism's edges move out by it.
-func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation float32) tilecache.Obstacle {
+// Settings.CarveInflation; area obstacles take 0) and its height range
+// reaching depth below the pose (Settings.CarveDepth), so that it takes
+// the floor that slopes away under its edges: a cylinder's radius and a
+// box's half extents grow by inflation, a prism's edges move out by it.
+func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth float32) tilecache.Obstacle {
 	p := pose.Position
+	p[1] -= depth
+	height := o.Height + depth
 	var c tilecache.Obstacle
 	switch o.Shape {
 	case ObstacleCylinder:
-		c = tilecache.Cylinder(p, o.Radius+inflation, o.Height)
+		c = tilecache.Cylinder(p, o.Radius+inflation, height)
 	case ObstacleBox:
 		hx, hz := o.HalfExtents[0]+inflation, o.HalfExtents[1]+inflation
-		c = tilecache.Box(mgl32.Vec3{p[0] - hx, p[1], p[2] - hz}, mgl32.Vec3{p[0] + hx, p[1] + o.Height, p[2] + hz})
+		c = tilecache.Box(mgl32.Vec3{p[0] - hx, p[1], p[2] - hz}, mgl32.Vec3{p[0] + hx, p[1] + height, p[2] + hz})
 	case ObstacleOrientedBox:
-		half := o.Height / 2
+		half := height / 2
 		c = tilecache.OrientedBox(mgl32.Vec3{p[0], p[1] + half, p[2]},
 			mgl32.Vec3{o.HalfExtents[0] + inflation, half, o.HalfExtents[1] + inflation}, pose.Yaw)
 	case ObstaclePrism:
@@ -223,7 +227,7 @@ func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation float32) tilecache
 		for i := range f.Count {
 			points[i] = f.grownCorner(i, inflation)
 		}
-		c = tilecache.Prism(points[:n], p[1], p[1]+o.Height)
+		c = tilecache.Prism(points[:n], p[1], p[1]+height)
 	default:
 		return tilecache.Obstacle{}
 	}

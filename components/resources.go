@@ -120,8 +120,6 @@ type ObstacleBody struct {
 	Velocity geom.Vec3
 }
 
-
-
 // Settings is the resource holding the crowd-wide tunables the stages read.
 type Settings struct {
 	// PlacementHalfExtents is the box searched for the nearest polygon when
@@ -170,10 +168,23 @@ type Settings struct {
 	// delay doubles (2, 4, 8, 16 s); a different one, a complete path or a
 	// change of the navmesh's tiles resets it.
 	PartialReplanBackoff bool
+	// PushSpeedLimit bounds how far the collision pushes of one tick move
+	// an agent: this many times the distance it walks in a tick at its
+	// MaxSpeed (at least 1 m/s). An agent that runs into a tight crowd
+	// is then moved aside over a few ticks instead of jumping back half a
+	// metre at once. 0, as the reference, sets no bound [Limit: >= 0]
+	PushSpeedLimit float32
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
 	EdgeHeightSnap bool
+	// NoSurfaceJumps refuses a move along the surface that would end
+	// farther from where the agent wanted to go than it started
+	// (crowd.Corridor.MovePositionNoFarther): at a tile border that the
+	// neighbour tile covers only in part, as after a tile cache rebuild,
+	// the reference's move can jump the agent half a metre into the
+	// neighbour tile. The agent then stays where it is for the tick.
+	NoSurfaceJumps bool
 
 	// CheckChangedCorridors checks, in the tick after tiles changed (a tile
 	// cache rebuild, AddTile, RemoveTile, a flag or area edit), every
@@ -209,6 +220,13 @@ type Settings struct {
 	// footprint, as the C++ tile cache does [Limit: >= 0]
 	// [Units: world units]
 	CarveInflation float32
+	// CarveDepth is how far below its pose a carving or area obstacle takes
+	// the navmesh, so that it carves (or marks) the floor that slopes away
+	// under its edges, not only floor at or above its base as the C++
+	// does; the plugin sets it to the tile cache's climb height
+	// (Params.WalkableClimb) unless configured [Limit: >= 0]
+	// [Units: world units]
+	CarveDepth float32
 }
 
 // DefaultSettings returns the reference's values for a crowd whose largest
@@ -226,8 +244,10 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		DeadlockBreaker:             true,
 		WallSafeCollisions:          true,
 		EdgeHeightSnap:              true,
+		NoSurfaceJumps:              true,
 		PileFraction:                0.25,
 		PartialReplanBackoff:        true,
+		PushSpeedLimit:              DefaultPushSpeedLimit,
 		CheckChangedCorridors:       true,
 		WalkBackToMesh:              true,
 		RecoverInvalidAgents:        true,
@@ -238,6 +258,9 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 // DefaultObstacleTilesPerTick is the tile cache rebuilds per tick
 // DefaultSettings allows.
 const DefaultObstacleTilesPerTick = 8
+
+// DefaultPushSpeedLimit is DefaultSettings' PushSpeedLimit.
+const DefaultPushSpeedLimit = 2
 
 // Stats is the resource where the stages and the schedule report what the
 // last tick did.

@@ -244,6 +244,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.State = components.TargetRequesting
 	target.Ref = ref
 	target.Position = nearest
+	target.Requested, target.Displaced = nearest, false
 	target.Replan = false
 	target.Arrived = false
 	target.PartialReported = false

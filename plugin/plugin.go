@@ -44,7 +44,10 @@ type Plugin struct {
 	timeStep  generic.Resource[components.TimeStep]
 	events    generic.Resource[components.Events]
 	corridors []*crowd.Corridor // corridors of removed agents, for reuse
-	listener  removalListener
+	// obstacles creates and reads obstacle entities.
+	obstacles    generic.Map3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
+	obstacleMask ecs.Mask
+	listener     removalListener
 
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
@@ -74,8 +77,9 @@ func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
 // (Navigation, Queries, PathQueue, ProximityGrid, Filters,
-// AvoidancePresets, TimeStep, Settings, Events, Stats) and, with more than
-// one worker, a systems.Workers pool. The plugin's listener joins the
+// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
+// TileCache when Config.TileCache is set) and, with more than one worker,
+// a systems.Workers pool. The plugin's listener joins the
 // world's shared listener.Dispatch resource; when there is none, Install
 // adds one and makes it the world's listener (a listener set on the world
 // without a Dispatch resource is replaced, so share a Dispatch). A plugin is
@@ -138,6 +142,10 @@ func (p *Plugin) Install(world *ecs.World) error {
 	ecs.AddResource(world, &settings)
 	ecs.AddResource(world, &components.Events{})
 	ecs.AddResource(world, &components.Stats{})
+	ecs.AddResource(world, &components.ObstacleBodies{})
+	if c.TileCache != nil {
+		ecs.AddResource(world, &components.TileCache{Cache: c.TileCache})
+	}
 	if workers != nil {
 		ecs.AddResource(world, workers)
 	}
@@ -169,6 +177,13 @@ func (p *Plugin) Install(world *ecs.World) error {
 	p.stats = generic.NewResource[components.Stats](world)
 	p.timeStep = generic.NewResource[components.TimeStep](world)
 	p.events = generic.NewResource[components.Events](world)
+	p.obstacles = generic.NewMap3[components.Obstacle, components.ObstaclePose, components.ObstacleState](world)
+	obstacleIDs := []ecs.ID{
+		ecs.ComponentID[components.Obstacle](world),
+		ecs.ComponentID[components.ObstaclePose](world),
+		ecs.ComponentID[components.ObstacleState](world),
+	}
+	p.obstacleMask = ecs.All(obstacleIDs...)
 
 	p.listener = removalListener{
 		plugin: p,

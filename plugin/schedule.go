@@ -18,6 +18,7 @@ type System = systems.System
 
 // Names of the crowd's stages, in the order they run.
 const (
+	StageObstacleSync     = "ObstacleSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
 	StageBoundaryUpdate   = "BoundaryUpdate"
@@ -60,9 +61,10 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the nine stages of the crowd with fresh systems.
+// NewSchedule returns the ten stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
+		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
 		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},

@@ -35,7 +35,7 @@ func (r *stageRecorder) Update(w *ecs.World) {
 func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s := NewSchedule()
 	assert.Equal(t, []string{
-		StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
+		StageObstacleSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
 		StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
 	}, s.Stages())
 	sys, ok := s.Stage(StageSteering)
@@ -65,7 +65,7 @@ func TestScheduleOrderAndUserSystems(t *testing.T) {
 	log = nil
 	s.Update(&world) // a bare world: the stages find no resources and do nothing
 	assert.Equal(t, []string{
-		"first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		StageObstacleSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
 		"before steering 1", "before steering 2", StageSteering, "after steering",
 		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
 	}, log)

@@ -21,6 +21,7 @@ type stage struct {
 	eventsRes   generic.Resource[components.Events]
 	statsRes    generic.Resource[components.Stats]
 	workersRes  generic.Resource[Workers]
+	bodiesRes   generic.Resource[components.ObstacleBodies]
 
 	// Valid during an Update.
 	queries  []*query.Query
@@ -31,6 +32,8 @@ type stage struct {
 	stats    *components.Stats
 	workers  *Workers
 	agents   []agent
+	// bodies are this tick's obstacle bodies, nil when there are none.
+	bodies *components.ObstacleBodies
 }
 
 func (s *stage) init(world *ecs.World) {
@@ -42,6 +45,7 @@ func (s *stage) init(world *ecs.World) {
 	s.eventsRes = generic.NewResource[components.Events](world)
 	s.statsRes = generic.NewResource[components.Stats](world)
 	s.workersRes = generic.NewResource[Workers](world)
+	s.bodiesRes = generic.NewResource[components.ObstacleBodies](world)
 }
 
 // begin fetches the resources and lists the agents. It reports false, and
@@ -85,6 +89,12 @@ func (s *stage) beginResources() bool {
 	}
 	if s.workersRes.Has() {
 		s.workers = s.workersRes.Get()
+	}
+	s.bodies = nil
+	if s.bodiesRes.Has() {
+		if b := s.bodiesRes.Get(); len(b.List) > 0 {
+			s.bodies = b
+		}
 	}
 	return true
 }

@@ -82,12 +82,13 @@ type obstacleEntry struct {
 	velocity geom.Vec3
 
 	// ref is its tile cache obstacle, 0 when none, made from cached at
-	// cachedPose grown by cachedInflation; landed is set once its tiles are
-	// rebuilt.
+	// cachedPose grown by cachedInflation and cachedDepth; landed is set
+	// once its tiles are rebuilt.
 	ref             tilecache.ObstacleRef
 	cached          components.Obstacle
 	cachedPose      components.ObstaclePose
 	cachedInflation float32
+	cachedDepth     float32
 	landed          bool
 
 	// refused is set while the cache refuses it, as refusedObstacle at
@@ -218,7 +219,7 @@ func (s *ObstacleSync) track(e *obstacleEntry, o *components.Obstacle, pose *com
 // its effect and policy ask.
 func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose *components.ObstaclePose) {
 	want := false
-	inflation := float32(0)
+	inflation, depth := float32(0), max(0, s.settings.CarveDepth)
 	switch o.Effect {
 	case components.ObstacleCarves:
 		want = o.CarveWhileMoving || e.still >= o.StationaryTime
@@ -233,7 +234,7 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 		}
 		return
 	}
-	if e.ref != 0 && *o == e.cached && inflation == e.cachedInflation &&
+	if e.ref != 0 && *o == e.cached && inflation == e.cachedInflation && depth == e.cachedDepth &&
 		o.PoseDistance(*pose, e.cachedPose) <= o.MoveThreshold {
 		return // where it is, near enough
 	}
@@ -244,7 +245,7 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 		s.refuse(e, o, pose)
 		return
 	}
-	c := o.CacheObstacle(*pose, inflation)
+	c := o.CacheObstacle(*pose, inflation, depth)
 	var err error
 	if e.ref == 0 {
 		e.ref, err = s.cache.AddObstacle(c)
@@ -257,7 +258,7 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 		s.refuse(e, o, pose)
 		return
 	}
-	e.cached, e.cachedPose, e.cachedInflation = *o, *pose, inflation
+	e.cached, e.cachedPose, e.cachedInflation, e.cachedDepth = *o, *pose, inflation, depth
 	e.landed, e.refused = false, false
 }
 

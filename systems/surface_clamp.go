@@ -61,9 +61,12 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 		// The move snaps the height to the polygon's detail surface; when it
 		// fails (the polygon went away) the agent stays where the corridor
 		// is and PathRequest recovers it next tick.
-		if s.settings.EdgeHeightSnap {
+		switch {
+		case s.settings.NoSurfaceJumps:
+			_ = corridor.MovePositionNoFarther(a.position.Vec3(), q, filter, s.settings.EdgeHeightSnap)
+		case s.settings.EdgeHeightSnap:
 			_ = corridor.MovePositionToSurface(a.position.Vec3(), q, filter)
-		} else {
+		default:
 			_ = corridor.MovePosition(a.position.Vec3(), q, filter)
 		}
 		*a.position = components.Position(corridor.Position())

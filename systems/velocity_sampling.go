@@ -8,21 +8,31 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// Capacities of the avoidance query (dtObstacleAvoidanceQuery::init(6, 8)).
+// Capacities of the avoidance query (dtObstacleAvoidanceQuery::init(6, 8)),
+// plus room for the obstacle bodies.
 const (
-	avoidanceCircles  = components.MaxNeighbours
-	avoidanceSegments = crowd.MaxLocalSegments
+	avoidanceCircles  = components.MaxNeighbours + maxBodyCircles
+	avoidanceSegments = crowd.MaxLocalSegments + maxBodySegments
 )
 
 // VelocitySampling is the fifth stage (the velocity planning loop of
 // dtCrowd::update): for each walking agent with the ObstacleAvoidance flag
 // it scores candidate velocities around the desired one against its
-// neighbours (moving circles) and the walls of its local boundary that face
-// it, with the adaptive sampler and the agent's avoidance preset, and plans
-// the best one. Without the flag the planned velocity is the desired one, and
+// neighbours (moving circles), the walls of its local boundary that face
+// it and the obstacle bodies near it (cylinders as circles, the edges of
+// the other shapes as walls), with the adaptive sampler and the agent's
+// avoidance preset, and plans the best one. A neighbour it does not avoid
+// (AgentParams.Avoids: its layers are not in the agent's mask, or its
+// priority is lower) is left out; one of higher priority, and every
+// obstacle, the agent avoids on its own, the others it shares the
+// avoidance with (the reference's reciprocal sampling). Without the flag the planned velocity is the desired one, and
 // so it is for an agent the deadlock breaker is nudging (see Steering).
 //
-// Resources: Queries, Filters, AvoidancePresets; optional Stats, Workers.
+// A returning agent (components.AgentReturning) plans its desired
+// velocity.
+//
+// Resources: Queries, Filters, AvoidancePresets; optional ObstacleBodies,
+// Stats, Workers.
 type VelocitySampling struct {
 	stage
 	presetsRes generic.Resource[components.AvoidancePresets]
@@ -30,6 +40,7 @@ type VelocitySampling struct {
 	presets   *components.AvoidancePresets
 	avoidance []*crowd.ObstacleAvoidance
 	samples   []int
+	bodies    []bodyScratch
 	job       func(worker, begin, end int)
 }
 
@@ -57,6 +68,7 @@ func (s *VelocitySampling) Update(world *ecs.World) {
 		}
 		s.avoidance = append(s.avoidance, oa)
 		s.samples = append(s.samples, 0)
+		s.bodies = append(s.bodies, bodyScratch{})
 	}
 	for i := range s.samples {
 		s.samples[i] = 0
@@ -77,6 +89,10 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 	defer func() { s.samples[worker] += total }()
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		if returning(a) {
+			a.velocity.Planned = a.velocity.Desired
+			continue
+		}
 		if !walking(a) {
 			continue
 		}
@@ -97,7 +113,14 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 				continue
 			}
 			other := &s.agents[j]
-			_ = oa.AddCircle(other.position.Vec3(), other.params.Radius, other.velocity.Actual, other.velocity.Desired)
+			avoid, share := avoids(a, other)
+			switch {
+			case !avoid:
+			case share == 0.5:
+				_ = oa.AddCircle(other.position.Vec3(), other.params.Radius, other.velocity.Actual, other.velocity.Desired)
+			default:
+				_ = oa.AddCircleWithResponsibility(other.position.Vec3(), other.params.Radius, other.velocity.Actual, other.velocity.Desired, share)
+			}
 		}
 		for _, seg := range a.boundary.Segments() {
 			if geom.TriArea2D(pos, seg.P, seg.Q) < 0 {
@@ -105,6 +128,7 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			}
 			_ = oa.AddSegment(seg.P, seg.Q)
 		}
+		s.addBodies(a, oa, &s.bodies[worker])
 		params := &s.presets.List[int(a.params.AvoidancePreset)%components.MaxAvoidancePresets]
 		planned, samples, err := oa.SampleVelocityAdaptive(pos, a.params.Radius, velocity.DesiredSpeed,
 			velocity.Actual, velocity.Desired, params, nil)
