@@ -1,0 +1,304 @@
+package bake
+
+import (
+	"math"
+
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// linkSample is what the link search found at one point of a boundary edge.
+type linkSample struct {
+	// start is the point on the mesh, just inside the edge, a link would
+	// leave from; end is where it lands [Units: world units]
+	start, end mgl32.Vec3
+	// normalX and normalZ point out of the mesh across the edge.
+	normalX, normalZ float32
+	// kind is LinkDrop or LinkJump, LinkPlain when no landing passed.
+	kind navmesh.LinkKind
+	// bidirectional is set for jumps that can be taken back.
+	bidirectional bool
+}
+
+// linkEdge is one boundary edge of the mesh, from its first vertex to its
+// second in polygon order, with its samples.
+type linkEdge struct {
+	from, to mgl32.Vec3
+	// samples are those of the edge, in order from from to to.
+	samples []linkSample
+}
+
+// linkFinder searches landings for the samples of boundary edges. It holds
+// scratch buffers: give each goroutine its own (see clone).
+type linkFinder struct {
+	links LinkSettings
+	// radius, height and climb are the agent's [Units: world units]
+	radius, height, climb float32
+	cellSize, cellHeight  float32
+	// origin is the corner of the level's cell grid [Units: world units]
+	origin mgl32.Vec3
+	mesh   *navmesh.Mesh
+	snap   *navmesh.Snapshot
+	solid  solidField
+
+	// midTolerance is how far above the path the body check starts away
+	// from the ends: the feet may brush this much of an obstacle
+	// [Units: world units]
+	midTolerance float32
+	// jumpArc is the jump height as the links' UserID stores it.
+	jumpArc float32
+
+	tiles []*navmesh.Tile
+	refs  []navmesh.Ref
+}
+
+// newLinkFinder prepares a search over mesh (the baked tiles without their
+// automatic links) and solid, on the grid whose corner is origin.
+func newLinkFinder(s *Settings, mesh *navmesh.Mesh, solid solidField, origin mgl32.Vec3) *linkFinder {
+	return &linkFinder{
+		links:        s.Links,
+		radius:       s.AgentRadius,
+		height:       s.AgentHeight,
+		climb:        s.AgentMaxClimb,
+		cellSize:     s.CellSize,
+		cellHeight:   s.CellHeight,
+		origin:       origin,
+		mesh:         mesh,
+		snap:         mesh.Snapshot(),
+		solid:        solid,
+		midTolerance: 1.5 * s.CellHeight,
+		jumpArc:      navmesh.QuantizeLinkArc(s.Links.JumpHeight),
+	}
+}
+
+// clone returns a finder sharing f's inputs with scratch buffers of its own.
+func (f *linkFinder) clone() *linkFinder {
+	c := *f
+	c.tiles, c.refs = nil, nil
+	return &c
+}
+
+// sampleTile appends to edges the open boundary edges of tile's walkable
+// polygons with their samples: edges without a neighbour, and tile border
+// edges nothing links to. Polygons without flags are left out (no filter
+// passes them).
+func (f *linkFinder) sampleTile(tile *navmesh.Tile, edges []linkEdge) []linkEdge {
+	groundCount := int(tile.Header.OffMeshBase)
+	for pi := 0; pi < groundCount && pi < len(tile.Polys); pi++ {
+		poly := &tile.Polys[pi]
+		if poly.Type() != navmesh.PolyTypeGround || poly.Flags == 0 {
+			continue
+		}
+		n := int(poly.VertCount)
+		var cx, cz float32
+		for j := range n {
+			cx += tile.Verts[poly.Verts[j]][0]
+			cz += tile.Verts[poly.Verts[j]][2]
+		}
+		cx, cz = cx/float32(n), cz/float32(n)
+		for j := range n {
+			if !openEdge(tile, poly, j) {
+				continue
+			}
+			from, to := tile.Verts[poly.Verts[j]], tile.Verts[poly.Verts[(j+1)%n]]
+			edge, ok := f.sampleEdge(tile, poly, from, to, cx, cz)
+			if ok {
+				edges = append(edges, edge)
+			}
+		}
+	}
+	return edges
+}
+
+// openEdge reports whether edge j of poly is a wall or a tile border edge
+// without links.
+func openEdge(tile *navmesh.Tile, poly *navmesh.Poly, j int) bool {
+	neighbour := poly.Neighbours[j]
+	if neighbour == 0 {
+		return true
+	}
+	if neighbour&navmesh.ExternalLink == 0 {
+		return false
+	}
+	for l := poly.FirstLink; l != navmesh.NullLink; l = tile.Links[l].Next {
+		if int(tile.Links[l].Edge) == j {
+			return false
+		}
+	}
+	return true
+}
+
+// sampleEdge samples the edge from → to of poly, whose vertices average
+// (cx, cz): one sample in the middle of every piece at most a cell long.
+func (f *linkFinder) sampleEdge(tile *navmesh.Tile, poly *navmesh.Poly, from, to mgl32.Vec3, cx, cz float32) (linkEdge, bool) {
+	dx, dz := to[0]-from[0], to[2]-from[2]
+	length := float32(math.Sqrt(float64(dx*dx + dz*dz)))
+	if !(length > 1e-4) {
+		return linkEdge{}, false
+	}
+	nx, nz := dz/length, -dx/length
+	// Outward: away from the polygon's middle.
+	if nx*((from[0]+to[0])/2-cx)+nz*((from[2]+to[2])/2-cz) < 0 {
+		nx, nz = -nx, -nz
+	}
+	count := max(1, int(math.Ceil(float64(length/f.cellSize))))
+	edge := linkEdge{from: from, to: to, samples: make([]linkSample, count)}
+	nudge := f.cellSize / 4
+	for k := range count {
+		t := (float32(k) + 0.5) / float32(count)
+		onEdge := mgl32.Vec3{from[0] + dx*t, from[1] + (to[1]-from[1])*t, from[2] + dz*t}
+		start := mgl32.Vec3{onEdge[0] - nx*nudge, onEdge[1], onEdge[2] - nz*nudge}
+		start, _ = tile.ClosestPointOnPoly(poly, start)
+		edge.samples[k] = f.findLanding(onEdge, start, nx, nz)
+	}
+	return edge, true
+}
+
+// findLanding walks out from onEdge along (nx, nz) a cell at a time and
+// returns the first landing of an enabled kind whose path the agent's body
+// clears, leaving from start; the sample's kind is LinkPlain when there is
+// none.
+func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkSample {
+	sample := linkSample{start: start, normalX: nx, normalZ: nz}
+	l := &f.links
+	lowest, highest := float32(math.Inf(1)), float32(math.Inf(-1))
+	if l.Drops {
+		lowest = min(lowest, start[1]-l.DropMaxHeight)
+		highest = max(highest, start[1]-f.climb)
+	}
+	if l.Jumps {
+		lowest = min(lowest, start[1]-l.JumpMaxDown)
+		highest = max(highest, start[1]+l.JumpMaxUp)
+	}
+	// No landing lies nearer than the other side's erosion and ours, less
+	// a cell for the voxels.
+	first := max(1, int(math.Ceil(float64((2*f.radius-f.cellSize)/f.cellSize))))
+	last := int(math.Floor(float64(l.reach(f.radius)/f.cellSize + 1e-3)))
+	for k := first; k <= last; k++ {
+		distance := float32(k) * f.cellSize
+		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
+		y, ok := f.ground(probe, lowest, highest)
+		if !ok {
+			continue
+		}
+		end := mgl32.Vec3{probe[0], y, probe[2]}
+		kind, bidirectional := f.classify(start[1], y, distance)
+		if kind == navmesh.LinkPlain {
+			continue
+		}
+		arc := float32(0)
+		if kind == navmesh.LinkJump {
+			arc = f.jumpArc
+		}
+		if f.pathClear(kind, start, end, arc) {
+			sample.end, sample.kind, sample.bidirectional = end, kind, bidirectional
+			return sample
+		}
+	}
+	return sample
+}
+
+// classify tells what a landing at height endY, distance from the edge,
+// would be for a start at height startY: a drop, a jump (bidirectional
+// when it can be taken back) or nothing (LinkPlain).
+func (f *linkFinder) classify(startY, endY, distance float32) (navmesh.LinkKind, bool) {
+	l := &f.links
+	fall := startY - endY
+	if l.Drops && fall > f.climb && fall <= l.DropMaxHeight && distance <= 2*f.radius+l.DropMaxOut {
+		return navmesh.LinkDrop, false
+	}
+	if l.Jumps && -fall <= l.JumpMaxUp && fall <= l.JumpMaxDown && distance <= 2*f.radius+l.JumpMaxGap {
+		return navmesh.LinkJump, fall <= l.JumpMaxUp
+	}
+	return navmesh.LinkPlain, false
+}
+
+// groundProbe is the half size of the box the ground search queries around
+// its point [Units: world units].
+const groundProbe = 1e-3
+
+// ground returns the height of the highest walkable polygon (one with
+// flags) over the xz position of probe whose surface lies in
+// [lowest, highest].
+func (f *linkFinder) ground(probe mgl32.Vec3, lowest, highest float32) (float32, bool) {
+	tx, ty := f.mesh.CalcTileLoc(probe)
+	f.tiles = f.snap.TilesAt(tx, ty, f.tiles[:0])
+	best, found := float32(0), false
+	qmin := mgl32.Vec3{probe[0] - groundProbe, lowest, probe[2] - groundProbe}
+	qmax := mgl32.Vec3{probe[0] + groundProbe, highest, probe[2] + groundProbe}
+	for _, tile := range f.tiles {
+		f.refs = tile.QueryPolygons(qmin, qmax, f.refs[:0])
+		for _, ref := range f.refs {
+			poly := &tile.Polys[ref.PolyIndex()]
+			if poly.Flags == 0 {
+				continue
+			}
+			h, ok := tile.PolyHeight(poly, probe)
+			if ok && h >= lowest && h <= highest && (!found || h > best) {
+				best, found = h, true
+			}
+		}
+	}
+	return best, found
+}
+
+// pathClear reports whether the agent's body fits along the path of a link
+// of kind from start to end (navmesh.LinkPath), sampled at least every
+// min(CellSize, CellHeight): at each point no solid voxel whose column's
+// centre lies within AgentRadius may reach into the body, from a little
+// above the feet (see bodyBlocked) to AgentHeight above them.
+func (f *linkFinder) pathClear(kind navmesh.LinkKind, start, end mgl32.Vec3, arc float32) bool {
+	dx, dz := end[0]-start[0], end[2]-start[2]
+	length := float32(math.Sqrt(float64(dx*dx+dz*dz))) + abs32(end[1]-start[1]) + 2*arc
+	step := min(f.cellSize, f.cellHeight)
+	n := max(2, int(math.Ceil(float64(length/step))))
+	for i := 0; i <= n; i++ {
+		u := float32(i) / float32(n)
+		p := navmesh.LinkPath(kind, start, end, arc, u)
+		walking := kind == navmesh.LinkDrop && u <= 0.5
+		if f.bodyBlocked(p, start, end, walking) {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyBlocked reports whether solid voxels reach into the agent's body with
+// its feet at p. The body starts AgentMaxClimb above the feet where the
+// agent stands or walks, as it steps over as much (within AgentRadius of
+// an end and no higher than AgentMaxClimb above it, or walking off a
+// ledge), and midTolerance above them in flight.
+func (f *linkFinder) bodyBlocked(p, start, end mgl32.Vec3, walking bool) bool {
+	tolerance := f.midTolerance
+	radiusSqr := f.radius * f.radius
+	if walking ||
+		(dist2DSqr(p, start) <= radiusSqr && p[1]-start[1] <= f.climb) ||
+		(dist2DSqr(p, end) <= radiusSqr && p[1]-end[1] <= f.climb) {
+		tolerance = f.climb
+	}
+	low := (p[1] + tolerance - f.origin[1]) / f.cellHeight
+	high := (p[1] + f.height - f.origin[1]) / f.cellHeight
+	cx := (p[0] - f.origin[0]) / f.cellSize
+	cz := (p[2] - f.origin[2]) / f.cellSize
+	reach := f.radius / f.cellSize
+	x0, x1 := int(math.Floor(float64(cx-reach))), int(math.Floor(float64(cx+reach)))
+	z0, z1 := int(math.Floor(float64(cz-reach))), int(math.Floor(float64(cz+reach)))
+	own := [2]int{int(math.Floor(float64(cx))), int(math.Floor(float64(cz)))}
+	for z := z0; z <= z1; z++ {
+		for x := x0; x <= x1; x++ {
+			ox, oz := float32(x)+0.5-cx, float32(z)+0.5-cz
+			if ox*ox+oz*oz > reach*reach && (x != own[0] || z != own[1]) {
+				continue
+			}
+			if f.solid.blocked(x, z, low, high) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dist2DSqr(a, b mgl32.Vec3) float32 {
+	dx, dz := a[0]-b[0], a[2]-b[2]
+	return dx*dx + dz*dz
+}
