@@ -27,7 +27,7 @@ func FuzzParseBakeSettings(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, file []byte) {
 		g := &bake.Geometry{}
-		settings, err := parseBakeSettings(file, g)
+		settings, err := parseBakeSettings(file, g, defaultBakeSettings())
 		if err != nil {
 			require.Empty(t, g.ConvexVolumes)
 			require.Empty(t, g.OffMeshConnections)
