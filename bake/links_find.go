@@ -177,6 +177,9 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	for k := first; k <= last; k++ {
 		distance := float32(k) * f.cellSize
 		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
+		if !f.maybeGround(probe, lowest, highest) {
+			continue
+		}
 		y, ok := f.ground(probe, lowest, highest)
 		if !ok {
 			continue
@@ -211,6 +214,19 @@ func (f *linkFinder) classify(startY, endY, distance float32) (navmesh.LinkKind,
 		return navmesh.LinkJump, fall <= l.JumpMaxUp
 	}
 	return navmesh.LinkPlain, false
+}
+
+// maybeGround reports whether the solid column under probe has a top
+// within a few cell heights of [lowest, highest]: the mesh has no ground
+// there otherwise (its surface follows the voxels' tops to within the
+// detail mesh's error), which spares most searches of the mesh.
+func (f *linkFinder) maybeGround(probe mgl32.Vec3, lowest, highest float32) bool {
+	const margin = 3 // cell heights
+	x := int(math.Floor(float64((probe[0] - f.origin[0]) / f.cellSize)))
+	z := int(math.Floor(float64((probe[2] - f.origin[2]) / f.cellSize)))
+	low := (lowest-f.origin[1])/f.cellHeight - margin
+	high := (highest-f.origin[1])/f.cellHeight + margin
+	return f.solid.topWithin(x, z, low, high)
 }
 
 // groundProbe is the half size of the box the ground search queries around

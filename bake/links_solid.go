@@ -9,6 +9,9 @@ type solidField interface {
 	// reaches into the open height range (low, high) [Units: cells above
 	// the grid's origin]. Columns outside the field are empty.
 	blocked(x, z int, low, high float32) bool
+	// topWithin reports whether column (x, z) holds a solid span whose top
+	// lies in [low, high] [Units: cells above the grid's origin].
+	topWithin(x, z int, low, high float32) bool
 }
 
 // heightfieldSolid reads the solid spans of a solo bake's heightfield.
@@ -25,6 +28,23 @@ func (s heightfieldSolid) blocked(x, z int, low, high float32) bool {
 			return false // spans go up the column
 		}
 		if float32(span.Max) > low {
+			return true
+		}
+	}
+	return false
+}
+
+func (s heightfieldSolid) topWithin(x, z int, low, high float32) bool {
+	hf := s.hf
+	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
+		return false
+	}
+	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
+		top := float32(hf.Pool[i].Max)
+		if top > high {
+			return false
+		}
+		if top >= low {
 			return true
 		}
 	}
@@ -64,20 +84,38 @@ type tiledSolid struct {
 	tiles map[int]*solidColumns
 }
 
-func (s *tiledSolid) blocked(x, z int, low, high float32) bool {
+// column returns the spans of column (x, z), bottom to top.
+func (s *tiledSolid) column(x, z int) [][2]uint16 {
 	if x < 0 || z < 0 {
-		return false
+		return nil
 	}
 	tx, tz := x/s.tileSize, z/s.tileSize
 	if tx >= s.tilesX || tz >= s.tilesY {
-		return false
+		return nil
 	}
 	c := s.tiles[tx+tz*s.tilesX]
 	if c == nil {
-		return false
+		return nil
 	}
-	column := (x - tx*s.tileSize) + (z-tz*s.tileSize)*s.tileSize
-	for _, span := range c.spans[c.starts[column]:c.starts[column+1]] {
+	i := (x - tx*s.tileSize) + (z-tz*s.tileSize)*s.tileSize
+	return c.spans[c.starts[i]:c.starts[i+1]]
+}
+
+func (s *tiledSolid) topWithin(x, z int, low, high float32) bool {
+	for _, span := range s.column(x, z) {
+		top := float32(span[1])
+		if top > high {
+			return false
+		}
+		if top >= low {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *tiledSolid) blocked(x, z int, low, high float32) bool {
+	for _, span := range s.column(x, z) {
 		if float32(span[0]) >= high {
 			return false
 		}
