@@ -10,12 +10,13 @@ import (
 
 // Area ids and polygon flags DefaultLinkSettings gives the automatic links.
 const (
-	// DemoAreaDrop is the area of drop links, beside RecastDemo's areas
-	// (DemoAreaJump, RecastDemo's jump area, is the jump links').
-	DemoAreaDrop uint8 = 6
-	// DemoFlagDrop is the flag of drop links, beside RecastDemo's flags
-	// (DemoFlagJump is the jump links').
-	DemoFlagDrop uint16 = 0x20
+	// DemoAreaDrop is the area of drop links (navmesh.AreaDrop), beside
+	// RecastDemo's areas (DemoAreaJump, RecastDemo's jump area, is the jump
+	// links').
+	DemoAreaDrop = navmesh.AreaDrop
+	// DemoFlagDrop is the flag of drop links (navmesh.FlagDrop), beside
+	// RecastDemo's flags (DemoFlagJump is the jump links').
+	DemoFlagDrop = navmesh.FlagDrop
 )
 
 // LinkSettings tune the off-mesh connections a bake places by itself along

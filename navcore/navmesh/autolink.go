@@ -39,6 +39,14 @@ func (k LinkKind) String() string {
 	return fmt.Sprintf("LinkKind(%d)", uint8(k))
 }
 
+// AreaDrop and FlagDrop are the area id and polygon flag the bake gives its
+// drop links by default, beside RecastDemo's areas and flags (its jump
+// links take AreaJump and FlagJump).
+const (
+	AreaDrop uint8  = 6
+	FlagDrop uint16 = 0x20
+)
+
 // The UserID of an automatic link: the tag in bits 31..20, the kind in bits
 // 19..16 and the arc height in millimetres in bits 15..0.
 const (
