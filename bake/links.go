@@ -231,8 +231,13 @@ func soloLinks(s *Settings, cfg *Config, hf *Heightfield, tile *navmesh.TileData
 // at start in the tile params build: start lies in the tile's xz bounds
 // (the upper ones excluded, as navmesh.BuildTileData has them).
 func startsInTile(params *navmesh.BuildParams, start mgl32.Vec3) bool {
-	return start[0] >= params.BMin[0] && start[0] < params.BMax[0] &&
-		start[2] >= params.BMin[2] && start[2] < params.BMax[2]
+	return startsInBounds(params.BMin, params.BMax, start)
+}
+
+// startsInBounds reports whether start lies in the xz bounds [bmin, bmax),
+// as navmesh.BuildTileData tests the start of a connection to store.
+func startsInBounds(bmin, bmax, start mgl32.Vec3) bool {
+	return start[0] >= bmin[0] && start[0] < bmax[0] && start[2] >= bmin[2] && start[2] < bmax[2]
 }
 
 // countLinks adds the drops and jumps among links to counts.

@@ -405,3 +405,30 @@ func keys[K comparable, V any](m map[K]V) []K {
 	}
 	return out
 }
+
+// TestPlaceLinksOnAnExistingMesh places links on a tiled bake made without
+// them: the same links, in the same order, as the tiled bake with links
+// stores, for any worker count; with links off it refuses.
+func TestPlaceLinksOnAnExistingMesh(t *testing.T) {
+	for _, level := range []string{"own", "nav_test"} {
+		t.Run(level, func(t *testing.T) {
+			g := linkTestLevel()
+			if level != "own" {
+				g = loadTestMesh(t, level)
+			}
+			want := bakeLinks(t, g, linkSettings(), 2)
+			plain := bakeLinks(t, g, DefaultSettings(), 2)
+			baker, err := NewTileBaker(g, linkSettings(), TiledOptions{})
+			require.NoError(t, err)
+			for _, workers := range []int{1, 3} {
+				got, err := baker.PlaceLinks(context.Background(), plain.mesh, workers)
+				require.NoError(t, err)
+				assert.Equal(t, want.links, got, "workers %d", workers)
+			}
+		})
+	}
+	baker, err := NewTileBaker(linkTestLevel(), DefaultSettings(), TiledOptions{})
+	require.NoError(t, err)
+	_, err = baker.PlaceLinks(context.Background(), nil, 1)
+	assert.ErrorIs(t, err, ErrLinksOff)
+}

@@ -1,8 +1,12 @@
 package bake
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,4 +120,108 @@ func forEachParallel(ctx context.Context, workers, n int, fn func(worker, i int)
 		}
 	}
 	return nil
+}
+
+// PlaceLinks places the automatic links of Settings.Links (which must
+// enable a kind) on mesh, a mesh of the baker's level baked with its
+// settings elsewhere: a tiled bake without links, a tile cache's tiles,
+// tiles loaded from a file. It rasterizes the level tile by tile for the
+// solid spans, searches the boundary edges of every tile of mesh, all
+// layers, on workers goroutines (0 or less: GOMAXPROCS), and returns the
+// links tile by tile (by y, x and layer; within a tile in the order they
+// were placed), each starting in the tile of the edge it leaves from. Store each in the tile its start
+// lies in (its end may land in any tile), for example through a tile
+// cache's mesh process. The result does not depend on workers; on a tiled
+// bake's tiles it equals the links BuildAll places.
+func (b *TileBaker) PlaceLinks(ctx context.Context, mesh *navmesh.Mesh, workers int) ([]OffMeshConnection, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if !b.settings.Links.Enabled() {
+		return nil, fmt.Errorf("bake: place links: %w", ErrLinksOff)
+	}
+	if mesh == nil {
+		return nil, errors.New("bake: place links: nil mesh")
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	solid, err := b.rasterizeSolid(ctx, workers)
+	if err != nil {
+		return nil, err
+	}
+	snap := mesh.Snapshot()
+	var tiles []*navmesh.Tile
+	for i := range snap.MaxTiles() {
+		if tile := snap.Tile(i); tile != nil && tile.Data != nil {
+			tiles = append(tiles, tile)
+		}
+	}
+	slices.SortFunc(tiles, func(a, c *navmesh.Tile) int {
+		return cmp.Or(cmp.Compare(a.Header.Y, c.Header.Y), cmp.Compare(a.Header.X, c.Header.X), cmp.Compare(a.Header.Layer, c.Header.Layer))
+	})
+	finder := newLinkFinder(&b.settings, mesh, solid, b.bmin)
+	finders := make([]*linkFinder, workers)
+	for i := range finders {
+		finders[i] = finder.clone()
+	}
+	edges := make([][]linkEdge, len(tiles))
+	if err := forEachParallel(ctx, workers, len(tiles), func(worker, i int) error {
+		edges[i] = finders[worker].sampleTile(tiles[i], nil)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	placed := newLinkGrouper(&b.settings, b.bmin).place(edges)
+	slices.SortStableFunc(placed, func(a, c placedLink) int { return a.source - c.source })
+	var links []OffMeshConnection
+	for _, p := range placed {
+		h := tiles[p.source].Header
+		if startsInBounds(h.BMin, h.BMax, p.connection.Start) {
+			links = append(links, p.connection)
+		}
+	}
+	return links, nil
+}
+
+// ErrLinksOff is wrapped by PlaceLinks when Settings.Links enables neither
+// drops nor jumps.
+var ErrLinksOff = errors.New("links are off")
+
+// rasterizeSolid rasterizes every tile of the grid, on workers goroutines,
+// and keeps the solid spans of their cores.
+func (b *TileBaker) rasterizeSolid(ctx context.Context, workers int) (*tiledSolid, error) {
+	total := b.tilesX * b.tilesY
+	columns := make([]*solidColumns, total)
+	if err := forEachParallel(ctx, workers, total, func(_, i int) error {
+		tx, ty := i%b.tilesX, i/b.tilesX
+		tileMin, tileMax := b.TileBounds(tx, ty)
+		cfg, err := b.settings.TileConfig(tileMin, tileMax)
+		if err != nil {
+			return err
+		}
+		baker := b.getBaker()
+		defer b.bakers.Put(baker)
+		if _, ok := b.gatherTriangles(baker, cfg); !ok {
+			return nil
+		}
+		hf := &baker.heightfield
+		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+			return err
+		}
+		if err := hf.RasterizeTriangles(b.geometry.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb); err != nil {
+			return fmt.Errorf("bake: place links: tile (%d, %d): %w", tx, ty, err)
+		}
+		columns[i] = copySolidColumns(hf, cfg.BorderSize, cfg.TileSize)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	solid := &tiledSolid{tileSize: b.settings.TileSize, tilesX: b.tilesX, tilesY: b.tilesY, tiles: map[int]*solidColumns{}}
+	for i, c := range columns {
+		if c != nil {
+			solid.tiles[i] = c
+		}
+	}
+	return solid, nil
 }
