@@ -59,7 +59,9 @@ func bakeLinks(t testing.TB, g *Geometry, s Settings, workers int) bakedLinks {
 // for: along each side of a platform 8 long the mesh edge is 8 - 2·0.6 =
 // 6.8 long, which holds floor((6.8 - 1.2) / 2) + 1 = 3 links 2 apart (the
 // walled ledge's sides along the wall are shorter by the wall's 0.3 and a
-// radius: 5.9, still 3).
+// radius: 5.9, still 3). The tiled bakes cut the ledges' sides at the tile
+// borders x 9.6 and z 19.2; chained across the border each side still
+// makes one stretch of 3 (cut, the pieces would make 4).
 func TestLinksOwnLevel(t *testing.T) {
 	g := linkTestLevel()
 	s := linkSettings()
