@@ -1,7 +1,11 @@
 package bake
 
 import (
+	"testing"
+
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // levelBuilder makes test levels out of axis-aligned boxes, every face
@@ -68,4 +72,14 @@ func linkTestLevel() *Geometry {
 	b.box(mgl32.Vec3{21, 0, 18}, mgl32.Vec3{28.2, 4, 26})
 	b.box(mgl32.Vec3{31.7, 0, 18}, mgl32.Vec3{38.5, 4, 26})
 	return &b.g
+}
+
+// TestLinkTestLevelFile: testdata/links_level.obj, which the README's
+// picture is drawn from, is linkTestLevel.
+func TestLinkTestLevelFile(t *testing.T) {
+	g, err := LoadOBJ("../testdata/links_level.obj")
+	require.NoError(t, err)
+	want := linkTestLevel()
+	assert.Equal(t, want.Vertices, g.Vertices)
+	assert.Equal(t, want.Triangles, g.Triangles)
 }
