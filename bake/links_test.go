@@ -128,8 +128,8 @@ func TestLinksWorkerCountIndependent(t *testing.T) {
 	}
 }
 
-// TestLinksValid checks every link baked on nav_test (solo and tiled) and
-// undulating (tiled; solo has none: its few ledges crown bumps too small
+// TestLinksValid checks every link baked on linkTestLevel and nav_test
+// (solo and tiled) and undulating (tiled; solo has none: its few ledges crown bumps too small
 // for a region of their own) against an independent source: both ends are
 // linked to ground polygons of the final mesh, and no input triangle cuts
 // the agent's body along the link's path (checked with exact
@@ -139,9 +139,12 @@ func TestLinksValid(t *testing.T) {
 	for _, c := range []struct {
 		mesh    string
 		workers int
-	}{{"nav_test", 0}, {"nav_test", 2}, {"undulating", 2}} {
+	}{{"own", 0}, {"own", 2}, {"nav_test", 0}, {"nav_test", 2}, {"undulating", 2}} {
 		t.Run(fmt.Sprintf("%s workers %d", c.mesh, c.workers), func(t *testing.T) {
-			g := loadTestMesh(t, c.mesh)
+			g := linkTestLevel()
+			if c.mesh != "own" {
+				g = loadTestMesh(t, c.mesh)
+			}
 			baked := bakeLinks(t, g, s, c.workers)
 			require.NotEmpty(t, baked.links)
 			stored := storedConnections(baked.mesh)
