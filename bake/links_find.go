@@ -47,6 +47,13 @@ type linkFinder struct {
 	midTolerance float32
 	// jumpArc is the jump height as the links' UserID stores it.
 	jumpArc float32
+	// nudge is how far inside the edge a link starts [Units: world units]
+	nudge float32
+	// risingShare is the share of a jump's length, from its start, over
+	// which its path stays at or above the start's height, at the least:
+	// 2·√h1 / (√h1 + √h2) for the deepest jump, h1 = JumpHeight and h2 =
+	// JumpHeight + JumpMaxDown.
+	risingShare float32
 
 	tiles []*navmesh.Tile
 	refs  []navmesh.Ref
@@ -68,7 +75,19 @@ func newLinkFinder(s *Settings, mesh *navmesh.Mesh, solid solidField, origin mgl
 		solid:        solid,
 		midTolerance: 1.5 * s.CellHeight,
 		jumpArc:      navmesh.QuantizeLinkArc(s.Links.JumpHeight),
+		nudge:        s.CellSize / 4,
+		risingShare:  risingShare(navmesh.QuantizeLinkArc(s.Links.JumpHeight), s.Links.JumpMaxDown),
 	}
+}
+
+// risingShare is the share of a jump's length over which the arc of height
+// arc above its start stays at or above the start, for a jump down by fall.
+func risingShare(arc, fall float32) float32 {
+	rise, drop := math.Sqrt(float64(max(arc, 0))), math.Sqrt(float64(max(arc+fall, 0)))
+	if rise+drop == 0 {
+		return 0
+	}
+	return float32(2 * rise / (rise + drop))
 }
 
 // clone returns a finder sharing f's inputs with scratch buffers of its own.
@@ -143,7 +162,7 @@ func (f *linkFinder) sampleEdge(tile *navmesh.Tile, poly *navmesh.Poly, from, to
 	}
 	count := max(1, int(math.Ceil(float64(length/f.cellSize))))
 	edge := linkEdge{from: from, to: to, samples: make([]linkSample, count)}
-	nudge := f.cellSize / 4
+	nudge := f.nudge
 	for k := range count {
 		t := (float32(k) + 0.5) / float32(count)
 		onEdge := mgl32.Vec3{from[0] + dx*t, from[1] + (to[1]-from[1])*t, from[2] + dz*t}
@@ -174,10 +193,28 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	// a cell for the voxels.
 	first := max(1, int(math.Ceil(float64((2*f.radius-f.cellSize)/f.cellSize))))
 	last := int(math.Floor(float64(l.reach(f.radius)/f.cellSize + 1e-3)))
-	for k := first; k <= last; k++ {
+	// A wall on the way out blocks every drop beyond it and every jump that
+	// passes it still rising (see wallAt); from there on those landings
+	// need no search.
+	dropWall, jumpWall := float32(-1), float32(-1)
+	for k := 1; k <= last; k++ {
 		distance := float32(k) * f.cellSize
 		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
-		if !f.maybeGround(probe, lowest, highest) {
+		if dropWall < 0 || jumpWall < 0 {
+			blocksDrops, blocksJumps := f.wallAt(probe, start[1])
+			if blocksDrops && dropWall < 0 {
+				dropWall = distance
+			}
+			if blocksJumps && jumpWall < 0 {
+				jumpWall = distance
+			}
+		}
+		dropsLeft := l.Drops && dropWall < 0
+		jumpsLeft := l.Jumps && (jumpWall < 0 || jumpWall+f.nudge > f.risingShare*(distance+f.nudge))
+		if !dropsLeft && !jumpsLeft {
+			break // and no further out either
+		}
+		if k < first || !f.maybeGround(probe, lowest, highest) {
 			continue
 		}
 		y, ok := f.ground(probe, lowest, highest)
@@ -186,7 +223,7 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 		}
 		end := mgl32.Vec3{probe[0], y, probe[2]}
 		kind, bidirectional := f.classify(start[1], y, distance)
-		if kind == navmesh.LinkPlain {
+		if kind == navmesh.LinkPlain || (kind == navmesh.LinkDrop && !dropsLeft) || (kind == navmesh.LinkJump && !jumpsLeft) {
 			continue
 		}
 		arc := float32(0)
@@ -199,6 +236,25 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 		}
 	}
 	return sample
+}
+
+// wallAt reports whether the solid column under probe holds a wall no
+// path out from a start at height startY gets past: blocksDrops for a span
+// reaching from below startY + AgentHeight to above startY + the feet's
+// largest tolerance (a drop walks through at startY), blocksJumps for one
+// reaching above the highest a rising jump's body bottom gets there
+// (startY + JumpMaxUp + JumpHeight + that tolerance). A jump's path stays
+// at or above startY over the share risingShare of its length (reached
+// when it jumps down JumpMaxDown; more for shallower jumps), so a wall in
+// that share blocks it.
+func (f *linkFinder) wallAt(probe mgl32.Vec3, startY float32) (blocksDrops, blocksJumps bool) {
+	x := int(math.Floor(float64((probe[0] - f.origin[0]) / f.cellSize)))
+	z := int(math.Floor(float64((probe[2] - f.origin[2]) / f.cellSize)))
+	tolerance := max(f.climb, f.midTolerance)
+	below := (startY + f.height - f.origin[1]) / f.cellHeight
+	overDrops := (startY + tolerance - f.origin[1]) / f.cellHeight
+	overJumps := (startY + f.links.JumpMaxUp + f.jumpArc + tolerance - f.origin[1]) / f.cellHeight
+	return f.solid.spanAcross(x, z, below, overDrops), f.solid.spanAcross(x, z, below, overJumps)
 }
 
 // classify tells what a landing at height endY, distance from the edge,

@@ -12,6 +12,9 @@ type solidField interface {
 	// topWithin reports whether column (x, z) holds a solid span whose top
 	// lies in [low, high] [Units: cells above the grid's origin].
 	topWithin(x, z int, low, high float32) bool
+	// spanAcross reports whether column (x, z) holds a solid span from
+	// below below to above above [Units: cells above the grid's origin].
+	spanAcross(x, z int, below, above float32) bool
 }
 
 // heightfieldSolid reads the solid spans of a solo bake's heightfield.
@@ -45,6 +48,23 @@ func (s heightfieldSolid) topWithin(x, z int, low, high float32) bool {
 			return false
 		}
 		if top >= low {
+			return true
+		}
+	}
+	return false
+}
+
+func (s heightfieldSolid) spanAcross(x, z int, below, above float32) bool {
+	hf := s.hf
+	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
+		return false
+	}
+	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
+		span := &hf.Pool[i]
+		if float32(span.Min) >= below {
+			return false
+		}
+		if float32(span.Max) > above {
 			return true
 		}
 	}
@@ -108,6 +128,18 @@ func (s *tiledSolid) topWithin(x, z int, low, high float32) bool {
 			return false
 		}
 		if top >= low {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *tiledSolid) spanAcross(x, z int, below, above float32) bool {
+	for _, span := range s.column(x, z) {
+		if float32(span[0]) >= below {
+			return false
+		}
+		if float32(span[1]) > above {
 			return true
 		}
 	}
