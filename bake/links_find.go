@@ -55,8 +55,9 @@ type linkFinder struct {
 	// JumpHeight + JumpMaxDown.
 	risingShare float32
 
-	tiles []*navmesh.Tile
-	refs  []navmesh.Ref
+	tiles      []*navmesh.Tile
+	refs       []navmesh.Ref
+	candidates []groundCandidate
 }
 
 // newLinkFinder prepares a search over mesh (the baked tiles without their
@@ -93,7 +94,7 @@ func risingShare(arc, fall float32) float32 {
 // clone returns a finder sharing f's inputs with scratch buffers of its own.
 func (f *linkFinder) clone() *linkFinder {
 	c := *f
-	c.tiles, c.refs = nil, nil
+	c.tiles, c.refs, c.candidates = nil, nil, nil
 	return &c
 }
 
@@ -194,14 +195,16 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	first := max(1, int(math.Ceil(float64((2*f.radius-f.cellSize)/f.cellSize))))
 	last := int(math.Floor(float64(l.reach(f.radius)/f.cellSize + 1e-3)))
 	// A wall on the way out blocks every drop beyond it and every jump that
-	// passes it still rising (see wallAt); from there on those landings
+	// passes it still rising (see wallIn); from there on those landings
 	// need no search.
 	dropWall, jumpWall := float32(-1), float32(-1)
+	gathered := false // f.candidates hold this ray's polygons
 	for k := 1; k <= last; k++ {
 		distance := float32(k) * f.cellSize
 		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
+		column := f.solid.column(f.cellAt(probe))
 		if dropWall < 0 || jumpWall < 0 {
-			blocksDrops, blocksJumps := f.wallAt(probe, start[1])
+			blocksDrops, blocksJumps := f.wallIn(column, start[1])
 			if blocksDrops && dropWall < 0 {
 				dropWall = distance
 			}
@@ -214,8 +217,13 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 		if !dropsLeft && !jumpsLeft {
 			break // and no further out either
 		}
-		if k < first || !f.maybeGround(probe, lowest, highest) {
+		if k < first || !f.maybeGround(column, lowest, highest) {
 			continue
+		}
+		if !gathered {
+			far := mgl32.Vec3{onEdge[0] + nx*float32(last)*f.cellSize, 0, onEdge[2] + nz*float32(last)*f.cellSize}
+			f.gatherGround(probe, far, lowest, highest)
+			gathered = true
 		}
 		y, ok := f.ground(probe, lowest, highest)
 		if !ok {
@@ -238,25 +246,6 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	return sample
 }
 
-// wallAt reports whether the solid column under probe holds a wall no
-// path out from a start at height startY gets past: blocksDrops for a span
-// reaching from below startY + AgentHeight to above startY + the feet's
-// largest tolerance (a drop walks through at startY), blocksJumps for one
-// reaching above the highest a rising jump's body bottom gets there
-// (startY + JumpMaxUp + JumpHeight + that tolerance). A jump's path stays
-// at or above startY over the share risingShare of its length (reached
-// when it jumps down JumpMaxDown; more for shallower jumps), so a wall in
-// that share blocks it.
-func (f *linkFinder) wallAt(probe mgl32.Vec3, startY float32) (blocksDrops, blocksJumps bool) {
-	x := int(math.Floor(float64((probe[0] - f.origin[0]) / f.cellSize)))
-	z := int(math.Floor(float64((probe[2] - f.origin[2]) / f.cellSize)))
-	tolerance := max(f.climb, f.midTolerance)
-	below := (startY + f.height - f.origin[1]) / f.cellHeight
-	overDrops := (startY + tolerance - f.origin[1]) / f.cellHeight
-	overJumps := (startY + f.links.JumpMaxUp + f.jumpArc + tolerance - f.origin[1]) / f.cellHeight
-	return f.solid.spanAcross(x, z, below, overDrops), f.solid.spanAcross(x, z, below, overJumps)
-}
-
 // classify tells what a landing at height endY, distance from the edge,
 // would be for a start at height startY: a drop, a jump (bidirectional
 // when it can be taken back) or nothing (LinkPlain).
@@ -272,43 +261,96 @@ func (f *linkFinder) classify(startY, endY, distance float32) (navmesh.LinkKind,
 	return navmesh.LinkPlain, false
 }
 
-// maybeGround reports whether the solid column under probe has a top
-// within a few cell heights of [lowest, highest]: the mesh has no ground
-// there otherwise (its surface follows the voxels' tops to within the
-// detail mesh's error), which spares most searches of the mesh.
-func (f *linkFinder) maybeGround(probe mgl32.Vec3, lowest, highest float32) bool {
+// wallIn reports whether column holds a wall no path out from a start at
+// height startY gets past: blocksDrops for a span reaching from below
+// startY + AgentHeight to above startY + the feet's largest tolerance (a
+// drop walks through at startY), blocksJumps for one reaching above the
+// highest a rising jump's body bottom gets there (startY + JumpMaxUp +
+// JumpHeight + that tolerance). A jump's path stays at or above startY over
+// the share risingShare of its length (reached when it jumps down
+// JumpMaxDown; more for shallower jumps), so a wall in that share blocks
+// it.
+func (f *linkFinder) wallIn(column [][2]uint16, startY float32) (blocksDrops, blocksJumps bool) {
+	tolerance := max(f.climb, f.midTolerance)
+	below := (startY + f.height - f.origin[1]) / f.cellHeight
+	overDrops := (startY + tolerance - f.origin[1]) / f.cellHeight
+	overJumps := (startY + f.links.JumpMaxUp + f.jumpArc + tolerance - f.origin[1]) / f.cellHeight
+	return spansAcross(column, below, overDrops), spansAcross(column, below, overJumps)
+}
+
+// cellAt returns the column of the grid under p.
+func (f *linkFinder) cellAt(p mgl32.Vec3) (x, z int) {
+	return int(math.Floor(float64((p[0] - f.origin[0]) / f.cellSize))), int(math.Floor(float64((p[2] - f.origin[2]) / f.cellSize)))
+}
+
+// maybeGround reports whether column has a top within a few cell heights
+// of [lowest, highest]: the mesh has no ground over it otherwise (its
+// surface follows the voxels' tops to within the detail mesh's error),
+// which spares most searches of the mesh.
+func (f *linkFinder) maybeGround(column [][2]uint16, lowest, highest float32) bool {
 	const margin = 3 // cell heights
-	x := int(math.Floor(float64((probe[0] - f.origin[0]) / f.cellSize)))
-	z := int(math.Floor(float64((probe[2] - f.origin[2]) / f.cellSize)))
 	low := (lowest-f.origin[1])/f.cellHeight - margin
 	high := (highest-f.origin[1])/f.cellHeight + margin
-	return f.solid.topWithin(x, z, low, high)
+	return spansTopWithin(column, low, high)
 }
 
 // groundProbe is the half size of the box the ground search queries around
 // its point [Units: world units].
 const groundProbe = 1e-3
 
-// ground returns the height of the highest walkable polygon (one with
-// flags) over the xz position of probe whose surface lies in
-// [lowest, highest].
+// groundCandidate is a walkable polygon a ray's probes may land on, with
+// its bounds in the xz-plane.
+type groundCandidate struct {
+	tile                   *navmesh.Tile
+	poly                   *navmesh.Poly
+	minX, minZ, maxX, maxZ float32
+}
+
+// gatherGround collects in f.candidates the walkable polygons (those with
+// flags) whose bounds overlap the box over the segment from..to in the
+// xz-plane and [lowest, highest] in height: one search of the mesh for all
+// the probes of a ray.
+func (f *linkFinder) gatherGround(from, to mgl32.Vec3, lowest, highest float32) {
+	f.candidates = f.candidates[:0]
+	qmin := mgl32.Vec3{min(from[0], to[0]) - groundProbe, lowest, min(from[2], to[2]) - groundProbe}
+	qmax := mgl32.Vec3{max(from[0], to[0]) + groundProbe, highest, max(from[2], to[2]) + groundProbe}
+	x0, y0 := f.mesh.CalcTileLoc(qmin)
+	x1, y1 := f.mesh.CalcTileLoc(qmax)
+	for ty := y0; ty <= y1; ty++ {
+		for tx := x0; tx <= x1; tx++ {
+			f.tiles = f.snap.TilesAt(tx, ty, f.tiles[:0])
+			for _, tile := range f.tiles {
+				f.refs = tile.QueryPolygons(qmin, qmax, f.refs[:0])
+				for _, ref := range f.refs {
+					poly := &tile.Polys[ref.PolyIndex()]
+					if poly.Flags == 0 {
+						continue
+					}
+					c := groundCandidate{tile: tile, poly: poly, minX: math.MaxFloat32, minZ: math.MaxFloat32, maxX: -math.MaxFloat32, maxZ: -math.MaxFloat32}
+					for _, v := range poly.Verts[:poly.VertCount] {
+						p := tile.Verts[v]
+						c.minX, c.maxX = min(c.minX, p[0]), max(c.maxX, p[0])
+						c.minZ, c.maxZ = min(c.minZ, p[2]), max(c.maxZ, p[2])
+					}
+					f.candidates = append(f.candidates, c)
+				}
+			}
+		}
+	}
+}
+
+// ground returns the height of the highest of f.candidates over the xz
+// position of probe whose surface there lies in [lowest, highest].
 func (f *linkFinder) ground(probe mgl32.Vec3, lowest, highest float32) (float32, bool) {
-	tx, ty := f.mesh.CalcTileLoc(probe)
-	f.tiles = f.snap.TilesAt(tx, ty, f.tiles[:0])
 	best, found := float32(0), false
-	qmin := mgl32.Vec3{probe[0] - groundProbe, lowest, probe[2] - groundProbe}
-	qmax := mgl32.Vec3{probe[0] + groundProbe, highest, probe[2] + groundProbe}
-	for _, tile := range f.tiles {
-		f.refs = tile.QueryPolygons(qmin, qmax, f.refs[:0])
-		for _, ref := range f.refs {
-			poly := &tile.Polys[ref.PolyIndex()]
-			if poly.Flags == 0 {
-				continue
-			}
-			h, ok := tile.PolyHeight(poly, probe)
-			if ok && h >= lowest && h <= highest && (!found || h > best) {
-				best, found = h, true
-			}
+	for i := range f.candidates {
+		c := &f.candidates[i]
+		if probe[0] < c.minX-groundProbe || probe[0] > c.maxX+groundProbe || probe[2] < c.minZ-groundProbe || probe[2] > c.maxZ+groundProbe {
+			continue
+		}
+		h, ok := c.tile.PolyHeight(c.poly, probe)
+		if ok && h >= lowest && h <= highest && (!found || h > best) {
+			best, found = h, true
 		}
 	}
 	return best, found
@@ -362,7 +404,7 @@ func (f *linkFinder) bodyBlocked(p, start, end mgl32.Vec3, walking bool) bool {
 			if ox*ox+oz*oz > reach*reach && (x != own[0] || z != own[1]) {
 				continue
 			}
-			if f.solid.blocked(x, z, low, high) {
+			if spansReachInto(f.solid.column(x, z), low, high) {
 				return true
 			}
 		}

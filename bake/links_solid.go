@@ -5,45 +5,31 @@ package bake
 // corner, cells CellSize wide and CellHeight high, the grid of a solo bake
 // and of a tiled bake's tile cores alike).
 type solidField interface {
-	// blocked reports whether column (x, z) holds a solid span that
-	// reaches into the open height range (low, high) [Units: cells above
-	// the grid's origin]. Columns outside the field are empty.
-	blocked(x, z int, low, high float32) bool
-	// topWithin reports whether column (x, z) holds a solid span whose top
-	// lies in [low, high] [Units: cells above the grid's origin].
-	topWithin(x, z int, low, high float32) bool
-	// spanAcross reports whether column (x, z) holds a solid span from
-	// below below to above above [Units: cells above the grid's origin].
-	spanAcross(x, z int, below, above float32) bool
+	// column returns the solid spans of column (x, z), bottom to top, each
+	// [bottom, top] in cells above the grid's origin; none outside the
+	// field.
+	column(x, z int) [][2]uint16
 }
 
-// heightfieldSolid reads the solid spans of a solo bake's heightfield.
-type heightfieldSolid struct{ hf *Heightfield }
-
-func (s heightfieldSolid) blocked(x, z int, low, high float32) bool {
-	hf := s.hf
-	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
-		return false
-	}
-	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
-		span := &hf.Pool[i]
-		if float32(span.Min) >= high {
+// spansReachInto reports whether one of spans reaches into the open height
+// range (low, high) [Units: cells].
+func spansReachInto(spans [][2]uint16, low, high float32) bool {
+	for _, span := range spans {
+		if float32(span[0]) >= high {
 			return false // spans go up the column
 		}
-		if float32(span.Max) > low {
+		if float32(span[1]) > low {
 			return true
 		}
 	}
 	return false
 }
 
-func (s heightfieldSolid) topWithin(x, z int, low, high float32) bool {
-	hf := s.hf
-	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
-		return false
-	}
-	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
-		top := float32(hf.Pool[i].Max)
+// spansTopWithin reports whether one of spans has its top in [low, high]
+// [Units: cells].
+func spansTopWithin(spans [][2]uint16, low, high float32) bool {
+	for _, span := range spans {
+		top := float32(span[1])
 		if top > high {
 			return false
 		}
@@ -54,45 +40,52 @@ func (s heightfieldSolid) topWithin(x, z int, low, high float32) bool {
 	return false
 }
 
-func (s heightfieldSolid) spanAcross(x, z int, below, above float32) bool {
-	hf := s.hf
-	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
-		return false
-	}
-	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
-		span := &hf.Pool[i]
-		if float32(span.Min) >= below {
+// spansAcross reports whether one of spans reaches from under below to
+// over above [Units: cells].
+func spansAcross(spans [][2]uint16, below, above float32) bool {
+	for _, span := range spans {
+		if float32(span[0]) >= below {
 			return false
 		}
-		if float32(span.Max) > above {
+		if float32(span[1]) > above {
 			return true
 		}
 	}
 	return false
 }
 
-// solidColumns is a copy of the solid spans of one tile's core (its
-// TileSize × TileSize cells without the border): the spans of core column
-// x + z·size are spans[starts[i]:starts[i+1]], bottom to top.
+// solidColumns is a copy of the solid spans of a width × height block of
+// a heightfield's columns: the spans of column x + z·width are
+// spans[starts[i]:starts[i+1]], bottom to top.
 type solidColumns struct {
-	starts []uint32
-	spans  [][2]uint16
+	width, height int
+	starts        []uint32
+	spans         [][2]uint16
 }
 
-// copySolidColumns copies the spans of the core of hf, a tile field with
-// border cells on each side around size × size core cells.
-func copySolidColumns(hf *Heightfield, border, size int) *solidColumns {
-	c := &solidColumns{starts: make([]uint32, 0, size*size+1)}
-	for z := range size {
-		for x := range size {
+// copySolidColumns copies the spans of the width × height columns of hf
+// from column (x0, z0) on.
+func copySolidColumns(hf *Heightfield, x0, z0, width, height int) *solidColumns {
+	c := &solidColumns{width: width, height: height, starts: make([]uint32, 0, width*height+1)}
+	for z := range height {
+		for x := range width {
 			c.starts = append(c.starts, uint32(len(c.spans)))
-			for i := hf.Columns[(x+border)+(z+border)*hf.Width]; i != -1; i = hf.Pool[i].Next {
+			for i := hf.Columns[(x+x0)+(z+z0)*hf.Width]; i != -1; i = hf.Pool[i].Next {
 				c.spans = append(c.spans, [2]uint16{hf.Pool[i].Min, hf.Pool[i].Max})
 			}
 		}
 	}
 	c.starts = append(c.starts, uint32(len(c.spans)))
 	return c
+}
+
+// column returns the spans of column (x, z) of the block, none outside it.
+func (c *solidColumns) column(x, z int) [][2]uint16 {
+	if x < 0 || z < 0 || x >= c.width || z >= c.height {
+		return nil
+	}
+	i := x + z*c.width
+	return c.spans[c.starts[i]:c.starts[i+1]]
 }
 
 // tiledSolid reads the solid spans of a tiled bake from its tiles' cores.
@@ -104,7 +97,6 @@ type tiledSolid struct {
 	tiles map[int]*solidColumns
 }
 
-// column returns the spans of column (x, z), bottom to top.
 func (s *tiledSolid) column(x, z int) [][2]uint16 {
 	if x < 0 || z < 0 {
 		return nil
@@ -117,43 +109,5 @@ func (s *tiledSolid) column(x, z int) [][2]uint16 {
 	if c == nil {
 		return nil
 	}
-	i := (x - tx*s.tileSize) + (z-tz*s.tileSize)*s.tileSize
-	return c.spans[c.starts[i]:c.starts[i+1]]
-}
-
-func (s *tiledSolid) topWithin(x, z int, low, high float32) bool {
-	for _, span := range s.column(x, z) {
-		top := float32(span[1])
-		if top > high {
-			return false
-		}
-		if top >= low {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *tiledSolid) spanAcross(x, z int, below, above float32) bool {
-	for _, span := range s.column(x, z) {
-		if float32(span[0]) >= below {
-			return false
-		}
-		if float32(span[1]) > above {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *tiledSolid) blocked(x, z int, low, high float32) bool {
-	for _, span := range s.column(x, z) {
-		if float32(span[0]) >= high {
-			return false
-		}
-		if float32(span[1]) > low {
-			return true
-		}
-	}
-	return false
+	return c.column(x-tx*s.tileSize, z-tz*s.tileSize)
 }

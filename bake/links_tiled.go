@@ -212,7 +212,7 @@ func (b *TileBaker) rasterizeSolid(ctx context.Context, workers int) (*tiledSoli
 		if err := hf.RasterizeTriangles(b.geometry.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb); err != nil {
 			return fmt.Errorf("bake: place links: tile (%d, %d): %w", tx, ty, err)
 		}
-		columns[i] = copySolidColumns(hf, cfg.BorderSize, cfg.TileSize)
+		columns[i] = copySolidColumns(hf, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
 		return nil
 	}); err != nil {
 		return nil, err

@@ -71,7 +71,7 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 	links := b.settings.Links.Enabled()
 	if links {
 		// The filters only change areas: the solid spans are final.
-		result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.TileSize)
+		result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
 	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
