@@ -120,7 +120,11 @@
 // the tile its start lies in and lands in any tile; the result does not
 // depend on the number of workers. [TileBaker.BuildTile] alone places
 // none; [TileBaker.PlaceLinks] places them on any mesh of the level (a
-// tile cache's tiles, tiles from a file). Results hold the links
+// tile cache's tiles, tiles from a file). For a tile cache, place them on
+// its tiles built without links, then give them ([ConnectionParams]) to
+// the cache's mesh process (tilecache.RecastDemoProcess) and build the
+// cache again: every tile it builds, after obstacles too, stores the
+// links that start in it. Results hold the links
 // ([SoloResult.Links], [TileResult.Links]) and count them
 // ([BuildCounts.DropLinks], [BuildCounts.JumpLinks]).
 //

@@ -45,7 +45,7 @@ func TestLinksInTileCacheTiles(t *testing.T) {
 		assert.Equal(t, navmesh.LinkDrop, kind, "the dungeon has ledges, no gaps")
 	}
 
-	process := &tilecache.RecastDemoProcess{OffMeshConnections: appendOffMeshParams(nil, links)}
+	process := &tilecache.RecastDemoProcess{OffMeshConnections: ConnectionParams(links)}
 	cache, mesh := loadTileCache(t, process)
 	checkStored := func(what string) {
 		stored := storedConnections(mesh)

@@ -254,6 +254,13 @@ func tileBuildParams(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec t
 	return params, nil
 }
 
+// ConnectionParams returns connections in the tile builder's form, for
+// navmesh.BuildParams or a tile cache's mesh process
+// (tilecache.RecastDemoProcess.OffMeshConnections).
+func ConnectionParams(connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
+	return appendOffMeshParams(nil, connections)
+}
+
 // appendOffMeshParams appends the tile builder's form of connections to dst.
 func appendOffMeshParams(dst []navmesh.OffMeshConnectionParams, connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
 	for _, c := range connections {
