@@ -205,7 +205,7 @@ func soloLinks(s *Settings, cfg *Config, hf *Heightfield, tile *navmesh.TileData
 	if _, err := mesh.AddTile(tile, 0); err != nil {
 		return nil, nil, err
 	}
-	finder := newLinkFinder(s, mesh, copySolidColumns(hf, 0, 0, hf.Width, hf.Height), cfg.BMin)
+	finder := newLinkFinder(s, mesh, heightfieldSolid{hf}, cfg.BMin)
 	h := &tile.Header
 	edges := finder.sampleTile(mesh.TileAt(int(h.X), int(h.Y), int(h.Layer)), nil)
 	placed := newLinkGrouper(s, cfg.BMin).place([][]linkEdge{edges})

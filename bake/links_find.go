@@ -58,6 +58,7 @@ type linkFinder struct {
 	tiles      []*navmesh.Tile
 	refs       []navmesh.Ref
 	candidates []groundCandidate
+	spans      [][2]uint16
 }
 
 // newLinkFinder prepares a search over mesh (the baked tiles without their
@@ -94,7 +95,7 @@ func risingShare(arc, fall float32) float32 {
 // clone returns a finder sharing f's inputs with scratch buffers of its own.
 func (f *linkFinder) clone() *linkFinder {
 	c := *f
-	c.tiles, c.refs, c.candidates = nil, nil, nil
+	c.tiles, c.refs, c.candidates, c.spans = nil, nil, nil, nil
 	return &c
 }
 
@@ -202,7 +203,8 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	for k := 1; k <= last; k++ {
 		distance := float32(k) * f.cellSize
 		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
-		column := f.solid.column(f.cellAt(probe))
+		x, z := f.cellAt(probe)
+		column := f.solid.column(x, z, &f.spans)
 		if dropWall < 0 || jumpWall < 0 {
 			blocksDrops, blocksJumps := f.wallIn(column, start[1])
 			if blocksDrops && dropWall < 0 {
@@ -404,7 +406,7 @@ func (f *linkFinder) bodyBlocked(p, start, end mgl32.Vec3, walking bool) bool {
 			if ox*ox+oz*oz > reach*reach && (x != own[0] || z != own[1]) {
 				continue
 			}
-			if spansReachInto(f.solid.column(x, z), low, high) {
+			if spansReachInto(f.solid.column(x, z, &f.spans), low, high) {
 				return true
 			}
 		}

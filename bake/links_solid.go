@@ -7,8 +7,25 @@ package bake
 type solidField interface {
 	// column returns the solid spans of column (x, z), bottom to top, each
 	// [bottom, top] in cells above the grid's origin; none outside the
-	// field.
-	column(x, z int) [][2]uint16
+	// field. A field that must copy them does so into *scratch (grown as
+	// needed), so the result is valid until the next call with scratch.
+	column(x, z int, scratch *[][2]uint16) [][2]uint16
+}
+
+// heightfieldSolid reads the solid spans of a solo bake's heightfield.
+type heightfieldSolid struct{ hf *Heightfield }
+
+func (s heightfieldSolid) column(x, z int, scratch *[][2]uint16) [][2]uint16 {
+	hf := s.hf
+	if x < 0 || z < 0 || x >= hf.Width || z >= hf.Height {
+		return nil
+	}
+	spans := (*scratch)[:0]
+	for i := hf.Columns[x+z*hf.Width]; i != -1; i = hf.Pool[i].Next {
+		spans = append(spans, [2]uint16{hf.Pool[i].Min, hf.Pool[i].Max})
+	}
+	*scratch = spans
+	return spans
 }
 
 // spansReachInto reports whether one of spans reaches into the open height
@@ -80,7 +97,7 @@ func copySolidColumns(hf *Heightfield, x0, z0, width, height int) *solidColumns 
 }
 
 // column returns the spans of column (x, z) of the block, none outside it.
-func (c *solidColumns) column(x, z int) [][2]uint16 {
+func (c *solidColumns) column(x, z int, _ *[][2]uint16) [][2]uint16 {
 	if x < 0 || z < 0 || x >= c.width || z >= c.height {
 		return nil
 	}
@@ -97,7 +114,7 @@ type tiledSolid struct {
 	tiles map[int]*solidColumns
 }
 
-func (s *tiledSolid) column(x, z int) [][2]uint16 {
+func (s *tiledSolid) column(x, z int, _ *[][2]uint16) [][2]uint16 {
 	if x < 0 || z < 0 {
 		return nil
 	}
@@ -109,5 +126,5 @@ func (s *tiledSolid) column(x, z int) [][2]uint16 {
 	if c == nil {
 		return nil
 	}
-	return c.column(x-tx*s.tileSize, z-tz*s.tileSize)
+	return c.column(x-tx*s.tileSize, z-tz*s.tileSize, nil)
 }
