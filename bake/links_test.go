@@ -214,9 +214,15 @@ func TestLinksPathTakesDrop(t *testing.T) {
 	s.Links.ApplyCosts(filter)
 	path := make([]navmesh.Ref, 512)
 
+	queries := map[*navmesh.Mesh]*query.Query{}
 	plan := func(mesh *navmesh.Mesh, from, to mgl32.Vec3) (partial bool, kinds []navmesh.LinkKind) {
-		q, err := query.New(mesh, 4096)
-		require.NoError(t, err)
+		q := queries[mesh]
+		if q == nil {
+			var err error
+			q, err = query.New(mesh, 4096)
+			require.NoError(t, err)
+			queries[mesh] = q
+		}
 		extents := mgl32.Vec3{0.5, 1, 0.5}
 		start, err := q.FindNearestPoly(from, extents, filter)
 		require.NoError(t, err)
