@@ -108,7 +108,7 @@
 // JumpArea, JumpFlags: by default [DemoAreaDrop], [DemoFlagDrop],
 // [DemoAreaJump], [DemoFlagJump]); [LinkSettings.ApplyCosts] puts their
 // costs in a query filter (jumps cost 1.5 by default, drops 1: a path
-// takes a jump only where walking around is more than 1.5 times as long).
+// prefers walking around unless that is about 1.5 times as long).
 // Their UserID names the kind and the arc (navmesh.AutoLinkUserID), which
 // the crowd reads to move agents along the same path.
 //

@@ -86,8 +86,8 @@ type LinkSettings struct {
 // crowds the mesh with connections). Drops take DemoAreaDrop and
 // DemoFlagDrop, jumps RecastDemo's DemoAreaJump and DemoFlagJump; drops cost
 // 1 (their straight length already exceeds the walk along the ground),
-// jumps 1.5 (RecastDemo's cost for its jump area), so a path takes a jump
-// only when walking around is more than 1.5 times as long.
+// jumps 1.5 (RecastDemo's cost for its jump area), so a path prefers
+// walking around unless that is about 1.5 times as long.
 func DefaultLinkSettings() LinkSettings {
 	return LinkSettings{
 		Drops:         true,
