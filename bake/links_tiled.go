@@ -22,8 +22,8 @@ import (
 // stretch of links, and builds each tile that got links again with them.
 // A link is stored in the tile its start lies in, which is the tile of its
 // edge; its end lands in any tile, linked by the mesh like any off-mesh
-// connection. Each tile's share of the work is timed in its StageLinks
-// time; the time of the shared steps is returned.
+// connection. Each tile's share of the work is added to its StageLinks
+// time; the time of all the work (summed over the workers) is returned.
 func (b *TileBaker) placeTiledLinks(ctx context.Context, workers int, result *TiledResult, solids map[int]*solidColumns) (time.Duration, error) {
 	start := time.Now()
 	defer func() {
@@ -42,12 +42,15 @@ func (b *TileBaker) placeTiledLinks(ctx context.Context, workers int, result *Ti
 		finders[i] = finder.clone()
 	}
 	edges := make([][]linkEdge, len(result.Tiles))
-	sequential := time.Since(start)
+	elapsed := time.Since(start)
+	var perTile atomic.Int64 // nanoseconds
 	if err := forEachParallel(ctx, workers, len(result.Tiles), func(worker, i int) error {
 		begin := time.Now()
 		tile := result.Tiles[i]
 		edges[i] = finders[worker].sampleTile(mesh.TileAt(tile.X, tile.Y, 0), nil)
-		tile.Stats.StageTimes[StageLinks] += time.Since(begin)
+		d := time.Since(begin)
+		tile.Stats.StageTimes[StageLinks] += d
+		perTile.Add(int64(d))
 		return nil
 	}); err != nil {
 		return 0, err
@@ -61,7 +64,7 @@ func (b *TileBaker) placeTiledLinks(ctx context.Context, workers int, result *Ti
 			tile.Links = append(tile.Links, p.connection)
 		}
 	}
-	sequential += time.Since(begin)
+	elapsed += time.Since(begin)
 
 	err = forEachParallel(ctx, workers, len(result.Tiles), func(_, i int) error {
 		tile := result.Tiles[i]
@@ -80,10 +83,12 @@ func (b *TileBaker) placeTiledLinks(ctx context.Context, workers int, result *Ti
 			return err
 		}
 		countLinks(&tile.Stats.Counts, tile.Links)
-		tile.Stats.StageTimes[StageLinks] += time.Since(begin)
+		d := time.Since(begin)
+		tile.Stats.StageTimes[StageLinks] += d
+		perTile.Add(int64(d))
 		return nil
 	})
-	return sequential, err
+	return elapsed + time.Duration(perTile.Load()), err
 }
 
 // forEachParallel calls fn for 0..n-1 on workers goroutines, each item

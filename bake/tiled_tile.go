@@ -70,8 +70,14 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 	}
 	links := b.settings.Links.Enabled()
 	if links {
-		// The filters only change areas: the solid spans are final.
-		result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
+		// The filters only change areas: the solid spans are final. Kept
+		// for the links, timed with them.
+		if err := bc.Run(StageLinks, func() error {
+			result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
+			return nil
+		}); err != nil {
+			return err
+		}
 	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
