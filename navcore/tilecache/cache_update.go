@@ -67,7 +67,9 @@ func (c *Cache) Update(budget Budget) (upToDate bool, err error) {
 			c.batch.Replace(r.data)
 		}
 	}
-	if _, err := c.mesh.Apply(&c.batch, c.refs[:0]); err != nil {
+	refs, err := c.mesh.Apply(&c.batch, c.refs[:0])
+	c.refs = refs
+	if err != nil {
 		clear(results)
 		c.batch.Reset()
 		return false, fmt.Errorf("tilecache: update: %w", err)
