@@ -8,8 +8,8 @@ import "github.com/archenav/archenav/navcore/navmesh"
 // params.PolyFlags (all 0 on entry), and set params.OffMeshConnections (the
 // connections starting in the tile are stored in it; pass the whole level's
 // list, BuildTileData keeps those that belong). The slices are the builder's:
-// do not keep them. Process runs on the cache's worker goroutines, so it
-// must be safe for concurrent use.
+// do not keep them. Process runs on the cache's worker goroutines during
+// Update, so it must be safe for concurrent use and must not call the Cache.
 type MeshProcess interface {
 	Process(params *navmesh.BuildParams)
 }
