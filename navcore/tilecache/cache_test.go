@@ -424,3 +424,22 @@ func TestConcurrentQueriesDuringUpdates(t *testing.T) {
 	assert.Equal(t, readDungeonReference(t).Initial, summary(t, cache), "all removed: the first mesh again")
 	t.Logf("%d queries, %d updates", queries.Load(), updates.Load())
 }
+
+// TestUpdateReportsTilesTheMeshCannotTake: a tile over the mesh's MaxPolys
+// keeps its old version, the error names it, and the other tiles publish.
+func TestUpdateReportsTilesTheMeshCannotTake(t *testing.T) {
+	set, _ := readDungeonTSET(t)
+	set.MeshParams.MaxPolys = 8
+	cache, mesh, err := FromTileSet(set, Options{})
+	require.NoError(t, err)
+	done, err := cache.Update(Budget{})
+	assert.ErrorIs(t, err, ErrLayerTooComplex)
+	assert.True(t, done, "nothing is left queued: the failed tiles are reported, not retried")
+	s := mesh.Snapshot()
+	assert.Positive(t, s.TileCount())
+	for i := range s.MaxTiles() {
+		if tile := s.Tile(i); tile != nil {
+			assert.LessOrEqual(t, int(tile.Header.PolyCount), 8)
+		}
+	}
+}
