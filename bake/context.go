@@ -9,7 +9,8 @@ import (
 // Stage names one step of the bake pipeline, for timings.
 type Stage int
 
-// Pipeline stages in the order a solo bake runs them.
+// Pipeline stages in the order a solo bake runs them, then the tile cache
+// bake's own.
 const (
 	// StageRasterize marks walkable triangles and rasterizes them.
 	StageRasterize Stage = iota
@@ -33,13 +34,16 @@ const (
 	StageDetailMesh
 	// StageTileData builds the navmesh tile data.
 	StageTileData
+	// StageLayers splits the compact heightfield into heightfield layers
+	// (tile cache bakes only, after StageErode).
+	StageLayers
 	// NumStages is the number of stages.
 	NumStages
 )
 
 var stageNames = [NumStages]string{
 	"rasterize", "filters", "compact", "erode", "distance field", "regions",
-	"contours", "poly mesh", "detail mesh", "tile data",
+	"contours", "poly mesh", "detail mesh", "tile data", "layers",
 }
 
 // String returns the stage's name as used in reports ("poly mesh").
