@@ -19,7 +19,9 @@ type MergeError struct {
 	// Input is the index of the input at fault; Other, when not -1, the
 	// index of the input it disagrees with.
 	Input, Other int
-	// Problem says what is wrong ("origin (1, 0, 2), not (0, 0, 0)").
+	// Problem says what is wrong; when Other is set it ends in words that
+	// the other input's name completes ("origin [1 0 2] differs from
+	// [0 0 0] of").
 	Problem string
 }
 
@@ -27,7 +29,7 @@ func (e *MergeError) Error() string {
 	if e.Other < 0 {
 		return fmt.Sprintf("bake: merge: input %d: %s", e.Input, e.Problem)
 	}
-	return fmt.Sprintf("bake: merge: input %d: %s (input %d)", e.Input, e.Problem, e.Other)
+	return fmt.Sprintf("bake: merge: input %d: %s input %d", e.Input, e.Problem, e.Other)
 }
 
 // Unwrap returns ErrIncompatibleBakes.
@@ -96,12 +98,12 @@ func mergeParams(params []navmesh.Params) (navmesh.Params, error) {
 		i++
 		switch {
 		case p.Origin != merged.Origin:
-			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("origin %v, not %v", p.Origin, merged.Origin)}
+			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("origin %v differs from %v of", p.Origin, merged.Origin)}
 		case p.TileWidth != merged.TileWidth || p.TileHeight != merged.TileHeight:
-			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("tiles %v × %v, not %v × %v",
+			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("tiles %v × %v differ from %v × %v of",
 				p.TileWidth, p.TileHeight, merged.TileWidth, merged.TileHeight)}
 		case p.MaxTiles != merged.MaxTiles:
-			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("room for %d tiles, not %d", p.MaxTiles, merged.MaxTiles)}
+			return navmesh.Params{}, &MergeError{Input: i, Other: 0, Problem: fmt.Sprintf("room for %d tiles differs from %d of", p.MaxTiles, merged.MaxTiles)}
 		}
 		merged.MaxPolys = max(merged.MaxPolys, p.MaxPolys)
 	}
@@ -120,18 +122,18 @@ func checkMergedTiles(tiles []mergedTile) error {
 		if i > 0 {
 			if p := &tiles[i-1].data.Header; p.X == h.X && p.Y == h.Y && p.Layer == h.Layer {
 				return &MergeError{Input: tiles[i].input, Other: tiles[i-1].input,
-					Problem: fmt.Sprintf("tile (%d, %d, layer %d) is there", h.X, h.Y, h.Layer)}
+					Problem: fmt.Sprintf("holds tile (%d, %d, layer %d), as does", h.X, h.Y, h.Layer)}
 			}
 		}
 		first := &tiles[0].data.Header
 		switch {
 		case h.WalkableHeight != first.WalkableHeight || h.WalkableRadius != first.WalkableRadius || h.WalkableClimb != first.WalkableClimb:
 			return &MergeError{Input: tiles[i].input, Other: tiles[0].input, Problem: fmt.Sprintf(
-				"tile (%d, %d) baked for agents %v high, %v wide, climbing %v, not %v, %v, %v",
-				h.X, h.Y, h.WalkableHeight, h.WalkableRadius, h.WalkableClimb, first.WalkableHeight, first.WalkableRadius, first.WalkableClimb)}
+				"tile (%d, %d) was baked for agents %v high, %v in radius, climbing %v, tile (%d, %d) for %v, %v, %v in",
+				h.X, h.Y, h.WalkableHeight, h.WalkableRadius, h.WalkableClimb, first.X, first.Y, first.WalkableHeight, first.WalkableRadius, first.WalkableClimb)}
 		case h.BVQuantFactor != first.BVQuantFactor:
 			return &MergeError{Input: tiles[i].input, Other: tiles[0].input, Problem: fmt.Sprintf(
-				"tile (%d, %d) baked with cells %v wide, not %v", h.X, h.Y, 1/h.BVQuantFactor, 1/first.BVQuantFactor)}
+				"tile (%d, %d) was baked with cells %v wide, tile (%d, %d) with %v in", h.X, h.Y, 1/h.BVQuantFactor, first.X, first.Y, 1/first.BVQuantFactor)}
 		}
 	}
 	return nil

@@ -142,10 +142,10 @@ func TestMergeRefusesBakesThatDoNotFit(t *testing.T) {
 		want  string
 	}{
 		{"origin", rangeMeshes(t, &moved, settings, []TileRange{right})[0], "origin"},
-		{"tile size", rangeMeshes(t, g, otherTiles, []TileRange{{MinX: 4, MaxX: 5, MaxY: 8}})[0], "tiles 12 × 12, not 9.6 × 9.6"},
-		{"cell size", rangeMeshes(t, g, otherCells, []TileRange{{MinX: 4, MaxX: 7, MaxY: 10}})[0], "tiles 8 × 8, not 9.6 × 9.6"},
-		{"agent", rangeMeshes(t, g, otherAgent, []TileRange{right})[0], "baked for agents 2 high, 0.9 wide"},
-		{"overlap", rangeMeshes(t, g, settings, []TileRange{{MinX: 3, MinY: 0, MaxX: 4, MaxY: 10}})[0], "is there"},
+		{"tile size", rangeMeshes(t, g, otherTiles, []TileRange{{MinX: 4, MaxX: 5, MaxY: 8}})[0], "tiles 12 × 12 differ from 9.6 × 9.6 of input 0"},
+		{"cell size", rangeMeshes(t, g, otherCells, []TileRange{{MinX: 4, MaxX: 7, MaxY: 10}})[0], "tiles 8 × 8 differ from 9.6 × 9.6 of input 0"},
+		{"agent", rangeMeshes(t, g, otherAgent, []TileRange{right})[0], "was baked for agents 2 high, 0.9 in radius, climbing 0.9, tile (3, 0) for 2, 0.6, 0.9 in input 0"},
+		{"overlap", rangeMeshes(t, g, settings, []TileRange{{MinX: 3, MinY: 0, MaxX: 4, MaxY: 10}})[0], "holds tile (3, 0, layer 0), as does input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,7 +166,7 @@ func TestMergeRefusesBakesThatDoNotFit(t *testing.T) {
 	other := rangeMeshes(t, g, sameWorld, []TileRange{{MinX: 4, MaxX: 7, MaxY: 10}})[0]
 	_, err := MergeNavMeshes(base, other)
 	assert.ErrorIs(t, err, ErrIncompatibleBakes)
-	assert.ErrorContains(t, err, "baked with cells 0.4 wide, not 0.3")
+	assert.ErrorContains(t, err, "input 1: tile (4, 0) was baked with cells 0.4 wide, tile (3, 0) with 0.3 in input 0")
 
 	_, err = MergeNavMeshes()
 	assert.Error(t, err)
