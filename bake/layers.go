@@ -250,15 +250,16 @@ func (b *layerBuilder) sweepRegions(chf *CompactHeightfield, borderSize int) (in
 		clear(b.previousRowSamples[:regionCount])
 		sweepCount := 0
 		for x := borderSize; x < w-borderSize; x++ {
-			c := cells[x+y*w]
+			cell := x + y*w
+			c := cells[cell]
 			for i := int(c.Index); i < int(c.Index+c.Count); i++ {
 				if areas[i] == NullArea {
 					continue
 				}
-				s := &spans[i]
+				connections := spans[i].Connections()
 				sweep := noLayerRegion
-				if con := s.Connection(0); con != NotConnected {
-					ai := int(cells[x-1+y*w].Index) + con
+				if con := int(connections) & NotConnected; con != NotConnected {
+					ai := int(cells[cell-1].Index) + con
 					if areas[ai] != NullArea && spanRegion[ai] != noLayerRegion {
 						sweep = int(spanRegion[ai])
 					}
@@ -273,8 +274,8 @@ func (b *layerBuilder) sweepRegions(chf *CompactHeightfield, borderSize int) (in
 					sweepCount++
 					b.sweeps[sweep] = layerSweep{neighbour: noLayerRegion}
 				}
-				if con := s.Connection(3); con != NotConnected {
-					ai := int(cells[x+(y-1)*w].Index) + con
+				if con := int(connections>>18) & NotConnected; con != NotConnected {
+					ai := int(cells[cell-w].Index) + con
 					if below := spanRegion[ai]; below != noLayerRegion {
 						run := &b.sweeps[sweep]
 						if run.samples == 0 {
@@ -327,38 +328,38 @@ func (b *layerBuilder) findOverlaps(chf *CompactHeightfield, regionCount int) er
 		regions[i] = layerRegion{layer: noLayerRegion, yMin: 0xffff}
 	}
 	var column [MaxOverlappingLayers]uint8
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			c := cells[x+y*w]
-			columnCount := 0
-			for i := int(c.Index); i < int(c.Index+c.Count); i++ {
-				id := spanRegion[i]
-				if id == noLayerRegion {
+	offsets := cellOffsets(w)
+	for cell, c := range cells[:w*h] {
+		columnCount := 0
+		for i := int(c.Index); i < int(c.Index+c.Count); i++ {
+			id := spanRegion[i]
+			if id == noLayerRegion {
+				continue
+			}
+			s := &spans[i]
+			region := &regions[id]
+			region.yMin = min(region.yMin, s.Y)
+			region.yMax = max(region.yMax, s.Y)
+			if columnCount < len(column) {
+				column[columnCount] = id
+				columnCount++
+			}
+			connections := s.Connections()
+			for dir := 0; dir < 4; dir++ {
+				con := int(connections>>(6*dir)) & NotConnected
+				if con == NotConnected {
 					continue
 				}
-				s := &spans[i]
-				region := &regions[id]
-				region.yMin = min(region.yMin, s.Y)
-				region.yMax = max(region.yMax, s.Y)
-				if columnCount < len(column) {
-					column[columnCount] = id
-					columnCount++
-				}
-				for dir := 0; dir < 4; dir++ {
-					if s.Connection(dir) == NotConnected {
-						continue
-					}
-					if neighbour := spanRegion[neighbourSpan(chf, x, y, s, dir)]; neighbour != noLayerRegion && neighbour != id {
-						region.addNeighbour(neighbour)
-					}
+				if neighbour := spanRegion[int(cells[cell+offsets[dir]].Index)+con]; neighbour != noLayerRegion && neighbour != id {
+					region.addNeighbour(neighbour)
 				}
 			}
-			for i := 0; i < columnCount-1; i++ {
-				for j := i + 1; j < columnCount; j++ {
-					a, b := column[i], column[j]
-					if a != b && (!regions[a].addOverlap(b) || !regions[b].addOverlap(a)) {
-						return ErrLayerOverflow
-					}
+		}
+		for i := 0; i < columnCount-1; i++ {
+			for j := i + 1; j < columnCount; j++ {
+				a, b := column[i], column[j]
+				if a != b && (!regions[a].addOverlap(b) || !regions[b].addOverlap(a)) {
+					return ErrLayerOverflow
 				}
 			}
 		}
@@ -523,19 +524,12 @@ func (b *layerBuilder) storeLayers(chf *CompactHeightfield, borderSize, layerCou
 	grids := make([]uint8, 3*gridSize*layerCount)
 	layers := make([]HeightfieldLayer, layerCount)
 	for id := range layers {
-		layer := &layers[id]
 		grid := grids[3*gridSize*id : 3*gridSize*(id+1)]
-		heights, layerAreas, cons := grid[:gridSize:gridSize], grid[gridSize:2*gridSize:2*gridSize], grid[2*gridSize:]
+		heights := grid[:gridSize:gridSize]
 		for i := range heights {
 			heights[i] = 0xff
 		}
-		hmin, hmax := 0, 0
-		for j := range regions {
-			if regions[j].base && int(regions[j].layer) == id {
-				hmin, hmax = int(regions[j].yMin), int(regions[j].yMax)
-			}
-		}
-		*layer = HeightfieldLayer{
+		layers[id] = HeightfieldLayer{
 			BMin:       bmin,
 			BMax:       bmax,
 			CellSize:   chf.CellSize,
@@ -544,62 +538,95 @@ func (b *layerBuilder) storeLayers(chf *CompactHeightfield, borderSize, layerCou
 			Height:     layerHeight,
 			MinX:       layerWidth,
 			MinY:       layerHeight,
-			HMin:       hmin,
-			HMax:       hmax,
 			Heights:    heights,
-			Areas:      layerAreas,
-			Cons:       cons,
+			Areas:      grid[gridSize : 2*gridSize : 2*gridSize],
+			Cons:       grid[2*gridSize:],
 		}
-		// The products are rounded before the sums, as the C++ computes them
-		// (Go could otherwise fuse them).
-		layer.BMin[1] = bmin[1] + float32(float32(hmin)*chf.CellHeight)
-		layer.BMax[1] = bmin[1] + float32(float32(hmax)*chf.CellHeight)
+	}
+	for j := range regions {
+		if regions[j].base {
+			layer := &layers[regions[j].layer]
+			layer.HMin, layer.HMax = int(regions[j].yMin), int(regions[j].yMax)
+		}
+	}
+	for id := range layers {
+		layer := &layers[id]
+		// The products are rounded before the sums, as the C++ computes
+		// them (Go could otherwise fuse them).
+		layer.BMin[1] = bmin[1] + float32(float32(layer.HMin)*chf.CellHeight)
+		layer.BMax[1] = bmin[1] + float32(float32(layer.HMax)*chf.CellHeight)
+	}
 
-		for y := 0; y < layerHeight; y++ {
-			for x := 0; x < layerWidth; x++ {
-				cx, cy := borderSize+x, borderSize+y
-				c := cells[cx+cy*w]
-				for j := int(c.Index); j < int(c.Index+c.Count); j++ {
-					if spanRegion[j] == noLayerRegion || int(regions[spanRegion[j]].layer) != id {
+	// One pass over the cells fills every layer: a cell's spans go to
+	// their layers in column order, as the C++'s pass per layer sees them.
+	var layerOf [256]uint8
+	for i := range layerOf {
+		layerOf[i] = noLayerRegion
+	}
+	for i := range regions {
+		layerOf[i] = regions[i].layer
+	}
+	offsets := cellOffsets(w)
+	for y := 0; y < layerHeight; y++ {
+		for x := 0; x < layerWidth; x++ {
+			// The directions whose neighbour cell lies on the layer's grid.
+			var inGrid uint8 = 0xf
+			if x == 0 {
+				inGrid &^= 1 << 0
+			}
+			if y == layerHeight-1 {
+				inGrid &^= 1 << 1
+			}
+			if x == layerWidth-1 {
+				inGrid &^= 1 << 2
+			}
+			if y == 0 {
+				inGrid &^= 1 << 3
+			}
+			fieldCell := borderSize + x + (borderSize+y)*w
+			c := cells[fieldCell]
+			for j := int(c.Index); j < int(c.Index+c.Count); j++ {
+				id := layerOf[spanRegion[j]]
+				if id == noLayerRegion {
+					continue
+				}
+				layer := &layers[id]
+				layer.MinX, layer.MaxX = min(layer.MinX, x), max(layer.MaxX, x)
+				layer.MinY, layer.MaxY = min(layer.MinY, y), max(layer.MaxY, y)
+				hmin := layer.HMin
+				cell := x + y*layerWidth
+				s := &spans[j]
+				height := uint8(int(s.Y) - hmin)
+				layer.Areas[cell] = areas[j]
+				connections := s.Connections()
+				var portals, sameLayer uint8
+				for dir := 0; dir < 4; dir++ {
+					con := int(connections>>(6*dir)) & NotConnected
+					if con == NotConnected {
 						continue
 					}
-					s := &spans[j]
-					layer.MinX, layer.MaxX = min(layer.MinX, x), max(layer.MaxX, x)
-					layer.MinY, layer.MaxY = min(layer.MinY, y), max(layer.MaxY, y)
-					cell := x + y*layerWidth
-					heights[cell] = uint8(int(s.Y) - hmin)
-					layerAreas[cell] = areas[j]
-					var portals, connections uint8
-					for dir := 0; dir < 4; dir++ {
-						if s.Connection(dir) == NotConnected {
-							continue
-						}
-						ai := neighbourSpan(chf, cx, cy, s, dir)
-						if areas[ai] == NullArea {
-							continue
-						}
-						neighbourLayer := noLayerRegion
-						if spanRegion[ai] != noLayerRegion {
-							neighbourLayer = int(regions[spanRegion[ai]].layer)
-						}
-						if neighbourLayer != id {
-							portals |= 1 << dir
-							// The floor matches on both sides of the portal
-							// (the C++ keeps the difference in a byte).
-							if ay := int(spans[ai].Y); ay > hmin {
-								heights[cell] = max(heights[cell], uint8(ay-hmin))
-							}
-							continue
-						}
-						nx, ny := x+DirOffsetX(dir), y+DirOffsetZ(dir)
-						if nx >= 0 && ny >= 0 && nx < layerWidth && ny < layerHeight {
-							connections |= 1 << dir
-						}
+					ai := int(cells[fieldCell+offsets[dir]].Index) + con
+					if areas[ai] == NullArea {
+						continue
 					}
-					cons[cell] = portals<<4 | connections
+					if layerOf[spanRegion[ai]] == id {
+						sameLayer |= 1 << dir
+						continue
+					}
+					portals |= 1 << dir
+					// The floor matches on both sides of the portal (the
+					// C++ keeps the difference in a byte).
+					if ay := int(spans[ai].Y); ay > hmin {
+						height = max(height, uint8(ay-hmin))
+					}
 				}
+				layer.Heights[cell] = height
+				layer.Cons[cell] = portals<<4 | sameLayer&inGrid
 			}
 		}
+	}
+	for id := range layers {
+		layer := &layers[id]
 		if layer.MinX > layer.MaxX {
 			layer.MinX, layer.MaxX = 0, 0
 		}
