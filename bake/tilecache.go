@@ -42,6 +42,12 @@ type TileCacheOptions struct {
 	// Tiles, when set, limits the bake to a range of the level's tile
 	// grid; nil bakes every tile.
 	Tiles *TileRange
+	// Compressor, when set, encodes each tile's layers on the worker that
+	// baked them (tilecache.EncodeLayer, as the C++ sample compresses each
+	// layer in rasterizeTileLayers) into TileLayers.Encoded;
+	// tilecache.FastLZ{} writes the C++ bytes. Nil leaves the layers
+	// unencoded.
+	Compressor tilecache.Compressor
 }
 
 // TileLayers are the heightfield layers of one tile of a tile cache bake.
@@ -51,6 +57,9 @@ type TileLayers struct {
 	// Layers holds the tile's layers, at most MaxTileLayers, with headers
 	// as Sample_TempObstacles fills them (TLayer is the index here).
 	Layers []tilecache.Layer
+	// Encoded holds Layers encoded by TileCacheOptions.Compressor, nil
+	// without one.
+	Encoded [][]byte
 	// DroppedLayers counts the layers beyond MaxTileLayers the tile had.
 	DroppedLayers int
 	// Triangles counts the input triangles the tile looked at: those of
@@ -74,6 +83,9 @@ type TileCacheStats struct {
 	// LayerRawBytes is the size of the layers' grids, three bytes per cell
 	// (heights, areas, connections), before compression.
 	LayerRawBytes int
+	// LayerCompressedBytes is the size of the encoded layers, headers
+	// included; 0 without a Compressor.
+	LayerCompressedBytes int
 	// Triangles sums, over the tiles, the input triangles each looked at.
 	Triangles int
 	// Counts sums the tiles' span counts (HeightfieldSpans, CompactSpans,
@@ -154,7 +166,13 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 		area:     area,
 		workers:  workers,
 		progress: opts.Progress,
-		build:    b.buildTileLayers,
+		build: func(ctx context.Context, tx, ty int, baker *Baker) (*TileLayers, error) {
+			tile, err := b.buildTileLayers(ctx, tx, ty, baker)
+			if err == nil && opts.Compressor != nil {
+				err = tile.Encode(opts.Compressor)
+			}
+			return tile, err
+		},
 		collect: func(index int, tile *TileLayers) {
 			stats.Triangles += tile.Triangles
 			addCounts(&stats.Counts, &tile.Stats.Counts)
@@ -186,6 +204,9 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 		for _, l := range tile.Layers {
 			stats.LayerRawBytes += 3 * len(l.Heights)
 		}
+		for _, e := range tile.Encoded {
+			stats.LayerCompressedBytes += len(e)
+		}
 	}
 	stats.TilesWithLayers = len(result.Tiles)
 	slices.SortFunc(withWarnings, byIndex)
@@ -203,10 +224,11 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 }
 
 // BuildTileLayers bakes the layers of tile (tx, ty) of the grid, for
-// example to rebuild them after the level changed there. It is safe to
-// call from several goroutines at once. A tile with nothing walkable gives
-// a result without layers and no error. ctx stops the build between
-// stages; a nil ctx never stops it.
+// example to rebuild them after the level changed there (remove the
+// tile's old layers from the cache and add these). It is safe to call from
+// several goroutines at once. A tile with nothing walkable gives a result
+// without layers and no error; TileLayers.Encode encodes the layers. ctx
+// stops the build between stages; a nil ctx never stops it.
 func (b *TileBaker) BuildTileLayers(ctx context.Context, tx, ty int) (*TileLayers, error) {
 	if tx < 0 || ty < 0 || tx >= b.tilesX || ty >= b.tilesY {
 		return nil, fmt.Errorf("bake: build tile layers (%d, %d): %w of %d×%d tiles", tx, ty, errTileOutOfGrid, b.tilesX, b.tilesY)
@@ -221,6 +243,22 @@ func (b *TileBaker) BuildTileLayers(ctx context.Context, tx, ty int) (*TileLayer
 		return nil, fmt.Errorf("bake: build tile layers (%d, %d): %w", tx, ty, err)
 	}
 	return result, nil
+}
+
+// Encode sets t.Encoded to t.Layers encoded by compressor
+// (tilecache.EncodeLayer; tilecache.FastLZ{} writes the C++ bytes). On
+// error t.Encoded is nil.
+func (t *TileLayers) Encode(compressor tilecache.Compressor) error {
+	encoded := make([][]byte, len(t.Layers))
+	for i := range t.Layers {
+		var err error
+		if encoded[i], err = tilecache.EncodeLayer(&t.Layers[i], compressor); err != nil {
+			t.Encoded = nil
+			return fmt.Errorf("bake: encode layers of tile (%d, %d): %w", t.X, t.Y, err)
+		}
+	}
+	t.Encoded = encoded
+	return nil
 }
 
 // checkLayerTileSize checks that the baker's tiles fit a layer and that

@@ -1,8 +1,7 @@
 package bake
 
 import (
-	"encoding/binary"
-	"math"
+	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -74,42 +73,66 @@ func (r *TileCacheResult) LayerHash() uint64 {
 	h := navmesh.Fingerprint(nil)
 	for _, tile := range r.Tiles {
 		for i := range tile.Layers {
-			h = appendLayerHash(h, &tile.Layers[i])
+			h = tilecache.FingerprintAppendLayer(h, &tile.Layers[i])
 		}
 	}
 	return h
 }
 
 // LayerHash returns the layerHash of the reference figures over layers in
-// the order given: one FNV-1a 64 state over, per layer, its header's TX,
-// TY, TLayer (int32), BMin, BMax (float32), HMin, HMax (uint16), Width,
-// Height, MinX, MaxX, MinY, MaxY (uint8), little-endian, then its Heights,
-// Areas and Cons grids. It does not depend on any compression.
+// the order given (tilecache.FingerprintAppendLayer over each, from one
+// FNV-1a 64 state): per layer its header's TX, TY, TLayer (int32), BMin,
+// BMax (float32), HMin, HMax (uint16), Width, Height, MinX, MaxX, MinY,
+// MaxY (uint8), little-endian, then its Heights, Areas and Cons grids. It
+// does not depend on any compression.
 func LayerHash(layers []tilecache.Layer) uint64 {
 	h := navmesh.Fingerprint(nil)
 	for i := range layers {
-		h = appendLayerHash(h, &layers[i])
+		h = tilecache.FingerprintAppendLayer(h, &layers[i])
 	}
 	return h
 }
 
-// appendLayerHash continues the FNV-1a state h with layer l.
-func appendLayerHash(h uint64, l *tilecache.Layer) uint64 {
-	le := binary.LittleEndian
-	var buf [46]byte
-	hd := &l.Header
-	le.PutUint32(buf[0:], uint32(hd.TX))
-	le.PutUint32(buf[4:], uint32(hd.TY))
-	le.PutUint32(buf[8:], uint32(hd.TLayer))
-	for i := range 3 {
-		le.PutUint32(buf[12+4*i:], math.Float32bits(hd.BMin[i]))
-		le.PutUint32(buf[24+4*i:], math.Float32bits(hd.BMax[i]))
+// Encoded returns every encoded layer of the bake in build order, nil when
+// it had no Compressor.
+func (r *TileCacheResult) Encoded() [][]byte {
+	var encoded [][]byte
+	for _, tile := range r.Tiles {
+		encoded = append(encoded, tile.Encoded...)
 	}
-	le.PutUint16(buf[36:], hd.HMin)
-	le.PutUint16(buf[38:], hd.HMax)
-	buf[40], buf[41], buf[42], buf[43], buf[44], buf[45] = hd.Width, hd.Height, hd.MinX, hd.MaxX, hd.MinY, hd.MaxY
-	h = navmesh.FingerprintAppend(h, buf[:46])
-	h = navmesh.FingerprintAppend(h, l.Heights)
-	h = navmesh.FingerprintAppend(h, l.Areas)
-	return navmesh.FingerprintAppend(h, l.Cons)
+	return encoded
+}
+
+// Cache returns a new navmesh (NavMeshParams) and a tile cache (Params)
+// holding the bake's layers, added in build order as
+// Sample_TempObstacles::build adds them, so the cache's files are the C++
+// sample's. Every layer's tile is queued: run Update to build them. The
+// layers are the bake's encoded ones when it had a Compressor, which
+// options.Compressor must then read (nil means FastLZ); else they are
+// encoded with options.Compressor now.
+func (r *TileCacheResult) Cache(options tilecache.Options) (*tilecache.Cache, *navmesh.Mesh, error) {
+	set := &tilecache.TileSet{MeshParams: r.NavMeshParams(), CacheParams: r.Params()}
+	compressor := options.Compressor
+	if compressor == nil {
+		compressor = tilecache.FastLZ{}
+	}
+	for _, tile := range r.Tiles {
+		for i := range tile.Layers {
+			var data []byte
+			if tile.Encoded != nil {
+				data = tile.Encoded[i]
+			} else {
+				var err error
+				if data, err = tilecache.EncodeLayer(&tile.Layers[i], compressor); err != nil {
+					return nil, nil, fmt.Errorf("bake: tile cache: %w", err)
+				}
+			}
+			set.Layers = append(set.Layers, tilecache.StoredLayer{Data: data})
+		}
+	}
+	cache, mesh, err := tilecache.FromTileSet(set, options)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bake: tile cache: %w", err)
+	}
+	return cache, mesh, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 func init() {
@@ -49,7 +50,7 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	o := &bakeOptions{}
 	flags.StringVar(&o.configPath, "config", "", "settings JSON `file` (keys in the README); RecastDemo defaults without it")
 	flags.StringVar(&o.outPath, "o", "", "write the navmesh to `file` (nothing is written without -o)")
-	flags.StringVar(&o.format, "format", "own", "output format: own (archenav mesh file), dnav (C++ tile, solo only) or mset (RecastDemo tile set)")
+	flags.StringVar(&o.format, "format", "own", "output format: own (archenav mesh file, or tile cache file with -tilecache), dnav (C++ tile, solo only), mset (RecastDemo tile set) or tset (RecastDemo tile cache file, with -tilecache)")
 	flags.IntVar(&o.tileSize, "tile-size", 0, "tile side in `cells`; 0 bakes one solo tile (without the flag: the settings' tileSize)")
 	flags.IntVar(&o.workers, "workers", 0, "`goroutines` baking tiles; 0 means GOMAXPROCS")
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
@@ -57,7 +58,7 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	var tiles string
 	flags.StringVar(&tiles, "tiles", "", "bake only the tiles `X0:X1,Y0:Y1` (inclusive, on the whole level's grid) of a tiled or tile cache bake; merge the parts with navtool merge")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset] [-tile-size N] [-tiles X0:X1,Y0:Y1] [-tilecache] [-workers N] [-json] input.obj")
+		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset|tset] [-tile-size N] [-tiles X0:X1,Y0:Y1] [-tilecache] [-workers N] [-json] input.obj")
 		fmt.Fprintln(flags.Output(), "Bakes a navigation mesh or tile cache layers from an OBJ level with RecastDemo's pipeline and prints a summary.")
 		flags.PrintDefaults()
 	}
@@ -71,9 +72,9 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	o.input = flags.Arg(0)
 	flags.Visit(func(f *flag.Flag) { o.tileSizeSet = o.tileSizeSet || f.Name == "tile-size" })
 	switch o.format {
-	case "own", "dnav", "mset":
+	case "own", "dnav", "mset", "tset":
 	default:
-		return nil, fmt.Errorf("unknown format %q: want own, dnav or mset", o.format)
+		return nil, fmt.Errorf("unknown format %q: want own, dnav or mset (tset with -tilecache)", o.format)
 	}
 	if o.tileSize < 0 {
 		return nil, fmt.Errorf("tile size %d must not be negative", o.tileSize)
@@ -89,14 +90,13 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 		o.tiles = &area
 	}
 	if o.tileCache {
-		if o.format != "own" {
-			return nil, fmt.Errorf("format %s holds navmeshes: a tile cache bake writes no -format", o.format)
+		switch o.format {
+		case "own", "tset":
+		default:
+			return nil, fmt.Errorf("format %s holds navmeshes: a tile cache bake writes own (archenav tile cache file) or tset", o.format)
 		}
-		if o.outPath != "" {
-			// TODO(tile cache files): write the layers as a TSET file once
-			// navcore/tilecache's writer is on main.
-			return nil, errors.New("-o: writing tile cache files is not supported yet; bake without -o for the summary")
-		}
+	} else if o.format == "tset" {
+		return nil, errors.New("format tset holds tile cache layers: give -tilecache")
 	}
 	return o, nil
 }
@@ -173,11 +173,20 @@ func runBake(args []string, stdout io.Writer) error {
 		Format:         o.format,
 	}
 	if o.tileCache {
-		result, err := bake.TileCache(ctx, g, settings, bake.TileCacheOptions{Workers: o.workers, Tiles: o.tiles})
+		result, err := bake.TileCache(ctx, g, settings, bake.TileCacheOptions{Workers: o.workers, Tiles: o.tiles, Compressor: tilecache.FastLZ{}})
 		if err != nil {
 			return err
 		}
 		report.setTileCache(result)
+		if o.outPath != "" {
+			cache, _, err := result.Cache(tilecache.Options{})
+			if err != nil {
+				return err
+			}
+			if report.OutputBytes, err = writeTileCache(o.outPath, o.format, cache); err != nil {
+				return err
+			}
+		}
 		return printReport(stdout, report, o.asJSON)
 	}
 	var mesh *navmesh.Mesh
@@ -235,6 +244,32 @@ func soloMesh(tile *navmesh.TileData) (*navmesh.Mesh, error) {
 		return nil, err
 	}
 	return mesh, nil
+}
+
+// writeTileCache encodes the cache in format (own or tset) and writes it to
+// path, replacing the file only once the whole encoding succeeded; it
+// returns the size.
+func writeTileCache(path, format string, cache *tilecache.Cache) (int, error) {
+	var file []byte
+	switch format {
+	case "own":
+		var buf bytes.Buffer
+		if err := cache.Save(&buf); err != nil {
+			return 0, err
+		}
+		file = buf.Bytes()
+	case "tset":
+		var err error
+		if file, err = tilecache.MarshalTSET(cache.TileSet()); err != nil {
+			return 0, err
+		}
+	default:
+		return 0, fmt.Errorf("format %s holds navmeshes, not tile caches", format)
+	}
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		return 0, err
+	}
+	return len(file), nil
 }
 
 // writeNavMesh encodes the mesh in format and writes it to path, replacing

@@ -58,12 +58,14 @@ type bakeReport struct {
 // layerReport holds the figures of a tile cache bake (the reference
 // figures' names).
 type layerReport struct {
-	Layers          int    `json:"layers"`
-	TilesWithLayers int    `json:"tilesWithLayers"`
-	MaxLayersInTile int    `json:"maxLayersInTile"`
-	DroppedLayers   int    `json:"droppedLayers"`
-	LayerRawBytes   int    `json:"layerRawBytes"`
-	LayerHash       string `json:"layerHash"`
+	Layers          int `json:"layers"`
+	TilesWithLayers int `json:"tilesWithLayers"`
+	MaxLayersInTile int `json:"maxLayersInTile"`
+	DroppedLayers   int `json:"droppedLayers"`
+	LayerRawBytes   int `json:"layerRawBytes"`
+	// LayerCompressedBytes is the size of the layers encoded with FastLZ.
+	LayerCompressedBytes int    `json:"layerCompressedBytes"`
+	LayerHash            string `json:"layerHash"`
 }
 
 // stagesMs holds the time per stage in milliseconds, in pipeline order.
@@ -164,12 +166,13 @@ func (r *bakeReport) setTileCache(result *bake.TileCacheResult) {
 	r.TileRange = s.Range.String()
 	r.setCounts(&s.Counts)
 	r.layerReport = &layerReport{
-		Layers:          s.Layers,
-		TilesWithLayers: s.TilesWithLayers,
-		MaxLayersInTile: s.MaxLayersInTile,
-		DroppedLayers:   s.DroppedLayers,
-		LayerRawBytes:   s.LayerRawBytes,
-		LayerHash:       hex16(result.LayerHash()),
+		Layers:               s.Layers,
+		TilesWithLayers:      s.TilesWithLayers,
+		MaxLayersInTile:      s.MaxLayersInTile,
+		DroppedLayers:        s.DroppedLayers,
+		LayerRawBytes:        s.LayerRawBytes,
+		LayerCompressedBytes: s.LayerCompressedBytes,
+		LayerHash:            hex16(result.LayerHash()),
 	}
 	r.StagesMs = newStagesMs(s.StageTimes)
 	r.TotalMs = ms(s.Wall)
@@ -189,8 +192,8 @@ func printBakeReport(w io.Writer, r *bakeReport) error {
 			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TileRange, r.Tiles, r.Workers)
 		fmt.Fprintf(w, "spans:        %d heightfield, %d compact, %d walkable\n", r.HeightfieldSpans, r.CompactSpans, r.WalkableSpans)
 		l := r.layerReport
-		fmt.Fprintf(w, "layers:       %d (at most %d in a tile, %d dropped), %d bytes raw (hash %s)\n",
-			l.Layers, l.MaxLayersInTile, l.DroppedLayers, l.LayerRawBytes, l.LayerHash)
+		fmt.Fprintf(w, "layers:       %d (at most %d in a tile, %d dropped), %d bytes raw, %d with FastLZ (hash %s)\n",
+			l.Layers, l.MaxLayersInTile, l.DroppedLayers, l.LayerRawBytes, l.LayerCompressedBytes, l.LayerHash)
 		st := r.StagesMs
 		fmt.Fprintf(w, "stages (ms):  rasterize %.2f, filters %.2f, compact %.2f, erode %.2f, layers %.2f; total %.2f\n",
 			st.Rasterize, st.Filters, st.Compact, st.Erode, st.Layers, r.TotalMs)

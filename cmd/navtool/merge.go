@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,38 +10,44 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 func init() {
-	register("merge", "merge the navmesh files of range bakes (bake -tiles) into one", runMerge)
+	register("merge", "merge the navmesh or tile cache files of range bakes (bake -tiles) into one", runMerge)
 }
 
 // mergeReport is what `navtool merge` prints; its JSON form is the -json
 // output.
 type mergeReport struct {
-	Inputs      []mergeInput `json:"inputs"`
-	Tiles       int          `json:"tiles"`
-	Output      string       `json:"output"`
-	Format      string       `json:"format"`
-	OutputBytes int          `json:"outputBytes"`
+	// Kind is "navmesh" or "tilecache".
+	Kind   string       `json:"kind"`
+	Inputs []mergeInput `json:"inputs"`
+	// Tiles counts the merged navmesh's tiles, or the tile cache's
+	// layers.
+	Tiles       int    `json:"tiles"`
+	Output      string `json:"output"`
+	Format      string `json:"format"`
+	OutputBytes int    `json:"outputBytes"`
 }
 
 // mergeInput is one input file of a merge.
 type mergeInput struct {
 	File   string `json:"file"`
 	Format string `json:"format"`
-	Tiles  int    `json:"tiles"`
+	// Tiles counts the file's navmesh tiles, or tile cache layers.
+	Tiles int `json:"tiles"`
 }
 
 func runMerge(args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("merge", flag.ContinueOnError)
 	flags.SetOutput(stdout)
-	outPath := flags.String("o", "", "write the merged navmesh to `file` (required)")
-	format := flags.String("format", "", "output format: own (archenav mesh file) or mset (RecastDemo tile set); default: the inputs' format when they share one, else own")
+	outPath := flags.String("o", "", "write the merged file to `file` (required)")
+	format := flags.String("format", "", "output format: own (archenav navmesh or tile cache file), mset (RecastDemo tile set) or tset (RecastDemo tile cache file); default: the inputs' format when they share one, else own")
 	asJSON := flags.Bool("json", false, "print the summary as one JSON object")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: navtool merge -o OUT [-format own|mset] [-json] IN...")
-		fmt.Fprintln(flags.Output(), "Merges the navmesh files of range bakes of one level (navtool bake -tiles) into the whole level's file.")
+		fmt.Fprintln(flags.Output(), "usage: navtool merge -o OUT [-format own|mset|tset] [-json] IN...")
+		fmt.Fprintln(flags.Output(), "Merges the navmesh or tile cache files of range bakes of one level (navtool bake -tiles) into the whole level's file.")
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -57,26 +62,68 @@ func runMerge(args []string, stdout io.Writer) error {
 		return errors.New("no input files")
 	}
 	switch *format {
-	case "", "own", "mset":
+	case "", "own", "mset", "tset":
 	default:
-		return fmt.Errorf("unknown format %q: want own or mset", *format)
+		return fmt.Errorf("unknown format %q: want own, mset or tset", *format)
 	}
 
-	report := &mergeReport{Output: *outPath}
 	files := flags.Args()
+	contents := make([][]byte, len(files))
+	tileCaches := 0
+	for i, path := range files {
+		var err error
+		if contents[i], err = os.ReadFile(path); err != nil {
+			return err
+		}
+		if tilecache.DetectFormat(contents[i]) != tilecache.FormatUnknown {
+			tileCaches++
+		}
+	}
+	report := &mergeReport{Output: *outPath}
+	var err error
+	switch tileCaches {
+	case 0:
+		err = mergeNavMeshes(files, contents, *format, report)
+	case len(files):
+		err = mergeTileCaches(files, contents, *format, report)
+	default:
+		return errors.New("the inputs mix navmesh and tile cache files")
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		encoder := json.NewEncoder(stdout)
+		encoder.SetIndent("", "  ")
+		return encoder.Encode(report)
+	}
+	for _, in := range report.Inputs {
+		fmt.Fprintf(stdout, "read:    %s (%s, %d %s)\n", in.File, in.Format, in.Tiles, report.unit())
+	}
+	fmt.Fprintf(stdout, "wrote:   %s (%s, %d %s, %d bytes)\n", report.Output, report.Format, report.Tiles, report.unit(), report.OutputBytes)
+	return nil
+}
+
+// unit names what the report counts: tiles of a navmesh, layers of a tile
+// cache.
+func (r *mergeReport) unit() string {
+	if r.Kind == "tilecache" {
+		return "layers"
+	}
+	return "tiles"
+}
+
+// mergeNavMeshes merges navmesh files and writes the result in format
+// (default: the inputs' when they share one).
+func mergeNavMeshes(files []string, contents [][]byte, format string, report *mergeReport) error {
+	if format == "tset" {
+		return errors.New("format tset holds tile caches; the inputs are navmeshes")
+	}
+	report.Kind = "navmesh"
 	meshes := make([]*navmesh.Mesh, len(files))
 	formats := map[navmesh.Format]bool{}
 	for i, path := range files {
-		file, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		// TODO(tile cache files): merge TSET files once navcore/tilecache's
-		// reader and writer are on main.
-		if bytes.HasPrefix(file, []byte("TEST")) {
-			return fmt.Errorf("%s: merging tile cache files is not supported yet", path)
-		}
-		m, f, err := navmesh.LoadBytes(file)
+		m, f, err := navmesh.LoadBytes(contents[i])
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
@@ -86,36 +133,68 @@ func runMerge(args []string, stdout io.Writer) error {
 	}
 	merged, err := bake.MergeNavMeshes(meshes...)
 	if err != nil {
-		var mergeErr *bake.MergeError
-		if errors.As(err, &mergeErr) {
-			if mergeErr.Other >= 0 {
-				return fmt.Errorf("%s: %s %s", files[mergeErr.Input], mergeErr.Problem, files[mergeErr.Other])
-			}
-			return fmt.Errorf("%s: %s", files[mergeErr.Input], mergeErr.Problem)
-		}
-		return err
+		return describeMergeError(err, files)
 	}
 	report.Tiles = merged.TileCount()
-	report.Format = *format
+	report.Format = format
 	if report.Format == "" {
 		report.Format = "own"
 		if len(formats) == 1 && formats[navmesh.FormatMSET] {
 			report.Format = "mset"
 		}
 	}
-	if report.OutputBytes, err = writeNavMesh(*outPath, report.Format, merged, nil); err != nil {
+	report.OutputBytes, err = writeNavMesh(report.Output, report.Format, merged, nil)
+	return err
+}
+
+// mergeTileCaches merges tile cache files and writes the result in format
+// (default: the inputs' when they share one).
+func mergeTileCaches(files []string, contents [][]byte, format string, report *mergeReport) error {
+	if format == "mset" {
+		return errors.New("format mset holds navmeshes; the inputs are tile caches")
+	}
+	report.Kind = "tilecache"
+	caches := make([]*tilecache.Cache, len(files))
+	formats := map[tilecache.Format]bool{}
+	for i, path := range files {
+		c, _, f, err := tilecache.Load(contents[i], tilecache.Options{})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		caches[i] = c
+		formats[f] = true
+		name := "own"
+		if f == tilecache.FormatTSET {
+			name = "tset"
+		}
+		report.Inputs = append(report.Inputs, mergeInput{File: path, Format: name, Tiles: c.LayerCount()})
+	}
+	merged, _, err := bake.MergeTileCaches(tilecache.Options{}, caches...)
+	if err != nil {
+		return describeMergeError(err, files)
+	}
+	report.Tiles = merged.LayerCount()
+	report.Format = format
+	if report.Format == "" {
+		report.Format = "own"
+		if len(formats) == 1 && formats[tilecache.FormatTSET] {
+			report.Format = "tset"
+		}
+	}
+	report.OutputBytes, err = writeTileCache(report.Output, report.Format, merged)
+	return err
+}
+
+// describeMergeError names the files a *bake.MergeError is about.
+func describeMergeError(err error, files []string) error {
+	var mergeErr *bake.MergeError
+	if !errors.As(err, &mergeErr) {
 		return err
 	}
-	if *asJSON {
-		encoder := json.NewEncoder(stdout)
-		encoder.SetIndent("", "  ")
-		return encoder.Encode(report)
+	if mergeErr.Other >= 0 {
+		return fmt.Errorf("%s: %s %s", files[mergeErr.Input], mergeErr.Problem, files[mergeErr.Other])
 	}
-	for _, in := range report.Inputs {
-		fmt.Fprintf(stdout, "read:    %s (%s, %d tiles)\n", in.File, in.Format, in.Tiles)
-	}
-	fmt.Fprintf(stdout, "wrote:   %s (%s, %d tiles, %d bytes)\n", report.Output, report.Format, report.Tiles, report.OutputBytes)
-	return nil
+	return fmt.Errorf("%s: %s", files[mergeErr.Input], mergeErr.Problem)
 }
 
 // formatName is a navmesh file format as -format spells it.

@@ -114,7 +114,7 @@ func TestBakeTileCacheSummary(t *testing.T) {
 	want := map[string]any{
 		"mode": "tilecache", "tileSize": 48.0, "tilesX": 6.0, "tilesY": 7.0, "tiles": 24.0, "tileRange": "0:5,0:6",
 		"layers": 30.0, "tilesWithLayers": 24.0, "maxLayersInTile": 2.0, "droppedLayers": 0.0,
-		"heightfieldSpans": 75832.0, "layerRawBytes": 207360.0, "layerHash": "9750808d4fa04934",
+		"heightfieldSpans": 75832.0, "layerRawBytes": 207360.0, "layerCompressedBytes": 18447.0, "layerHash": "9750808d4fa04934",
 	}
 	for key, value := range want {
 		assert.Equal(t, value, report[key], key)
@@ -127,12 +127,74 @@ func TestBakeTileCacheSummary(t *testing.T) {
 
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run([]string{"bake", "-tilecache", dungeonOBJ}, &stdout, &stderr))
-	assert.Contains(t, stdout.String(), "layers:       30 (at most 2 in a tile, 0 dropped), 207360 bytes raw (hash 9750808d4fa04934)")
+	assert.Contains(t, stdout.String(), "layers:       30 (at most 2 in a tile, 0 dropped), 207360 bytes raw, 18447 with FastLZ (hash 9750808d4fa04934)")
 
 	// The solo and tiled summaries carry no layer figures.
 	report = runBakeJSON(t, dungeonOBJ)
 	assert.NotContains(t, report, "layers")
 	assert.NotContains(t, report, "tileRange")
+}
+
+// TestBakeTileCacheRangesMergeToTheWholeBake writes dungeon's tile cache
+// as TSET (the C++ file, byte for byte) and in the own format, bakes it in
+// four -tiles ranges of mixed formats, and merges them back into both
+// files.
+func TestBakeTileCacheRangesMergeToTheWholeBake(t *testing.T) {
+	dir := t.TempDir()
+	bakeTo := func(out string, args ...string) string {
+		t.Helper()
+		path := filepath.Join(dir, out)
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, run(append(append([]string{"bake", "-tilecache", "-o", path}, args...), dungeonOBJ), &stdout, &stderr))
+		return path
+	}
+	wholeTSET := bakeTo("whole.tset", "-format", "tset")
+	wholeOwn := bakeTo("whole.tilecache")
+	cpp, err := os.ReadFile("../../bake/testdata/tilecache/tc48_dungeon.tset") // the C++ file (bake/testdata/README.md)
+	require.NoError(t, err)
+	got, err := os.ReadFile(wholeTSET)
+	require.NoError(t, err)
+	assert.Equal(t, cpp, got, "the C++ TSET file")
+
+	var parts []string
+	for i, tiles := range []string{"0:2,0:3", "3:5,0:3", "0:2,4:6", "3:5,4:6"} {
+		format := []string{"tset", "own"}[i%2]
+		parts = append(parts, bakeTo("part"+tiles, "-tiles", tiles, "-format", format))
+	}
+	for format, want := range map[string]string{"tset": wholeTSET, "own": wholeOwn} {
+		out := filepath.Join(dir, "merged."+format)
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, run(append([]string{"merge", "-json", "-format", format, "-o", out}, parts...), &stdout, &stderr))
+		var report mergeReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Equal(t, "tilecache", report.Kind)
+		assert.Equal(t, 30, report.Tiles)
+		wantBytes, err := os.ReadFile(want)
+		require.NoError(t, err)
+		gotBytes, err := os.ReadFile(out)
+		require.NoError(t, err)
+		assert.Equal(t, wantBytes, gotBytes, format)
+	}
+
+	// Mixed kinds and formats that do not fit are refused.
+	navmeshFile := filepath.Join(dir, "tiles.navmesh")
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run([]string{"bake", "-tile-size", "32", "-o", navmeshFile, dungeonOBJ}, &stdout, &stderr))
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{parts[0], navmeshFile}, "the inputs mix navmesh and tile cache files"},
+		{[]string{"-format", "mset", parts[0], parts[1]}, "format mset holds navmeshes"},
+		{[]string{"-format", "tset", navmeshFile}, "format tset holds tile caches"},
+		{[]string{parts[0], parts[0]}, parts[0] + ": holds layer 0 of tile (2, 0), as does " + parts[0]},
+	} {
+		out := filepath.Join(dir, "never")
+		err := run(append([]string{"merge", "-o", out}, tt.args...), &stdout, &stderr)
+		require.Error(t, err, tt.args)
+		assert.ErrorContains(t, err, tt.want)
+		assert.NoFileExists(t, out)
+	}
 }
 
 func TestBakeTilesFlagErrors(t *testing.T) {
@@ -146,7 +208,8 @@ func TestBakeTilesFlagErrors(t *testing.T) {
 		{[]string{"-tiles", "-1:1,1:2", "-tile-size", "32", dungeonOBJ}, "negative"},
 		{[]string{"-tiles", "0:8,0:0", "-tile-size", "32", dungeonOBJ}, "tiles 0:8,0:0 of a 8×11 grid (0:7,0:10)"},
 		{[]string{"-tiles", "0:1,0:1", dungeonOBJ}, "-tiles needs a tiled bake"},
-		{[]string{"-tilecache", "-format", "mset", dungeonOBJ}, "a tile cache bake writes no -format"},
+		{[]string{"-tilecache", "-format", "mset", dungeonOBJ}, "a tile cache bake writes own (archenav tile cache file) or tset"},
+		{[]string{"-format", "tset", dungeonOBJ}, "format tset holds tile cache layers: give -tilecache"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
