@@ -156,14 +156,15 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 	if err != nil {
 		return nil, err
 	}
-	workers := tileWorkers(opts.Workers, area.Count())
+	tiles := area.indices(b.tilesX)
+	workers := tileWorkers(opts.Workers, len(tiles))
 
 	result := &TileCacheResult{Baker: b}
 	stats := &result.Stats
 	var withWarnings []finishedJob[*TileLayers]
 	var withLayers []finishedJob[*TileLayers]
 	err = runTileJobs(ctx, b, tileJobs[*TileLayers]{
-		area:     area,
+		tiles:    tiles,
 		workers:  workers,
 		progress: opts.Progress,
 		build: func(ctx context.Context, tx, ty int, baker *Baker) (*TileLayers, error) {

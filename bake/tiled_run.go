@@ -106,10 +106,11 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err != nil {
 		return nil, err
 	}
-	workers := tileWorkers(opts.Workers, area.Count())
+	tiles := area.indices(b.tilesX)
+	workers := tileWorkers(opts.Workers, len(tiles))
 
 	var summary tiledSummary
-	if err := b.buildTiles(ctx, workers, area, opts.Progress, &summary); err != nil {
+	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
 
@@ -185,11 +186,12 @@ func (s *tiledSummary) add(f finishedTile) {
 	}
 }
 
-// buildTiles bakes the tiles of area on workers goroutines and adds each
-// finished tile to summary from this goroutine (runTileJobs).
-func (b *TileBaker) buildTiles(ctx context.Context, workers int, area TileRange, progress func(done, total int), summary *tiledSummary) error {
+// buildTiles bakes the tiles of grid indices tiles (x + y·tilesX) on
+// workers goroutines and adds each finished tile to summary from this
+// goroutine (runTileJobs).
+func (b *TileBaker) buildTiles(ctx context.Context, workers int, tiles []int32, progress func(done, total int), summary *tiledSummary) error {
 	return runTileJobs(ctx, b, tileJobs[*TileResult]{
-		area:     area,
+		tiles:    tiles,
 		workers:  workers,
 		progress: progress,
 		build:    b.buildTile,

@@ -57,19 +57,31 @@ type tileFailure struct {
 	err   error
 }
 
-// tileJobs describes a bake over the tiles of a range: build bakes one
-// tile on a worker's Baker, collect receives each built tile with its grid
-// index (x + y·tilesX) on the goroutine that runs the bake.
+// indices returns the grid indices (x + y·tilesX) of the range's tiles,
+// row by row.
+func (r TileRange) indices(tilesX int) []int32 {
+	tiles := make([]int32, 0, r.Count())
+	for y := r.MinY; y <= r.MaxY; y++ {
+		for x := r.MinX; x <= r.MaxX; x++ {
+			tiles = append(tiles, int32(x+y*tilesX))
+		}
+	}
+	return tiles
+}
+
+// tileJobs describes a bake over some tiles: tiles holds their grid
+// indices (x + y·tilesX) in the order to take them, build bakes one tile
+// on a worker's Baker, collect receives each built tile with its grid index
+// on the goroutine that runs the bake.
 type tileJobs[T any] struct {
-	area     TileRange
+	tiles    []int32
 	workers  int
 	progress func(done, total int)
 	build    func(ctx context.Context, tx, ty int, baker *Baker) (T, error)
 	collect  func(index int, tile T)
 }
 
-// runTileJobs bakes the tiles of jobs.area, row by row, on jobs.workers
-// goroutines that each take the next tile when they become free, and hands
+// runTileJobs bakes jobs.tiles, in order, on jobs.workers goroutines that each take the next tile when they become free, and hands
 // every finished tile to jobs.collect from this goroutine, calling
 // jobs.progress after each. The workers hand their tiles over through a
 // queue that never makes them wait for this goroutine, which may get a
@@ -80,8 +92,7 @@ func runTileJobs[T any](ctx context.Context, b *TileBaker, jobs tileJobs[T]) err
 	workCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	area := jobs.area
-	rangeWidth, total := area.MaxX-area.MinX+1, area.Count()
+	total := len(jobs.tiles)
 	var next atomic.Int64
 	var failuresMu sync.Mutex
 	var failures []tileFailure
@@ -94,13 +105,12 @@ func runTileJobs[T any](ctx context.Context, b *TileBaker, jobs tileJobs[T]) err
 			baker := b.getBaker()
 			defer b.bakers.Put(baker)
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= total || workCtx.Err() != nil {
+				job := int(next.Add(1) - 1)
+				if job >= total || workCtx.Err() != nil {
 					return
 				}
-				tx, ty := area.MinX+i%rangeWidth, area.MinY+i/rangeWidth
-				index := tx + ty*b.tilesX
-				tile, err := jobs.build(workCtx, tx, ty, baker)
+				index := int(jobs.tiles[job])
+				tile, err := jobs.build(workCtx, index%b.tilesX, index/b.tilesX, baker)
 				if err != nil {
 					failuresMu.Lock()
 					failures = append(failures, tileFailure{index, err})
