@@ -38,9 +38,13 @@
 // Sample_TempObstacles does: per tile, stages 1 to 4 below, then
 // [BuildHeightfieldLayers] splits the compact heightfield into layers that
 // do not overlap, at most [MaxTileLayers] per tile, each a tilecache.Layer
-// with its header. [TileCacheResult] gives the layers in build order, the
-// tile cache and navmesh parameters the sample uses, and the layerHash
-// ([LayerHash]) to compare with the C++.
+// with its header, encoded when [TileCacheOptions].Compressor is set.
+// [TileCacheResult] gives the layers in build order, the tile cache and
+// navmesh parameters the sample uses, the layerHash ([LayerHash]) to
+// compare with the C++, and a filled tilecache.Cache
+// ([TileCacheResult.Cache]) whose files are the C++ sample's.
+// [MergeTileCaches] joins range bakes of tile caches as [MergeNavMeshes]
+// joins navmeshes.
 //
 // # Stages
 //

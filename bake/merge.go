@@ -25,6 +25,7 @@ type MergeError struct {
 	Problem string
 }
 
+// Error says which input is at fault and why.
 func (e *MergeError) Error() string {
 	if e.Other < 0 {
 		return fmt.Sprintf("bake: merge: input %d: %s", e.Input, e.Problem)
