@@ -91,6 +91,7 @@ func (m *Mesh) Apply(b *Batch, refs []TileRef) ([]TileRef, error) {
 	defer m.mu.Unlock()
 	slots := m.slots.clone()
 	e := newEdit(m.current.Load())
+	e.changes = make([]TileChange, 0, len(b.ops))
 	for i := range b.ops {
 		ref, err := e.applyOp(&b.ops[i], &slots)
 		if err != nil {

@@ -242,7 +242,7 @@ func TestChangesSince(t *testing.T) {
 	changes, ok = s5.ChangesSince(s2.Version(), changes[:0])
 	require.True(t, ok)
 	assert.Equal(t, []TileChange{
-		{Slot: 1, X: 1}, {Slot: 1, X: 1}, // replaced: removed and added in the same slot
+		{Slot: 1, X: 1}, // replaced in its slot: listed once
 		{Slot: 2, X: 2},
 		{Slot: 0},       // flags
 		{Slot: 2, X: 2}, // area

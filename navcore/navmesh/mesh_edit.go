@@ -192,7 +192,7 @@ func (e *edit) removeTile(t *Tile) {
 	}
 	e.lookup.set(key, chain)
 
-	var buf []uint32
+	var buf [maxLinkedLayers]uint32
 	for _, other := range e.tilesAt(h.X, h.Y, true, buf[:0]) {
 		e.unconnectLinks(other, t.index)
 	}

@@ -45,7 +45,7 @@ func (s *Snapshot) Version() uint64 { return s.version }
 
 // ChangesSince appends to dst the tiles changed from the snapshot with
 // version since to this one (every publish after since, oldest first; a tile
-// changed twice is listed twice) and returns it with complete true. When the
+// changed in two publishes is listed twice) and returns it with complete true. When the
 // record does not reach back that far (more than ChangeRecordPublishes
 // publishes ago, or more than ChangeRecordTiles changes) or since is newer
 // than this snapshot, it returns dst unchanged and complete false: assume
@@ -75,9 +75,14 @@ func (s *Snapshot) ChangesSince(since uint64, dst []TileChange) (changes []TileC
 }
 
 // noteChange records that the tile in slot index at (x, y, layer) changed
-// in this edit.
+// in this edit; a change repeating the one before (a tile replaced in its
+// slot: removed, then added) is recorded once.
 func (e *edit) noteChange(index uint32, x, y, layer int32) {
-	e.changes = append(e.changes, TileChange{Slot: int(index), X: x, Y: y, Layer: layer})
+	c := TileChange{Slot: int(index), X: x, Y: y, Layer: layer}
+	if n := len(e.changes); n > 0 && e.changes[n-1] == c {
+		return
+	}
+	e.changes = append(e.changes, c)
 }
 
 // nextHistory returns the base's history with this edit's record appended,

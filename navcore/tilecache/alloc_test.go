@@ -92,5 +92,5 @@ func TestUpdateAllocatesOnlyTheTiles(t *testing.T) {
 	allocs := testing.AllocsPerRun(runs, move)
 	perTile := allocs * float64(runs+1) / float64(tiles)
 	t.Logf("%.1f allocations per update, %.1f per rebuilt tile", allocs, perTile)
-	assert.Less(t, perTile, 40.0)
+	assert.Less(t, perTile, 25.0)
 }

@@ -61,23 +61,19 @@ func (c *tempContour) appendVertex(x, y, z int, r uint8) bool {
 	return true
 }
 
-// neighbourRegion returns the region across edge dir of cell (x, y): the
-// neighbour's region when connected, portalRegion+dir for a portal,
-// noRegion for a wall (getNeighbourReg).
-func (b *builder) neighbourRegion(x, y, dir int) uint8 {
-	l := &b.layer
-	w := int(l.Header.Width)
-	ia := x + y*w
-	con := l.Cons[ia] & 0xf
-	portal := l.Cons[ia] >> 4
+// neighbourRegion returns the region across edge dir of cell i: the
+// neighbour's region (regs[i+step[dir]]) when connected, portalRegion+dir
+// for a portal, noRegion for a wall (getNeighbourReg).
+func neighbourRegion(cons, regs []byte, i, dir int, step *[4]int) uint8 {
+	c := cons[i]
 	mask := uint8(1) << dir
-	if con&mask == 0 {
-		if portal&mask != 0 {
-			return portalRegion + uint8(dir)
-		}
-		return noRegion
+	if c&mask != 0 {
+		return regs[i+step[dir]]
 	}
-	return b.regs[x+dirOffsetX[dir]+(y+dirOffsetY[dir])*w]
+	if c>>4&mask != 0 {
+		return portalRegion + uint8(dir)
+	}
+	return noRegion
 }
 
 // walkContour traces the outline of the region of cell (x, y) into c
@@ -85,11 +81,14 @@ func (b *builder) neighbourRegion(x, y, dir int) uint8 {
 func (b *builder) walkContour(x, y int, c *tempContour) bool {
 	l := &b.layer
 	w, h := int(l.Header.Width), int(l.Header.Height)
+	cons, regs, heights := l.Cons[:w*h], b.regs[:w*h], l.Heights[:w*h]
+	step := [4]int{-1, w, 1, -w}
 	c.vertCount = 0
-	startX, startY, startDir := x, y, -1
-	for i := range 4 {
-		dir := (i + 3) & 3
-		if b.neighbourRegion(x, y, dir) != b.regs[x+y*w] {
+	i := x + y*w
+	startI, startDir := i, -1
+	for k := range 4 {
+		dir := (k + 3) & 3
+		if neighbourRegion(cons, regs, i, dir, &step) != regs[i] {
 			startDir = dir
 			break
 		}
@@ -99,9 +98,9 @@ func (b *builder) walkContour(x, y int, c *tempContour) bool {
 	}
 	dir := startDir
 	for iter := 0; iter < w*h; iter++ {
-		rn := b.neighbourRegion(x, y, dir)
-		nx, ny, ndir := x, y, dir
-		if rn != b.regs[x+y*w] {
+		rn := neighbourRegion(cons, regs, i, dir, &step)
+		ni, ndir := i, dir
+		if rn != regs[i] {
 			// A solid edge: its end vertex.
 			px, pz := x, y
 			switch dir {
@@ -113,18 +112,22 @@ func (b *builder) walkContour(x, y int, c *tempContour) bool {
 			case 2:
 				px++
 			}
-			if !c.appendVertex(px, int(l.Heights[x+y*w]), pz, rn) {
+			if !c.appendVertex(px, int(heights[i]), pz, rn) {
 				return false
 			}
 			ndir = (dir + 1) & 3 // turn clockwise
 		} else {
-			nx, ny = x+dirOffsetX[dir], y+dirOffsetY[dir]
+			ni = i + step[dir]
 			ndir = (dir + 3) & 3 // counter-clockwise
 		}
-		if iter > 0 && x == startX && y == startY && dir == startDir {
+		if iter > 0 && i == startI && dir == startDir {
 			break
 		}
-		x, y, dir = nx, ny, ndir
+		if ni != i {
+			x += dirOffsetX[dir]
+			y += dirOffsetY[dir]
+		}
+		i, dir = ni, ndir
 	}
 	// Drop the last vertex when it repeats the first.
 	pa := c.verts[(c.vertCount-1)*4:]

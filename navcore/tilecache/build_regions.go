@@ -198,10 +198,15 @@ func (b *builder) buildRegions(climb int) error {
 			count++
 		}
 	}
+	identity := true
 	for i := range regions {
 		regions[i].regionID = remap[regions[i].regionID]
+		identity = identity && regions[i].regionID == uint8(i)
 	}
 	b.regionCount = count
+	if identity {
+		return nil
+	}
 	for i, r := range regs {
 		if r != noRegion {
 			regs[i] = regions[r].regionID

@@ -167,8 +167,8 @@ func TestAreaObstaclesThroughTheMeshProcess(t *testing.T) {
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
 	walk := query.NewFilter()
-	walk.IncludeFlags = DemoFlagWalk
-	walk.ExcludeFlags = DemoFlagDoor
+	walk.IncludeFlags = navmesh.FlagWalk
+	walk.ExcludeFlags = navmesh.FlagDoor
 	nearest := func(filter *query.Filter) navmesh.Ref {
 		t.Helper()
 		n, err := q.FindNearestPoly(dungeonPoint, mgl32.Vec3{0.1, 2, 0.1}, filter)
@@ -178,7 +178,7 @@ func TestAreaObstaclesThroughTheMeshProcess(t *testing.T) {
 	require.NotZero(t, nearest(walk))
 
 	box := Box(dungeonPoint.Sub(mgl32.Vec3{2, 1, 2}), dungeonPoint.Add(mgl32.Vec3{2, 2, 2}))
-	door, err := cache.AddObstacle(box.WithArea(DemoAreaDoor))
+	door, err := cache.AddObstacle(box.WithArea(navmesh.AreaDoor))
 	require.NoError(t, err)
 	updateUntilDone(t, cache)
 	all := query.NewFilter()
@@ -188,8 +188,8 @@ func TestAreaObstaclesThroughTheMeshProcess(t *testing.T) {
 	require.NoError(t, err)
 	flags, err := mesh.Snapshot().PolyFlags(ref)
 	require.NoError(t, err)
-	assert.Equal(t, DemoAreaDoor, area)
-	assert.Equal(t, DemoFlagWalk|DemoFlagDoor, flags)
+	assert.Equal(t, navmesh.AreaDoor, area)
+	assert.Equal(t, navmesh.FlagWalk|navmesh.FlagDoor, flags)
 	assert.Zero(t, nearest(walk), "a shut door: the walk filter excludes it")
 
 	require.NoError(t, cache.MoveObstacle(door, box.WithArea(40)))
@@ -210,7 +210,7 @@ func TestAreaObstaclesThroughTheMeshProcess(t *testing.T) {
 	assert.Positive(t, unflagged)
 
 	// A carving obstacle inside the door cuts a hole through it.
-	require.NoError(t, cache.MoveObstacle(door, box.WithArea(DemoAreaDoor)))
+	require.NoError(t, cache.MoveObstacle(door, box.WithArea(navmesh.AreaDoor)))
 	_, err = cache.AddObstacle(Cylinder(dungeonPoint.Sub(mgl32.Vec3{0, 0.5, 0}), 0.5, 2))
 	require.NoError(t, err)
 	updateUntilDone(t, cache)
@@ -219,7 +219,7 @@ func TestAreaObstaclesThroughTheMeshProcess(t *testing.T) {
 	require.NoError(t, err)
 	area, err = mesh.Snapshot().PolyArea(near.Ref)
 	require.NoError(t, err)
-	assert.Equal(t, DemoAreaDoor, area, "the door around the hole")
+	assert.Equal(t, navmesh.AreaDoor, area, "the door around the hole")
 }
 
 // TestPrismMarksLikeBox: a rectangular prism marks the cells the box with
@@ -423,4 +423,23 @@ func TestConcurrentQueriesDuringUpdates(t *testing.T) {
 	assert.Positive(t, updates.Load())
 	assert.Equal(t, readDungeonReference(t).Initial, summary(t, cache), "all removed: the first mesh again")
 	t.Logf("%d queries, %d updates", queries.Load(), updates.Load())
+}
+
+// TestUpdateReportsTilesTheMeshCannotTake: a tile over the mesh's MaxPolys
+// keeps its old version, the error names it, and the other tiles publish.
+func TestUpdateReportsTilesTheMeshCannotTake(t *testing.T) {
+	set, _ := readDungeonTSET(t)
+	set.MeshParams.MaxPolys = 8
+	cache, mesh, err := FromTileSet(set, Options{})
+	require.NoError(t, err)
+	done, err := cache.Update(Budget{})
+	assert.ErrorIs(t, err, ErrLayerTooComplex)
+	assert.True(t, done, "nothing is left queued: the failed tiles are reported, not retried")
+	s := mesh.Snapshot()
+	assert.Positive(t, s.TileCount())
+	for i := range s.MaxTiles() {
+		if tile := s.Tile(i); tile != nil {
+			assert.LessOrEqual(t, int(tile.Header.PolyCount), 8)
+		}
+	}
 }

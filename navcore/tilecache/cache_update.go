@@ -25,9 +25,10 @@ type Budget struct {
 // on the cache's workers) and publishes them to the mesh in one Mesh.Apply.
 // It reports whether the cache is up to date: no change left queued.
 //
-// A layer that cannot be built (ErrLayerTooComplex, ErrCorruptData) keeps
-// its old tile and the error is returned after the other tiles are
-// published; a failed publish (the mesh out of tile slots) leaves the
+// A layer that cannot be built (ErrLayerTooComplex, also for a tile with
+// more polygons than the mesh's MaxPolys; ErrCorruptData) keeps its old tile
+// and the error is returned after the other tiles are published; a failed
+// publish (the mesh out of tile slots) publishes nothing and leaves the
 // changes queued. In steady state Update allocates only the published tile
 // data and the mesh's new snapshot.
 func (c *Cache) Update(budget Budget) (upToDate bool, err error) {
@@ -78,7 +79,9 @@ func (c *Cache) update(budget Budget, runner Runner, workers int) (upToDate bool
 			c.batch.Replace(r.data)
 		}
 	}
-	if _, err := c.mesh.Apply(&c.batch, c.refs[:0]); err != nil {
+	refs, err := c.mesh.Apply(&c.batch, c.refs[:0])
+	c.refs = refs
+	if err != nil {
 		clear(results)
 		c.batch.Reset()
 		return false, fmt.Errorf("tilecache: update: %w", err)
@@ -158,6 +161,11 @@ func (c *Cache) buildOne(i int, b *builder, r *buildResult) {
 		slots:      c.obstacles,
 	}
 	data, err := b.build(&in)
+	if maxPolys := c.mesh.Params().MaxPolys; err == nil && data != nil && int(data.Header.PolyCount) > maxPolys {
+		h := &l.header
+		err = fmt.Errorf("tilecache: build tile (%d, %d, layer %d): %d polygons, the mesh takes %d per tile: %w",
+			h.TX, h.TY, h.TLayer, data.Header.PolyCount, maxPolys, ErrLayerTooComplex)
+	}
 	switch {
 	case err != nil:
 		r.err = err

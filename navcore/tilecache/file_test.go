@@ -28,7 +28,7 @@ func savedDungeon(t testing.TB) (*Cache, []ObstacleRef) {
 	p := dungeonPoint
 	prism, err := cache.AddObstacle(Prism([]mgl32.Vec2{{p[0] - 1, p[2]}, {p[0], p[2] + 1}, {p[0] + 1, p[2] - 1}}, p[1], p[1]+2))
 	require.NoError(t, err)
-	door, err := cache.AddObstacle(Box(p.Sub(mgl32.Vec3{3, 1, 3}), p.Add(mgl32.Vec3{3, 2, 3})).WithArea(DemoAreaDoor))
+	door, err := cache.AddObstacle(Box(p.Sub(mgl32.Vec3{3, 1, 3}), p.Add(mgl32.Vec3{3, 2, 3})).WithArea(navmesh.AreaDoor))
 	require.NoError(t, err)
 	refs = append(refs, prism, door)
 	updateUntilDone(t, cache)

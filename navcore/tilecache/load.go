@@ -10,8 +10,8 @@ import (
 // set's layers, added in file order as Sample_TempObstacles::loadAll adds
 // them (the layers get slots 0, 1, 2..., not the refs in the file). Every
 // layer's tile is queued: run Update to build them (in file order, as
-// loadAll does). The cache's obstacles are set.Obstacles. On error nothing
-// is returned.
+// loadAll does). The cache starts without obstacles. On error nothing is
+// returned.
 func FromTileSet(set *TileSet, options Options) (*Cache, *navmesh.Mesh, error) {
 	if set == nil {
 		return nil, nil, fmt.Errorf("tilecache: load: nil tile set: %w", ErrInvalidParams)
