@@ -270,4 +270,3 @@ func TestTileRemovedAndAddedBackAgentsRecover(t *testing.T) {
 		assert.Less(t, geom.Dist2D(info.Position, targets[i]), float32(1), "agent %d", i)
 	}
 }
-
