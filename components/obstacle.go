@@ -221,7 +221,7 @@ func (o *Obstacle) Validate() error {
 		if o.PointCount < 3 || o.PointCount > MaxObstaclePoints {
 			return bad("%d corners, want 3..%d", o.PointCount, MaxObstaclePoints)
 		}
-		if err := o.CacheObstacle(ObstaclePose{}, 0, 0).Validate(); err != nil {
+		if err := o.CacheObstacle(ObstaclePose{}, 0, 0, 0).Validate(); err != nil {
 			return fmt.Errorf("%w: %w", ErrInvalidObstacle, err)
 		}
 	}

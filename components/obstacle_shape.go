@@ -198,7 +198,12 @@ func (o *Obstacle) PoseDistance(a, b ObstaclePose) float32 {
 // reaching depth below the pose (Settings.CarveDepth), so that it takes
 // the floor that slopes away under its edges: a cylinder's radius and a
 // box's half extents grow by inflation, a prism's edges move out by it.
-func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth float32) tilecache.Obstacle {
+// cellSize is the tile cache's (Params.CellSize): the cache marks the
+// cells whose lower corner an oriented box covers (the C++'s test), not
+// those whose centre it covers, which would leave a strip up to half a
+// cell short on its -x and -z sides; the box is moved back by half a cell
+// in x and z to mark by the centres. 0 leaves it where it is.
+func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth, cellSize float32) tilecache.Obstacle {
 	p := pose.Position
 	p[1] -= depth
 	height := o.Height + depth
@@ -211,7 +216,8 @@ func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth float32) ti
 		c = tilecache.Box(mgl32.Vec3{p[0] - hx, p[1], p[2] - hz}, mgl32.Vec3{p[0] + hx, p[1] + height, p[2] + hz})
 	case ObstacleOrientedBox:
 		half := height / 2
-		c = tilecache.OrientedBox(mgl32.Vec3{p[0], p[1] + half, p[2]},
+		shift := cellSize / 2
+		c = tilecache.OrientedBox(mgl32.Vec3{p[0] - shift, p[1] + half, p[2] - shift},
 			mgl32.Vec3{o.HalfExtents[0] + inflation, half, o.HalfExtents[1] + inflation}, pose.Yaw)
 	case ObstaclePrism:
 		f := o.Footprint(pose)

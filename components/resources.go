@@ -168,11 +168,13 @@ type Settings struct {
 	// delay doubles (2, 4, 8, 16 s); a different one, a complete path or a
 	// change of the navmesh's tiles resets it.
 	PartialReplanBackoff bool
-	// PushSpeedLimit bounds how far the collision pushes of one tick move
-	// an agent: this many times the distance it walks in a tick at its
-	// MaxSpeed (at least 1 m/s). An agent that runs into a tight crowd
-	// is then moved aside over a few ticks instead of jumping back half a
-	// metre at once. 0, as the reference, sets no bound [Limit: >= 0]
+	// PushSpeedLimit bounds how far an agent moves in one tick, its walk
+	// and the collision pushes together: this many times the distance it
+	// walks in a tick at its MaxSpeed (at least 1 m/s). An agent that
+	// runs into a tight crowd is then moved aside over a few ticks instead
+	// of jumping back half a metre at once, and agents spawned on top of
+	// each other part without a jump. 0, as the reference, sets no bound
+	// [Limit: >= 0]
 	PushSpeedLimit float32
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last

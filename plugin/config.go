@@ -50,8 +50,12 @@ type Config struct {
 	ObstacleTimePerTick time.Duration
 	// CarveInflation grows carving obstacles in xz when they carve, so that
 	// agent centres keep away from them as from walls [Limit: finite;
-	// 0 = the tile cache's agent radius (Params.WalkableRadius), < 0 = the
-	// bare footprint, as the C++ tile cache carves] [Units: world units]
+	// 0 = the tile cache's agent radius and one cell (Params.WalkableRadius
+	// + Params.CellSize), < 0 = the bare footprint, as the C++ tile cache
+	// carves] [Units: world units]. The extra cell is there because the
+	// cache simplifies a hole's outline (by up to Params.
+	// MaxSimplificationError cells, 1.3 in RecastDemo): its polygons may
+	// reach a few tenths into the carved cells, mostly near tile borders.
 	CarveInflation float32
 	// CarveDepth is how far below its pose an obstacle takes the navmesh,
 	// so that it carves the floor sloping away under its edges
@@ -236,7 +240,8 @@ func (c Config) withDefaults() (Config, error) {
 	case c.CarveInflation < 0:
 		c.CarveInflation = -1
 	case c.CarveInflation == 0 && c.TileCache != nil:
-		c.CarveInflation = c.TileCache.Params().WalkableRadius
+		p := c.TileCache.Params()
+		c.CarveInflation = p.WalkableRadius + p.CellSize
 	}
 	switch {
 	case c.CarveDepth < 0:

@@ -47,8 +47,9 @@ type CollisionResolve struct {
 	// Per Update, indexed like the agent table: positions before and after
 	// the current pass, radii, neighbours as table indices (-1: none) and
 	// the walls near each agent; origins are the positions at the start of
-	// the stage, pushLimits how far the pushes may take each agent from
-	// there (Settings.PushSpeedLimit, 0 for no bound).
+	// the tick (before Integrate moved them), pushLimits how far the
+	// tick's walk and pushes may take each agent from there
+	// (Settings.PushSpeedLimit, 0 for no bound).
 	positions, next []geom.Vec3
 	origins         []geom.Vec3
 	pushLimits      []float32
@@ -138,9 +139,10 @@ func (s *CollisionResolve) copyAgents() {
 	for i := range s.agents {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
-		s.origins[i] = s.positions[i]
 		s.pushLimits[i] = 0
 		if limit := s.settings.PushSpeedLimit; limit > 0 {
+			// Where the tick started: Integrate moved it by its velocity.
+			s.origins[i] = geom.Mad(s.positions[i], a.velocity.Actual, -s.dt)
 			s.pushLimits[i] = limit * max(a.params.MaxSpeed, minPushSpeed) * s.dt
 		}
 		s.radii[i] = a.params.Radius

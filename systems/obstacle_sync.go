@@ -245,7 +245,7 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 		s.refuse(e, o, pose)
 		return
 	}
-	c := o.CacheObstacle(*pose, inflation, depth)
+	c := o.CacheObstacle(*pose, inflation, depth, s.cache.Params().CellSize)
 	var err error
 	if e.ref == 0 {
 		e.ref, err = s.cache.AddObstacle(c)
