@@ -222,16 +222,29 @@ func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth, cellSize f
 	case ObstaclePrism:
 		f := o.Footprint(pose)
 		var points [MaxObstaclePoints]mgl32.Vec2
-		n := f.Count
-		if n == 0 {
+		n := 0
+		if f.Count == 0 {
 			// Not a valid prism: let the cache's check say why.
 			n = min(o.PointCount, MaxObstaclePoints)
 			for i := range n {
 				points[i] = o.Points[i]
 			}
 		}
+		// Corners sharper than a right angle are cut square at the
+		// inflation's distance while there are points to spare: their
+		// mitre would reach far beyond it.
+		spare := MaxObstaclePoints - f.Count
 		for i := range f.Count {
-			points[i] = f.grownCorner(i, inflation)
+			a, b, cut := f.grownCorner(i, inflation)
+			points[n] = a
+			n++
+			if cut && spare > 0 {
+				points[n] = b
+				n++
+				spare--
+			} else if cut {
+				points[n-1] = f.mitre(i, inflation)
+			}
 		}
 		c = tilecache.Prism(points[:n], p[1], p[1]+height)
 	default:
@@ -244,17 +257,47 @@ func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth, cellSize f
 }
 
 // grownCorner returns corner i of the polygon with every edge moved out
-// by d (the mitred offset of a convex polygon).
-func (f *Footprint) grownCorner(i int, d float32) mgl32.Vec2 {
+// by d: the mitre, or, for a corner sharper than a right angle (cut),
+// the two ends of the square cut across the mitre at distance d from the
+// corner, which still holds every point within d of it.
+func (f *Footprint) grownCorner(i int, d float32) (a, b mgl32.Vec2, cut bool) {
 	pt := f.Points[i]
 	if d == 0 {
-		return mgl32.Vec2{pt[0], pt[1]}
+		return mgl32.Vec2{pt[0], pt[1]}, mgl32.Vec2{}, false
 	}
-	prev, next := f.Points[(i+f.Count-1)%f.Count], f.Points[(i+1)%f.Count]
-	n0x, n0z := edgeNormal(prev, pt)
-	n1x, n1z := edgeNormal(pt, next)
-	// The corner moves along the normals' bisector far enough for both
-	// edges to move by d.
+	n0x, n0z, n1x, n1z := f.cornerNormals(i)
+	if n0x*n1x+n0z*n1z >= 0 {
+		return f.mitre(i, d), mgl32.Vec2{}, false
+	}
+	// The cut is the line at distance d from the corner across the
+	// bisector; its ends lie on the two moved edges.
+	bx, bz := n0x+n1x, n0z+n1z
+	length := geom.Sqrt(bx*bx + bz*bz)
+	if length < 1e-6 {
+		return f.mitre(i, d), mgl32.Vec2{}, false
+	}
+	bx, bz = bx/length, bz/length
+	end := func(nx, nz float32) mgl32.Vec2 {
+		// pt + d·n + t·e, with e along the edge, at distance d along b.
+		ex, ez := -nz, nx
+		if ex*bx+ez*bz < 0 {
+			ex, ez = -ex, -ez
+		}
+		dot := ex*bx + ez*bz
+		t := float32(0)
+		if dot > 1e-6 {
+			t = (d - d*(nx*bx+nz*bz)) / dot
+		}
+		return mgl32.Vec2{pt[0] + nx*d + ex*t, pt[1] + nz*d + ez*t}
+	}
+	return end(n0x, n0z), end(n1x, n1z), true
+}
+
+// mitre returns corner i moved along the normals' bisector far enough for
+// both edges to move by d.
+func (f *Footprint) mitre(i int, d float32) mgl32.Vec2 {
+	pt := f.Points[i]
+	n0x, n0z, n1x, n1z := f.cornerNormals(i)
 	bx, bz := n0x+n1x, n0z+n1z
 	dot := bx*n0x + bz*n0z
 	if dot < 1e-3 {
@@ -262,6 +305,15 @@ func (f *Footprint) grownCorner(i int, d float32) mgl32.Vec2 {
 	}
 	s := d / dot
 	return mgl32.Vec2{pt[0] + bx*s, pt[1] + bz*s}
+}
+
+// cornerNormals returns the outward normals of the edges before and after
+// corner i.
+func (f *Footprint) cornerNormals(i int) (n0x, n0z, n1x, n1z float32) {
+	prev, pt, next := f.Points[(i+f.Count-1)%f.Count], f.Points[i], f.Points[(i+1)%f.Count]
+	n0x, n0z = edgeNormal(prev, pt)
+	n1x, n1z = edgeNormal(pt, next)
+	return n0x, n0z, n1x, n1z
 }
 
 // edgeNormal returns the outward unit normal of the counter-clockwise

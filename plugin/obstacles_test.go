@@ -147,7 +147,7 @@ func TestObstacleAPIErrors(t *testing.T) {
 func TestCarvingPolicy(t *testing.T) {
 	w := newObstacleWorld(t, Config{})
 	mesh := w.cache.Mesh()
-	radius := w.cache.Params().WalkableRadius
+	radius := w.plugin.Config().CarveInflation
 	require.Less(t, w.ground(dungeonFloor), float32(0.01), "the test point is on the navmesh")
 
 	crate := components.CylinderObstacle(1, 2).Carving()
@@ -213,13 +213,14 @@ func TestCarvingPolicy(t *testing.T) {
 	assert.Less(t, w.ground(dungeonFloor), float32(0.01))
 }
 
-// TestCarveMatchesFootprint: every shape carves its footprint grown by the
-// agent radius, turned as its Footprint says: points well inside are off
-// the navmesh, points well outside stay on it.
+// TestCarveMatchesFootprint: every shape carves its footprint grown by
+// Config.CarveInflation, turned as its Footprint says: points well inside
+// are off the navmesh, points well outside stay on it.
 func TestCarveMatchesFootprint(t *testing.T) {
 	w := newObstacleWorld(t, Config{})
-	radius := w.cache.Params().WalkableRadius
+	radius := w.plugin.Config().CarveInflation
 	cell := w.cache.Params().CellSize
+	require.Equal(t, w.cache.Params().WalkableRadius+cell, radius, "the agent radius and a cell by default")
 	pose := components.ObstaclePose{Position: dungeonFloor, Yaw: 0.6}
 	// The points that lie well inside the navmesh before: rebuilding a tile
 	// moves its walls by a few centimetres, so points near them do not
