@@ -94,18 +94,18 @@ type AgentParams struct {
 	// AvoidancePriority ranks agents for obstacle avoidance, as Unity's
 	// avoidancePriority and Godot's avoidance_priority (higher here is more
 	// important): an agent avoids a neighbour of higher priority on its own
-	// (the neighbour does not avoid it back), shares the avoidance with one
-	// of equal priority (the reference's reciprocal avoidance), and takes
-	// the whole collision push from a walking neighbour of higher priority.
-	// All 0 by default.
+	// (the neighbour neither avoids it back nor separates from it), shares
+	// the avoidance with one of equal priority (the reference's reciprocal
+	// avoidance), and takes the whole collision push from a walking
+	// neighbour of higher priority. All 0 by default.
 	AvoidancePriority uint8
 	// AvoidanceLayers are the avoidance layers the agent is in (a bit per
 	// layer), AvoidanceMask the layers whose agents it avoids, as Godot's
 	// avoidance_layers and avoidance_mask: agent A avoids agent B when
 	// A's mask and B's layers share a bit. 0 means DefaultAvoidanceLayers
 	// (layer 1) for both, so by default every agent avoids every other.
-	// Layers select avoidance only: separation and the collision pushes
-	// still keep bodies apart.
+	// Layers select avoidance and separation; the collision pushes still
+	// keep bodies apart.
 	AvoidanceLayers, AvoidanceMask uint32
 }
 

@@ -18,8 +18,12 @@ const offMeshTriggerRadius = float32(2.25)
 // off-mesh connection whose start is within 2.25 radii (EventOffMeshStarted).
 // Then it sets the desired velocity: towards the next corner, or smoothly
 // towards the one after (AnticipateTurns), slowing down within two radii of
-// the target; or the requested velocity. With Separation, neighbours push
-// the desired velocity away in proportion to SeparationWeight.
+// the target; or the requested velocity. With Separation, the neighbours
+// the agent avoids (AgentParams.Avoids: in its avoidance mask, of no lower
+// priority) push the desired velocity away in proportion to
+// SeparationWeight. Near the end of a path the agent slows down over its
+// BrakingDistance (two radii by default) to stand still at its
+// StoppingDistance from the target (the target itself by default).
 //
 // When Settings.DeadlockBreaker is on, an agent with a path that has not
 // moved half a radius in a second is nudged sideways for a while (see
@@ -161,7 +165,7 @@ func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
 	var disp geom.Vec3
 	for _, nb := range a.neighbours.Slice() {
 		j := s.table.lookup(nb.Entity)
-		if j < 0 {
+		if j < 0 || !a.params.Avoids(s.agents[j].params) {
 			continue
 		}
 		other := s.agents[j].position
