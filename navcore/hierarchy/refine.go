@@ -1,0 +1,196 @@
+package hierarchy
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// refineSearch is the A* of query.Query.FindPath (nodes at the middle of
+// the portal a polygon was first reached through, costs from the filter)
+// over the polygons of the tiles the route crosses. Nodes come in one block
+// per tile entered, so the memory follows the tiles searched, not the mesh.
+type refineSearch struct {
+	nodes     []polyNode
+	heap      []heapEntry
+	blockGen  []uint32 // per slot: the search generation of its block
+	blockBase []int32  // per slot: index of its polygon 0's node
+	gen       uint32
+	goal      int32
+	reached   bool
+}
+
+// polyNode is one polygon in the refinement.
+type polyNode struct {
+	pos         geom.Vec3
+	cost, total float32
+	parent      int32
+	ref         navmesh.Ref
+	state       nodeState
+}
+
+// nodeState is where a polygon stands in the refinement.
+type nodeState uint8
+
+const (
+	nodeNew nodeState = iota
+	nodeOpen
+	nodeClosed
+)
+
+// open starts the refinement of s's route at its start.
+func (r *refineSearch) open(s *Searcher) {
+	r.gen++
+	if r.gen == 0 {
+		clear(r.blockGen)
+		r.gen = 1
+	}
+	if n := s.snap.MaxTiles(); len(r.blockGen) < n {
+		r.blockGen = append(r.blockGen, make([]uint32, n-len(r.blockGen))...)
+		r.blockBase = append(r.blockBase, make([]int32, n-len(r.blockBase))...)
+	}
+	r.nodes = r.nodes[:0]
+	r.heap = r.heap[:0]
+	r.goal, r.reached = -1, false
+	tile, _ := s.snap.TileAndPolyUnchecked(s.startRef)
+	i := r.node(s.startRef, tile)
+	start := &r.nodes[i]
+	start.pos = s.startPos
+	start.total = distance(&s.startPos, &s.goalPos) * heuristicScale
+	start.state = nodeOpen
+	r.heap = pushEntry(r.heap, heapEntry{total: start.total, node: i})
+}
+
+// node returns the index of ref's node, making its tile's block on first
+// use.
+func (r *refineSearch) node(ref navmesh.Ref, tile *navmesh.Tile) int32 {
+	slot := ref.TileIndex()
+	if r.blockGen[slot] != r.gen {
+		base := len(r.nodes)
+		n := len(tile.Polys)
+		r.nodes = slices.Grow(r.nodes, n)[:base+n]
+		clear(r.nodes[base:])
+		r.blockGen[slot] = r.gen
+		r.blockBase[slot] = int32(base)
+	}
+	i := r.blockBase[slot] + int32(ref.PolyIndex())
+	if n := &r.nodes[i]; n.ref == 0 {
+		n.ref = ref
+		n.parent = -1
+	}
+	return i
+}
+
+// steps closes up to iterations polygons; done is set when the goal is
+// closed (reached) or nothing is left open.
+func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) {
+	snap, model := s.snap, &s.h.model
+	goalRef, goalPos := s.goalRef, s.goalPos
+	allowed, gen := s.allowed, s.gen
+	for used < iterations {
+		bestIndex, ok := r.pop()
+		if !ok {
+			return used, true
+		}
+		used++
+		s.visited++
+		s.refineClosed++
+		best := &r.nodes[bestIndex]
+		best.state = nodeClosed
+		bestRef := best.ref
+		if bestRef == goalRef {
+			r.goal, r.reached = bestIndex, true
+			return used, true
+		}
+		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
+		bestSlot := bestRef.TileIndex()
+		var parentRef navmesh.Ref
+		if best.parent >= 0 {
+			parentRef = r.nodes[best.parent].ref
+		}
+		bestCost, bestPos := best.cost, best.pos
+		area := model.areaCost[bestPoly.AreaAndType&0x3f]
+		links := bestTile.Links
+		for l := bestPoly.FirstLink; l != navmesh.NullLink; l = links[l].Next {
+			link := &links[l]
+			next := link.Ref
+			if next == 0 || next == parentRef {
+				continue
+			}
+			slot := next.TileIndex()
+			if allowed[slot] != gen {
+				continue
+			}
+			nextTile := bestTile
+			var nextPoly *navmesh.Poly
+			if slot == bestSlot {
+				nextPoly = &bestTile.Polys[next.PolyIndex()]
+			} else {
+				nextTile, nextPoly = snap.TileAndPolyUnchecked(next)
+			}
+			if nextPoly.Flags&model.include == 0 || nextPoly.Flags&model.exclude != 0 {
+				continue
+			}
+			ni := r.node(next, nextTile)
+			n := &r.nodes[ni]
+			if n.state == nodeNew {
+				n.pos = portalMid(bestTile, bestPoly, link, bestRef, nextTile, nextPoly)
+			}
+			var cost, heuristic float32
+			if next == goalRef {
+				cost = bestCost + distance(&bestPos, &n.pos)*area +
+					distance(&n.pos, &goalPos)*model.areaCost[nextPoly.AreaAndType&0x3f]
+			} else {
+				cost = bestCost + distance(&bestPos, &n.pos)*area
+				heuristic = distance(&n.pos, &goalPos) * heuristicScale
+			}
+			total := cost + heuristic
+			if n.state != nodeNew && total >= n.total {
+				continue // open or closed already, no cheaper
+			}
+			n.parent, n.cost, n.total, n.state = bestIndex, cost, total, nodeOpen
+			r.heap = pushEntry(r.heap, heapEntry{total: total, node: ni})
+		}
+	}
+	return used, false
+}
+
+// writePath writes the corridor from the start to the goal into path,
+// keeping its start when it is longer (StatusBufferTooSmall).
+func (r *refineSearch) writePath(path []navmesh.Ref) (int, query.Status) {
+	length := 0
+	for i := r.goal; i >= 0; i = r.nodes[i].parent {
+		length++
+	}
+	i := r.goal
+	write := length
+	for ; write > len(path); write-- {
+		i = r.nodes[i].parent
+	}
+	for k := write - 1; k >= 0; k-- {
+		path[k] = r.nodes[i].ref
+		i = r.nodes[i].parent
+	}
+	if length > len(path) {
+		return len(path), query.StatusBufferTooSmall
+	}
+	return length, 0
+}
+
+// pop takes the cheapest open polygon off the open list, skipping stale
+// entries; ok is false when none is left.
+func (r *refineSearch) pop() (int32, bool) {
+	for len(r.heap) > 0 {
+		var e heapEntry
+		r.heap, e = popEntry(r.heap)
+		if n := &r.nodes[e.node]; n.state == nodeOpen && e.total == n.total {
+			return e.node, true
+		}
+	}
+	return 0, false
+}
+
+func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
