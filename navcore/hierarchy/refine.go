@@ -9,30 +9,35 @@ import (
 	"github.com/archenav/archenav/navcore/query"
 )
 
-// refineSearch is the A* of query.Query.FindPath (nodes at the middle of
-// the portal a polygon was first reached through, costs from the filter)
-// over the polygons of the tiles the route crosses. Nodes come in one block
-// per tile entered, so the memory follows the tiles searched, not the mesh.
+// refineSearch is A* over the polygons of the tiles the route crosses,
+// on the steps of query.Query.FindPath (a polygon is entered at the middle
+// of a portal, moving on costs the distance times the polygon's area cost)
+// but with a node per portal rather than per polygon, so that a polygon
+// reached through several portals keeps each: the corridor it finds is the
+// cheapest of those tiles (CorridorCost), where FindPath keeps the place
+// it first reached a polygon at. Nodes come in one block per tile entered
+// (one node per link of the tile), so the memory follows the tiles
+// searched, not the mesh.
 type refineSearch struct {
 	nodes     []polyNode
 	heap      []heapEntry
 	blockGen  []uint32 // per slot: the search generation of its block
-	blockBase []int32  // per slot: index of its polygon 0's node
+	blockBase []int32  // per slot: index of the node of its link 0
 	gen       uint32
 	goal      int32
 	reached   bool
 }
 
-// polyNode is one polygon in the refinement.
+// polyNode is a polygon entered through one portal (or the start).
 type polyNode struct {
 	pos         geom.Vec3
 	cost, total float32
 	parent      int32
-	ref         navmesh.Ref
+	ref         navmesh.Ref // the polygon
 	state       nodeState
 }
 
-// nodeState is where a polygon stands in the refinement.
+// nodeState is where a node stands in the refinement.
 type nodeState uint8
 
 const (
@@ -52,39 +57,33 @@ func (r *refineSearch) open(s *Searcher) {
 		r.blockGen = append(r.blockGen, make([]uint32, n-len(r.blockGen))...)
 		r.blockBase = append(r.blockBase, make([]int32, n-len(r.blockBase))...)
 	}
-	r.nodes = r.nodes[:0]
-	r.heap = r.heap[:0]
+	r.nodes = append(r.nodes[:0], polyNode{
+		pos:    s.startPos,
+		total:  distance(&s.startPos, &s.goalPos) * heuristicScale,
+		parent: -1,
+		ref:    s.startRef,
+		state:  nodeOpen,
+	})
+	r.heap = pushEntry(r.heap[:0], heapEntry{total: r.nodes[0].total, node: 0})
 	r.goal, r.reached = -1, false
-	tile, _ := s.snap.TileAndPolyUnchecked(s.startRef)
-	i := r.node(s.startRef, tile)
-	start := &r.nodes[i]
-	start.pos = s.startPos
-	start.total = distance(&s.startPos, &s.goalPos) * heuristicScale
-	start.state = nodeOpen
-	r.heap = pushEntry(r.heap, heapEntry{total: start.total, node: i})
 }
 
-// node returns the index of ref's node, making its tile's block on first
-// use.
-func (r *refineSearch) node(ref navmesh.Ref, tile *navmesh.Tile) int32 {
-	slot := ref.TileIndex()
+// node returns the index of the node of link l of tile, making the tile's
+// block on first use.
+func (r *refineSearch) node(tile *navmesh.Tile, l uint32) int32 {
+	slot := tile.Index()
 	if r.blockGen[slot] != r.gen {
 		base := len(r.nodes)
-		n := len(tile.Polys)
+		n := len(tile.Links)
 		r.nodes = slices.Grow(r.nodes, n)[:base+n]
 		clear(r.nodes[base:])
 		r.blockGen[slot] = r.gen
 		r.blockBase[slot] = int32(base)
 	}
-	i := r.blockBase[slot] + int32(ref.PolyIndex())
-	if n := &r.nodes[i]; n.ref == 0 {
-		n.ref = ref
-		n.parent = -1
-	}
-	return i
+	return r.blockBase[slot] + int32(l)
 }
 
-// steps closes up to iterations polygons; done is set when the goal is
+// steps closes up to iterations nodes; done is set when the goal is
 // closed (reached) or nothing is left open.
 func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) {
 	snap, model := s.snap, &s.h.model
@@ -134,22 +133,27 @@ func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) 
 			if nextPoly.Flags&model.include == 0 || nextPoly.Flags&model.exclude != 0 {
 				continue
 			}
-			ni := r.node(next, nextTile)
+			ni := r.node(bestTile, l)
 			n := &r.nodes[ni]
+			if n.state == nodeClosed {
+				continue
+			}
+			if n.state == nodeNew {
+				n.ref = next
+			}
 			if n.state == nodeNew {
 				n.pos = portalMid(bestTile, bestPoly, link, bestRef, nextTile, nextPoly)
 			}
-			var cost, heuristic float32
+			cost := bestCost + distance(&bestPos, &n.pos)*area
+			var heuristic float32
 			if next == goalRef {
-				cost = bestCost + distance(&bestPos, &n.pos)*area +
-					distance(&n.pos, &goalPos)*model.areaCost[nextPoly.AreaAndType&0x3f]
+				cost += distance(&n.pos, &goalPos) * model.areaCost[nextPoly.AreaAndType&0x3f]
 			} else {
-				cost = bestCost + distance(&bestPos, &n.pos)*area
 				heuristic = distance(&n.pos, &goalPos) * heuristicScale
 			}
 			total := cost + heuristic
-			if n.state != nodeNew && total >= n.total {
-				continue // open or closed already, no cheaper
+			if n.state == nodeOpen && total >= n.total {
+				continue
 			}
 			n.parent, n.cost, n.total, n.state = bestIndex, cost, total, nodeOpen
 			r.heap = pushEntry(r.heap, heapEntry{total: total, node: ni})

@@ -132,6 +132,8 @@ type Searcher struct {
 	landmarks    *landmarks
 	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal
 	allowed      []uint32  // per slot: gen when the refinement may enter it
+	routeTiles   []uint32
+	touches      []uint32 // per slot: gen once a route tile links to it
 
 	refine refineSearch
 }
@@ -639,14 +641,13 @@ func (s *Searcher) allowRoute() {
 	if len(s.allowed) < len(v.slots) {
 		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
 	}
-	s.allowed[s.startSlot] = s.gen
-	s.allowed[s.goalSlot] = s.gen
+	route := append(s.routeTiles[:0], s.startSlot, s.goalSlot)
 	for u := s.nodes[s.goalNode].parent; u >= 0 && u != s.startNode; u = s.nodes[u].parent {
 		n := &s.nodes[u]
 		if u >= s.l0Base {
-			s.allowed[n.a] = s.gen
+			route = append(route, n.a)
 		} else {
-			s.allowed[v.clusters[n.a].nodes[n.b].slot] = s.gen
+			route = append(route, v.clusters[n.a].nodes[n.b].slot)
 		}
 		if n.via < 0 {
 			continue
@@ -656,13 +657,17 @@ func (s *Searcher) allowRoute() {
 		c := v.clusters[s.nodes[n.parent].a]
 		if c.masks == nil {
 			for _, g := range c.tiles {
-				s.allowed[g.tile.Index()] = s.gen
+				route = append(route, uint32(g.tile.Index()))
 			}
 			continue
 		}
 		for mask := c.masks[n.via]; mask != 0; mask &= mask - 1 {
-			s.allowed[c.tiles[trailingZeros(mask)].tile.Index()] = s.gen
+			route = append(route, uint32(c.tiles[trailingZeros(mask)].tile.Index()))
 		}
+	}
+	s.routeTiles = route
+	for _, slot := range route {
+		s.allowed[slot] = s.gen
 	}
 }
 
