@@ -179,3 +179,79 @@ func (t cpuTimer) stop(b *testing.B) {
 }
 
 var _ = fmt.Sprint
+
+// BenchmarkBuild builds the hierarchy of the 1 km level (2809 tiles) from
+// scratch on 2 workers, landmarks included, and reports its memory.
+func BenchmarkBuild(b *testing.B) {
+	level := bigBenchLevel(b)
+	var h *Hierarchy
+	for i := 0; i < b.N; i++ {
+		var err error
+		if h, err = New(level.mesh, level.filter, Options{Workers: 2}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	stats := h.Stats()
+	b.ReportMetric(float64(stats.MemoryBytes), "bytes")
+	b.ReportMetric(float64(stats.Tiles), "tiles")
+}
+
+// BenchmarkTileChange swaps one tile of the 1 km level for a new version
+// of itself (as a tile cache rebuild does), or flips a polygon's flags,
+// and times the hierarchy's update alone. Landmarks are refreshed
+// separately (BenchmarkLandmarks).
+func BenchmarkTileChange(b *testing.B) {
+	level := bigBenchLevel(b)
+	mesh, err := bigworld.Default().CachedMesh(context.Background(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := New(mesh, level.filter, Options{Workers: 2, ManualLandmarks: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tiles := []int{26 * 53, 26*53 + 26, 13*53 + 40, 52*53 + 52}
+	b.Run("swap", func(b *testing.B) {
+		built, clusters := 0, 0
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			k := tiles[i%len(tiles)]
+			t := mesh.Snapshot().TileAt(k%53, k/53, 0)
+			data, err := mesh.RemoveTile(t.Ref())
+			if err == nil {
+				_, err = mesh.AddTile(data, 0)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			stats := h.Update()
+			built += stats.TilesBuilt
+			clusters += stats.ClustersBuilt
+		}
+		b.ReportMetric(float64(built)/float64(b.N), "tiles/op")
+		b.ReportMetric(float64(clusters)/float64(b.N), "clusters/op")
+	})
+	b.Run("flags", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			k := tiles[i%len(tiles)]
+			t := mesh.Snapshot().TileAt(k%53, k/53, 0)
+			ref := t.PolyRefBase()
+			if err := mesh.SetPolyFlags(ref, t.Polys[0].Flags^disabledFlag); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			h.Update()
+		}
+	})
+}
+
+// BenchmarkLandmarks computes the landmarks of the 1 km level's hierarchy.
+func BenchmarkLandmarks(b *testing.B) {
+	level := bigBenchLevel(b)
+	v := level.hierarchy.versionFor(level.mesh.Snapshot())
+	for i := 0; i < b.N; i++ {
+		buildLandmarks(v, DefaultLandmarks)
+	}
+}
