@@ -197,10 +197,12 @@ func (w *tileSwapper) change(tb testing.TB) string {
 
 const disabledFlag = 0x10
 
-// costlyFilter makes areas matter: area 2 costs 3 times as much.
+// costlyFilter makes areas and flags matter: area 2 costs 3 times as much
+// and disabled polygons are excluded.
 func costlyFilter() *query.Filter {
 	f := demoFilter()
 	f.AreaCost[2] = 3
+	f.ExcludeFlags = disabledFlag
 	return f
 }
 
