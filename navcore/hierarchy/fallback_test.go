@@ -183,8 +183,11 @@ func TestBadInput(t *testing.T) {
 	path := make([]navmesh.Ref, 16)
 	nan := geom.Vec3{float32(math.NaN()), 0, 0}
 	for name, call := range map[string]func() error{
-		"zero start":   func() error { _, err := s.FindPath(0, p.endRef, p.start, p.end, filter, path); return err },
-		"stale end":    func() error { _, err := s.FindPath(p.startRef, p.endRef+1<<47, p.start, p.end, filter, path); return err },
+		"zero start": func() error { _, err := s.FindPath(0, p.endRef, p.start, p.end, filter, path); return err },
+		"stale end": func() error {
+			_, err := s.FindPath(p.startRef, p.endRef+1<<47, p.start, p.end, filter, path)
+			return err
+		},
 		"NaN start":    func() error { _, err := s.FindPath(p.startRef, p.endRef, nan, p.end, filter, path); return err },
 		"nil filter":   func() error { _, err := s.FindPath(p.startRef, p.endRef, p.start, p.end, nil, path); return err },
 		"empty buffer": func() error { _, err := s.FindPath(p.startRef, p.endRef, p.start, p.end, filter, nil); return err },
