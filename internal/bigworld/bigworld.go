@@ -181,9 +181,12 @@ func (p Params) OBJ() ([]byte, error) {
 // Ground returns the height of the hills, without jitter, at (x, z).
 func (p Params) Ground(x, z float64) float64 {
 	const tau = 2 * math.Pi
-	return p.HillHeight * (0.5*math.Sin(tau*x/173)*math.Sin(tau*z/211) +
-		0.3*math.Sin(tau*(0.6*x+0.8*z)/97) +
-		0.2*math.Cos(tau*(0.8*x-0.6*z)/61))
+	// Each product is rounded on its own (float64 conversions), so that no
+	// platform fuses a multiply and an add and gets other bits.
+	a := float64(0.5*math.Sin(float64(tau*x)/173)) * math.Sin(float64(tau*z)/211)
+	b := 0.3 * math.Sin(float64(tau*(float64(0.6*x)+float64(0.8*z)))/97)
+	c := 0.2 * math.Cos(float64(tau*(float64(0.8*x)-float64(0.6*z)))/61)
+	return p.HillHeight * (float64(a) + float64(b) + float64(c))
 }
 
 // builder accumulates the triangles of a level.
@@ -219,7 +222,7 @@ func (b *builder) terrain() {
 	for j := 0; j <= quads; j++ {
 		for i := 0; i <= quads; i++ {
 			x, z := float64(i)*step, float64(j)*step
-			y := p.Ground(x, z) + (2*b.rng.float()-1)*p.Jitter
+			y := p.Ground(x, z) + float64((float64(2*b.rng.float())-1)*p.Jitter)
 			b.vertex(x, y, z)
 		}
 	}
@@ -240,20 +243,22 @@ func (b *builder) terrain() {
 // height above the highest.
 func (b *builder) box() {
 	p := b.p
-	sx := p.MinFootprint + b.rng.float()*(p.MaxFootprint-p.MinFootprint)
-	sz := p.MinFootprint + b.rng.float()*(p.MaxFootprint-p.MinFootprint)
-	yaw := b.rng.float() * math.Pi / 2
-	height := p.MinHeight + b.rng.float()*(p.MaxHeight-p.MinHeight)
+	between := func(lo, hi float64) float64 { return lo + float64(b.rng.float()*(hi-lo)) }
+	sx := between(p.MinFootprint, p.MaxFootprint)
+	sz := between(p.MinFootprint, p.MaxFootprint)
+	yaw := between(0, math.Pi/2)
+	height := between(p.MinHeight, p.MaxHeight)
 	reach := math.Hypot(sx, sz) / 2
-	cx := reach + b.rng.float()*(p.Size-2*reach)
-	cz := reach + b.rng.float()*(p.Size-2*reach)
+	cx := between(reach, p.Size-reach)
+	cz := between(reach, p.Size-reach)
 
 	sin, cos := math.Sincos(yaw)
 	var corners [4][2]float64
 	low, high := math.Inf(1), math.Inf(-1)
 	for k, c := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 		dx, dz := c[0]*sx/2, c[1]*sz/2
-		x, z := cx+dx*cos-dz*sin, cz+dx*sin+dz*cos
+		x := cx + float64(float64(dx*cos)-float64(dz*sin))
+		z := cz + float64(float64(dx*sin)+float64(dz*cos))
 		corners[k] = [2]float64{x, z}
 		g := p.Ground(x, z)
 		low, high = math.Min(low, g), math.Max(high, g)
