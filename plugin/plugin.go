@@ -108,7 +108,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 	if err != nil {
 		return fmt.Errorf("plugin: install: %w", err)
 	}
-	pathQueue, err := crowd.NewPathQueue(c.Mesh, c.PathQueue)
+	pathQueue, err := newPathQueue(c)
 	if err != nil {
 		return fmt.Errorf("plugin: install: %w", err)
 	}

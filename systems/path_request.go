@@ -100,6 +100,7 @@ func (s *PathRequest) Update(world *ecs.World) {
 	if s.pathQueue == nil {
 		return
 	}
+	s.pathQueue.SetHierarchical(s.settings.HierarchicalPaths)
 	if n := s.workerCount(); len(s.scratch) < n {
 		s.scratch = make([]pathRequestScratch, n)
 	}

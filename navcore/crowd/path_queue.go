@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -89,6 +90,13 @@ type PathQueueConfig struct {
 	// (room for the searches that start again in a larger pool)
 	// [Limit: >= 0].
 	MaxIterationsPerRequest int
+	// Hierarchy, when not nil, plans the requests whose filter has its cost
+	// model with the hierarchical search (hierarchy.Searcher, which falls
+	// back on the slot's query for other filters): an iteration then closes
+	// a port, a cluster node or a polygon, and a long path takes far fewer
+	// of them. It must follow the queue's mesh. nil plans with plain A*, as
+	// the reference does; see also PathQueue.SetHierarchical.
+	Hierarchy *hierarchy.Hierarchy
 	// FullSearchUnreachable makes a request whose target is out of reach
 	// of its start (query.OutOfReach: in another connected component of
 	// the navmesh, for the flag rule of the request's filter) search like
@@ -163,6 +171,7 @@ type pathSlot struct {
 // except the error values of failed requests.
 type PathQueue struct {
 	mesh                  *navmesh.Mesh
+	hierarchy             *queueHierarchy // nil without PathQueueConfig.Hierarchy
 	slots                 []pathSlot
 	maxIterations         int
 	fullSearchUnreachable bool
@@ -213,6 +222,9 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		}
 		pq.slots[i].query = q
 		pq.slots[i].path = paths[i*config.MaxPathSize : (i+1)*config.MaxPathSize : (i+1)*config.MaxPathSize]
+	}
+	if err := pq.useHierarchy(config.Hierarchy); err != nil {
+		return nil, err
 	}
 	return pq, nil
 }
@@ -330,7 +342,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 			pq.fail(s, err)
 			return 1
 		}
-		status, err := s.query.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, 0)
+		status, err := pq.initSearch(s)
 		if err != nil {
 			pq.fail(s, err)
 			return 1
@@ -342,7 +354,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 		}
 	}
 	iterations = min(iterations, pq.maxIterations-s.iterations)
-	done, status, err := s.query.UpdateSlicedFindPath(iterations)
+	done, status, err := pq.updateSearch(s, iterations)
 	s.iterations += done
 	switch {
 	case err != nil:
@@ -355,7 +367,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 }
 
 func (pq *PathQueue) finish(s *pathSlot) {
-	n, status, err := s.query.FinalizeSlicedFindPath(s.path)
+	n, status, err := pq.finalizeSearch(s)
 	if err != nil {
 		pq.fail(s, err)
 		return
