@@ -448,4 +448,3 @@ func (r *hierarchyCrowdRun) planned() (share, meanTick float64) {
 	}
 	return float64(done) / float64(len(r.plannedAt)), float64(sum) / float64(len(r.plannedAt))
 }
-
