@@ -15,14 +15,15 @@ import (
 // but with a node per portal rather than per polygon, so that a polygon
 // reached through several portals keeps each: the corridor it finds is the
 // cheapest of those tiles (CorridorCost), where FindPath keeps the place
-// it first reached a polygon at. Nodes come in one block per tile entered
-// (one node per link of the tile), so the memory follows the tiles
-// searched, not the mesh.
+// it first reached a polygon at. Each tile entered gets a block of node
+// indices, one per link, and nodes are made as links are crossed, so the
+// memory follows what is searched, not the mesh.
 type refineSearch struct {
 	nodes     []polyNode
+	index     []int32 // blocks of node indices, -1 for no node yet
 	heap      []heapEntry
 	blockGen  []uint32 // per slot: the search generation of its block
-	blockBase []int32  // per slot: index of the node of its link 0
+	blockBase []int32  // per slot: where its block starts in index
 	gen       uint32
 	goal      int32
 	reached   bool
@@ -57,6 +58,7 @@ func (r *refineSearch) open(s *Searcher) {
 		r.blockGen = append(r.blockGen, make([]uint32, n-len(r.blockGen))...)
 		r.blockBase = append(r.blockBase, make([]int32, n-len(r.blockBase))...)
 	}
+	r.index = r.index[:0]
 	r.nodes = append(r.nodes[:0], polyNode{
 		pos:    s.startPos,
 		total:  distance(&s.startPos, &s.goalPos) * heuristicScale,
@@ -68,19 +70,26 @@ func (r *refineSearch) open(s *Searcher) {
 	r.goal, r.reached = -1, false
 }
 
-// node returns the index of the node of link l of tile, making the tile's
-// block on first use.
+// node returns the index of the node of link l of tile, making it (and
+// the tile's block) on first use.
 func (r *refineSearch) node(tile *navmesh.Tile, l uint32) int32 {
 	slot := tile.Index()
 	if r.blockGen[slot] != r.gen {
-		base := len(r.nodes)
+		base := len(r.index)
 		n := len(tile.Links)
-		r.nodes = slices.Grow(r.nodes, n)[:base+n]
-		clear(r.nodes[base:])
+		r.index = slices.Grow(r.index, n)[:base+n]
+		for i := range r.index[base:] {
+			r.index[base+i] = -1
+		}
 		r.blockGen[slot] = r.gen
 		r.blockBase[slot] = int32(base)
 	}
-	return r.blockBase[slot] + int32(l)
+	at := &r.index[r.blockBase[slot]+int32(l)]
+	if *at < 0 {
+		*at = int32(len(r.nodes))
+		r.nodes = append(r.nodes, polyNode{})
+	}
+	return *at
 }
 
 // steps closes up to iterations nodes; done is set when the goal is

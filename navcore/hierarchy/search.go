@@ -108,6 +108,9 @@ type Searcher struct {
 	visited          int
 	// The nodes each part of the search closed, for tests.
 	localSettled, abstractClosed, refineClosed int
+	// unpaid counts the nodes InitSlicedFindPath closed that no update has
+	// counted yet.
+	unpaid int
 
 	// The search over ports and clusters. Its nodes are numbered: the
 	// cluster nodes of the version first (clusterNodeBase), then the ports
@@ -250,7 +253,7 @@ func (s *Searcher) plainPath(path []navmesh.Ref) (Result, error) {
 // fallback set and the Query's sliced search started when sliced).
 func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
 	s.clearSearch()
-	s.localSettled, s.abstractClosed, s.refineClosed = 0, 0, 0
+	s.localSettled, s.abstractClosed, s.refineClosed, s.unpaid = 0, 0, 0, 0
 	s.phase = phaseFailed
 	snap := s.mesh.Snapshot()
 	switch {
@@ -306,6 +309,7 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.connectGoal()
 	s.boundGoal()
 	s.openAbstract()
+	s.unpaid = s.localSettled
 	s.phase = phaseAbstract
 	return nil
 }

@@ -27,8 +27,9 @@ func (s *Searcher) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, en
 }
 
 // UpdateSlicedFindPath runs up to maxIterations iterations of the sliced
-// search (each closes one node: a port, a cluster node or a polygon) and
-// returns how many it ran. The status keeps query.StatusInProgress until
+// search (each closes one node: a port, a cluster node or a polygon; the
+// searches inside the start and goal tiles, which InitSlicedFindPath runs,
+// count towards the first updates) and returns how many it ran. The status keeps query.StatusInProgress until
 // the search is done. When the start or goal polygon is removed from the
 // mesh meanwhile, the search fails with an ErrInvalidRef error and must be
 // started again.
@@ -52,7 +53,11 @@ func (s *Searcher) UpdateSlicedFindPath(maxIterations int) (int, query.Status, e
 		s.phase = phaseFailed
 		return 0, 0, fmt.Errorf("hierarchy: update sliced find path: start or goal polygon is gone: %w", ErrInvalidRef)
 	}
-	used := s.advance(max(maxIterations, 0))
+	// The searches inside the start and goal tiles, which the start ran,
+	// are paid for by the first updates.
+	used := min(s.unpaid, max(maxIterations, 0))
+	s.unpaid -= used
+	used += s.advance(max(maxIterations, 0) - used)
 	switch s.phase {
 	case phaseDone:
 		return used, 0, nil
