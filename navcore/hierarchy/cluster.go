@@ -23,9 +23,11 @@ type clusterGraph struct {
 	nodes        []clusterNode
 	edges        []clusterEdge
 	// masks hold, per edge, the tiles (bits of indices into tiles) its way
-	// crosses; nil when the cluster has more than 64 tiles, and every
-	// edge then may cross any of them.
-	masks []uint64
+	// crosses: in 16 bits for a cluster of up to 16 tiles, else in 64;
+	// both nil when the cluster has more than 64 tiles, and every edge
+	// then may cross any of them.
+	masks16 []uint16
+	masks64 []uint64
 }
 
 // clusterNode is one node of the upper level: port port of the tile in
@@ -50,7 +52,7 @@ func (c *clusterGraph) edgesOf(node int) (first, end int) {
 
 func (c *clusterGraph) memoryBytes() int {
 	return int(unsafe.Sizeof(*c)) + cap(c.tiles)*8 + cap(c.boundaryBase)*4 +
-		cap(c.nodes)*int(unsafe.Sizeof(clusterNode{})) + cap(c.edges)*int(unsafe.Sizeof(clusterEdge{})) + cap(c.masks)*8
+		cap(c.nodes)*int(unsafe.Sizeof(clusterNode{})) + cap(c.edges)*int(unsafe.Sizeof(clusterEdge{})) + cap(c.masks16)*2 + cap(c.masks64)*8
 }
 
 // clusterLinks are the steps out of a cluster: for each of its nodes, the
@@ -114,7 +116,7 @@ func buildLinks(c *clusterGraph, slots []slotEntry, model *costModel) *clusterLi
 				}
 				l.twins = append(l.twins, twin{cluster: beyond.cluster, node: node, cost: distance(&p.rep, &other.ports[q].rep), rep: other.ports[q].rep})
 			}
-			step(p.first)
+			step(p.first())
 			for _, x := range g.extraOf(int(n.port)) {
 				step(x.crossing)
 			}
@@ -204,7 +206,7 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 				last = q
 				b.adjacency = append(b.adjacency, edge{cost: distance(&g.ports[p].rep, &other.ports[q].rep), to: b.portBase[j] + uint32(q)})
 			}
-			step(g.ports[p].first)
+			step(g.ports[p].first())
 			for _, x := range g.extraOf(p) {
 				step(x.crossing)
 			}
@@ -254,10 +256,28 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 	}
 	c.nodes = slices.Clone(b.nodes)
 	c.edges = slices.Clone(b.out)
-	if withMasks {
-		c.masks = slices.Clone(b.masks)
+	switch {
+	case len(tiles) <= 16:
+		c.masks16 = make([]uint16, len(b.masks))
+		for k, m := range b.masks {
+			c.masks16[k] = uint16(m)
+		}
+	case withMasks:
+		c.masks64 = slices.Clone(b.masks)
 	}
 	return c
+}
+
+// mask returns the tiles edge k crosses (bits of indices into c.tiles),
+// ok false when the cluster keeps no masks (every tile may be crossed).
+func (c *clusterGraph) mask(k int) (mask uint64, ok bool) {
+	switch {
+	case c.masks16 != nil:
+		return uint64(c.masks16[k]), true
+	case c.masks64 != nil:
+		return c.masks64[k], true
+	}
+	return 0, false
 }
 
 // localOf returns the local port of node.
@@ -354,4 +374,10 @@ func (b *clusterBuilder) down(i int) {
 	}
 	h[i] = item
 	b.heapIndex[item] = int32(i)
+}
+
+// scratchBytes is the size of the builder's working memory.
+func (b *clusterBuilder) scratchBytes() int {
+	return 4*(cap(b.portBase)+cap(b.portTile)+cap(b.adjStart)+cap(b.cost)+cap(b.parent)+cap(b.heap)+cap(b.heapIndex)+cap(b.matrix)) +
+		8*(cap(b.adjacency)+cap(b.maskGrid)+cap(b.edges)+cap(b.out)+cap(b.masks)) + 12*cap(b.nodes)
 }

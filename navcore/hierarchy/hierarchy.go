@@ -46,7 +46,7 @@ const (
 	MaxClusterSize = 8
 	// DefaultLandmarks is the number of landmarks when Options.Landmarks
 	// is 0.
-	DefaultLandmarks = 16
+	DefaultLandmarks = 12
 	// MaxLandmarks is the largest Options.Landmarks.
 	MaxLandmarks = 64
 	// maxWorkers bounds Options.Workers.

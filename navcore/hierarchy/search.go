@@ -360,7 +360,7 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 		if other == nil {
 			continue
 		}
-		add(p, g.ports[p].first, other)
+		add(p, g.ports[p].first(), other)
 		for _, x := range g.extraOf(p) {
 			add(p, x.crossing, other)
 		}
@@ -575,7 +575,7 @@ func (s *Searcher) expand(u int32) {
 		rep := &other.ports[q].rep
 		s.reachPort(port.neighbour, uint32(q), rep, cost+distance(&port.rep, rep), u, -1)
 	}
-	step(port.first)
+	step(port.first())
 	for _, x := range g.extraOf(int(p)) {
 		step(x.crossing)
 	}
@@ -659,13 +659,14 @@ func (s *Searcher) allowRoute() {
 		// The cluster edge belongs to the parent's cluster, which is a
 		// cluster node.
 		c := v.clusters[s.nodes[n.parent].a]
-		if c.masks == nil {
+		mask, ok := c.mask(int(n.via))
+		if !ok {
 			for _, g := range c.tiles {
 				route = append(route, uint32(g.tile.Index()))
 			}
 			continue
 		}
-		for mask := c.masks[n.via]; mask != 0; mask &= mask - 1 {
+		for ; mask != 0; mask &= mask - 1 {
 			route = append(route, uint32(c.tiles[trailingZeros(mask)].tile.Index()))
 		}
 	}

@@ -20,16 +20,15 @@ import (
 type tileGraph struct {
 	// tile is the version the graph describes: its identity.
 	tile *navmesh.Tile
-	// cluster is the tile's cluster.
-	cluster clusterKey
 	// ports come boundary ports first: those leading into another
 	// cluster, the nodes of the cluster level.
 	ports []port
 	// edges are each port's edges to the other ports, port after port.
 	edges []edge
 	// extra holds the crossings of each port beyond its first, sorted by
-	// port.
-	extra []extraCrossing
+	// port; nil when every port has one (most tiles: kept behind a pointer
+	// to keep the graph small).
+	extra *[]extraCrossing
 	// boundaryPorts counts the boundary ports.
 	boundaryPorts int32
 }
@@ -41,12 +40,30 @@ type port struct {
 	rep geom.Vec3
 	// neighbour is the slot of the tile its links lead into.
 	neighbour uint32
-	// first is the port's first crossing; extra has any others.
-	first crossing
-	// edgeEnd ends the port's edges, which start where the previous
-	// port's end.
-	edgeEnd uint32
+	// packed holds the port's first crossing (from, to: 20 bits each, the
+	// width of a polygon index; extra has any others) and the end of its
+	// edges (24 bits), which start where the previous port's end.
+	packed uint64
 }
+
+const (
+	polyIndexBits = navmesh.PolyBits
+	polyIndexMask = 1<<polyIndexBits - 1
+	// maxTileEdges bounds the edges of one tile graph (24 bits of packed).
+	maxTileEdges = 1<<(64-2*polyIndexBits) - 1
+)
+
+func packPort(first crossing, edgeEnd uint32) uint64 {
+	return uint64(first.from) | uint64(first.to)<<polyIndexBits | uint64(edgeEnd)<<(2*polyIndexBits)
+}
+
+// first returns the port's first crossing.
+func (p *port) first() crossing {
+	return crossing{from: uint32(p.packed & polyIndexMask), to: uint32(p.packed >> polyIndexBits & polyIndexMask)}
+}
+
+// edgeEnd returns the end of the port's edges.
+func (p *port) edgeEnd() uint32 { return uint32(p.packed >> (2 * polyIndexBits)) }
 
 // crossing is one link of a port: from polygon from of the tile into
 // polygon to of the neighbour tile.
@@ -69,22 +86,31 @@ type edge struct {
 func (g *tileGraph) edgesOf(p int) []edge {
 	start := uint32(0)
 	if p > 0 {
-		start = g.ports[p-1].edgeEnd
+		start = g.ports[p-1].edgeEnd()
 	}
-	return g.edges[start:g.ports[p].edgeEnd]
+	return g.edges[start:g.ports[p].edgeEnd()]
 }
 
 // extraOf returns the crossings of port p beyond its first.
 func (g *tileGraph) extraOf(p int) []extraCrossing {
-	if len(g.extra) == 0 {
+	if g.extra == nil {
 		return nil
 	}
-	lo, _ := slices.BinarySearchFunc(g.extra, uint32(p), func(x extraCrossing, p uint32) int { return cmp.Compare(x.port, p) })
+	extra := *g.extra
+	lo, _ := slices.BinarySearchFunc(extra, uint32(p), func(x extraCrossing, p uint32) int { return cmp.Compare(x.port, p) })
 	hi := lo
-	for hi < len(g.extra) && g.extra[hi].port == uint32(p) {
+	for hi < len(extra) && extra[hi].port == uint32(p) {
 		hi++
 	}
-	return g.extra[lo:hi]
+	return extra[lo:hi]
+}
+
+// extraCrossings returns every crossing beyond the ports' first.
+func (g *tileGraph) extraCrossings() []extraCrossing {
+	if g.extra == nil {
+		return nil
+	}
+	return *g.extra
 }
 
 // entryPort returns the port through which a link from polygon from of
@@ -95,8 +121,8 @@ func (g *tileGraph) extraOf(p int) []extraCrossing {
 func (g *tileGraph) entryPort(fromSlot, from, poly uint32) (int, bool) {
 	found, ok := 0, false
 	for p := range g.ports {
-		if c := &g.ports[p]; c.neighbour == fromSlot && c.first.from == poly {
-			if c.first.to == from {
+		if c := &g.ports[p]; c.neighbour == fromSlot && c.first().from == poly {
+			if c.first().to == from {
 				return p, true
 			}
 			if !ok {
@@ -104,7 +130,7 @@ func (g *tileGraph) entryPort(fromSlot, from, poly uint32) (int, bool) {
 			}
 		}
 	}
-	for _, x := range g.extra {
+	for _, x := range g.extraCrossings() {
 		if g.ports[x.port].neighbour == fromSlot && x.from == poly {
 			if x.to == from {
 				return int(x.port), true
@@ -120,7 +146,7 @@ func (g *tileGraph) entryPort(fromSlot, from, poly uint32) (int, bool) {
 // memoryBytes is the graph's size in memory.
 func (g *tileGraph) memoryBytes() int {
 	return int(unsafe.Sizeof(*g)) + cap(g.ports)*int(unsafe.Sizeof(port{})) +
-		cap(g.edges)*int(unsafe.Sizeof(edge{})) + cap(g.extra)*int(unsafe.Sizeof(extraCrossing{}))
+		cap(g.edges)*int(unsafe.Sizeof(edge{})) + cap(g.extraCrossings())*int(unsafe.Sizeof(extraCrossing{}))
 }
 
 // clusterKey names a cluster: the tile grid location divided by the
@@ -283,7 +309,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 			boundary++
 		}
 		first := &b.raw[gr.first]
-		b.ports = append(b.ports, port{rep: gr.rep, neighbour: first.neighbour, first: crossing{from: first.from, to: first.to}})
+		b.ports = append(b.ports, port{rep: gr.rep, neighbour: first.neighbour, packed: packPort(crossing{from: first.from, to: first.to}, 0)})
 		for k := gr.first; k < gr.end; k++ {
 			c := &b.raw[k]
 			if k > gr.first {
@@ -309,17 +335,24 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 		copy(b.matrix[p*ports:(p+1)*ports], s.portCost)
 		start = end
 	}
-	b.edges = pruneEdges(b.matrix, ports, b.edges[:0], func(p int, end int) { b.ports[p].edgeEnd = uint32(end) })
+	b.edges = pruneEdges(b.matrix, ports, b.edges[:0], func(p int, end int) {
+		b.ports[p].packed = packPort(b.ports[p].first(), uint32(min(end, maxTileEdges)))
+	})
+	if len(b.edges) > maxTileEdges {
+		// Beyond what a port can index (some 16 million edges in one
+		// tile): the graph keeps the first ones only.
+		b.edges = b.edges[:maxTileEdges]
+	}
 
 	g := &tileGraph{
 		tile:          t,
-		cluster:       own,
 		ports:         slices.Clone(b.ports),
 		edges:         slices.Clone(b.edges),
 		boundaryPorts: boundary,
 	}
 	if len(b.extra) > 0 {
-		g.extra = slices.Clone(b.extra)
+		extra := slices.Clone(b.extra)
+		g.extra = &extra
 	}
 	return g
 }
@@ -415,4 +448,14 @@ func union(parent []uint32, a, b uint32) {
 	case rb < ra:
 		parent[ra] = rb
 	}
+}
+
+// scratchBytes is the size of the builder's working memory.
+func (b *graphBuilder) scratchBytes() int {
+	s := &b.search
+	return cap(b.passes) + 4*cap(b.parent) + int(unsafe.Sizeof(rawCrossing{}))*cap(b.raw) +
+		int(unsafe.Sizeof(group{}))*cap(b.groups) + int(unsafe.Sizeof(searchCrossing{}))*cap(b.entries) +
+		4*cap(b.matrix) + 8*cap(b.edges) + int(unsafe.Sizeof(port{}))*cap(b.ports) +
+		int(unsafe.Sizeof(extraCrossing{}))*cap(b.extra) +
+		int(unsafe.Sizeof(tileState{}))*cap(s.states) + 4*(cap(s.linkState)+cap(s.heap)+cap(s.portCost))
 }

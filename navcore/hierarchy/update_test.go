@@ -58,14 +58,14 @@ func sameTileGraph(a, b *tileGraph) error {
 	switch {
 	case a.tile != b.tile:
 		return fmt.Errorf("other tile versions")
-	case a.cluster != b.cluster || a.boundaryPorts != b.boundaryPorts:
-		return fmt.Errorf("cluster %v/%d, %v/%d", a.cluster, a.boundaryPorts, b.cluster, b.boundaryPorts)
+	case a.boundaryPorts != b.boundaryPorts:
+		return fmt.Errorf("%d boundary ports, %d", a.boundaryPorts, b.boundaryPorts)
 	case fmt.Sprint(a.ports) != fmt.Sprint(b.ports):
 		return fmt.Errorf("ports %v, %v", a.ports, b.ports)
 	case fmt.Sprint(a.edges) != fmt.Sprint(b.edges):
 		return fmt.Errorf("edges %v, %v", a.edges, b.edges)
-	case fmt.Sprint(a.extra) != fmt.Sprint(b.extra):
-		return fmt.Errorf("extra crossings %v, %v", a.extra, b.extra)
+	case fmt.Sprint(a.extraCrossings()) != fmt.Sprint(b.extraCrossings()):
+		return fmt.Errorf("extra crossings %v, %v", a.extraCrossings(), b.extraCrossings())
 	}
 	return nil
 }
@@ -97,8 +97,8 @@ func sameCluster(a, b *version, numberA, numberB int) error {
 		return fmt.Errorf("nodes %v, %v", ca.nodes, cb.nodes)
 	case fmt.Sprint(ca.edges) != fmt.Sprint(cb.edges):
 		return fmt.Errorf("edges %v, %v", ca.edges, cb.edges)
-	case fmt.Sprint(ca.masks) != fmt.Sprint(cb.masks):
-		return fmt.Errorf("masks %v, %v", ca.masks, cb.masks)
+	case fmt.Sprint(ca.masks16, ca.masks64) != fmt.Sprint(cb.masks16, cb.masks64):
+		return fmt.Errorf("masks %v %v, %v %v", ca.masks16, ca.masks64, cb.masks16, cb.masks64)
 	}
 	la, lb := a.links[numberA], b.links[numberB]
 	if fmt.Sprint(la.end) != fmt.Sprint(lb.end) {

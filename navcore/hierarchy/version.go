@@ -94,7 +94,7 @@ func (h *Hierarchy) build(snap *navmesh.Snapshot, base *version) *version {
 	}
 	for k, i := range rebuild {
 		g := graphs[k]
-		v.slots[i] = slotEntry{graph: g, cluster: h.clusterNumber(g.cluster)}
+		v.slots[i] = slotEntry{graph: g, cluster: h.clusterNumber(clusterOf(g.tile.Header, h.clusterSize))}
 		markDirty(v.slots[i].cluster)
 	}
 	for i := range baseSlots {
@@ -190,6 +190,7 @@ func (h *Hierarchy) build(snap *navmesh.Snapshot, base *version) *version {
 	v.clusterNodes = int(nodes)
 	v.count()
 	v.stats = UpdateStats{TilesBuilt: len(rebuild), ClustersBuilt: len(dirty), Duration: time.Since(began)}
+	h.releaseScratch()
 	return v
 }
 
@@ -288,3 +289,26 @@ func (h *Hierarchy) parallel(n int, work func(worker, k int)) {
 // defaultWorkers is the number of build goroutines when Options.Workers
 // is 0.
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// keptScratch bounds the working memory the builders keep from one build
+// to the next [Units: bytes]: a tile change reuses it, a full build's is
+// let go so that it does not weigh on the hierarchy's memory.
+const keptScratch = 64 << 10
+
+// releaseScratch drops the builders' working memory when it has grown past
+// keptScratch. The caller holds h.mu.
+func (h *Hierarchy) releaseScratch() {
+	for i := range h.graphBuilders {
+		if h.graphBuilders[i].scratchBytes() > keptScratch {
+			h.graphBuilders[i] = graphBuilder{}
+		}
+	}
+	for i := range h.clusterBuilders {
+		if h.clusterBuilders[i].scratchBytes() > keptScratch {
+			h.clusterBuilders[i] = clusterBuilder{}
+		}
+	}
+	if cap(h.scratchSlots)*4 > keptScratch {
+		h.scratchSlots = nil
+	}
+}
