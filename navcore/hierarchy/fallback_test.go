@@ -222,3 +222,27 @@ func TestOffMeshConnectionsBothWays(t *testing.T) {
 	assert.LessOrEqual(t, costMean, 1.01)
 	assert.LessOrEqual(t, costP99, 1.05)
 }
+
+// TestEmptyMeshAndOneTile: a mesh without tiles, and one of a single tile
+// (no ports at all), build and answer.
+func TestEmptyMeshAndOneTile(t *testing.T) {
+	mesh, err := navmesh.New(navmesh.Params{TileWidth: 10, TileHeight: 10, MaxTiles: 4, MaxPolys: 16})
+	require.NoError(t, err)
+	h, err := New(mesh, demoFilter(), Options{})
+	require.NoError(t, err)
+	assert.Zero(t, h.Stats().Tiles)
+
+	solo, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	filter := demoFilter()
+	h, err = New(solo, filter, Options{})
+	require.NoError(t, err)
+	stats := h.Stats()
+	assert.Equal(t, 1, stats.Tiles)
+	assert.Zero(t, stats.Ports)
+	q, _ := query.New(solo, 2048)
+	s, _ := NewSearcher(q, h)
+	quality := comparePaths(t, solo, s, filter, randomPairs(t, solo, filter, 200, 5))
+	mean, _ := summary(quality.costRatios)
+	assert.LessOrEqual(t, mean, 1.01)
+}

@@ -44,10 +44,10 @@ type landmarkBuilder struct {
 // from the ones picked before), and computes their costs.
 func buildLandmarks(v *version, count int) *landmarks {
 	n := v.clusterNodes
-	l := &landmarks{count: count, unit: 1}
 	if n == 0 || count == 0 {
-		return l
+		return &landmarks{unit: 1}
 	}
+	l := &landmarks{count: count, unit: 1}
 	b := landmarkBuilder{cost: make([]float32, n)}
 	// Start from the node reaching the most others, found among a few.
 	seed, best := 0, -1
