@@ -133,7 +133,7 @@ type Searcher struct {
 	local        tileSearch
 	crossings    []searchCrossing
 	landmarks    *landmarks
-	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal
+	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
 	allowed      []uint32  // per slot: gen when the refinement may enter it
 	routeTiles   []uint32
 	touches      []uint32 // per slot: gen once a route tile links to it
@@ -789,19 +789,30 @@ func (s *Searcher) boundGoal() {
 			}
 		}
 	}
+	// In steps, so that a node's bound is a subtraction per landmark,
+	// capped under unreachable so that a node no way from the landmark
+	// reaches gets no bound from it (a lower goal bound is still one); a
+	// goal no way from the landmark reaches gets a bound no node beats.
+	for k, g := range s.goalBounds {
+		if g < float32(math.Inf(1)) {
+			s.goalBounds[k] = min(g/l.unit, unreachable-1)
+		} else {
+			s.goalBounds[k] = -unreachable
+		}
+	}
 }
 
 // landmarkBound returns the larger of h and the landmarks' lower bound of
-// the cost from cluster node i to the goal.
+// the cost from cluster node i to the goal. A node no way from a landmark
+// reaches has that landmark's cost at unreachable steps, which gives no
+// bound (goal bounds stay under it).
 func (s *Searcher) landmarkBound(i int, h float32) float32 {
 	l := s.landmarks
 	row := l.steps[i*l.count : (i+1)*l.count]
+	bounds := s.goalBounds[:len(row)]
+	best := float32(0)
 	for k, steps := range row {
-		if g := s.goalBounds[k]; steps != unreachable && g < float32(math.Inf(1)) {
-			if b := (g - float32(steps)*l.unit) * heuristicScale; b > h {
-				h = b
-			}
-		}
+		best = max(best, bounds[k]-float32(steps))
 	}
-	return h
+	return max(h, best*l.unit*heuristicScale)
 }
