@@ -9,7 +9,8 @@ import (
 // Stage names one step of the bake pipeline, for timings.
 type Stage int
 
-// Pipeline stages in the order a solo bake runs them.
+// Pipeline stages in the order a solo bake runs them, then the tile cache
+// bake's own.
 const (
 	// StageRasterize marks walkable triangles and rasterizes them.
 	StageRasterize Stage = iota
@@ -33,13 +34,19 @@ const (
 	StageDetailMesh
 	// StageTileData builds the navmesh tile data.
 	StageTileData
+	// StageLinks places the automatic drop and jump links and builds the
+	// tiles that got some again (only with Settings.Links enabled).
+	StageLinks
+	// StageLayers splits the compact heightfield into heightfield layers
+	// (tile cache bakes only, after StageErode).
+	StageLayers
 	// NumStages is the number of stages.
 	NumStages
 )
 
 var stageNames = [NumStages]string{
 	"rasterize", "filters", "compact", "erode", "distance field", "regions",
-	"contours", "poly mesh", "detail mesh", "tile data",
+	"contours", "poly mesh", "detail mesh", "tile data", "links", "layers",
 }
 
 // String returns the stage's name as used in reports ("poly mesh").
@@ -68,6 +75,8 @@ type BuildCounts struct {
 	DetailVerts, DetailTris int
 	// TileBytes is the size of the tile as a C++ DNAV blob.
 	TileBytes int
+	// DropLinks and JumpLinks count the automatic links the tile holds.
+	DropLinks, JumpLinks int
 }
 
 // BuildStats report a bake: time per stage, output sizes and the warnings

@@ -14,42 +14,31 @@ import (
 var ErrNoPolygons = errors.New("no walkable polygons")
 
 // Area ids and polygon flags of RecastDemo's samples, used by
-// RecastDemoAreaFlags.
+// RecastDemoAreaFlags: the names of package navmesh, repeated here so that
+// bake's callers need not import it.
 const (
 	// DemoAreaGround .. DemoAreaJump are RecastDemo's polygon areas.
-	DemoAreaGround uint8 = 0
-	DemoAreaWater  uint8 = 1
-	DemoAreaRoad   uint8 = 2
-	DemoAreaDoor   uint8 = 3
-	DemoAreaGrass  uint8 = 4
-	DemoAreaJump   uint8 = 5
+	DemoAreaGround = navmesh.AreaGround
+	DemoAreaWater  = navmesh.AreaWater
+	DemoAreaRoad   = navmesh.AreaRoad
+	DemoAreaDoor   = navmesh.AreaDoor
+	DemoAreaGrass  = navmesh.AreaGrass
+	DemoAreaJump   = navmesh.AreaJump
 
 	// DemoFlagWalk .. DemoFlagDisabled are RecastDemo's polygon flags.
-	DemoFlagWalk     uint16 = 0x01
-	DemoFlagSwim     uint16 = 0x02
-	DemoFlagDoor     uint16 = 0x04
-	DemoFlagJump     uint16 = 0x08
-	DemoFlagDisabled uint16 = 0x10
+	DemoFlagWalk     = navmesh.FlagWalk
+	DemoFlagSwim     = navmesh.FlagSwim
+	DemoFlagDoor     = navmesh.FlagDoor
+	DemoFlagJump     = navmesh.FlagJump
+	DemoFlagDisabled = navmesh.FlagDisabled
 )
 
 // RecastDemoAreaFlags maps a baked polygon area to the area and flags
-// RecastDemo stores in its tiles: WalkableArea becomes DemoAreaGround;
-// ground, grass and road polygons get DemoFlagWalk, water DemoFlagSwim,
-// doors DemoFlagWalk|DemoFlagDoor, anything else no flags.
-func RecastDemoAreaFlags(area uint8) (uint8, uint16) {
-	if area == WalkableArea {
-		area = DemoAreaGround
-	}
-	switch area {
-	case DemoAreaGround, DemoAreaGrass, DemoAreaRoad:
-		return area, DemoFlagWalk
-	case DemoAreaWater:
-		return area, DemoFlagSwim
-	case DemoAreaDoor:
-		return area, DemoFlagWalk | DemoFlagDoor
-	}
-	return area, 0
-}
+// RecastDemo stores in its tiles (navmesh.RecastDemoAreaFlags): WalkableArea
+// becomes DemoAreaGround; ground, grass and road polygons get DemoFlagWalk,
+// water DemoFlagSwim, doors DemoFlagWalk|DemoFlagDoor, anything else no
+// flags.
+func RecastDemoAreaFlags(area uint8) (uint8, uint16) { return navmesh.RecastDemoAreaFlags(area) }
 
 // SoloOption adjusts a solo bake.
 type SoloOption func(*soloOptions)
@@ -96,6 +85,9 @@ type SoloResult struct {
 	DetailMesh *PolyMeshDetail
 	// TileData is the navmesh tile (tile 0, 0) for navmesh.Mesh.AddTile.
 	TileData *navmesh.TileData
+	// Links are the automatic drop and jump links the tile holds (with
+	// Settings.Links enabled), after the geometry's own connections.
+	Links []OffMeshConnection
 	// Fingerprints of the poly mesh, the detail mesh and the tile.
 	Fingerprints Fingerprints
 	// Stats holds the time per stage, the sizes and the warnings.
@@ -165,9 +157,21 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, fmt.Errorf("bake: solo: %w", ErrNoPolygons)
 	}
 	spec := tileSpec{settings: &settings, config: cfg, areaFlags: options.areaFlags}
-	tile, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")
+	tile, params, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")
 	if err != nil {
 		return nil, err
+	}
+	if settings.Links.Enabled() {
+		if err := bc.Run(StageLinks, func() (err error) {
+			tile, result.Links, err = soloLinks(&settings, cfg, &b.heightfield, tile, params)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("bake: solo: links: %w", err)
+		}
+		if err := finishTile(bc.Counts(), tile, &result.Fingerprints, "bake: solo: "); err != nil {
+			return nil, err
+		}
+		countLinks(bc.Counts(), result.Links)
 	}
 
 	result.PolyMesh, result.DetailMesh, result.TileData = mesh, detail, tile
@@ -207,6 +211,17 @@ func walkableSpanCount(chf *CompactHeightfield) int {
 // RecastDemo does) and builds tile (spec.x, spec.y) with the BV tree and the
 // geometry's off-mesh connections.
 func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec) (*navmesh.TileData, error) {
+	params, err := tileBuildParams(mesh, detail, g, spec)
+	if err != nil {
+		return nil, err
+	}
+	return navmesh.BuildTileData(params)
+}
+
+// tileBuildParams maps the mesh's areas to tile areas and flags (in place,
+// as RecastDemo does) and returns the parameters that build tile (spec.x,
+// spec.y) with the BV tree and the geometry's off-mesh connections.
+func tileBuildParams(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec) (*navmesh.BuildParams, error) {
 	settings, cfg := spec.settings, spec.config
 	for i := 0; i < mesh.PolyCount; i++ {
 		area, flags := spec.areaFlags(mesh.Areas[i])
@@ -235,8 +250,21 @@ func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec til
 		CellHeight:     cfg.CellHeight,
 		BuildBVTree:    true,
 	}
-	for _, c := range g.OffMeshConnections {
-		params.OffMeshConnections = append(params.OffMeshConnections, navmesh.OffMeshConnectionParams{
+	params.OffMeshConnections = appendOffMeshParams(params.OffMeshConnections, g.OffMeshConnections)
+	return params, nil
+}
+
+// ConnectionParams returns connections in the tile builder's form, for
+// navmesh.BuildParams or a tile cache's mesh process
+// (tilecache.RecastDemoProcess.OffMeshConnections).
+func ConnectionParams(connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
+	return appendOffMeshParams(nil, connections)
+}
+
+// appendOffMeshParams appends the tile builder's form of connections to dst.
+func appendOffMeshParams(dst []navmesh.OffMeshConnectionParams, connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
+	for _, c := range connections {
+		dst = append(dst, navmesh.OffMeshConnectionParams{
 			Start:         c.Start,
 			End:           c.End,
 			Radius:        c.Radius,
@@ -246,5 +274,5 @@ func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec til
 			UserID:        c.UserID,
 		})
 	}
-	return navmesh.BuildTileData(params)
+	return dst
 }

@@ -7,7 +7,8 @@ import (
 
 // BuildTile bakes tile (tx, ty) of the grid (Sample_TileMesh::buildTileMesh),
 // for example to rebuild it after the level changed there. It is safe to
-// call from several goroutines at once. A tile with nothing walkable gives a
+// call from several goroutines at once. It places no automatic links
+// (Settings.Links), which need the neighbouring tiles: BuildAll does. A tile with nothing walkable gives a
 // result with nil Data and no error. ctx stops the build between stages; a
 // nil ctx never stops it.
 func (b *TileBaker) BuildTile(ctx context.Context, tx, ty int) (*TileResult, error) {
@@ -20,6 +21,7 @@ func (b *TileBaker) BuildTile(ctx context.Context, tx, ty int) (*TileResult, err
 	if err != nil {
 		return nil, fmt.Errorf("bake: build tile (%d, %d): %w", tx, ty, err)
 	}
+	result.solid, result.linkParams = nil, nil // no links for a tile alone
 	return result, nil
 }
 
@@ -57,14 +59,19 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		return nil // no geometry near the tile
 	}
 	g := b.geometry
-	if err := bc.Run(StageRasterize, func() error {
-		hf := &baker.heightfield
-		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+	if err := b.rasterizeTile(bc, cfg, baker); err != nil {
+		return err
+	}
+	links := b.settings.Links.Enabled()
+	if links {
+		// The filters only change areas: the solid spans are final. Kept
+		// for the links, timed with them.
+		if err := bc.Run(StageLinks, func() error {
+			result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
+			return nil
+		}); err != nil {
 			return err
 		}
-		return hf.RasterizeTriangles(g.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb)
-	}); err != nil {
-		return err
 	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
@@ -80,8 +87,23 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		return nil
 	}
 	spec := tileSpec{x: result.X, y: result.Y, settings: &b.settings, config: cfg, areaFlags: b.areaFlags}
-	result.Data, err = buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "")
+	result.Data, result.linkParams, err = buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "")
+	if !links {
+		result.linkParams = nil
+	}
 	return err
+}
+
+// rasterizeTile rasterizes the triangles gatherTriangles collected in
+// baker into its heightfield, emptied and sized for cfg.
+func (b *TileBaker) rasterizeTile(bc *BuildContext, cfg *Config, baker *Baker) error {
+	return bc.Run(StageRasterize, func() error {
+		hf := &baker.heightfield
+		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+			return err
+		}
+		return hf.RasterizeTriangles(b.geometry.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb)
+	})
 }
 
 // gatherTriangles collects in baker, chunk by chunk in tree order, the

@@ -184,6 +184,8 @@ type pairRunner struct {
 	extents  geom.Vec3
 	path     []navmesh.Ref
 	points   []query.StraightPathPoint
+	// partials counts the partial paths found so far.
+	partials int
 
 	durations []time.Duration
 	nodes     int
@@ -210,6 +212,9 @@ func (r *pairRunner) run(p queryPair) (queryResult, error) {
 	r.durations = append(r.durations, took)
 	r.nodes += nodes
 	res.partial = status.Partial()
+	if res.partial {
+		r.partials++
+	}
 	res.polys = n
 	ns, _, err := r.q.FindStraightPath(p.start, p.end, r.path[:n], r.points, 0)
 	if err != nil {
