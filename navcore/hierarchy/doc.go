@@ -76,17 +76,21 @@
 // package's bench_test.go; CPU time on a shared, loaded 2-core machine, so
 // take the ratios rather than the times):
 //
-//   - Build: about 85 ms of CPU on 2 workers, landmarks included.
+//   - Build: about 70 ms of CPU on 2 workers, landmarks included.
 //   - Memory: about 2.4 MB, 21 % of the navmesh's heap (12.1 MB) and under a
 //     quarter of its tile arrays (TestMemoryUnderAQuarterOfTheMesh).
 //   - A tile change (a tile swapped for a new version of itself): about
 //     0.3 ms of CPU to update, 4 tile graphs and 2 cluster graphs rebuilt;
-//     the landmarks then take about 12 ms on the hierarchy's goroutine.
-//   - Searches: for pairs more than 500 m apart, about 6 to 7 times less
-//     CPU than FindPath with a node pool that finishes them, with some 600
-//     nodes closed instead of 4000; 100 to 500 m apart 3 to 4 times less;
+//     the landmarks then take 12 to 18 ms on the hierarchy's goroutine.
+//   - Searches: for pairs more than 500 m apart, 4.5 to 6.5 times less CPU
+//     than FindPath with a node pool that finishes them (about 640 nodes
+//     closed instead of 4100); 100 to 500 m apart about 4 times less;
 //     under 100 m about the same; random pairs as they come (most out of
-//     reach of each other, roofs being islands) over 10 times less.
+//     reach of each other, roofs being islands) 15 times less or more.
+//   - The crowd (benchmarks' BenchmarkCrowdHierarchy, 1000 agents sent
+//     over 300 m): with a budget of 2000 iterations a tick every agent has
+//     its path after 135 ticks on average, against half of them after 600
+//     ticks with A*, for less path-queue time a tick.
 //
 // # Use
 //
