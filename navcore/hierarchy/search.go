@@ -134,6 +134,7 @@ type Searcher struct {
 	crossings    []searchCrossing
 	landmarks    *landmarks
 	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
+	goalBounded  bool      // goalBounds are computed
 	allowed      []uint32  // per slot: gen when the refinement may enter it
 	routeTiles   []uint32
 	touches      []uint32 // per slot: gen once a route tile links to it
@@ -307,7 +308,7 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.goalCluster = s.v.slots[s.goalSlot].cluster
 	s.connectStart()
 	s.connectGoal()
-	s.boundGoal()
+	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
 	s.openAbstract()
 	s.unpaid = s.localSettled
 	s.phase = phaseAbstract
@@ -613,7 +614,14 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 	if n.gen != s.gen {
 		h := distance(rep, &s.goalPos) * heuristicScale
 		if i < s.l0Base && s.landmarks != nil {
-			h = s.landmarkBound(int(i), h)
+			if !s.goalBounded {
+				// The first cluster node of the search: short searches,
+				// which stay in the start and goal clusters, skip this.
+				s.boundGoal()
+			}
+			if s.landmarks != nil {
+				h = s.landmarkBound(int(i), h)
+			}
 		}
 		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, gen: s.gen}
 	}
@@ -763,7 +771,7 @@ func popEntry(h []heapEntry) ([]heapEntry, heapEntry) {
 // goal: every way into the goal cluster enters at one of its nodes, then
 // goes at least the straight line to the goal.
 func (s *Searcher) boundGoal() {
-	s.landmarks = s.v.landmarksOf()
+	s.goalBounded = true
 	l := s.landmarks
 	if l == nil || l.count == 0 {
 		s.landmarks = nil
