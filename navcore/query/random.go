@@ -37,11 +37,7 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 	// Reservoir-sample one tile, all tiles weighing the same.
 	var tile *navmesh.Tile
 	var tileSum float32
-	for i := 0; i < snap.MaxTiles(); i++ {
-		t := snap.Tile(i)
-		if t == nil {
-			continue
-		}
+	for t := snap.NextTile(0); t != nil; t = snap.NextTile(t.Index() + 1) {
 		const area = 1
 		tileSum += area
 		if draw.next()*tileSum <= area {
