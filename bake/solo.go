@@ -153,6 +153,9 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err := bc.Run(StageRasterize, func() error { return b.rasterize(g, cfg) }); err != nil {
 		return nil, err
 	}
+	if warning := b.heightfield.ClampWarning(); warning != "" {
+		bc.Warnf("%s", warning)
+	}
 	chf, cset, err := b.buildContours(bc, g, cfg)
 	if err != nil {
 		return nil, err
