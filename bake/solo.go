@@ -147,6 +147,9 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err != nil {
 		return nil, err
 	}
+	if err := settings.checkMemory("solo", cfg, 1); err != nil {
+		return nil, err
+	}
 
 	bc := NewBuildContext(ctx)
 	result := &SoloResult{Config: cfg}

@@ -25,7 +25,8 @@ type TiledOptions struct {
 	// areas below navmesh.MaxAreas.
 	AreaFlags func(area uint8) (newArea uint8, flags uint16)
 	// Progress, when set, is called after each tile with the number of
-	// tiles done so far and the total. Calls come one at a time, from the
+	// tiles done so far and the total, the tiles with geometry within their
+	// border (TiledStats.TilesBaked). Calls come one at a time, from the
 	// goroutine that called Tiled, and stop once the bake is cancelled or
 	// a tile failed.
 	Progress func(done, total int)
@@ -35,9 +36,14 @@ type TiledOptions struct {
 type TiledStats struct {
 	// TilesX and TilesY are the size of the tile grid.
 	TilesX, TilesY int
+	// TilesBaked counts the tiles baked: those with the box of a triangle
+	// within their border. The other tiles of the grid cannot get spans and
+	// are skipped without a look.
+	TilesBaked int
 	// TilesWithData counts the tiles that produced tile data.
 	TilesWithData int
-	// Triangles sums, over the tiles, the input triangles each looked at.
+	// Triangles sums, over the tiles baked, the input triangles each looked
+	// at.
 	Triangles int
 	// Counts sums the tiles' counts.
 	Counts BuildCounts
@@ -72,7 +78,11 @@ type TiledResult struct {
 // Tiled bakes every tile of the level on several goroutines
 // (Sample_TileMesh::buildAllTiles), each with its own scratch buffers. The
 // tiles, their order and their bytes do not depend on the number of
-// workers. Cancelling ctx stops the workers between two stages of a tile and
+// workers. Only the tiles with a triangle's box within their border are
+// baked (the others cannot hold spans): a grid with a few occupied tiles
+// costs those, however large it is. More than Settings.MaxTiles such tiles,
+// or an estimated memory (one tile's grid on each worker) above
+// Settings.MaxMemory, is an error before anything is baked. Cancelling ctx stops the workers between two stages of a tile and
 // returns ctx's error; a nil ctx never stops it. A failing tile stops the
 // bake and its error is returned (the first in grid order when several
 // fail before the others stop).
@@ -98,21 +108,28 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	total := b.tilesX * b.tilesY
+	tiles, err := b.tilesWithGeometry(b.settings.maxTiles())
+	if err != nil {
+		return nil, err
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = max(min(workers, total), 1)
+	workers = max(min(workers, len(tiles)), 1)
+	if err := b.settings.checkMemory("tiled build", b.tileConfig, workers); err != nil {
+		return nil, err
+	}
 
 	var summary tiledSummary
-	if err := b.buildTiles(ctx, workers, total, opts.Progress, &summary); err != nil {
+	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
 
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Workers = b.tilesX, b.tilesY, workers
+	stats.TilesBaked = len(tiles)
 	stats.Triangles = summary.triangles
 	stats.Counts = summary.counts
 	stats.StageTimes = summary.stageTimes
@@ -178,12 +195,13 @@ type tileFailure struct {
 	err   error
 }
 
-// buildTiles bakes tiles 0..total-1 (x + y·tilesX) on workers goroutines
-// that each take the next tile when they become free, and adds each
-// finished tile to summary from this goroutine. The workers hand their
-// tiles over through a queue that never makes them wait for this goroutine,
-// which may get a processor only when one of them stops.
-func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress func(done, total int), summary *tiledSummary) error {
+// buildTiles bakes the tiles of grid indices tiles (x + y·tilesX) on
+// workers goroutines that each take the next tile when they become free,
+// and adds each finished tile to summary from this goroutine. The workers
+// hand their tiles over through a queue that never makes them wait for
+// this goroutine, which may get a processor only when one of them stops.
+func (b *TileBaker) buildTiles(ctx context.Context, workers int, tiles []int32, progress func(done, total int), summary *tiledSummary) error {
+	total := len(tiles)
 	workCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -199,10 +217,11 @@ func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress
 			baker := b.getBaker()
 			defer b.bakers.Put(baker)
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= total || workCtx.Err() != nil {
+				job := int(next.Add(1) - 1)
+				if job >= total || workCtx.Err() != nil {
 					return
 				}
+				i := int(tiles[job])
 				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, baker)
 				if err != nil {
 					failuresMu.Lock()

@@ -24,6 +24,7 @@ type bakeReport struct {
 	TilesX         int    `json:"tilesX"`
 	TilesY         int    `json:"tilesY"`
 	Tiles          int    `json:"tiles"`
+	TilesBaked     int    `json:"tilesBaked"`
 	Workers        int    `json:"workers"`
 
 	HeightfieldSpans int `json:"heightfieldSpans"`
@@ -95,7 +96,7 @@ func (r *bakeReport) setCounts(c *bake.BuildCounts) {
 func (r *bakeReport) setSolo(result *bake.SoloResult) {
 	r.Mode = "solo"
 	r.GridWidth, r.GridHeight = result.Config.Width, result.Config.Height
-	r.TilesX, r.TilesY, r.Tiles, r.Workers = 1, 1, 1, 1
+	r.TilesX, r.TilesY, r.Tiles, r.TilesBaked, r.Workers = 1, 1, 1, 1, 1
 	r.setCounts(&result.Stats.Counts)
 	r.PolyMeshHash = hex16(result.Fingerprints.PolyMesh)
 	r.DetailMeshHash = hex16(result.Fingerprints.DetailMesh)
@@ -114,6 +115,7 @@ func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	r.GridWidth, r.GridHeight = bake.CalcGridSize(bmin, bmax, result.Baker.Settings().CellSize)
 	r.TileSize = result.Baker.Settings().TileSize
 	r.TilesX, r.TilesY, r.Tiles, r.Workers = s.TilesX, s.TilesY, s.TilesWithData, s.Workers
+	r.TilesBaked = s.TilesBaked
 	r.setCounts(&s.Counts)
 
 	fingerprints, err := result.Fingerprints()
@@ -137,8 +139,8 @@ func printBakeReport(w io.Writer, r *bakeReport) error {
 	if r.Mode == "solo" {
 		fmt.Fprintf(w, "bake:         solo, %d x %d cells\n", r.GridWidth, r.GridHeight)
 	} else {
-		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, %d with data, %d workers\n",
-			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.Tiles, r.Workers)
+		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, %d baked, %d with data, %d workers\n",
+			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TilesBaked, r.Tiles, r.Workers)
 	}
 	fmt.Fprintf(w, "spans:        %d heightfield, %d compact, %d walkable\n", r.HeightfieldSpans, r.CompactSpans, r.WalkableSpans)
 	fmt.Fprintf(w, "regions:      %d, contours %d\n", r.Regions, r.Contours)
