@@ -262,7 +262,7 @@ func TestWriteHostileSeeds(t *testing.T) {
 	if os.Getenv("NAVMESH_WRITE_FUZZ_SEEDS") != "1" {
 		t.Skip("set NAVMESH_WRITE_FUZZ_SEEDS=1 to regenerate testdata/fuzz")
 	}
-	for name, file := range hostileFiles(t, 12) {
+	for name, file := range hostileFiles(t, 3) {
 		target := "FuzzLoad"
 		if DetectFormat(file) == FormatMSET {
 			target = "FuzzReadMSET"
