@@ -182,4 +182,7 @@ type Stats struct {
 	// WaitingForQueue is the number of agents waiting for a path queue
 	// slot after the PathRequest stage.
 	WaitingForQueue int
+	// PathQueueRequests is the number of searches the PathRequest stage
+	// handed to the path queue in the last tick.
+	PathQueueRequests int
 }

@@ -227,7 +227,7 @@ func (l *removalListener) Notify(world *ecs.World, evt ecs.EntityEvent) {
 	}
 	target := (*components.MoveTarget)(world.Get(evt.Entity, l.target))
 	if target.Request != 0 {
-		l.plugin.pathQueue.Cancel(target.Request)
+		l.plugin.pathQueue.Abandon(target.Request)
 		target.Request = 0
 	}
 	if world.Has(evt.Entity, l.path) {
