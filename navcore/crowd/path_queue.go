@@ -95,7 +95,8 @@ type PathQueueConfig struct {
 	// back on the slot's query for other filters): an iteration then closes
 	// a port, a cluster node or a polygon, and a long path takes far fewer
 	// of them. It must follow the queue's mesh. nil plans with plain A*, as
-	// the reference does; see also PathQueue.SetHierarchical.
+	// the reference does, and so does ReferenceSchedule, which ignores it;
+	// see also PathQueue.SetHierarchical.
 	Hierarchy *hierarchy.Hierarchy
 	// FullSearchUnreachable makes a request whose target is out of reach
 	// of its start (query.OutOfReach: in another connected component of
