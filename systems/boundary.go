@@ -19,6 +19,9 @@ const maxNeighbourCandidates = 32
 // lists its nearest neighbours: other agents within the range whose
 // vertical extents overlap.
 //
+// A returning agent (components.AgentReturning) gets its neighbours but no
+// walls: it stands off the navmesh.
+//
 // Resources: Queries, Filters, ProximityGrid; optional Workers.
 type BoundaryUpdate struct {
 	stage

@@ -40,7 +40,16 @@ const collisionResolveFactor = float32(0.7)
 // pile of more agents the pushes cancel out and the pile stays. Agents
 // that flow past each other are left alone, so dense crowds keep moving.
 //
-// Resources: Queries, Filters; optional Settings, Workers.
+// An agent is pushed out of the obstacle bodies near it (ObstacleBodies:
+// obstacles that do not carve, or whose hole is not in the navmesh yet),
+// taking the whole push, by at most as far as it or the body moves in a
+// tick, so that a body that appears on an agent lets it walk out instead of
+// throwing it. Of two walking agents of different AvoidancePriority the
+// lower takes the whole push. With Settings.PushSpeedLimit, no agent
+// moves further in a tick, its walk and the pushes together, than that
+// many times its walking step.
+//
+// Resources: Queries, Filters; optional ObstacleBodies, Settings, Workers.
 type CollisionResolve struct {
 	stage
 

@@ -61,6 +61,22 @@ var outOfReachDelay = float32(math.Inf(1))
 // nor come back to it every second.
 // It raises EventPathFailed and EventPartialPath.
 //
+// When the navmesh changed since the last tick (a tile cache rebuild,
+// AddTile, RemoveTile, a flag or area edit) it learns which tiles from the
+// snapshot (navmesh.Snapshot.ChangesSince) and, with
+// Settings.CheckChangedCorridors, checks every polygon of every corridor
+// that crosses one of them, replanning those that are blocked; paths the
+// queue planned before a change are checked the same way. An agent whose
+// polygon went away and that is not over another one walks back to the
+// nearest free point (Settings.WalkBackToMesh: AgentReturning,
+// EventGroundLost; the reference puts it there at once), or becomes
+// AgentInvalid (EventAgentInvalid) when there is none near; an invalid
+// agent looks for ground every tick and walks again when it finds some
+// (Settings.RecoverInvalidAgents, EventAgentRecovered). A target whose
+// polygon went away moves to the nearest point left (searched wider with
+// Settings.WalkBackToMesh), and back towards where it was requested when
+// the navmesh changes again.
+//
 // Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
 // Events, Stats, Workers.
 type PathRequest struct {
