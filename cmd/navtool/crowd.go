@@ -20,6 +20,7 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/archenav/archenav/plugin"
 	"github.com/mlange-42/arche/ecs"
 )
@@ -42,6 +43,7 @@ type crowdOptions struct {
 	fullSearch   bool
 	tracePath    string
 	tripsPath    string
+	obstacles    crowdObstacleOptions
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -60,10 +62,13 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
 	fs.StringVar(&opts.tracePath, "trace", "", "write the positions and target states of tick 0 and every 30th tick to `file` (the format of plugin/testdata/reference)")
 	fs.StringVar(&opts.tripsPath, "write-scenario", "", "write the agents' starts and targets to `file` as a -scenario CSV")
+	fs.StringVar(&opts.obstacles.tsetPath, "tset", "", "walk on the navmesh of tile cache `file` (RecastDemo's TSET or an archenav cache) instead of -navmesh")
+	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
+	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]...) (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -72,8 +77,8 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
-	case opts.navmeshPath == "":
-		return nil, errors.New("-navmesh is required")
+	case opts.obstacles.check(opts.navmeshPath) != nil:
+		return nil, opts.obstacles.check(opts.navmeshPath)
 	case (opts.agents > 0) == (opts.scenarioPath != ""):
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
 	case opts.agents < 0:
@@ -185,6 +190,22 @@ type crowdReport struct {
 	// ReachedReachable counts the agents that reached a target within
 	// their reach.
 	ReachedReachable int `json:"reachedReachable"`
+	// ObstacleAgentTicks counts the agent-ticks of walking agents whose
+	// centre lies nearer an obstacle's footprint than their radius less
+	// 0.1 m, from one second after the obstacle's carve landed.
+	ObstacleAgentTicks int `json:"obstacleAgentTicks"`
+	// InvalidAgents counts the agents that are AgentInvalid at the end.
+	InvalidAgents int `json:"invalidAgents"`
+	// MaxStepDistance is the largest move (xz) of one agent in one tick
+	// [Units: world units]
+	MaxStepDistance float32 `json:"maxStepDistance"`
+	// ObstacleMs is the mean time of the ObstacleSync stage per tick
+	// [Units: ms]
+	ObstacleMs float64 `json:"obstacleMs"`
+	// TargetsInObstacles counts the agents whose target lay in an
+	// obstacle's footprint grown by their radius at some tick: they may
+	// not reach it while it stands.
+	TargetsInObstacles int `json:"targetsInObstacles"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -200,7 +221,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
+	mesh, cache, err := crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers)
 	if err != nil {
 		return err
 	}
@@ -236,7 +257,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		defer f.Close()
 		tracer = newCrowdTracer(f)
 	}
-	report, err := simulateCrowd(mesh, filter, trips, opts, tracer)
+	report, err := simulateCrowd(mesh, cache, filter, trips, opts, tracer)
 	if err != nil {
 		return err
 	}
@@ -254,9 +275,10 @@ func runCrowd(args []string, stdout io.Writer) error {
 
 // simulateCrowd runs the trips through the plugin on a bare world and
 // measures it.
-func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
+func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
 	config := plugin.Config{
 		Mesh:      mesh,
+		TileCache: cache,
 		MaxAgents: len(trips),
 		Workers:   opts.workers,
 		Filters:   []query.Filter{filter},
@@ -294,6 +316,10 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	if err := checker.classify(); err != nil {
 		return nil, err
 	}
+	obstacles, err := newObstacleDriver(p, &world, agents, &opts.obstacles, opts.dt)
+	if err != nil {
+		return nil, err
+	}
 	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
 	times := make([]float64, opts.ticks)
 	stageNames := p.Schedule().Stages()
@@ -303,6 +329,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	steadyFrom := int(math.Ceil(1 / opts.dt)) // the first tick after one second
 	dt := float32(opts.dt)
 	for tick := 0; tick < opts.ticks; tick++ {
+		if err := obstacles.before(tick); err != nil {
+			return nil, err
+		}
 		metrics.Read(allocs)
 		before := allocs[0].Value.Uint64()
 		start := time.Now()
@@ -320,6 +349,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 			stageTotals[i] += d
 		}
 		if err := checker.check(tick); err != nil {
+			return nil, err
+		}
+		if err := obstacles.after(tick); err != nil {
 			return nil, err
 		}
 		if tracer != nil {
@@ -340,6 +372,13 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	report.OffMeshViolations = checker.offMesh
 	report.WallPenetrations = checker.wallPenetrations
 	report.OverlapAgentTicks = checker.overlaps
+	report.ObstacleAgentTicks = obstacles.insideTicks
+	report.MaxStepDistance = obstacles.maxStep
+	report.ObstacleMs = report.StageMs[plugin.StageObstacleSync]
+	report.TargetsInObstacles = obstacles.coveredTargets()
+	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
+		return nil, err
+	}
 	if err := checker.finish(report, trips); err != nil {
 		return nil, err
 	}
@@ -391,9 +430,11 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
+		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
-		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
+		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance, r.AllocsPerTick, r.SteadyAllocsPerTick)
 	return err
 }
 
