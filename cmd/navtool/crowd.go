@@ -196,8 +196,8 @@ type crowdReport struct {
 	ObstacleAgentTicks int `json:"obstacleAgentTicks"`
 	// InvalidAgents counts the agents that are AgentInvalid at the end.
 	InvalidAgents int `json:"invalidAgents"`
-	// MaxStepDistance is the largest move (xz) of one agent in one tick
-	// [Units: world units]
+	// MaxStepDistance is the largest move (xz) of one agent in one tick,
+	// to a tenth of a millimetre [Units: world units]
 	MaxStepDistance float32 `json:"maxStepDistance"`
 	// ObstacleMs is the mean time of the ObstacleSync stage per tick
 	// [Units: ms]
@@ -373,7 +373,9 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.WallPenetrations = checker.wallPenetrations
 	report.OverlapAgentTicks = checker.overlaps
 	report.ObstacleAgentTicks = obstacles.insideTicks
-	report.MaxStepDistance = obstacles.maxStep
+	// To a tenth of a millimetre: steps at the push speed limit differ by
+	// float32 rounding from run to run.
+	report.MaxStepDistance = float32(math.Round(float64(obstacles.maxStep)*1e4) / 1e4)
 	report.ObstacleMs = report.StageMs[plugin.StageObstacleSync]
 	report.TargetsInObstacles = obstacles.coveredTargets()
 	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
