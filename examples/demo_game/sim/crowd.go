@@ -59,6 +59,16 @@ type Sim struct {
 
 	drawing *crowddraw.Crowd
 	samples *crowd.AvoidanceDebug
+
+	// obstacles are the crates and the door; doorIndex is the door's index
+	// (-1 without one); elapsed is the simulated time and scriptStep how
+	// far the obstacle script has got.
+	obstacles      []obstacle
+	doorIndex      int
+	doorHalfLength float32
+	doorClosed     bool
+	elapsed        float64
+	scriptStep     int
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
@@ -73,6 +83,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	}
 	p, err := plugin.New(plugin.Config{
 		Mesh:            mesh,
+		TileCache:       config.TileCache,
 		MaxAgents:       config.MaxAgents,
 		MaxAgentRadius:  config.Radius,
 		Workers:         config.Workers,
@@ -91,6 +102,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		filter:       query.NewFilter(),
 		regionFilter: newRegionFilter(mesh),
 		random:       newRandom(config.Seed),
+		doorIndex:    -1,
 	}
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
@@ -253,6 +265,10 @@ func (s *Sim) Step(dt float32) error {
 	if !(dt > 0) || dt > 1 {
 		return fmt.Errorf("sim: step: time step %v outside (0, 1] s", dt)
 	}
+	if err := s.runScript(s.elapsed); err != nil {
+		return fmt.Errorf("sim: step: %w", err)
+	}
+	s.elapsed += float64(dt)
 	start := time.Now()
 	if err := s.crowd.Step(&s.world, dt); err != nil {
 		return fmt.Errorf("sim: step: %w", err)
