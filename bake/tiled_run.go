@@ -123,6 +123,9 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 		result.Tiles = append(result.Tiles, f.tile)
 	}
 	stats.TilesWithData = len(result.Tiles)
+	if len(result.Tiles) == 0 {
+		stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v: %s", ErrNoPolygons, noPolygonsHint(b.geometry, b.settings)))
+	}
 	slices.SortFunc(summary.withWarnings, byIndex)
 	for _, f := range summary.withWarnings {
 		for _, w := range f.tile.Stats.Warnings {

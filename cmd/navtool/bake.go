@@ -112,7 +112,7 @@ func runBake(args []string, stdout io.Writer) error {
 		}
 		report.setSolo(result)
 		soloTile = result.TileData
-		if mesh, err = soloMesh(result.TileData); err != nil {
+		if mesh, err = result.NavMesh(); err != nil {
 			return err
 		}
 	} else {
@@ -141,18 +141,6 @@ func runBake(args []string, stdout io.Writer) error {
 		return encoder.Encode(report)
 	}
 	return printBakeReport(stdout, report)
-}
-
-// soloMesh puts a solo tile in a mesh of its own.
-func soloMesh(tile *navmesh.TileData) (*navmesh.Mesh, error) {
-	mesh, err := navmesh.New(navmesh.SingleTileParams(tile))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := mesh.AddTile(tile, 0); err != nil {
-		return nil, err
-	}
-	return mesh, nil
 }
 
 // writeNavMesh encodes the mesh in format and writes it to path, replacing
