@@ -44,6 +44,7 @@ type crowdOptions struct {
 	json         bool
 	reference    bool
 	fullSearch   bool
+	connected    bool
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -60,10 +61,11 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
+	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-connected] [-json] [-reference] [-full-search-unreachable]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -76,6 +78,8 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, errors.New("-navmesh is required")
 	case (opts.agents > 0) == (opts.scenarioPath != ""):
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
+	case opts.connected && opts.scenarioPath != "":
+		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
 	case opts.ticks < 1:
@@ -138,21 +142,33 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 }
 
 // randomCrowdTrips picks n seeded random starts and targets on mesh: start
-// and target of agent i are the (2i)th and (2i+1)th random points.
-func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64) ([]crowdTrip, error) {
+// and target of agent i are the (2i)th and (2i+1)th random points. They
+// come from Detour's FindRandomPoint over the whole mesh (the points the
+// C++ comparison runs use), or with connected from the largest connected
+// part only (query.LargestComponentSampler), so that every target is in
+// reach.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
 	q, err := query.New(mesh, 2048)
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	random := func() float32 { return rng.Float32() }
+	point := func() (query.RandomPoint, error) { return q.FindRandomPoint(filter, random) }
+	if connected {
+		sampler, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+		if err != nil {
+			return nil, err
+		}
+		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random), nil }
+	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
-		start, err := q.FindRandomPoint(filter, random)
+		start, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random start: %w", err)
 		}
-		target, err := q.FindRandomPoint(filter, random)
+		target, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random target: %w", err)
 		}
@@ -218,7 +234,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.scenarioPath, err)
 		}
-	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed); err != nil {
+	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed, opts.connected); err != nil {
 		return err
 	}
 

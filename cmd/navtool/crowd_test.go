@@ -72,23 +72,46 @@ func TestCrowdCommandBadInput(t *testing.T) {
 	empty := write("empty.csv", "sx,sy,sz,tx,ty,tz\n")
 	offMesh := write("off.csv", "sx,sy,sz,tx,ty,tz\n1000,0,1000,0,0,0\n")
 	for name, args := range map[string][]string{
-		"no navmesh":     {"-agents", "3"},
-		"no agents":      {"-navmesh", crowdTestMesh},
-		"both":           {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
-		"ticks":          {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
-		"dt":             {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
-		"workers":        {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
-		"extra argument": {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
-		"missing column": {"-navmesh", crowdTestMesh, "-scenario", noColumn},
-		"NaN":            {"-navmesh", crowdTestMesh, "-scenario", nan},
-		"no rows":        {"-navmesh", crowdTestMesh, "-scenario", empty},
-		"off the mesh":   {"-navmesh", crowdTestMesh, "-scenario", offMesh},
-		"no such mesh":   {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"no navmesh":         {"-agents", "3"},
+		"no agents":          {"-navmesh", crowdTestMesh},
+		"both":               {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
+		"ticks":              {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
+		"dt":                 {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
+		"workers":            {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
+		"extra argument":     {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
+		"missing column":     {"-navmesh", crowdTestMesh, "-scenario", noColumn},
+		"NaN":                {"-navmesh", crowdTestMesh, "-scenario", nan},
+		"no rows":            {"-navmesh", crowdTestMesh, "-scenario", empty},
+		"off the mesh":       {"-navmesh", crowdTestMesh, "-scenario", offMesh},
+		"no such mesh":       {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"connected scenario": {"-navmesh", crowdTestMesh, "-scenario", empty, "-connected"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		assert.Error(t, err, name)
 		assert.True(t, strings.HasPrefix(err.Error(), "crowd: "), name)
 	}
+}
+
+// TestCrowdCommandConnected: with -connected every target is in reach on
+// nav_test's solo tile, where most of FindRandomPoint's are not.
+func TestCrowdCommandConnected(t *testing.T) {
+	mesh := filepath.Join(t.TempDir(), "nav_test.navmesh")
+	require.NoError(t, run([]string{"bake", "-o", mesh, "../../testdata/nav_test.obj"}, &bytes.Buffer{}, &bytes.Buffer{}))
+	reports := map[bool]crowdReport{}
+	for _, connected := range []bool{false, true} {
+		args := []string{"crowd", "-navmesh", mesh, "-agents", "100", "-seed", "3", "-ticks", "30", "-json"}
+		if connected {
+			args = append(args, "-connected")
+		}
+		var stdout bytes.Buffer
+		require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		reports[connected] = report
+	}
+	assert.Greater(t, reports[false].OutOfReach, 50)
+	assert.Zero(t, reports[true].OutOfReach)
+	assert.Zero(t, reports[true].PartialPaths)
 }
 
 func TestReadCrowdScenario(t *testing.T) {

@@ -41,11 +41,13 @@ type Sim struct {
 
 	query  *query.Query
 	filter *query.Filter
-	// regionFilter passes the main region only: spawn points and targets.
-	regionFilter *query.Filter
-	random       *rand.Rand
-	drawPath     [maxDrawnPath]query.StraightPathPoint
-	retarget     []ecs.Entity // agents to give a new target after a tick
+	// spawns draws spawn points and targets on the mesh's largest
+	// connected part, so no agent starts on an island it cannot leave,
+	// such as the top of a wall.
+	spawns   *query.ComponentSampler
+	random   *rand.Rand
+	drawPath [maxDrawnPath]query.StraightPathPoint
+	retarget []ecs.Entity // agents to give a new target after a tick
 
 	positions  generic.Map[components.Position]
 	velocities generic.Map[components.Velocity]
@@ -70,6 +72,11 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	filter := query.NewFilter()
+	spawns, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+	if err != nil {
+		return nil, fmt.Errorf("sim: spawn points: %w", err)
+	}
 	p, err := plugin.New(plugin.Config{
 		Mesh:            mesh,
 		MaxAgents:       config.MaxAgents,
@@ -81,15 +88,15 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Sim{
-		config:       config,
-		world:        ecs.NewWorld(),
-		crowd:        p,
-		index:        make(map[ecs.Entity]int, config.Agents),
-		behaviour:    DefaultBehaviour,
-		query:        q,
-		filter:       query.NewFilter(),
-		regionFilter: newRegionFilter(mesh),
-		random:       newRandom(config.Seed),
+		config:    config,
+		world:     ecs.NewWorld(),
+		crowd:     p,
+		index:     make(map[ecs.Entity]int, config.Agents),
+		behaviour: DefaultBehaviour,
+		query:     q,
+		filter:    filter,
+		spawns:    spawns,
+		random:    newRandom(config.Seed),
 	}
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
@@ -118,11 +125,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 
 	specs := make([]plugin.AgentSpec, config.Agents)
 	for i := range specs {
-		point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
-		if err != nil {
-			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
-		}
-		specs[i] = plugin.AgentSpec{Position: point.Pos, Params: s.params}
+		specs[i] = plugin.AgentSpec{Position: s.spawns.RandomPoint(s.random.Float32).Pos, Params: s.params}
 	}
 	entities, err := p.SpawnBatch(&s.world, specs, make([]ecs.Entity, 0, len(specs)))
 	if err != nil {
@@ -164,10 +167,7 @@ func (s *Sim) register(e ecs.Entity) {
 
 // wanderTarget sends agent e to a random navmesh point.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
-	if err != nil {
-		return fmt.Errorf("sim: random target: %w", err)
-	}
+	point := s.spawns.RandomPoint(s.random.Float32)
 	if err := s.crowd.RequestMoveTarget(&s.world, e, point.Pos); err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}
