@@ -101,11 +101,9 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s.params = components.DefaultAgentParams()
-	s.params.Radius, s.params.Height = config.Radius, config.Height
+	s.params = components.AgentParamsForRadius(config.Radius) // the look-ahead ranges scale with it
+	s.params.Height = config.Height
 	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
-	s.params.CollisionQueryRange = config.Radius * 12
-	s.params.PathOptimizationRange = config.Radius * 30
 	s.params.UpdateFlags = s.behaviour.flags()
 
 	s.positions = generic.NewMap[components.Position](&s.world)
