@@ -29,6 +29,8 @@ var (
 	Yellow = scene.TileBorder
 	// White is for neutral marks.
 	White = scene.VelocityLine
+	// Purple is the off-mesh links' color.
+	Purple = scene.OffMeshLink
 )
 
 // margin is the free border around the level [Units: pixels].
