@@ -41,6 +41,7 @@ type crowdOptions struct {
 	reference    bool
 	fullSearch   bool
 	connected    bool
+	tripsPath    string
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -57,11 +58,12 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
+	fs.StringVar(&opts.tripsPath, "write-trips", "", "write the agents' starts and targets to `file`, one agent a line as sx sy sz tx ty tz (the C++ harness's input), before the run")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-connected] [-json] [-reference] [-full-search-unreachable]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-connected] [-write-trips FILE] [-json] [-reference] [-full-search-unreachable]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -173,6 +175,28 @@ func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint
 	return trips, nil
 }
 
+// crowdFilter is the agents' filter: everything but RecastDemo's
+// "disabled" flag, as in the reference crowd benchmark.
+func crowdFilter() *query.Filter {
+	filter := query.NewFilter()
+	filter.ExcludeFlags = navmesh.FlagDisabled
+	return filter
+}
+
+// writeCrowdTrips writes trips to path, one agent a line as
+// "sx sy sz tx ty tz" with %.9g floats (enough to read the same float32
+// back): the input of plugin/testdata/reference/crowdbench.cpp.
+func writeCrowdTrips(path string, trips []crowdTrip) error {
+	var b strings.Builder
+	for _, t := range trips {
+		fmt.Fprintf(&b, "%.9g %.9g %.9g %.9g %.9g %.9g\n", t.start[0], t.start[1], t.start[2], t.target[0], t.target[1], t.target[2])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("write trips: %w", err)
+	}
+	return nil
+}
+
 // crowdReport is the result of a run; -json prints it as is.
 type crowdReport struct {
 	Agents            int                `json:"agents"`
@@ -216,8 +240,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	filter := *query.NewFilter()
-	filter.ExcludeFlags = navmesh.FlagDisabled
+	filter := *crowdFilter()
 
 	var trips []crowdTrip
 	if opts.scenarioPath != "" {
@@ -234,6 +257,11 @@ func runCrowd(args []string, stdout io.Writer) error {
 		return err
 	}
 
+	if opts.tripsPath != "" {
+		if err := writeCrowdTrips(opts.tripsPath, trips); err != nil {
+			return err
+		}
+	}
 	report, err := simulateCrowd(mesh, filter, trips, opts)
 	if err != nil {
 		return err
