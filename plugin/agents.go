@@ -121,16 +121,22 @@ func (p *Plugin) nearestPolyDistance(pos, extents geom.Vec3, filter *query.Filte
 	for a := range 3 {
 		reach[a] = max(bmax[a]-pos[a], pos[a]-bmin[a], extents[a])
 	}
-	for {
+	for range 64 { // doubling reaches any float32 box long before
 		nearest, err := p.query.FindNearestPoly(pos, extents, filter)
-		if err == nil && nearest.Ref != 0 {
-			distance = geom.Dist(pos, nearest.Point)
+		if err != nil {
+			return 0, false
+		}
+		if nearest.Ref != 0 {
+			distance, found = geom.Dist(pos, nearest.Point), true
 			break
 		}
 		if extents[0] >= reach[0] && extents[1] >= reach[1] && extents[2] >= reach[2] {
 			return 0, false
 		}
 		extents = geom.Min(geom.Scale(extents, 2), reach)
+	}
+	if !found {
+		return 0, false
 	}
 	// The box found a polygon, not necessarily the nearest: every polygon
 	// nearer lies in the cube of that distance.
@@ -293,9 +299,10 @@ func (p *Plugin) cancelRequest(target *components.MoveTarget) {
 // default ±2 across and ±4 up and down), so a target off the navmesh, such
 // as a point on a wall, snaps to the floor next to it; one with no polygon
 // in that box fails with ErrOffMesh, the error giving the distance to the
-// nearest polygon. The path is planned by the next ticks; EventTargetReached, EventPathFailed or
-// EventPartialPath tell how it went. It fails with ErrPathQueueFull when
-// Config.MaxPendingRequests agents already wait for a path.
+// nearest polygon. The path is planned by the next ticks;
+// EventTargetReached, EventPathFailed or EventPartialPath tell how it went.
+// It fails with ErrPathQueueFull when Config.MaxPendingRequests agents
+// already wait for a path.
 func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	const what = "request move target"
 	if err := p.checkWorld(world, what, true); err != nil {
