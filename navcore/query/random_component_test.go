@@ -3,6 +3,7 @@ package query
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -289,4 +290,37 @@ func TestComponentSamplerBadInput(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidParam)
 	_, err = ComponentSamplerAt(nil, NewFilter(), ref)
 	assert.ErrorIs(t, err, ErrInvalidParam)
+}
+
+// TestComponentSamplerConcurrentDraws: one sampler, several goroutines each
+// with its own random source, the same points as drawn one after the other
+// (run it with -race).
+func TestComponentSamplerConcurrentDraws(t *testing.T) {
+	mesh := testmesh.Dungeon(t)
+	sampler, err := LargestComponentSampler(mesh.Snapshot(), NewFilter())
+	require.NoError(t, err)
+	draw := func(seed uint64) []RandomPoint {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		out := make([]RandomPoint, 500)
+		for i := range out {
+			out[i] = sampler.RandomPoint(rng.Float32)
+		}
+		return out
+	}
+	const goroutines = 4
+	want := make([][]RandomPoint, goroutines)
+	for g := range want {
+		want[g] = draw(uint64(g))
+	}
+	got := make([][]RandomPoint, goroutines)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[g] = draw(uint64(g))
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, want, got)
 }
