@@ -12,6 +12,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
 	"io"
 	"log"
 	"os"
@@ -19,7 +20,6 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/internal/blocks"
 	"github.com/archenav/archenav/examples/internal/picture"
 	"github.com/archenav/archenav/navcore/geom"
@@ -45,6 +45,9 @@ const (
 
 // grass is the patch in the way: x0, z0, x1, z1 [Units: world units].
 var grass = [4]float32{11, 0, 19, 15}
+
+// teamColors are the groups' trail colors.
+var teamColors = [2]color.NRGBA{picture.White, picture.Yellow}
 
 // result is what happened, for the test.
 type result struct {
@@ -154,18 +157,13 @@ func run(out string, stdout io.Writer) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	var drawn []scene.Agent
-	for i, e := range agents {
-		hue := 3 * (i / perTeam) // one color per group
-		pic.Trail(trails[i], hue)
-		info, err := crowd.State(&world, e)
-		if err != nil {
-			return result{}, err
-		}
-		drawn = append(drawn, scene.Agent{Position: info.Position, Velocity: info.Velocity, Radius: 0.6, Hue: hue})
+	for i := range agents {
+		pic.Line(trails[i], teamColors[i/perTeam], 2)
 	}
-	pic.Agents(drawn)
-	pic.Caption("grass costs 1 (orange) or 10 (yellow)")
+	if err := pic.Crowd(&world); err != nil {
+		return result{}, err
+	}
+	pic.Caption("grass costs 1 (white) or 10 (yellow)")
 	path := filepath.Join(out, "areacosts.png")
 	if err := pic.WritePNG(path); err != nil {
 		return result{}, err

@@ -17,7 +17,6 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/internal/blocks"
 	"github.com/archenav/archenav/examples/internal/picture"
 	"github.com/archenav/archenav/navcore/geom"
@@ -161,16 +160,12 @@ func run(out string, stdout io.Writer) (result, error) {
 	for _, ref := range doors {
 		pic.Polygon(ref, picture.Red)
 	}
-	var drawn []scene.Agent
-	for i, e := range agents {
+	for i := range agents {
 		pic.Trail(trails[i], i)
-		info, err := crowd.State(&world, e)
-		if err != nil {
-			return result{}, err
-		}
-		drawn = append(drawn, scene.Agent{Position: info.Position, Velocity: info.Velocity, Radius: 0.6, Hue: i})
 	}
-	pic.Agents(drawn)
+	if err := pic.Crowd(&world); err != nil {
+		return result{}, err
+	}
 	pic.Caption(fmt.Sprintf("door closed at %.0f s: %d of %d agents took the long way", closeAt, r.longWay, agentsNum))
 	path := filepath.Join(out, "doors.png")
 	if err := pic.WritePNG(path); err != nil {

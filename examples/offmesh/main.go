@@ -18,7 +18,6 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/internal/blocks"
 	"github.com/archenav/archenav/examples/internal/picture"
 	"github.com/archenav/archenav/navcore/geom"
@@ -129,18 +128,13 @@ func run(out string, stdout io.Writer) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	var drawn []scene.Agent
-	for i, e := range agents {
+	for i := range agents {
 		pic.Trail(trails[i], i)
-		info, err := crowd.State(&world, e)
-		if err != nil {
-			return result{}, err
-		}
-		drawn = append(drawn, scene.Agent{Position: info.Position, Velocity: info.Velocity, Radius: 0.6, Hue: i})
 	}
-	pic.Line([]geom.Vec3{jump.Start, jump.End}, picture.Purple, 0.25)
-	pic.Ring(jump.End, jump.Radius, 0.1, picture.Purple)
-	pic.Agents(drawn)
+	pic.Line([]geom.Vec3{jump.Start, jump.End}, picture.Purple, 4)
+	if err := pic.Crowd(&world); err != nil {
+		return result{}, err
+	}
 	pic.Caption(fmt.Sprintf("%d agents jumped down the link (purple)", r.finished))
 	path := filepath.Join(out, "offmesh.png")
 	if err := pic.WritePNG(path); err != nil {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/internal/blocks"
 	"github.com/archenav/archenav/examples/internal/picture"
 	"github.com/archenav/archenav/navcore/geom"
@@ -95,21 +94,22 @@ type result struct {
 }
 
 // crossing runs the crowd across the field, with the system when keepAway,
-// and returns the agents' trails and final states.
-func crossing(mesh *navmesh.Mesh, keepAway bool) (trails [][]geom.Vec3, final []scene.Agent, arrived int, closest float32, err error) {
+// and draws the agents' trails (in white without the system) and, with
+// it, the agents where they end into pic.
+func crossing(mesh *navmesh.Mesh, keepAway bool, pic *picture.Picture) (arrived int, closest float32, err error) {
 	crowd, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: agentsNum, ArrivalDistance: 0.5})
 	if err != nil {
-		return nil, nil, 0, 0, err
+		return 0, 0, err
 	}
 	if keepAway {
 		system := fire // a copy per run
 		if err := crowd.Schedule().After(plugin.StageSteering, &system); err != nil {
-			return nil, nil, 0, 0, err
+			return 0, 0, err
 		}
 	}
 	world := ecs.NewWorld()
 	if err := crowd.Install(&world); err != nil {
-		return nil, nil, 0, 0, err
+		return 0, 0, err
 	}
 	defer crowd.Schedule().Finalize(&world)
 
@@ -117,17 +117,17 @@ func crossing(mesh *navmesh.Mesh, keepAway bool) (trails [][]geom.Vec3, final []
 	for i := range agents {
 		z := 6 + float32(i)*2
 		if agents[i], err = crowd.Spawn(&world, geom.Vec3{2, 0, z}, components.DefaultAgentParams()); err != nil {
-			return nil, nil, 0, 0, err
+			return 0, 0, err
 		}
 		if err := crowd.RequestMoveTarget(&world, agents[i], geom.Vec3{28, 0, 16 - z}); err != nil {
-			return nil, nil, 0, 0, err
+			return 0, 0, err
 		}
 	}
-	trails = make([][]geom.Vec3, agentsNum)
+	trails := make([][]geom.Vec3, agentsNum)
 	closest = 1e9
 	for tick := 1; arrived < agentsNum && float32(tick)*dt <= maxTime; tick++ {
 		if err := crowd.Step(&world, dt); err != nil {
-			return nil, nil, 0, 0, err
+			return 0, 0, err
 		}
 		for _, ev := range crowd.Events(&world) {
 			if ev.Kind == components.EventTargetReached {
@@ -137,7 +137,7 @@ func crossing(mesh *navmesh.Mesh, keepAway bool) (trails [][]geom.Vec3, final []
 		for i, e := range agents {
 			info, err := crowd.State(&world, e)
 			if err != nil {
-				return nil, nil, 0, 0, err
+				return 0, 0, err
 			}
 			closest = min(closest, geom.Dist2D(info.Position, fire.Center))
 			if tick%6 == 0 {
@@ -145,14 +145,19 @@ func crossing(mesh *navmesh.Mesh, keepAway bool) (trails [][]geom.Vec3, final []
 			}
 		}
 	}
-	for i, e := range agents {
-		info, err := crowd.State(&world, e)
-		if err != nil {
-			return nil, nil, 0, 0, err
+	for i, trail := range trails {
+		if keepAway {
+			pic.Trail(trail, i)
+		} else {
+			pic.Line(trail, picture.White, 1)
 		}
-		final = append(final, scene.Agent{Position: info.Position, Velocity: info.Velocity, Radius: 0.6, Hue: i})
 	}
-	return trails, final, arrived, closest, nil
+	if keepAway {
+		if err := pic.Crowd(&world); err != nil {
+			return 0, 0, err
+		}
+	}
+	return arrived, closest, nil
 }
 
 func run(out string, stdout io.Writer) (result, error) {
@@ -165,31 +170,19 @@ func run(out string, stdout io.Writer) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	var r result
-	plain, _, arrived, closest, err := crossing(mesh, false)
-	if err != nil {
-		return result{}, err
-	}
-	r.arrived[0], r.closest[0] = arrived, closest
-	trails, final, arrived, closest, err := crossing(mesh, true)
-	if err != nil {
-		return result{}, err
-	}
-	r.arrived[1], r.closest[1] = arrived, closest
-
 	pic, err := picture.New(mesh, 640)
 	if err != nil {
 		return result{}, err
 	}
 	pic.Ring(fire.Center, fire.Radius, 0, picture.Red)
-	pic.Ring(fire.Center, fire.Radius+fire.Margin, 0.05, picture.Red)
-	for _, trail := range plain {
-		pic.Line(trail, picture.White, 0.05)
+	pic.Ring(fire.Center, fire.Radius+fire.Margin, 1, picture.Red)
+	var r result
+	if r.arrived[0], r.closest[0], err = crossing(mesh, false, pic); err != nil {
+		return result{}, err
 	}
-	for i, trail := range trails {
-		pic.Trail(trail, i)
+	if r.arrived[1], r.closest[1], err = crossing(mesh, true, pic); err != nil {
+		return result{}, err
 	}
-	pic.Agents(final)
 	pic.Caption("with KeepAway (colors), without (white)")
 	path := filepath.Join(out, "steering.png")
 	if err := pic.WritePNG(path); err != nil {

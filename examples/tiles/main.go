@@ -18,7 +18,6 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/internal/blocks"
 	"github.com/archenav/archenav/examples/internal/picture"
 	"github.com/archenav/archenav/navcore/geom"
@@ -176,19 +175,15 @@ func run(out string, stdout io.Writer) (result, error) {
 	}
 	// The tiles rebuilt, and where the wall stood.
 	for _, tile := range changed {
-		pic.Line([]geom.Vec3{tile.BMin, {tile.BMax[0], 0, tile.BMin[2]}, tile.BMax, {tile.BMin[0], 0, tile.BMax[2]}, tile.BMin}, picture.Yellow, 0.15)
+		pic.Line([]geom.Vec3{tile.BMin, {tile.BMax[0], 0, tile.BMin[2]}, tile.BMax, {tile.BMin[0], 0, tile.BMax[2]}, tile.BMin}, picture.Yellow, 3)
 	}
-	pic.Line([]geom.Vec3{{wall[0], 0, wall[2]}, {wall[3], 0, wall[2]}, {wall[3], 0, wall[5]}, {wall[0], 0, wall[5]}, {wall[0], 0, wall[2]}}, picture.Red, 0.15)
-	var drawn []scene.Agent
-	for i, e := range agents {
+	pic.Line([]geom.Vec3{{wall[0], 0, wall[2]}, {wall[3], 0, wall[2]}, {wall[3], 0, wall[5]}, {wall[0], 0, wall[5]}, {wall[0], 0, wall[2]}}, picture.Red, 3)
+	for i := range agents {
 		pic.Trail(trails[i], i)
-		info, err := crowd.State(&world, e)
-		if err != nil {
-			return result{}, err
-		}
-		drawn = append(drawn, scene.Agent{Position: info.Position, Velocity: info.Velocity, Radius: 0.6, Hue: i})
 	}
-	pic.Agents(drawn)
+	if err := pic.Crowd(&world); err != nil {
+		return result{}, err
+	}
 	pic.Caption(fmt.Sprintf("%d tiles (yellow) rebuilt with a wall, then without", r.rebuilt[0]))
 	path := filepath.Join(out, "tiles.png")
 	if err := pic.WritePNG(path); err != nil {
