@@ -41,6 +41,7 @@ type crowdOptions struct {
 	reference    bool
 	fullSearch   bool
 	connected    bool
+	tracePath    string
 	tripsPath    string
 }
 
@@ -58,12 +59,13 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
-	fs.StringVar(&opts.tripsPath, "write-trips", "", "write the agents' starts and targets to `file`, one agent a line as sx sy sz tx ty tz (the C++ harness's input), before the run")
+	fs.StringVar(&opts.tracePath, "trace", "", "write the positions and target states of tick 0 and every 30th tick to `file` (the format of plugin/testdata/reference)")
+	fs.StringVar(&opts.tripsPath, "write-scenario", "", "write the agents' starts and targets to `file` as a -scenario CSV")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-connected] [-write-trips FILE] [-json] [-reference] [-full-search-unreachable]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -158,7 +160,7 @@ func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint
 		if err != nil {
 			return nil, err
 		}
-		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random), nil }
+		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random) }
 	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
@@ -181,20 +183,6 @@ func crowdFilter() *query.Filter {
 	filter := query.NewFilter()
 	filter.ExcludeFlags = navmesh.FlagDisabled
 	return filter
-}
-
-// writeCrowdTrips writes trips to path, one agent a line as
-// "sx sy sz tx ty tz" with %.9g floats (enough to read the same float32
-// back): the input of plugin/testdata/reference/crowdbench.cpp.
-func writeCrowdTrips(path string, trips []crowdTrip) error {
-	var b strings.Builder
-	for _, t := range trips {
-		fmt.Fprintf(&b, "%.9g %.9g %.9g %.9g %.9g %.9g\n", t.start[0], t.start[1], t.start[2], t.target[0], t.target[1], t.target[2])
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("write trips: %w", err)
-	}
-	return nil
 }
 
 // crowdReport is the result of a run; -json prints it as is.
@@ -256,15 +244,29 @@ func runCrowd(args []string, stdout io.Writer) error {
 	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed, opts.connected); err != nil {
 		return err
 	}
-
 	if opts.tripsPath != "" {
-		if err := writeCrowdTrips(opts.tripsPath, trips); err != nil {
+		if err := writeFileWith(opts.tripsPath, func(w io.Writer) error { return writeCrowdScenario(w, trips) }); err != nil {
 			return err
 		}
 	}
-	report, err := simulateCrowd(mesh, filter, trips, opts)
+
+	var tracer *crowdTracer
+	if opts.tracePath != "" {
+		f, err := os.Create(opts.tracePath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		tracer = newCrowdTracer(f)
+	}
+	report, err := simulateCrowd(mesh, filter, trips, opts, tracer)
 	if err != nil {
 		return err
+	}
+	if tracer != nil {
+		if err := tracer.flush(); err != nil {
+			return err
+		}
 	}
 	if opts.json {
 		enc := json.NewEncoder(stdout)
@@ -275,7 +277,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 
 // simulateCrowd runs the trips through the plugin on a bare world and
 // measures it.
-func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions) (*crowdReport, error) {
+func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
 	config := plugin.Config{
 		Mesh:      mesh,
 		MaxAgents: len(trips),
@@ -343,6 +345,11 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		if err := checker.check(tick); err != nil {
 			return nil, err
 		}
+		if tracer != nil {
+			if err := tracer.record(tick, p, &world, agents); err != nil {
+				return nil, err
+			}
+		}
 	}
 
 	report.MsPerTick = summarizeTimes(times)
@@ -360,6 +367,19 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		return nil, err
 	}
 	return report, nil
+}
+
+// writeFileWith creates path and writes it with write.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }
 
 func summarizeTimes(times []float64) crowdTimes {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -116,45 +115,6 @@ func TestCrowdCommandConnected(t *testing.T) {
 	assert.Greater(t, reports[false].OutOfReach, 50)
 	assert.Zero(t, reports[true].OutOfReach)
 	assert.Zero(t, reports[true].PartialPaths)
-}
-
-// TestCrowdCommandWriteTrips: the trips written are those the run used,
-// to the float32 bit, so a scenario made from them runs the same agents.
-func TestCrowdCommandWriteTrips(t *testing.T) {
-	dir := t.TempDir()
-	trips := filepath.Join(dir, "trips.txt")
-	var random bytes.Buffer
-	require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "20", "-seed", "5", "-ticks", "60", "-json", "-write-trips", trips},
-		&random, &bytes.Buffer{}))
-	text, err := os.ReadFile(trips)
-	require.NoError(t, err)
-	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
-	require.Len(t, lines, 20)
-	want, err := randomCrowdTrips(mustLoad(t, crowdTestMesh), crowdFilter(), 20, 5, false)
-	require.NoError(t, err)
-	scenario := "sx,sy,sz,tx,ty,tz\n"
-	for i, line := range lines {
-		fields := strings.Fields(line)
-		require.Len(t, fields, 6)
-		var got [6]float32
-		for k, field := range fields {
-			v, err := strconv.ParseFloat(field, 32)
-			require.NoError(t, err)
-			got[k] = float32(v)
-		}
-		assert.Equal(t, [6]float32{want[i].start[0], want[i].start[1], want[i].start[2], want[i].target[0], want[i].target[1], want[i].target[2]}, got)
-		scenario += strings.Join(fields, ",") + "\n"
-	}
-	path := filepath.Join(dir, "scenario.csv")
-	require.NoError(t, os.WriteFile(path, []byte(scenario), 0o644))
-	var replay bytes.Buffer
-	require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-scenario", path, "-ticks", "60", "-json"}, &replay, &bytes.Buffer{}))
-	var a, b crowdReport
-	require.NoError(t, json.Unmarshal(random.Bytes(), &a))
-	require.NoError(t, json.Unmarshal(replay.Bytes(), &b))
-	assert.Equal(t, a.Reached, b.Reached)
-	assert.Equal(t, a.OverlapAgentTicks, b.OverlapAgentTicks)
-	assert.Equal(t, a.OutOfReach, b.OutOfReach)
 }
 
 func mustLoad(t *testing.T, path string) *navmesh.Mesh {

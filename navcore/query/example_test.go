@@ -90,8 +90,16 @@ func ExampleLargestComponentSampler() {
 	}
 	outOfReach, outOfReachAnywhere := 0, 0
 	for range 100 {
-		start := sampler.RandomPoint(rng.Float32)
-		target := sampler.RandomPoint(rng.Float32)
+		start, err := sampler.RandomPoint(rng.Float32)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		target, err := sampler.RandomPoint(rng.Float32)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
 		if q.OutOfReach(start.Ref, target.Ref, filter) {
 			outOfReach++
 		}

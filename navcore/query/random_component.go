@@ -141,15 +141,25 @@ func forEachSamplePoly(snap *navmesh.Snapshot, conn *navmesh.Connectivity, filte
 // RandomPoint returns a random point of the component: a polygon picked
 // with probability proportional to its area, then a uniform point in it, on
 // its detail surface. random must return uniform numbers in [0, 1); it is
-// called three times, and the same numbers give the same point.
-func (s *ComponentSampler) RandomPoint(random func() float32) RandomPoint {
+// called three times, and the same numbers give the same point. A nil
+// random, or one that returns a number outside [0, 1], gives
+// ErrInvalidParam.
+func (s *ComponentSampler) RandomPoint(random func() float32) (RandomPoint, error) {
+	if random == nil {
+		return RandomPoint{}, fmt.Errorf("query: component sampler: nil random func: %w", ErrInvalidParam)
+	}
+	draw := randomDraw{random: random}
 	total := s.cumulative[len(s.cumulative)-1]
-	target := float64(random()) * total
+	target := float64(draw.next()) * total
 	i := sort.Search(len(s.cumulative), func(i int) bool { return s.cumulative[i] > target })
 	i = min(i, len(s.refs)-1) // random() == 1 or rounding at the top
 	ref := s.refs[i]
 	tile, poly := s.snap.TileAndPolyUnchecked(ref)
-	return RandomPoint{Ref: ref, Pos: randomPointInPoly(tile, poly, random)}
+	pos := randomPointInPoly(tile, poly, &draw)
+	if err := draw.check("component sampler"); err != nil {
+		return RandomPoint{}, err
+	}
+	return RandomPoint{Ref: ref, Pos: pos}, nil
 }
 
 // Component returns the component's id in Components(snapshot, filter).

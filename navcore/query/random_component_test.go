@@ -166,7 +166,8 @@ func TestLargestComponentSamplerMatchesFlood(t *testing.T) {
 				}
 				hits := map[navmesh.Ref]int{}
 				for range draws {
-					point := sampler.RandomPoint(rng.Float32)
+					point, err := sampler.RandomPoint(rng.Float32)
+					require.NoError(t, err)
 					require.True(t, want[point.Ref], "%#x outside the largest component", uint64(point.Ref))
 					hits[point.Ref]++
 					closest, over, err := level.mesh.ClosestPointOnPoly(point.Ref, point.Pos)
@@ -206,7 +207,9 @@ func TestLargestComponentSamplerSkipsIslands(t *testing.T) {
 		if conn.Component(p.Ref) != sampler.Component() {
 			islands++
 		}
-		assert.Equal(t, sampler.Component(), conn.Component(sampler.RandomPoint(rng.Float32).Ref))
+		point, err := sampler.RandomPoint(rng.Float32)
+		require.NoError(t, err)
+		assert.Equal(t, sampler.Component(), conn.Component(point.Ref))
 	}
 	assert.Positive(t, islands, "FindRandomPoint lands on islands")
 }
@@ -251,7 +254,9 @@ func TestComponentSamplerIsDeterministicAndDoesNotAllocate(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 0))
 		var out []RandomPoint
 		for range 100 {
-			out = append(out, sampler.RandomPoint(rng.Float32))
+			p, err := sampler.RandomPoint(rng.Float32)
+			require.NoError(t, err)
+			out = append(out, p)
 		}
 		return out
 	}
@@ -260,14 +265,27 @@ func TestComponentSamplerIsDeterministicAndDoesNotAllocate(t *testing.T) {
 
 	// The extreme draws stay on the component.
 	for _, value := range []float32{0, 0.9999999, 1} {
-		p := sampler.RandomPoint(func() float32 { return value })
+		p, err := sampler.RandomPoint(func() float32 { return value })
+		require.NoError(t, err)
 		assert.True(t, sampler.Contains(p.Ref), "random %v", value)
 	}
 
 	rng := rand.New(rand.NewPCG(5, 0))
 	random := rng.Float32
-	allocs := testing.AllocsPerRun(1000, func() { sampler.RandomPoint(random) })
+	allocs := testing.AllocsPerRun(1000, func() { _, _ = sampler.RandomPoint(random) })
 	assert.Zero(t, allocs)
+}
+
+func TestComponentSamplerBadDraws(t *testing.T) {
+	sampler, err := LargestComponentSampler(testmesh.Dungeon(t).Snapshot(), NewFilter())
+	require.NoError(t, err)
+	_, err = sampler.RandomPoint(nil)
+	assert.ErrorIs(t, err, ErrInvalidParam)
+	for _, bad := range []float32{-0.5, 1.5, float32(math.NaN()), float32(math.Inf(1))} {
+		_, err := sampler.RandomPoint(func() float32 { return bad })
+		assert.ErrorIs(t, err, ErrInvalidParam, "%v", bad)
+		assert.ErrorContains(t, err, "want a number in [0, 1)")
+	}
 }
 
 func TestComponentSamplerBadInput(t *testing.T) {
@@ -307,7 +325,7 @@ func TestComponentSamplerConcurrentDraws(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		out := make([]RandomPoint, 500)
 		for i := range out {
-			out[i] = sampler.RandomPoint(rng.Float32)
+			out[i], _ = sampler.RandomPoint(rng.Float32)
 		}
 		return out
 	}

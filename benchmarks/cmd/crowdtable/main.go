@@ -2,7 +2,8 @@
 // each crowd size it runs `navtool crowd` on the same seeded random starts
 // and targets in default mode on one and two workers, with -reference, and
 // (given the harness) the C++ crowd of plugin/testdata/reference/
-// crowdbench.cpp on the trips navtool wrote, and prints the Markdown table
+// crowdbench.cpp on the agents navtool wrote (-write-scenario), and prints
+// the Markdown table
 // with a header saying when, where and under what load it ran.
 //
 //	go build -o /tmp/navtool ./cmd/navtool
@@ -80,6 +81,7 @@ func run(args []string, stdout io.Writer) error {
 			return fmt.Errorf("-agents: %q is not a crowd size", field)
 		}
 		r := row{agents: n}
+		scenario := filepath.Join(dir, fmt.Sprintf("scenario_%d.csv", n))
 		trips := filepath.Join(dir, fmt.Sprintf("trips_%d.txt", n))
 		crowd := func(extra ...string) (*report, error) {
 			args := append([]string{"crowd", "-navmesh", *mesh, "-agents", strconv.Itoa(n), "-seed", "1", "-ticks", strconv.Itoa(*ticks), "-json"}, extra...)
@@ -93,7 +95,7 @@ func run(args []string, stdout io.Writer) error {
 			}
 			return &rep, nil
 		}
-		if r.single, err = crowd("-write-trips", trips); err != nil {
+		if r.single, err = crowd("-write-scenario", scenario); err != nil {
 			return err
 		}
 		if r.multi, err = crowd("-workers", "2"); err != nil {
@@ -104,6 +106,9 @@ func run(args []string, stdout io.Writer) error {
 				return err
 			}
 			if *crowdbench != "" {
+				if err := scenarioToTrips(scenario, trips); err != nil {
+					return err
+				}
 				out, err := exec.Command(*crowdbench, *mesh, trips, strconv.Itoa(*ticks)).Output()
 				if err != nil {
 					return fmt.Errorf("crowdbench: %w", err)
@@ -138,6 +143,30 @@ func run(args []string, stdout io.Writer) error {
 			cppReached, refReached, r.single.Reached, refStuck, r.single.StuckAgents, refOff, r.single.OffMeshViolations)
 	}
 	return nil
+}
+
+// scenarioToTrips rewrites a navtool crowd scenario (a CSV headed
+// sx,sy,sz,tx,ty,tz, as -write-scenario writes it) as crowdbench's input:
+// one agent a line, the six values apart by spaces.
+func scenarioToTrips(scenario, trips string) error {
+	text, err := os.ReadFile(scenario)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "sx,sy,sz,tx,ty,tz" {
+		return fmt.Errorf("%s: not a scenario headed sx,sy,sz,tx,ty,tz", scenario)
+	}
+	var out strings.Builder
+	for _, line := range lines[1:] {
+		fields := strings.Split(strings.TrimSpace(line), ",")
+		if len(fields) != 6 {
+			return fmt.Errorf("%s: %q is not six values", scenario, line)
+		}
+		out.WriteString(strings.Join(fields, " "))
+		out.WriteByte('\n')
+	}
+	return os.WriteFile(trips, []byte(out.String()), 0o644)
 }
 
 // parseCrowdbench reads crowdbench's "agents N ticks T cpu C mean M ...

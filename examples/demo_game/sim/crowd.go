@@ -124,7 +124,11 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 
 	specs := make([]plugin.AgentSpec, config.Agents)
 	for i := range specs {
-		specs[i] = plugin.AgentSpec{Position: s.spawns.RandomPoint(s.random.Float32).Pos, Params: s.params}
+		point, err := s.spawns.RandomPoint(s.random.Float32)
+		if err != nil {
+			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
+		}
+		specs[i] = plugin.AgentSpec{Position: point.Pos, Params: s.params}
 	}
 	entities, err := p.SpawnBatch(&s.world, specs, make([]ecs.Entity, 0, len(specs)))
 	if err != nil {
@@ -166,7 +170,10 @@ func (s *Sim) register(e ecs.Entity) {
 
 // wanderTarget sends agent e to a random navmesh point.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point := s.spawns.RandomPoint(s.random.Float32)
+	point, err := s.spawns.RandomPoint(s.random.Float32)
+	if err != nil {
+		return fmt.Errorf("sim: random target: %w", err)
+	}
 	if err := s.crowd.RequestMoveTarget(&s.world, e, point.Pos); err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}
