@@ -20,8 +20,8 @@ func floor(size float32) *Geometry {
 	}
 }
 
-// twoFloors returns two floors of side size, height apart.
-func twoFloors(size, height float32) *Geometry {
+// floorPair returns two floors of side size, height apart.
+func floorPair(size, height float32) *Geometry {
 	g := floor(size)
 	for i := range 4 {
 		g.Vertices = append(g.Vertices, g.Vertices[i].Add(mgl32.Vec3{0, height, 0}))
@@ -79,7 +79,7 @@ func TestNoPolygonsSaysWhatToCheck(t *testing.T) {
 		want  []string
 	}{
 		{"clockwise faces", flipped(terrain), []string{"bake: solo: no walkable polygons", "5202 triangles, 39 face up and 4841 face down", "wind the wrong way", "reverse the order"}},
-		{"z up", zUp(twoFloors(10, 3)), []string{"of the level's 4 triangles, 0 are flatter than AgentMaxSlope 45° from +y and 4 from the z axis", "swap y and z"}},
+		{"z up", zUp(floorPair(10, 3)), []string{"of the level's 4 triangles, 0 are flatter than AgentMaxSlope 45° from +y and 4 from the z axis", "swap y and z"}},
 		{"a wall", &Geometry{
 			Vertices:  []mgl32.Vec3{{0, 0, 0}, {0, 10, 5}, {10, 10, 5}, {10, 0, 0}},
 			Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
