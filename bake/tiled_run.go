@@ -144,6 +144,9 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 		result.Tiles = append(result.Tiles, f.tile)
 	}
 	stats.TilesWithData = len(result.Tiles)
+	if len(result.Tiles) == 0 {
+		stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v: %s", ErrNoPolygons, noPolygonsHint(b.geometry, b.settings)))
+	}
 	if b.settings.Links.Enabled() {
 		elapsed, err := b.placeTiledLinks(ctx, workers, result, summary.solids)
 		if err != nil {

@@ -93,12 +93,12 @@ func pathPasses(path []navmesh.Ref, q *query.Query, filter *query.Filter) bool {
 }
 
 // placeTarget finds the polygon for a target whose polygon went away: the
-// nearest in the placement box, then, with Settings.WalkBackToMesh, in a
+// nearest in Settings.TargetHalfExtents, then, with Settings.WalkBackToMesh, in a
 // box wideGroundSearch times as wide around the position the target was
 // requested at (it is then displaced, and moves back when the navmesh
 // changes again). It reports false when there is none.
 func (s *PathRequest) placeTarget(target *components.MoveTarget, q *query.Query, filter *query.Filter) bool {
-	nearest, err := q.FindNearestPoly(target.Position, s.settings.PlacementHalfExtents, filter)
+	nearest, err := q.FindNearestPoly(target.Position, s.settings.TargetHalfExtents, filter)
 	if err == nil && nearest.Ref != 0 {
 		target.Ref, target.Position = nearest.Ref, nearest.Point
 		target.Displaced = target.Displaced || geom.Dist2DSqr(nearest.Point, s.requested(target)) > groundSnapDistance*groundSnapDistance
@@ -130,7 +130,7 @@ func (s *PathRequest) restoreTarget(target *components.MoveTarget, q *query.Quer
 		return false
 	}
 	requested := s.requested(target)
-	nearest, err := q.FindNearestPoly(requested, s.settings.PlacementHalfExtents, filter)
+	nearest, err := q.FindNearestPoly(requested, s.settings.TargetHalfExtents, filter)
 	if err != nil || nearest.Ref == 0 ||
 		geom.Dist2DSqr(nearest.Point, requested) >= geom.Dist2DSqr(target.Position, requested) {
 		return false

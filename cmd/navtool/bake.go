@@ -203,7 +203,7 @@ func runBake(args []string, stdout io.Writer) error {
 		}
 		report.setSolo(result)
 		soloTile = result.TileData
-		if mesh, err = soloMesh(result.TileData); err != nil {
+		if mesh, err = result.NavMesh(); err != nil {
 			return err
 		}
 	} else {

@@ -171,17 +171,17 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 	rng := newRandom(s.config.Seed ^ 0xd00d)
 	bestUse, bestWidth := -1, float32(math.MaxFloat32)
 	for range 400 {
-		p, err := randomPoint(s.query, s.regionFilter, rng.Float32)
+		p, err := s.spawns.RandomPoint(rng.Float32)
 		if err != nil {
 			return center, 0, 0, false
 		}
-		wall, _, err := s.query.FindDistanceToWall(p.Ref, p.Pos, 2, s.regionFilter)
+		wall, _, err := s.query.FindDistanceToWall(p.Ref, p.Pos, 2, s.filter)
 		if err != nil || wall.Normal == (geom.Vec3{}) {
 			continue
 		}
 		across := geom.Normalize(geom.Vec3{wall.Normal[0], 0, wall.Normal[2]})
 		end := geom.Mad(p.Pos, across, 3)
-		hit, _, err := s.query.Raycast(p.Ref, p.Pos, end, s.regionFilter, 0, 0, nil)
+		hit, _, err := s.query.Raycast(p.Ref, p.Pos, end, s.filter, 0, 0, nil)
 		if err != nil || hit.T > 1 {
 			continue
 		}
