@@ -58,16 +58,18 @@ func runPhases(tb testing.TB, cache *tilecache.Cache, agents, ticks int, seed ui
 	return res
 }
 
-// stuckWatch keeps the last two seconds of positions, to find agents
-// that have a complete path, are more than a metre from their target and
-// moved less than half a metre in that time.
+// stuckWatch keeps the last five seconds of positions, to find agents in
+// a lasting deadlock: with a complete path, more than a metre from their
+// target, moved less than half a metre in that time (the deadlock breaker
+// nudges an agent within 1.5 s; a crowd has agents held up for two or
+// three seconds now and then, obstacles or not).
 type stuckWatch struct {
 	ring [][]geom.Vec3
 	tick int
 }
 
 func newStuckWatch(agents int) *stuckWatch {
-	w := &stuckWatch{ring: make([][]geom.Vec3, 121)}
+	w := &stuckWatch{ring: make([][]geom.Vec3, 301)}
 	for i := range w.ring {
 		w.ring[i] = make([]geom.Vec3, agents)
 	}

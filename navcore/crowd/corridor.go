@@ -263,8 +263,9 @@ func (c *Corridor) MovePositionToSurface(pos geom.Vec3, q *query.Query, filter *
 
 // MovePositionNoFarther is MovePositionToSurface (or, with snapOnEdges
 // false, MovePosition), except that a move that would end farther (xz) from
-// pos than the corridor's position already is fails with ErrMoveAway and
-// changes nothing. Detour's moveAlongSurface treats a tile border edge
+// pos than the corridor's position already is, or farther from where it
+// starts than pos is, fails with ErrMoveAway and changes nothing (sliding
+// along a wall does neither). Detour's moveAlongSurface treats a tile border edge
 // that the neighbour tile covers only in part as open along its whole
 // length: a move into the uncovered part ends at the neighbour's wall
 // point nearest pos, which can be far from both (the two sides of a
@@ -294,9 +295,12 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 		return fmt.Errorf("crowd: %s: %w", op, err)
 	}
 	if noFarther {
-		before := geom.Dist2D(c.position, pos)
-		if after := geom.Dist2D(result, pos); after > before+moveAwayTolerance {
-			return fmt.Errorf("crowd: %s: the move ends %v from its goal, %v more than it starts: %w", op, after, after-before, ErrMoveAway)
+		goal := geom.Dist2D(c.position, pos)
+		if after := geom.Dist2D(result, pos); after > goal+moveAwayTolerance {
+			return fmt.Errorf("crowd: %s: the move ends %v from its goal, %v more than it starts: %w", op, after, after-goal, ErrMoveAway)
+		}
+		if moved := geom.Dist2D(result, c.position); moved > goal+moveAwayTolerance {
+			return fmt.Errorf("crowd: %s: the move goes %v, %v beyond its goal: %w", op, moved, moved-goal, ErrMoveAway)
 		}
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])

@@ -16,7 +16,8 @@ var (
 	// documented limits (negative sizes, NaN coordinates, ...).
 	ErrInvalidParam = errors.New("crowd: invalid parameter")
 	// ErrMoveAway is returned by Corridor.MovePositionNoFarther for a move
-	// that would end farther from its goal than it starts.
+	// that would end farther from its goal than it starts, or go further
+	// than its goal.
 	ErrMoveAway = errors.New("crowd: move would end farther from its goal")
 )
 
