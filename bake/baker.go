@@ -33,6 +33,9 @@ type Baker struct {
 	contours      ContourSet
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
+	// share, set during a bake of several agent types, connects this bake
+	// to the stages it shares with the other types' bakes.
+	share *stageShare
 }
 
 // handOverIntermediates gives the caller the compact heightfield and the
@@ -86,35 +89,11 @@ func markTriangleAreas(areas []uint8, g *Geometry, walkableSlopeAngle float32) e
 // contours. It fills in bc's counts and passes the warnings of the field and
 // of the contours on to bc. The field and the contours are the Baker's.
 func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, *ContourSet, error) {
-	hf, chf, cset, counts := &b.heightfield, &b.compact, &b.contours, bc.Counts()
-	if err := bc.Run(StageFilters, func() error {
-		filterHeightfield(hf, cfg)
-		return nil
-	}); err != nil {
+	cset, counts := &b.contours, bc.Counts()
+	chf, err := b.buildCompactField(bc, g, cfg)
+	if err != nil {
 		return nil, nil, err
 	}
-
-	if err := bc.Run(StageCompact, func() error {
-		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
-			return err
-		}
-		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	counts.CompactSpans = len(chf.Spans)
-
-	if err := bc.Run(StageErode, func() (err error) {
-		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
-			return err
-		}
-		counts.WalkableSpans = walkableSpanCount(chf)
-		return chf.MarkAreaVolumes(g)
-	}); err != nil {
-		return nil, nil, err
-	}
-
 	if err := partition(bc, chf, cfg, &b.distances, &b.regions); err != nil {
 		return nil, nil, err
 	}
@@ -133,6 +112,57 @@ func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*Comp
 		bc.Warnf("%s", w)
 	}
 	return chf, cset, nil
+}
+
+// buildCompactField runs the stages from the span filters to the area
+// volumes on the Baker's rasterized heightfield: the filters cfg selects,
+// the compact heightfield, erosion and g's area volumes. It fills in bc's
+// span counts. The field is the Baker's. In a bake of several agent types
+// the filters, the compact field and the erosion's distances may come from
+// another type's bake (Baker.share).
+func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, error) {
+	hf, chf, counts := &b.heightfield, &b.compact, bc.Counts()
+	shared, err := b.share.compactFrom(bc.ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := bc.Run(StageFilters, func() error {
+		if shared != nil {
+			hf.copyFrom(&shared.heightfield)
+			return nil
+		}
+		filterHeightfield(hf, cfg)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	if err := bc.Run(StageCompact, func() error {
+		if shared != nil {
+			chf.copyFrom(&shared.compact)
+			counts.HeightfieldSpans = shared.heightfieldSpans
+			return nil
+		}
+		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
+			return err
+		}
+		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	counts.CompactSpans = len(chf.Spans)
+
+	if err := bc.Run(StageErode, func() (err error) {
+		if err := b.erode(chf, cfg.WalkableRadius, counts.HeightfieldSpans, shared); err != nil {
+			return err
+		}
+		counts.WalkableSpans = walkableSpanCount(chf)
+		return chf.MarkAreaVolumes(g)
+	}); err != nil {
+		return nil, err
+	}
+	return chf, nil
 }
 
 // buildMeshes builds the poly mesh of cset and its detail mesh over chf,

@@ -72,10 +72,22 @@ func (s MeshSet) Validate() error {
 			return fmt.Errorf("navmesh: mesh set: mesh %d (%q) is nil", i, m.Name)
 		}
 	}
-	if len(s) == 1 && s[0].Name == "" {
+	return ValidateMeshNames(s.Names())
+}
+
+// ValidateMeshNames reports what keeps a MeshSet from holding meshes of
+// these names: no names or more than MaxMeshSetSize, or (unless there is
+// one name and it is empty) a name that is empty, longer than
+// MaxMeshNameLength bytes, not UTF-8, with control characters, or used
+// twice.
+func ValidateMeshNames(names []string) error {
+	if len(names) == 0 || len(names) > MaxMeshSetSize {
+		return fmt.Errorf("navmesh: mesh set: %d meshes, want 1..%d", len(names), MaxMeshSetSize)
+	}
+	if len(names) == 1 && names[0] == "" {
 		return nil
 	}
-	if err := checkSetNames(s.Names()); err != nil {
+	if err := checkSetNames(names); err != nil {
 		return fmt.Errorf("navmesh: mesh set: %w", err)
 	}
 	return nil
