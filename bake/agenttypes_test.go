@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 )
 
 // testAgentTypes returns five types over the default settings that share
@@ -87,21 +90,135 @@ func TestSoloTypesEqualSeparateBakes(t *testing.T) {
 	}
 }
 
-// TestSoloTypesLargeAgentLosesTheNarrowPassages checks the meshes of a
-// small and a large agent: the large one's covers less, and a passage the
-// small one walks is closed to it.
-func TestSoloTypesLargeAgentLosesTheNarrowPassages(t *testing.T) {
+// smallAndLarge are a 0.6 m and a 1.5 m agent of the default height.
+func smallAndLarge() []AgentType {
 	small, large := DefaultSettings(), DefaultSettings()
 	large.AgentRadius = 1.5
-	result, err := SoloTypes(context.Background(), loadTestMesh(t, "dungeon"), []AgentType{
-		{Name: "small", Settings: small}, {Name: "large", Settings: large},
-	}, SoloTypesOptions{})
+	return []AgentType{{Name: "small", Settings: small}, {Name: "large", Settings: large}}
+}
+
+// walk returns the straight path from a to b on q's mesh and its length in
+// 3D, ok false when either end is off the mesh or b cannot be reached.
+func walk(t *testing.T, q *query.Query, a, b geom.Vec3) (points []geom.Vec3, length float32, ok bool) {
+	t.Helper()
+	filter := query.NewFilter()
+	extents := geom.Vec3{0.5, 2, 0.5}
+	start, err := q.FindNearestPoly(a, extents, filter)
 	require.NoError(t, err)
-	smallCounts, largeCounts := result.Results[0].Stats.Counts, result.Results[1].Stats.Counts
-	assert.Equal(t, smallCounts.CompactSpans, largeCounts.CompactSpans, "the same compact field")
-	assert.Less(t, largeCounts.WalkableSpans, smallCounts.WalkableSpans, "eroded further")
-	assert.Equal(t, 1, result.Stats.Rasterizations)
-	assert.Equal(t, 1, result.Stats.Compactions)
+	end, err := q.FindNearestPoly(b, extents, filter)
+	require.NoError(t, err)
+	if start.Ref == 0 || end.Ref == 0 {
+		return nil, 0, false
+	}
+	corridor := make([]navmesh.Ref, 256)
+	n, status, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, corridor)
+	require.NoError(t, err)
+	if status.Partial() {
+		return nil, 0, false
+	}
+	corners := make([]query.StraightPathPoint, 256)
+	m, _, err := q.FindStraightPath(start.Point, end.Point, corridor[:n], corners, 0)
+	require.NoError(t, err)
+	for i := range m {
+		points = append(points, corners[i].Pos)
+		if i > 0 {
+			length += corners[i].Pos.Sub(corners[i-1].Pos).Len()
+		}
+	}
+	return points, length, true
+}
+
+// onMesh reports whether a polygon of q's mesh lies within 0.3 m of p in xz
+// (and 2 m in y).
+func onMesh(t *testing.T, q *query.Query, p geom.Vec3) bool {
+	t.Helper()
+	nearest, err := q.FindNearestPoly(p, geom.Vec3{0.3, 2, 0.3}, query.NewFilter())
+	require.NoError(t, err)
+	return nearest.Ref != 0
+}
+
+// wallDistance returns the distance from p to the nearest wall of q's mesh
+// (up to 5 m).
+func wallDistance(t *testing.T, q *query.Query, p geom.Vec3) float32 {
+	t.Helper()
+	filter := query.NewFilter()
+	nearest, err := q.FindNearestPoly(p, geom.Vec3{0.3, 2, 0.3}, filter)
+	require.NoError(t, err)
+	hit, _, err := q.FindDistanceToWall(nearest.Ref, nearest.Point, 5, filter)
+	require.NoError(t, err)
+	return hit.Distance
+}
+
+// typeQueries bakes the types on level and returns a query per type's mesh.
+func typeQueries(t *testing.T, level string, types []AgentType) []*query.Query {
+	t.Helper()
+	result, err := SoloTypes(context.Background(), loadTestMesh(t, level), types, SoloTypesOptions{})
+	require.NoError(t, err)
+	set, err := result.MeshSet()
+	require.NoError(t, err)
+	queries := make([]*query.Query, len(set))
+	for i := range set {
+		queries[i], err = query.New(set[i].Mesh, 2048)
+		require.NoError(t, err)
+	}
+	return queries
+}
+
+// TestLargeAgentLosesTheNarrowPassages bakes a 0.6 m and a 1.5 m agent and
+// walks both through a narrow passage of each level: the small agent goes
+// through, the large one's mesh does not have it.
+func TestLargeAgentLosesTheNarrowPassages(t *testing.T) {
+	t.Run("dungeon stair", func(t *testing.T) {
+		// The narrow stair up from the courtyard at the north end: its
+		// middle lies less than 0.9 m (1.5 - 0.6) from the small agent's
+		// walls, so the large agent's erosion takes it all.
+		queries := typeQueries(t, "dungeon", smallAndLarge())
+		small, large := queries[0], queries[1]
+		bottom, middle, top := geom.Vec3{18.18, 15, -71.74}, geom.Vec3{19.0, 17.5, -76.2}, geom.Vec3{18.71, 20.05, -80.07}
+		points, length, ok := walk(t, small, bottom, top)
+		require.True(t, ok, "the small agent climbs the stair")
+		assert.InDelta(t, 9.83, length, 0.01)
+		assert.InDelta(t, 5, points[len(points)-1][1]-points[0][1], 0.1, "5 m up")
+		assert.True(t, onMesh(t, small, middle))
+		assert.Less(t, wallDistance(t, small, middle), float32(0.9))
+
+		assert.True(t, onMesh(t, large, bottom), "the large agent reaches the foot of the stair")
+		assert.False(t, onMesh(t, large, middle), "but its mesh has no stair")
+		assert.False(t, onMesh(t, large, top))
+		_, _, ok = walk(t, large, bottom, top)
+		assert.False(t, ok)
+	})
+	t.Run("nav_test gap", func(t *testing.T) {
+		// A gap between two blocks at (-13, -10.5) on the lower floor: the
+		// small agent's path turns through it, the large one walks around.
+		queries := typeQueries(t, "nav_test", smallAndLarge())
+		small, large := queries[0], queries[1]
+		a, b, gap := geom.Vec3{-4.06, -2.27, -15.55}, geom.Vec3{-15.03, -2.27, -6.94}, geom.Vec3{-12.99, -2.27, -10.45}
+		smallPath, smallLength, ok := walk(t, small, a, b)
+		require.True(t, ok)
+		largePath, largeLength, ok := walk(t, large, a, b)
+		require.True(t, ok)
+		assert.InDelta(t, 14.40, smallLength, 0.01)
+		assert.InDelta(t, 39.09, largeLength, 0.01)
+		assert.Less(t, distanceToPath(gap, smallPath), float32(0.1), "the small agent walks through the gap")
+		assert.Greater(t, distanceToPath(gap, largePath), float32(3), "the large agent keeps away from it")
+	})
+}
+
+// distanceToPath returns the distance in xz from p to the polyline.
+func distanceToPath(p geom.Vec3, path []geom.Vec3) float32 {
+	best := float32(math.MaxFloat32)
+	for i := 1; i < len(path); i++ {
+		a, b := path[i-1], path[i]
+		ab := geom.Vec3{b[0] - a[0], 0, b[2] - a[2]}
+		ap := geom.Vec3{p[0] - a[0], 0, p[2] - a[2]}
+		s := float32(0)
+		if d := ab.Dot(ab); d > 0 {
+			s = min(max(ap.Dot(ab)/d, 0), 1)
+		}
+		best = min(best, ap.Sub(ab.Mul(s)).Len())
+	}
+	return best
 }
 
 func TestSoloTypesChecksEverythingFirst(t *testing.T) {
