@@ -33,6 +33,7 @@ type Baker struct {
 	contours      ContourSet
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
+	layers        layerBuilder
 	// share, set during a bake of several agent types, connects this bake
 	// to the stages it shares with the other types' bakes.
 	share *stageShare

@@ -26,7 +26,25 @@
 // garbage collector reclaims the pool. A tiled
 // bake ([Tiled], or [TileBaker] to rebuild single tiles) runs the same
 // stages tile by tile on a grid over the level, each worker goroutine on a
-// Baker of its own.
+// Baker of its own. A tiled bake may cover a range of the grid only
+// ([TiledOptions].Tiles, a [TileRange]); [MergeNavMeshes] joins the meshes
+// of range bakes into the whole level's, byte for byte, so a big level can
+// be baked on several machines.
+//
+// # Tile cache layers
+//
+// [TileCache] (or [TileBaker.BuildAllLayers], [TileBaker.BuildTileLayers])
+// bakes a level for navcore/tilecache the way RecastDemo's
+// Sample_TempObstacles does: per tile, stages 1 to 4 below, then
+// [BuildHeightfieldLayers] splits the compact heightfield into layers that
+// do not overlap, at most [MaxTileLayers] per tile, each a tilecache.Layer
+// with its header, encoded when [TileCacheOptions].Compressor is set.
+// [TileCacheResult] gives the layers in build order, the tile cache and
+// navmesh parameters the sample uses, the layerHash ([LayerHash]) to
+// compare with the C++, and a filled tilecache.Cache
+// ([TileCacheResult.Cache]) whose files are the C++ sample's.
+// [MergeTileCaches] joins range bakes of tile caches as [MergeNavMeshes]
+// joins navmeshes.
 //
 // # Stages
 //
@@ -127,6 +145,10 @@
 // links that start in it. Results hold the links
 // ([SoloResult.Links], [TileResult.Links]) and count them
 // ([BuildCounts.DropLinks], [BuildCounts.JumpLinks]).
+//
+// A tile cache bake runs stages 1 to 4 and then its own:
+//
+//  11. Layers: [BuildHeightfieldLayers] (timed as StageLayers).
 //
 // # Results
 //
