@@ -46,6 +46,14 @@ type TileBaker struct {
 // the bounds of the vertices: (w + TileSize - 1) / TileSize tiles along x
 // for a level w cells wide, likewise along z.
 func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
+	return newTileBaker(g, settings, opts, nil)
+}
+
+// newTileBaker is NewTileBaker, taking the triangle index from index when
+// it is set: a TileBaker of the same geometry, whose chunk tree and
+// triangle boxes do not depend on the settings, and whose triangle areas
+// serve when its slope is the same.
+func newTileBaker(g *Geometry, settings Settings, opts TiledOptions, index *TileBaker) (*TileBaker, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
@@ -90,6 +98,12 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		tilesY:        tilesY,
 		tileWorldSize: float32(settings.TileSize) * settings.CellSize,
 	}
+	if index != nil {
+		if err := b.shareIndex(index); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -98,6 +112,19 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		return nil, err
 	}
 	return b, nil
+}
+
+// shareIndex takes the chunk tree and the triangle boxes of index, a
+// TileBaker of the same geometry, and its triangle areas when its slope is
+// b's, else marks b's own.
+func (b *TileBaker) shareIndex(index *TileBaker) error {
+	b.chunks, b.boxes = index.chunks, index.boxes
+	if index.settings.AgentMaxSlope == b.settings.AgentMaxSlope {
+		b.areas = index.areas
+		return nil
+	}
+	b.areas = make([]uint8, len(b.geometry.Triangles))
+	return markTriangleAreas(b.areas, b.geometry, b.settings.AgentMaxSlope)
 }
 
 // indexTriangles marks the triangles' areas, bounds each triangle and
