@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -111,12 +110,12 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 			return nil, typeError(types[i], err)
 		}
 	}
-	plan := planSharing(configs)
-	shares := plan.shares()
+	shares := planSharing(configs).shares(allTypes(len(types)))
 
 	result := &SoloTypesResult{Types: slices.Clone(types), Results: make([]*SoloResult, len(types))}
-	workers := typeWorkers(opts.Workers, len(types))
-	err := runTypes(ctx, workers, len(types), opts.Progress, func(ctx context.Context, i int) error {
+	workers := tileWorkers(opts.Workers, len(types))
+	done := 0
+	err := runJobs(ctx, workers, len(types), func(ctx context.Context, _, i int) error {
 		defer shares[i].abandon()
 		b := soloBakers.Get().(*Baker)
 		b.share = shares[i]
@@ -128,13 +127,17 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 		}
 		result.Results[i] = solo
 		return nil
+	}, func(int) {
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, len(types))
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	stats := &result.Stats
-	stats.Bakes = len(types)
-	stats.Rasterizations, stats.Compactions = plan.counts()
+	sumCounts(stats, shares)
 	stats.Workers = workers
 	stats.Wall = time.Since(start)
 	return result, nil
@@ -189,44 +192,44 @@ func typeError(t AgentType, err error) error {
 	return fmt.Errorf("bake: agent type %q: %w", t.Name, err)
 }
 
-// typeWorkers returns the number of goroutines that bake jobs jobs:
-// workers, or runtime.GOMAXPROCS(0) when it is 0 or less, at most one per
-// job.
-func typeWorkers(workers, jobs int) int {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+// allTypes returns 0..n-1.
+func allTypes(n int) []int {
+	types := make([]int, n)
+	for i := range types {
+		types[i] = i
 	}
-	return max(min(workers, jobs), 1)
+	return types
 }
 
-// runTypes runs bake(ctx, i) for i in 0..n-1 on workers goroutines, which
-// take the jobs in order, each the next one when it becomes free, so that a
-// job only waits for work of earlier jobs, which are running or done. It
-// calls progress from this goroutine after each job that succeeded. A
-// failing job cancels the others; the first error in job order is returned,
-// preferring a real failure over a job stopped by another's, and ctx's once
-// it is done.
-func runTypes(ctx context.Context, workers, n int, progress func(done, total int), bake func(ctx context.Context, i int) error) error {
+// runJobs runs bake(ctx, worker, job) for jobs 0..n-1 on workers
+// goroutines (worker 0..workers-1), which take the jobs in order, each the
+// next one when it becomes free, so that a job only waits for work of
+// earlier jobs, which are running or done. It calls collect(job) from this
+// goroutine after each job that succeeded, until the bake is stopped. A
+// failing job cancels the others; the first error in job order is
+// returned, preferring a real failure over a job stopped by another's, and
+// ctx's once it is done.
+func runJobs(ctx context.Context, workers, n int, bake func(ctx context.Context, worker, job int) error, collect func(job int)) error {
 	workCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, n)
 	finished := make(chan int, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for worker := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || workCtx.Err() != nil {
+				job := int(next.Add(1) - 1)
+				if job >= n || workCtx.Err() != nil {
 					return
 				}
-				if err := bake(workCtx, i); err != nil {
-					errs[i] = err
+				if err := bake(workCtx, worker, job); err != nil {
+					errs[job] = err
 					cancel()
 				}
-				finished <- i
+				finished <- job
 			}
 		}()
 	}
@@ -234,14 +237,9 @@ func runTypes(ctx context.Context, workers, n int, progress func(done, total int
 		wg.Wait()
 		close(finished)
 	}()
-	done := 0
-	for i := range finished {
-		if errs[i] != nil {
-			continue
-		}
-		done++
-		if progress != nil && workCtx.Err() == nil {
-			progress(done, n)
+	for job := range finished {
+		if errs[job] == nil && workCtx.Err() == nil {
+			collect(job)
 		}
 	}
 	if err := ctx.Err(); err != nil {

@@ -109,47 +109,33 @@ func (p sharePlan) rasterGroups() [][]int {
 	return groups
 }
 
-// counts returns how many rasterizations and compactions the plan runs.
-func (p sharePlan) counts() (rasterizations, compactions int) {
-	for i := range p.rasterLeader {
-		if p.rasterLeader[i] == i {
-			rasterizations++
-		}
-		if p.compactLeader[i] == i {
-			compactions++
-		}
-	}
-	return rasterizations, compactions
-}
-
-// shares returns one stageShare per type, with records for the products
-// more than one type uses: a type records what it leads and copies what an
-// earlier type leads.
-func (p sharePlan) shares() []*stageShare {
-	n := len(p.rasterLeader)
-	rasterUsers, compactUsers := make([]int, n), make([]int, n)
-	for i := range n {
+// shares returns one stageShare for each of the types members (in type
+// order, each with its leaders among them), with records for the products
+// more than one of them uses: a type records what it leads and copies what
+// an earlier type leads.
+func (p sharePlan) shares(members []int) []*stageShare {
+	rasterUsers, compactUsers := map[int]int{}, map[int]int{}
+	for _, i := range members {
 		rasterUsers[p.rasterLeader[i]]++
 		compactUsers[p.compactLeader[i]]++
 	}
-	shares := make([]*stageShare, n)
-	for i := range n {
-		shares[i] = &stageShare{}
-	}
-	for i := range n {
-		s := shares[i]
+	shares := make([]*stageShare, len(members))
+	byType := map[int]*stageShare{}
+	for k, i := range members {
+		s := &stageShare{}
+		shares[k], byType[i] = s, s
 		if leader := p.rasterLeader[i]; rasterUsers[leader] > 1 {
 			if leader == i {
 				s.raster, s.recordsRaster = newSharedRecord[rasterRecord](), true
 			} else {
-				s.raster = shares[leader].raster
+				s.raster = byType[leader].raster
 			}
 		}
 		if leader := p.compactLeader[i]; compactUsers[leader] > 1 {
 			if leader == i {
 				s.compact, s.recordsCompact = newSharedRecord[compactRecord](), true
 			} else {
-				s.compact = shares[leader].compact
+				s.compact = byType[leader].compact
 			}
 		}
 	}
@@ -165,6 +151,47 @@ type stageShare struct {
 	recordsRaster  bool
 	compact        *sharedRecord[compactRecord]
 	recordsCompact bool
+	// counts sums up the bakes that went through this share.
+	counts TypesStats
+}
+
+// reset readies the records this share leads for the next tile, keeping
+// their memory; no bake may be using them.
+func (s *stageShare) reset() {
+	if s.recordsRaster {
+		s.raster.reset()
+	}
+	if s.recordsCompact {
+		s.compact.reset()
+	}
+}
+
+// noteRasterized counts a bake that got its rasterized heightfield, by
+// rasterizing (not copied) or by copying it.
+func (s *stageShare) noteRasterized(copied bool) {
+	if s == nil {
+		return
+	}
+	s.counts.Bakes++
+	if !copied {
+		s.counts.Rasterizations++
+	}
+}
+
+// noteCompacted counts a bake that ran the compact stages itself.
+func (s *stageShare) noteCompacted() {
+	if s != nil {
+		s.counts.Compactions++
+	}
+}
+
+// sumCounts adds up the counts of shares into stats.
+func sumCounts(stats *TypesStats, shares []*stageShare) {
+	for _, s := range shares {
+		stats.Bakes += s.counts.Bakes
+		stats.Rasterizations += s.counts.Rasterizations
+		stats.Compactions += s.counts.Compactions
+	}
 }
 
 // rasterRecord is a rasterized heightfield.
@@ -198,6 +225,13 @@ type sharedRecord[T any] struct {
 
 func newSharedRecord[T any]() *sharedRecord[T] {
 	return &sharedRecord[T]{ready: make(chan struct{})}
+}
+
+// reset makes the record unrecorded again, keeping the value's memory.
+func (r *sharedRecord[T]) reset() {
+	r.ready = make(chan struct{})
+	r.once = sync.Once{}
+	r.ok = false
 }
 
 // publish records the value fill writes and wakes the readers.
@@ -324,6 +358,7 @@ func (b *Baker) rasterizeShared(bc *BuildContext, rasterize func() error) error 
 	}); err != nil {
 		return err
 	}
+	b.share.noteRasterized(shared != nil)
 	b.share.recordRaster(&b.heightfield)
 	return nil
 }
@@ -343,6 +378,7 @@ func (b *Baker) erode(chf *CompactHeightfield, radius, heightfieldSpans int, sha
 	} else {
 		b.erosion = chf.boundaryDistances(b.erosion)
 		distances = b.erosion
+		b.share.noteCompacted()
 		b.share.recordCompact(&b.heightfield, chf, distances, heightfieldSpans)
 	}
 	chf.erodeByDistances(distances, radius)
