@@ -111,6 +111,7 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 		}
 	}
 	shares := planSharing(configs).shares(allTypes(len(types)))
+	defer releaseRecords(shares)
 
 	result := &SoloTypesResult{Types: slices.Clone(types), Results: make([]*SoloResult, len(types))}
 	workers := tileWorkers(opts.Workers, len(types))

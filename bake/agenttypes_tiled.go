@@ -240,6 +240,13 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 			workerShares[w][g] = plan.shares(members)
 		}
 	}
+	defer func() {
+		for w := range workers {
+			for _, shares := range workerShares[w] {
+				releaseRecords(shares)
+			}
+		}
+	}()
 	built := make([][]T, len(jobs))
 	done := 0
 	err := runJobs(ctx, workers, len(jobs), func(ctx context.Context, worker, j int) error {

@@ -126,14 +126,14 @@ func (p sharePlan) shares(members []int) []*stageShare {
 		shares[k], byType[i] = s, s
 		if leader := p.rasterLeader[i]; rasterUsers[leader] > 1 {
 			if leader == i {
-				s.raster, s.recordsRaster = newSharedRecord[rasterRecord](), true
+				s.raster, s.recordsRaster = takeRecord[rasterRecord](&rasterRecords), true
 			} else {
 				s.raster = byType[leader].raster
 			}
 		}
 		if leader := p.compactLeader[i]; compactUsers[leader] > 1 {
 			if leader == i {
-				s.compact, s.recordsCompact = newSharedRecord[compactRecord](), true
+				s.compact, s.recordsCompact = takeRecord[compactRecord](&compactRecords), true
 			} else {
 				s.compact = byType[leader].compact
 			}
@@ -223,8 +223,35 @@ type sharedRecord[T any] struct {
 	value T
 }
 
-func newSharedRecord[T any]() *sharedRecord[T] {
+// rasterRecords and compactRecords keep the records of finished bakes,
+// with their memory, for the next.
+var (
+	rasterRecords  sync.Pool
+	compactRecords sync.Pool
+)
+
+// takeRecord returns a record from pool, ready to be recorded, or a new
+// one.
+func takeRecord[T any](pool *sync.Pool) *sharedRecord[T] {
+	if r, ok := pool.Get().(*sharedRecord[T]); ok {
+		r.reset()
+		return r
+	}
 	return &sharedRecord[T]{ready: make(chan struct{})}
+}
+
+// releaseRecords gives the records the shares lead back to their pools, once
+// no bake uses them.
+func releaseRecords(shares []*stageShare) {
+	for _, s := range shares {
+		if s.recordsRaster {
+			rasterRecords.Put(s.raster)
+		}
+		if s.recordsCompact {
+			compactRecords.Put(s.compact)
+		}
+		s.raster, s.compact = nil, nil
+	}
 }
 
 // reset makes the record unrecorded again, keeping the value's memory.
