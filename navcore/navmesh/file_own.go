@@ -200,7 +200,7 @@ func decodeSetEntries(body []byte) (*savedSet, error) {
 		}
 		name := string(body[offset : offset+int(nameSize)])
 		offset += int(nameSize)
-		if err := checkMeshName(name); err != nil {
+		if err := ValidateMeshName(name); err != nil {
 			return nil, malformed("archenav", where, "%v", err)
 		}
 		if previous := slices.Index(set.names, name); previous >= 0 {

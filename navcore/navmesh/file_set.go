@@ -96,7 +96,7 @@ func ValidateMeshNames(names []string) error {
 // checkSetNames checks the names of a version 2 file.
 func checkSetNames(names []string) error {
 	for i, name := range names {
-		if err := checkMeshName(name); err != nil {
+		if err := ValidateMeshName(name); err != nil {
 			return fmt.Errorf("mesh %d: %w", i, err)
 		}
 		for j := range i {
@@ -108,8 +108,10 @@ func checkSetNames(names []string) error {
 	return nil
 }
 
-// checkMeshName checks one name of a version 2 file.
-func checkMeshName(name string) error {
+// ValidateMeshName reports what keeps name from naming a mesh of a set of
+// several: empty, longer than MaxMeshNameLength bytes, not UTF-8, or with
+// control characters.
+func ValidateMeshName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("empty name (only a set of one mesh may leave it unnamed)")
