@@ -159,4 +159,18 @@
 // gives an error naming the stage that refused it ("bake: build contours:
 // ..."); a bake stops between stages once its context is done
 // ([BuildContext]).
+//
+// # Limits
+//
+// Memory follows the settings, never past what the caller allows: before a
+// bake allocates its grid it estimates what the grid needs
+// ([Config.EstimatedMemory], 42 bytes per cell; a tiled bake, one tile's
+// grid on each worker) and fails with [ErrMemoryLimit], naming the
+// estimate, above [Settings.MaxMemory] (4 GiB by default). A tiled bake
+// bakes only the tiles with a triangle's box within their border (two
+// floors 100 km apart cost the few tiles under them, not the 10^8 of the
+// grid) and fails with [ErrTooManyTiles] past [Settings.MaxTiles] such
+// tiles (2^20 by default). Geometry more than [MaxSpanHeight] cells above
+// the level's bottom is flattened onto that height, as in Recast, with a
+// warning ([Heightfield.ClampWarning]).
 package bake

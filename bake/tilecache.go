@@ -156,8 +156,14 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 	if err != nil {
 		return nil, err
 	}
-	tiles := area.indices(b.tilesX)
+	tiles, err := b.tilesWithGeometry(area, b.settings.maxTiles())
+	if err != nil {
+		return nil, err
+	}
 	workers := tileWorkers(opts.Workers, len(tiles))
+	if err := b.settings.checkMemory("tile cache build", b.tileConfig, workers); err != nil {
+		return nil, err
+	}
 
 	summary := layersSummary{result: &TileCacheResult{Baker: b}}
 	err = runTileJobs(ctx, b, tileJobs[*TileLayers]{

@@ -22,7 +22,8 @@ type TiledOptions struct {
 	// areas below navmesh.MaxAreas.
 	AreaFlags func(area uint8) (newArea uint8, flags uint16)
 	// Progress, when set, is called after each tile with the number of
-	// tiles done so far and the total. Calls come one at a time, from the
+	// tiles done so far and the total, the tiles with geometry within their
+	// border (TiledStats.TilesBaked). Calls come one at a time, from the
 	// goroutine that called Tiled, and stop once the bake is cancelled or
 	// a tile failed.
 	Progress func(done, total int)
@@ -37,9 +38,14 @@ type TiledStats struct {
 	TilesX, TilesY int
 	// Range is the part of the grid that was baked.
 	Range TileRange
+	// TilesBaked counts the tiles baked: those of Range with the box of a
+	// triangle within their border. The other tiles of the grid cannot get
+	// spans and are skipped without a look.
+	TilesBaked int
 	// TilesWithData counts the tiles that produced tile data.
 	TilesWithData int
-	// Triangles sums, over the tiles, the input triangles each looked at.
+	// Triangles sums, over the tiles baked, the input triangles each looked
+	// at.
 	Triangles int
 	// Counts sums the tiles' counts.
 	Counts BuildCounts
@@ -75,7 +81,11 @@ type TiledResult struct {
 // goroutines (Sample_TileMesh::buildAllTiles), each with its own scratch
 // buffers. The
 // tiles, their order and their bytes do not depend on the number of
-// workers. Cancelling ctx stops the workers between two stages of a tile and
+// workers. Only the tiles with a triangle's box within their border are
+// baked (the others cannot hold spans): a grid with a few occupied tiles
+// costs those, however large it is. More than Settings.MaxTiles such tiles,
+// or an estimated memory (one tile's grid on each worker) above
+// Settings.MaxMemory, is an error before anything is baked. Cancelling ctx stops the workers between two stages of a tile and
 // returns ctx's error; a nil ctx never stops it. A failing tile stops the
 // bake and its error is returned (the first in grid order when several
 // fail before the others stop).
@@ -106,8 +116,14 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err != nil {
 		return nil, err
 	}
-	tiles := area.indices(b.tilesX)
+	tiles, err := b.tilesWithGeometry(area, b.settings.maxTiles())
+	if err != nil {
+		return nil, err
+	}
 	workers := tileWorkers(opts.Workers, len(tiles))
+	if err := b.settings.checkMemory("tiled build", b.tileConfig, workers); err != nil {
+		return nil, err
+	}
 
 	var summary tiledSummary
 	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
@@ -128,6 +144,7 @@ func (b *TileBaker) tiledResult(ctx context.Context, workers int, area TileRange
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Range, stats.Workers = b.tilesX, b.tilesY, area, workers
+	stats.TilesBaked = len(tiles)
 	stats.Triangles = summary.triangles
 	stats.Counts = summary.counts
 	stats.StageTimes = summary.stageTimes

@@ -73,6 +73,9 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 			return err
 		}
 	}
+	if warning := baker.heightfield.ClampWarning(); warning != "" {
+		bc.Warnf("%s", warning)
+	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
 		return err

@@ -57,18 +57,6 @@ type tileFailure struct {
 	err   error
 }
 
-// indices returns the grid indices (x + y·tilesX) of the range's tiles,
-// row by row.
-func (r TileRange) indices(tilesX int) []int32 {
-	tiles := make([]int32, 0, r.Count())
-	for y := r.MinY; y <= r.MaxY; y++ {
-		for x := r.MinX; x <= r.MaxX; x++ {
-			tiles = append(tiles, int32(x+y*tilesX))
-		}
-	}
-	return tiles
-}
-
 // tileJobs describes a bake over some tiles: tiles holds their grid
 // indices (x + y·tilesX) in the order to take them, build bakes one tile
 // on a worker's Baker, collect receives each built tile with its grid index

@@ -24,6 +24,7 @@ type bakeReport struct {
 	TilesX         int    `json:"tilesX"`
 	TilesY         int    `json:"tilesY"`
 	Tiles          int    `json:"tiles"`
+	TilesBaked     int    `json:"tilesBaked"`
 	Workers        int    `json:"workers"`
 	// TileRange is the part of the tile grid baked (tiled and tile cache
 	// bakes), as -tiles spells it.
@@ -121,7 +122,7 @@ func (r *bakeReport) setCounts(c *bake.BuildCounts) {
 func (r *bakeReport) setSolo(result *bake.SoloResult) {
 	r.Mode = "solo"
 	r.GridWidth, r.GridHeight = result.Config.Width, result.Config.Height
-	r.TilesX, r.TilesY, r.Tiles, r.Workers = 1, 1, 1, 1
+	r.TilesX, r.TilesY, r.Tiles, r.TilesBaked, r.Workers = 1, 1, 1, 1, 1
 	r.setCounts(&result.Stats.Counts)
 	r.PolyMeshHash = hex16(result.Fingerprints.PolyMesh)
 	r.DetailMeshHash = hex16(result.Fingerprints.DetailMesh)
@@ -141,6 +142,7 @@ func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	r.TileSize = result.Baker.Settings().TileSize
 	r.TilesX, r.TilesY, r.Tiles, r.Workers = s.TilesX, s.TilesY, s.TilesWithData, s.Workers
 	r.TileRange = s.Range.String()
+	r.TilesBaked = s.TilesBaked
 	r.setCounts(&s.Counts)
 
 	fingerprints, err := result.Fingerprints()
@@ -205,8 +207,8 @@ func printBakeReport(w io.Writer, r *bakeReport) error {
 		printWarnings(w, r)
 		return nil
 	default:
-		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, tiles %s, %d with data, %d workers\n",
-			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TileRange, r.Tiles, r.Workers)
+		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, tiles %s, %d baked, %d with data, %d workers\n",
+			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TileRange, r.TilesBaked, r.Tiles, r.Workers)
 	}
 	fmt.Fprintf(w, "spans:        %d heightfield, %d compact, %d walkable\n", r.HeightfieldSpans, r.CompactSpans, r.WalkableSpans)
 	fmt.Fprintf(w, "regions:      %d, contours %d\n", r.Regions, r.Contours)
