@@ -110,11 +110,17 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 			return nil, typeError(types[i], err)
 		}
 	}
+	workers := tileWorkers(opts.Workers, len(types))
+	for i := range types {
+		// As many bakes as workers run at once.
+		if err := types[i].Settings.checkMemory("solo", configs[i], workers); err != nil {
+			return nil, typeError(types[i], err)
+		}
+	}
 	shares := planSharing(configs).shares(allTypes(len(types)))
 	defer releaseRecords(shares)
 
 	result := &SoloTypesResult{Types: slices.Clone(types), Results: make([]*SoloResult, len(types))}
-	workers := tileWorkers(opts.Workers, len(types))
 	done := 0
 	err := runJobs(ctx, workers, len(types), func(ctx context.Context, _, i int) error {
 		defer shares[i].abandon()

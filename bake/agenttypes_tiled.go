@@ -3,6 +3,7 @@ package bake
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"time"
 
@@ -49,7 +50,7 @@ func TiledTypes(ctx context.Context, g *Geometry, types []AgentType, opts TiledO
 		return nil, err
 	}
 	summaries := make([]tiledSummary, len(types))
-	stats, err := bakeTypeTiles(ctx, types, bakers, areas, opts.Workers, opts.Progress, typeTileJob[*TileResult]{
+	stats, baked, err := bakeTypeTiles(ctx, types, bakers, areas, opts.Workers, opts.Progress, "tiled build", typeTileJob[*TileResult]{
 		build: func(t int, ctx context.Context, tx, ty int, baker *Baker) (*TileResult, error) {
 			return bakers[t].buildTile(ctx, tx, ty, baker)
 		},
@@ -60,7 +61,7 @@ func TiledTypes(ctx context.Context, g *Geometry, types []AgentType, opts TiledO
 	}
 	result := &TiledTypesResult{Types: slices.Clone(types), Results: make([]*TiledResult, len(types)), Stats: stats}
 	for t, b := range bakers {
-		tiled, err := b.tiledResult(ctx, stats.Workers, areas[t], &summaries[t])
+		tiled, err := b.tiledResult(ctx, stats.Workers, areas[t], baked[t], &summaries[t])
 		if err != nil {
 			return nil, typeError(types[t], err)
 		}
@@ -124,7 +125,7 @@ func TileCacheTypes(ctx context.Context, g *Geometry, types []AgentType, opts Ti
 	for t, b := range bakers {
 		summaries[t].result = &TileCacheResult{Baker: b}
 	}
-	stats, err := bakeTypeTiles(ctx, types, bakers, areas, opts.Workers, opts.Progress, typeTileJob[*TileLayers]{
+	stats, _, err := bakeTypeTiles(ctx, types, bakers, areas, opts.Workers, opts.Progress, "tile cache build", typeTileJob[*TileLayers]{
 		build: func(t int, ctx context.Context, tx, ty int, baker *Baker) (*TileLayers, error) {
 			return bakers[t].buildEncodedLayers(ctx, tx, ty, baker, opts.Compressor)
 		},
@@ -160,9 +161,10 @@ func (r *TileCacheTypesResult) Caches(options tilecache.Options) ([]*tilecache.C
 	return caches, set, nil
 }
 
-// typeTileBakers checks the types and makes a TileBaker per type with opts
-// (the first one indexing the triangles for all), checked by check when it
-// is set, and the part of its grid to bake (tiles, nil for all).
+// typeTileBakers checks the types and makes a TileBaker per type with opts,
+// checked by check when it is set, and the part of its grid to bake (tiles,
+// nil for all); once every type passed, the first indexes the triangles
+// for all.
 func typeTileBakers(g *Geometry, types []AgentType, opts TiledOptions, tiles *TileRange, check func(*TileBaker) error) ([]*TileBaker, []TileRange, error) {
 	if err := validateTypes(types); err != nil {
 		return nil, nil, err
@@ -170,11 +172,7 @@ func typeTileBakers(g *Geometry, types []AgentType, opts TiledOptions, tiles *Ti
 	bakers := make([]*TileBaker, len(types))
 	areas := make([]TileRange, len(types))
 	for t := range types {
-		var index *TileBaker
-		if t > 0 {
-			index = bakers[0]
-		}
-		b, err := newTileBaker(g, types[t].Settings, opts, index)
+		b, err := newTileBaker(g, types[t].Settings, opts)
 		if err == nil && check != nil {
 			err = check(b)
 		}
@@ -185,6 +183,18 @@ func typeTileBakers(g *Geometry, types []AgentType, opts TiledOptions, tiles *Ti
 			return nil, nil, typeError(types[t], err)
 		}
 		bakers[t] = b
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := bakers[0].indexTriangles(workers); err != nil {
+		return nil, nil, typeError(types[0], err)
+	}
+	for t, b := range bakers[1:] {
+		if err := b.shareIndex(bakers[0]); err != nil {
+			return nil, nil, typeError(types[t+1], err)
+		}
 	}
 	return bakers, areas, nil
 }
@@ -197,20 +207,25 @@ type typeTileJob[T any] struct {
 	collect func(t, index int, tile T)
 }
 
-// bakeTypeTiles bakes the tiles of areas (per type, in its grid) for every
-// type on workers goroutines. A job is one tile of one group of types that
-// share its rasterization (their grids are the same): the job bakes the
-// tile for each type of the group in type order on one Baker, each type
-// copying the stages it shares from the first that baked them. Progress
-// counts the tiles baked for a type; the totals of what was shared are
-// returned.
-func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*TileBaker, areas []TileRange, workers int, progress func(done, total int), job typeTileJob[T]) (TypesStats, error) {
+// bakeTypeTiles bakes the tiles of areas (per type, in its grid) that have
+// geometry within their border for every type on workers goroutines. A job
+// is one tile of one group of types that share its rasterization (their
+// grids and borders are the same): the job bakes the tile for each type of
+// the group in type order on one Baker, each type copying the stages it
+// shares from the first that baked them. Progress counts the tiles baked
+// for a type. It returns the totals of what was shared and the number of
+// tiles baked per type; what names the bake in errors.
+func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*TileBaker, areas []TileRange, workers int, progress func(done, total int), what string, job typeTileJob[T]) (TypesStats, []int, error) {
 	configs := make([]*Config, len(bakers))
+	tiles := make([][]int32, len(bakers))
+	baked := make([]int, len(bakers))
 	for t, b := range bakers {
+		configs[t] = b.tileConfig
 		var err error
-		if configs[t], err = b.settings.TileConfig(b.bmin, b.bmax); err != nil {
-			return TypesStats{}, typeError(types[t], err)
+		if tiles[t], err = b.tilesWithGeometry(areas[t], b.settings.maxTiles()); err != nil {
+			return TypesStats{}, nil, typeError(types[t], err)
 		}
+		baked[t] = len(tiles[t])
 	}
 	plan := planSharing(configs)
 	groups := plan.rasterGroups()
@@ -221,13 +236,17 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 	var jobs []tileJob
 	total := 0
 	for g, members := range groups {
-		leader := members[0]
-		for _, index := range areas[leader].indices(bakers[leader].tilesX) {
+		for _, index := range tiles[members[0]] {
 			jobs = append(jobs, tileJob{g, index})
 		}
-		total += len(members) * areas[leader].Count()
+		total += len(members) * len(tiles[members[0]])
 	}
 	workers = tileWorkers(workers, len(jobs))
+	for t, b := range bakers {
+		if err := b.settings.checkMemory(what, b.tileConfig, workers); err != nil {
+			return TypesStats{}, nil, typeError(types[t], err)
+		}
+	}
 
 	// Each worker keeps a Baker and, per group, the shares of its types,
 	// whose records keep their memory from one tile to the next.
@@ -281,7 +300,7 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 		}
 	})
 	if err != nil {
-		return TypesStats{}, err
+		return TypesStats{}, nil, err
 	}
 	stats := TypesStats{Workers: workers}
 	for w := range workers {
@@ -289,5 +308,5 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 			sumCounts(&stats, shares)
 		}
 	}
-	return stats, nil
+	return stats, baked, nil
 }

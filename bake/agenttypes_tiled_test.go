@@ -64,7 +64,7 @@ func requireSameTiled(t *testing.T, want, got *TiledResult, name string) {
 		require.Equal(t, w.Stats.Warnings, g.Stats.Warnings, where)
 	}
 	ws, gs := want.Stats, got.Stats
-	require.Equal(t, [3]int{ws.TilesX, ws.TilesY, ws.TilesWithData}, [3]int{gs.TilesX, gs.TilesY, gs.TilesWithData}, name)
+	require.Equal(t, [4]int{ws.TilesX, ws.TilesY, ws.TilesBaked, ws.TilesWithData}, [4]int{gs.TilesX, gs.TilesY, gs.TilesBaked, gs.TilesWithData}, name)
 	require.Equal(t, ws.Range, gs.Range, name)
 	require.Equal(t, ws.Triangles, gs.Triangles, name)
 	require.Equal(t, ws.Counts, gs.Counts, name)
@@ -95,7 +95,7 @@ func TestTiledTypesEqualSeparateBakes(t *testing.T) {
 				var err error
 				separate[i], err = Tiled(context.Background(), g, at.Settings, TiledOptions{Workers: 2})
 				require.NoError(t, err, at.Name)
-				tiles += separate[i].Stats.TilesX * separate[i].Stats.TilesY
+				tiles += separate[i].Stats.TilesBaked
 			}
 			for _, workers := range []int{1, 3} {
 				progress, last := 0, 0

@@ -50,14 +50,23 @@ type TileBaker struct {
 // the bounds of the vertices: (w + TileSize - 1) / TileSize tiles along x
 // for a level w cells wide, likewise along z.
 func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
-	return newTileBaker(g, settings, opts, nil)
+	b, err := newTileBaker(g, settings, opts)
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := b.indexTriangles(workers); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
-// newTileBaker is NewTileBaker, taking the triangle index from index when
-// it is set: a TileBaker of the same geometry, whose chunk tree and
-// triangle boxes do not depend on the settings, and whose triangle areas
-// serve when its slope is the same.
-func newTileBaker(g *Geometry, settings Settings, opts TiledOptions, index *TileBaker) (*TileBaker, error) {
+// newTileBaker is NewTileBaker without the triangle index: indexTriangles
+// or shareIndex completes it.
+func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
@@ -108,19 +117,6 @@ func newTileBaker(g *Geometry, settings Settings, opts TiledOptions, index *Tile
 		tileWorldSize: float32(settings.TileSize) * settings.CellSize,
 		borderSize:    tileConfig.BorderSize,
 		tileConfig:    tileConfig,
-	}
-	if index != nil {
-		if err := b.shareIndex(index); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if err := b.indexTriangles(workers); err != nil {
-		return nil, err
 	}
 	return b, nil
 }

@@ -129,7 +129,7 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
-	result, err := b.tiledResult(ctx, workers, area, &summary)
+	result, err := b.tiledResult(ctx, workers, area, len(tiles), &summary)
 	if err != nil {
 		return nil, err
 	}
@@ -137,14 +137,14 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	return result, nil
 }
 
-// tiledResult makes the result of a bake of the tiles of area from their
-// summary, on workers goroutines: the tiles with data in grid order, the
-// links placed when the settings ask for them, the stats.
-func (b *TileBaker) tiledResult(ctx context.Context, workers int, area TileRange, summary *tiledSummary) (*TiledResult, error) {
+// tiledResult makes the result of a bake of the baked tiles of area from
+// their summary, on workers goroutines: the tiles with data in grid order,
+// the links placed when the settings ask for them, the stats.
+func (b *TileBaker) tiledResult(ctx context.Context, workers int, area TileRange, baked int, summary *tiledSummary) (*TiledResult, error) {
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Range, stats.Workers = b.tilesX, b.tilesY, area, workers
-	stats.TilesBaked = len(tiles)
+	stats.TilesBaked = baked
 	stats.Triangles = summary.triangles
 	stats.Counts = summary.counts
 	stats.StageTimes = summary.stageTimes
