@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -212,4 +213,61 @@ func TestTileCacheTypesCaches(t *testing.T) {
 		}
 	}
 	assert.Less(t, polys[1], polys[0], "the large agent's mesh is smaller")
+}
+
+// TestTypesTileRange bakes a range of tiles for several types: each type's
+// tiles are those of its own range bake.
+func TestTypesTileRange(t *testing.T) {
+	g := loadTestMesh(t, "dungeon")
+	types := tiledAgentTypes()[:4]
+	area := &TileRange{MinX: 2, MaxX: 5, MinY: 3, MaxY: 8}
+	result, err := TiledTypes(context.Background(), g, types, TiledOptions{Workers: 2, Tiles: area})
+	require.NoError(t, err)
+	layerTypes := slices.Clone(types)
+	for i := range layerTypes {
+		layerTypes[i].Settings.TileSize = 48
+	}
+	layerArea := &TileRange{MinX: 1, MaxX: 3, MinY: 2, MaxY: 5}
+	layers, err := TileCacheTypes(context.Background(), g, layerTypes, TileCacheOptions{Workers: 2, Tiles: layerArea})
+	require.NoError(t, err)
+	for i := range types {
+		alone, err := Tiled(context.Background(), g, types[i].Settings, TiledOptions{Workers: 1, Tiles: area})
+		require.NoError(t, err)
+		requireSameTiled(t, alone, result.Results[i], types[i].Name)
+		aloneLayers, err := TileCache(context.Background(), g, layerTypes[i].Settings, TileCacheOptions{Workers: 1, Tiles: layerArea})
+		require.NoError(t, err)
+		requireSameLayers(t, aloneLayers, layers.Results[i], types[i].Name)
+	}
+	_, err = TiledTypes(context.Background(), g, types, TiledOptions{Tiles: &TileRange{MaxX: 50, MaxY: 1}})
+	require.ErrorIs(t, err, ErrTileRange)
+	assert.Contains(t, err.Error(), `agent type "soldier"`)
+}
+
+func TestTiledTypesChecksEveryTypeFirst(t *testing.T) {
+	g := loadTestMesh(t, "dungeon")
+	types := tiledAgentTypes()[:2]
+	types[1].Settings.CellHeight = 0
+	_, err := TiledTypes(context.Background(), g, types, TiledOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `agent type "tall": bake: settings: CellHeight 0`)
+	tooBig := tiledAgentTypes()[:2]
+	tooBig[1].Settings.TileSize = MaxLayerSide + 1
+	_, err = TileCacheTypes(context.Background(), g, tooBig, TileCacheOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `agent type "tall"`)
+	_, err = TiledTypes(context.Background(), g, nil, TiledOptions{})
+	require.Error(t, err)
+
+	bad := func(uint8) (uint8, uint16) { return 64, 0 }
+	result, err := TiledTypes(context.Background(), g, tiledAgentTypes(), TiledOptions{Workers: 2, AreaFlags: bad})
+	require.Error(t, err)
+	assert.Regexp(t, `agent type "[a-z]+": bake: build tile \(\d+, \d+\): .*area mapping gave area 64`, err.Error())
+	assert.Nil(t, result)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = TiledTypes(ctx, g, tiledAgentTypes(), TiledOptions{Workers: 2})
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = TileCacheTypes(ctx, g, smallAndLarge(), TileCacheOptions{Workers: 2, TileSize: 48})
+	require.ErrorIs(t, err, context.Canceled)
 }
