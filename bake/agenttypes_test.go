@@ -306,3 +306,23 @@ func TestSoloTypesMeshSet(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, context.Canceled))
 }
+
+// TestTypesCopyTheClampWarning bakes a level taller than the span height
+// range for types that share its rasterization: each type warns as its own
+// bake does.
+func TestTypesCopyTheClampWarning(t *testing.T) {
+	small, large := DefaultSettings(), DefaultSettings()
+	small.TileSize, large.TileSize = 0, 0
+	large.AgentRadius = 1.5
+	types := []AgentType{{Name: "small", Settings: small}, {Name: "large", Settings: large}}
+	g := twoFloors(2000)
+	result, err := SoloTypes(context.Background(), g, types, SoloTypesOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, result.Stats.Rasterizations)
+	for i, at := range types {
+		alone, err := Solo(context.Background(), g, at.Settings)
+		require.NoError(t, err)
+		require.Len(t, alone.Stats.Warnings, 1)
+		requireSameSolo(t, alone, result.Results[i], at.Name)
+	}
+}
