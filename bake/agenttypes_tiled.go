@@ -274,7 +274,7 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 		for _, s := range shares {
 			s.reset()
 		}
-		tiles := make([]T, len(members))
+		out := make([]T, len(members))
 		for k, t := range members {
 			tx, ty := int(tj.index)%bakers[t].tilesX, int(tj.index)/bakers[t].tilesX
 			baker.share = shares[k]
@@ -284,9 +284,9 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 			if err != nil {
 				return typeError(types[t], fmt.Errorf("bake: build tile (%d, %d): %w", tx, ty, err))
 			}
-			tiles[k] = tile
+			out[k] = tile
 		}
-		built[j] = tiles
+		built[j] = out
 		return nil
 	}, func(j int) {
 		tj := jobs[j]
