@@ -8,6 +8,7 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 // Bake the dungeon for soldiers and ogres in one call, in tiles, and keep
@@ -76,4 +77,52 @@ func ExampleSoloTypes() {
 	// small: 155 polygons
 	// large: 149 polygons
 	// 2 bakes, 1 rasterization
+}
+
+// Bake a tile cache per agent type and keep them in one file: each type's
+// cache inflates obstacles by its own radius, so an obstacle goes into
+// every type's cache.
+func ExampleTileCacheTypes() {
+	level, err := bake.LoadOBJ("../testdata/dungeon.obj")
+	if err != nil {
+		log.Fatal(err)
+	}
+	small := bake.DefaultSettings()
+	small.TileSize = 48
+	large := small
+	large.AgentRadius = 1.5
+	result, err := bake.TileCacheTypes(context.Background(), level, []bake.AgentType{
+		{Name: "small", Settings: small},
+		{Name: "large", Settings: large},
+	}, bake.TileCacheOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	caches, meshes, err := result.Caches(tilecache.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	named := make([]tilecache.NamedCache, len(caches))
+	for i, cache := range caches {
+		if _, err := cache.Update(tilecache.Budget{}); err != nil { // build the tiles
+			log.Fatal(err)
+		}
+		fmt.Printf("%s: %d layers, %d tiles, obstacles inflated by %.1f\n",
+			meshes[i].Name, len(cache.Layers(nil)), meshes[i].Mesh.TileCount(), cache.Params().WalkableRadius)
+		named[i] = tilecache.NamedCache{Name: meshes[i].Name, Cache: cache}
+	}
+
+	var file bytes.Buffer
+	if err := tilecache.SaveSet(&file, named); err != nil {
+		log.Fatal(err)
+	}
+	loaded, _, err := tilecache.LoadSet(file.Bytes(), tilecache.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("caches in the file:", loaded[0].Name, loaded[1].Name)
+	// Output:
+	// small: 30 layers, 30 tiles, obstacles inflated by 0.6
+	// large: 23 layers, 23 tiles, obstacles inflated by 1.5
+	// caches in the file: small large
 }
