@@ -165,22 +165,6 @@ func (r *SoloTypesResult) MeshSet() (navmesh.MeshSet, error) {
 	return set, nil
 }
 
-// NavMesh returns a navigation mesh holding the bake's tile alone, its grid
-// the tile's bounds (navmesh.SingleTileParams).
-func (r *SoloResult) NavMesh() (*navmesh.Mesh, error) {
-	if r == nil || r.TileData == nil {
-		return nil, errors.New("bake: navmesh of an empty solo result")
-	}
-	m, err := navmesh.New(navmesh.SingleTileParams(r.TileData))
-	if err != nil {
-		return nil, fmt.Errorf("bake: solo navmesh: %w", err)
-	}
-	if _, err := m.AddTile(r.TileData, 0); err != nil {
-		return nil, fmt.Errorf("bake: solo navmesh: %w", err)
-	}
-	return m, nil
-}
-
 // validateTypes checks that there are types and that their names can name
 // the meshes of a navmesh.MeshSet.
 func validateTypes(types []AgentType) error {
