@@ -169,7 +169,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 
 	bc := NewBuildContext(ctx)
 	result := &SoloResult{Config: cfg}
-	if err := bc.Run(StageRasterize, func() error { return b.rasterize(g, cfg) }); err != nil {
+	if err := b.rasterizeShared(bc, func() error { return b.rasterize(g, cfg) }); err != nil {
 		return nil, err
 	}
 	if warning := b.heightfield.ClampWarning(); warning != "" {
