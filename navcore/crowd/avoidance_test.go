@@ -231,6 +231,7 @@ func TestAvoidancePresets(t *testing.T) {
 				VelocityBias: 0.5, WeightDesiredVelocity: 2, WeightCurrentVelocity: 0.75, WeightSide: 0.75,
 				WeightTimeOfImpact: 2.5, HorizonTime: 2.5, GridSize: 33,
 				AdaptiveDivisions: tt.divisions, AdaptiveRings: tt.rings, AdaptiveDepth: tt.depth,
+				ORCA: DefaultORCAParams(),
 			}, p)
 		})
 	}
