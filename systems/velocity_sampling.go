@@ -16,11 +16,15 @@ const (
 
 // VelocitySampling is the fifth stage (the velocity planning loop of
 // dtCrowd::update): for each walking agent with the ObstacleAvoidance flag
-// it scores candidate velocities around the desired one against its
-// neighbours (moving circles) and the walls of its local boundary that face
-// it, with the adaptive sampler and the agent's avoidance preset, and plans
-// the best one. Without the flag the planned velocity is the desired one, and
-// so it is for an agent the deadlock breaker is nudging (see Steering).
+// it plans a velocity near the desired one that avoids its neighbours
+// (moving circles) and the walls of its local boundary, with the method of
+// the agent's avoidance preset: DetourCrowd's adaptive or grid sampling,
+// which score candidate velocities, or ORCA, which solves a small linear
+// program (crowd.ReciprocalAvoidance, each agent taking half the avoidance
+// of each neighbour). Without the flag the planned velocity is the desired
+// one, and so it is for an agent the deadlock breaker is nudging (see
+// Steering). Each agent's result depends only on what earlier stages
+// wrote, so it is the same for any number of workers.
 //
 // Resources: Queries, Filters, AvoidancePresets; optional Stats, Workers.
 type VelocitySampling struct {
@@ -28,9 +32,17 @@ type VelocitySampling struct {
 	presetsRes generic.Resource[components.AvoidancePresets]
 
 	presets   *components.AvoidancePresets
-	avoidance []*crowd.ObstacleAvoidance
-	samples   []int
+	perWorker []samplingScratch
 	job       func(worker, begin, end int)
+}
+
+// samplingScratch is one worker's planners and counters.
+type samplingScratch struct {
+	sampler *crowd.ObstacleAvoidance
+	orca    *crowd.ReciprocalAvoidance
+	// samples counts the candidates the samplers scored, infeasible the
+	// ORCA programs that fell back.
+	samples, infeasible int
 }
 
 // Initialize prepares the stage for world.
@@ -50,31 +62,34 @@ func (s *VelocitySampling) Update(world *ecs.World) {
 	}
 	s.presets = s.presetsRes.Get()
 	n := s.workerCount()
-	for len(s.avoidance) < n {
-		oa, err := crowd.NewObstacleAvoidance(avoidanceCircles, avoidanceSegments)
+	for len(s.perWorker) < n {
+		sampler, err := crowd.NewObstacleAvoidance(avoidanceCircles, avoidanceSegments)
 		if err != nil {
 			return
 		}
-		s.avoidance = append(s.avoidance, oa)
-		s.samples = append(s.samples, 0)
+		orca, err := crowd.NewReciprocalAvoidance(avoidanceCircles, avoidanceSegments)
+		if err != nil {
+			return
+		}
+		s.perWorker = append(s.perWorker, samplingScratch{sampler: sampler, orca: orca})
 	}
-	for i := range s.samples {
-		s.samples[i] = 0
+	for i := range s.perWorker {
+		s.perWorker[i].samples, s.perWorker[i].infeasible = 0, 0
 	}
 	s.parallel(s.job)
 	if s.stats != nil {
-		total := 0
-		for _, c := range s.samples {
-			total += c
+		samples, infeasible := 0, 0
+		for i := range s.perWorker {
+			samples += s.perWorker[i].samples
+			infeasible += s.perWorker[i].infeasible
 		}
-		s.stats.VelocitySamples = total
+		s.stats.VelocitySamples = samples
+		s.stats.ORCAInfeasible = infeasible
 	}
 }
 
 func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
-	oa := s.avoidance[worker]
-	total := 0
-	defer func() { s.samples[worker] += total }()
+	scratch := &s.perWorker[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		if !walking(a) {
@@ -89,25 +104,14 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			}
 			continue
 		}
-		pos := a.position.Vec3()
-		oa.Reset()
-		for _, nb := range a.neighbours.Slice() {
-			j := s.table.lookup(nb.Entity)
-			if j < 0 {
-				continue
-			}
-			other := &s.agents[j]
-			_ = oa.AddCircle(other.position.Vec3(), other.params.Radius, other.velocity.Actual, other.velocity.Desired)
-		}
-		for _, seg := range a.boundary.Segments() {
-			if geom.TriArea2D(pos, seg.P, seg.Q) < 0 {
-				continue
-			}
-			_ = oa.AddSegment(seg.P, seg.Q)
-		}
 		params := &s.presets.List[int(a.params.AvoidancePreset)%components.MaxAvoidancePresets]
-		planned, samples, err := oa.SampleVelocityAdaptive(pos, a.params.Radius, velocity.DesiredSpeed,
-			velocity.Actual, velocity.Desired, params, nil)
+		var planned geom.Vec3
+		var err error
+		if params.Method == crowd.AvoidanceORCA {
+			planned, err = s.planORCA(scratch, a, params)
+		} else {
+			planned, err = s.sample(scratch, a, params)
+		}
 		if err != nil {
 			planned = velocity.Desired
 		}
@@ -115,9 +119,87 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			planned = s.slideAlongContacts(a, planned)
 		}
 		velocity.Planned = planned
-		total += samples
 	}
 }
+
+// sample plans agent a's velocity with a sampler: the neighbours as moving
+// circles, the walls that face the agent as segments.
+func (s *VelocitySampling) sample(scratch *samplingScratch, a *agent, params *crowd.AvoidanceParams) (geom.Vec3, error) {
+	oa := scratch.sampler
+	pos := a.position.Vec3()
+	oa.Reset()
+	for _, nb := range a.neighbours.Slice() {
+		j := s.table.lookup(nb.Entity)
+		if j < 0 {
+			continue
+		}
+		other := &s.agents[j]
+		_ = oa.AddCircle(other.position.Vec3(), other.params.Radius, other.velocity.Actual, other.velocity.Desired)
+	}
+	for _, seg := range a.boundary.Segments() {
+		if geom.TriArea2D(pos, seg.P, seg.Q) < 0 {
+			continue
+		}
+		_ = oa.AddSegment(seg.P, seg.Q)
+	}
+	velocity := a.velocity
+	var planned geom.Vec3
+	var samples int
+	var err error
+	if params.Method == crowd.AvoidanceGrid {
+		planned, samples, err = oa.SampleVelocityGrid(pos, a.params.Radius, velocity.DesiredSpeed,
+			velocity.Actual, velocity.Desired, params, nil)
+	} else {
+		planned, samples, err = oa.SampleVelocityAdaptive(pos, a.params.Radius, velocity.DesiredSpeed,
+			velocity.Actual, velocity.Desired, params, nil)
+	}
+	scratch.samples += samples
+	return planned, err
+}
+
+// planORCA plans agent a's velocity with ORCA: its preferred velocity is
+// the desired one, its speed limit the desired speed (as the samplers'
+// radius), its neighbours nearest first and every boundary segment (ORCA
+// drops those that face away itself, after using them to tell corners
+// apart).
+func (s *VelocitySampling) planORCA(scratch *samplingScratch, a *agent, params *crowd.AvoidanceParams) (geom.Vec3, error) {
+	ra := scratch.orca
+	ra.Reset()
+	for _, nb := range a.neighbours.Slice() {
+		j := s.table.lookup(nb.Entity)
+		if j < 0 {
+			continue
+		}
+		other := &s.agents[j]
+		_ = ra.AddNeighbour(crowd.ORCANeighbour{
+			Position:       other.position.Vec3(),
+			Velocity:       other.velocity.Actual,
+			Radius:         other.params.Radius,
+			Responsibility: orcaResponsibility(a, other),
+		})
+	}
+	for _, seg := range a.boundary.Segments() {
+		_ = ra.AddSegment(seg.P, seg.Q)
+	}
+	velocity := a.velocity
+	agent := crowd.ORCAAgent{
+		Position:          a.position.Vec3(),
+		Radius:            a.params.Radius,
+		MaxSpeed:          velocity.DesiredSpeed,
+		Velocity:          velocity.Actual,
+		PreferredVelocity: velocity.Desired,
+	}
+	planned, result, err := ra.Solve(&agent, &params.ORCA, s.dt)
+	if result.Infeasible {
+		scratch.infeasible++
+	}
+	return planned, err
+}
+
+// orcaResponsibility is agent a's share of avoiding neighbour other: half,
+// as both avoid each other alike. Per-agent avoidance priorities would set
+// it here (1 when other has the higher priority, 0 when a has).
+func orcaResponsibility(a, other *agent) float32 { return 0.5 }
 
 // contactMargin is how near two agents' bodies must come to be in contact
 // for ContactSliding [Units: world units]

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/crowdcheck"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -44,6 +46,7 @@ type crowdOptions struct {
 	json         bool
 	reference    bool
 	fullSearch   bool
+	avoidance    crowd.AvoidanceMethod
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -60,15 +63,21 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
+	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
 		return nil, err
 	}
+	method, err := crowd.ParseAvoidanceMethod(*avoidance)
+	if err != nil {
+		return nil, fmt.Errorf("-avoidance %q: want adaptive, grid or orca", *avoidance)
+	}
+	opts.avoidance = method
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -185,6 +194,15 @@ type crowdReport struct {
 	// ReachedReachable counts the agents that reached a target within
 	// their reach.
 	ReachedReachable int `json:"reachedReachable"`
+	// Avoidance names the agents' avoidance method.
+	Avoidance string `json:"avoidance"`
+	// VelocityChangePerTick is the mean change of a walking agent's velocity
+	// from one tick to the next [Units: world units per second]: lower is
+	// smoother.
+	VelocityChangePerTick float64 `json:"velocityChangePerTick"`
+	// ORCAInfeasiblePerTick is the mean number of agents per tick whose ORCA
+	// program was infeasible and fell back.
+	ORCAInfeasiblePerTick float64 `json:"orcaInfeasiblePerTick"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -237,11 +255,12 @@ func runCrowd(args []string, stdout io.Writer) error {
 // measures it.
 func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions) (*crowdReport, error) {
 	config := plugin.Config{
-		Mesh:      mesh,
-		MaxAgents: len(trips),
-		Workers:   opts.workers,
-		Filters:   []query.Filter{filter},
-		Reference: opts.reference,
+		Mesh:             mesh,
+		MaxAgents:        len(trips),
+		Workers:          opts.workers,
+		Filters:          []query.Filter{filter},
+		Reference:        opts.reference,
+		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
 	p, err := plugin.New(config)
@@ -268,14 +287,16 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		}
 	}
 
-	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents)
+	checker, err := crowdcheck.New(mesh, &filter, p, &world, agents)
 	if err != nil {
 		return nil, err
 	}
-	if err := checker.classify(); err != nil {
+	if err := checker.Classify(); err != nil {
 		return nil, err
 	}
-	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
+	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
+		Avoidance: opts.avoidance.String()}
+	infeasible := 0
 	times := make([]float64, opts.ticks)
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
@@ -297,10 +318,12 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 			steadyAllocCount += allocs[0].Value.Uint64() - before
 		}
 
-		for i, d := range p.Stats(&world).StageDurations {
+		stats := p.Stats(&world)
+		for i, d := range stats.StageDurations {
 			stageTotals[i] += d
 		}
-		if err := checker.check(tick); err != nil {
+		infeasible += stats.ORCAInfeasible
+		if err := checker.Check(); err != nil {
 			return nil, err
 		}
 	}
@@ -313,13 +336,39 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
 		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
 	}
-	report.OffMeshViolations = checker.offMesh
-	report.WallPenetrations = checker.wallPenetrations
-	report.OverlapAgentTicks = checker.overlaps
-	if err := checker.finish(report, trips); err != nil {
-		return nil, err
+	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
+	targets := make([]geom.Vec3, len(trips))
+	for i, trip := range trips {
+		targets[i] = trip.target
 	}
+	r := checker.Finish(targets)
+	report.OffMeshViolations = r.OffMesh
+	report.WallPenetrations = r.WallPenetrations
+	report.OverlapAgentTicks = r.OverlapAgentTicks
+	report.VelocityChangePerTick = r.VelocityChangePerTick
+	report.OutOfReach = r.OutOfReach
+	report.Reached = r.Reached
+	report.ReachedReachable = r.ReachedReachable
+	report.StuckAgents = r.Stuck
+	report.PartialPaths = r.PartialPaths
+	report.WaitingForPath = r.WaitingForPath
 	return report, nil
+}
+
+// avoidancePresets returns the presets for every agent's avoidance method:
+// the agents use preset 3 (components.DefaultAgentParams), the reference's
+// high-quality adaptive preset; grid keeps its parameters and samples its
+// 33×33 grid, orca is crowd.ORCAPreset.
+func avoidancePresets(method crowd.AvoidanceMethod) []crowd.AvoidanceParams {
+	presets := components.NewAvoidancePresets()
+	preset := &presets.List[components.DefaultAgentParams().AvoidancePreset]
+	switch method {
+	case crowd.AvoidanceORCA:
+		*preset = crowd.ORCAPreset()
+	default:
+		preset.Method = method
+	}
+	return presets.List[:]
 }
 
 func summarizeTimes(times []float64) crowdTimes {
@@ -336,9 +385,9 @@ func summarizeTimes(times []float64) crowdTimes {
 }
 
 func printCrowdReport(w io.Writer, r *crowdReport) error {
-	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d\n"+
+	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d, avoidance %s\n"+
 		"ms per tick: mean %.3f, p50 %.3f, p99 %.3f, max %.3f\n",
-		r.Agents, r.Ticks, r.Workers, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
+		r.Agents, r.Ticks, r.Workers, r.Avoidance, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
 	if err != nil {
 		return err
 	}
@@ -354,9 +403,11 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
+		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
-		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
+		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
 	return err
 }
 

@@ -23,7 +23,8 @@ func TestCrowdCommandJSON(t *testing.T) {
 	var report map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
-		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable"} {
+		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable",
+		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
@@ -39,6 +40,28 @@ func TestCrowdCommandJSON(t *testing.T) {
 	assert.Len(t, stages, 9)
 	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
 	assert.Greater(t, report["reached"].(float64), 0.0)
+	assert.Equal(t, "adaptive", report["avoidance"], "the reference's method by default")
+	assert.Greater(t, report["velocityChangePerTick"].(float64), 0.0)
+	assert.Less(t, report["velocityChangePerTick"].(float64), 8.0/60+1e-6, "within the acceleration limit")
+	assert.Zero(t, report["orcaInfeasiblePerTick"])
+}
+
+// TestCrowdCommandAvoidance runs the same crowd with each method: each is
+// named in the report, and none leaves the mesh.
+func TestCrowdCommandAvoidance(t *testing.T) {
+	for _, method := range []string{"adaptive", "grid", "orca"} {
+		var stdout bytes.Buffer
+		require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "40", "-seed", "5", "-ticks", "120",
+			"-avoidance", method, "-json"}, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Equal(t, method, report.Avoidance)
+		assert.Zero(t, report.OffMeshViolations, method)
+		assert.Zero(t, report.WallPenetrations, method)
+		assert.Greater(t, report.VelocityChangePerTick, 0.0, method)
+	}
+	err := run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "rvo"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "-avoidance")
 }
 
 func TestCrowdCommandScenario(t *testing.T) {
@@ -84,6 +107,7 @@ func TestCrowdCommandBadInput(t *testing.T) {
 		"no rows":        {"-navmesh", crowdTestMesh, "-scenario", empty},
 		"off the mesh":   {"-navmesh", crowdTestMesh, "-scenario", offMesh},
 		"no such mesh":   {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"avoidance":      {"-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "sampling"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		assert.Error(t, err, name)
