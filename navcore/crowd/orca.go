@@ -91,8 +91,11 @@ type orcaWall struct {
 	// direction is Q - P at unit length.
 	direction vec2
 	// previous and next are the walls ending at P and starting at Q, -1
-	// when there are none.
+	// when there are none (or the wall is not in reach).
 	previous, next int
+	// inReach: the wall faces the agent and a velocity in the speed circle
+	// can come within WallClearance of it within the obstacle horizon.
+	inReach bool
 }
 
 // NewReciprocalAvoidance returns a planner with room for maxNeighbours
@@ -171,13 +174,18 @@ func (a *ReciprocalAvoidance) Solve(agent *ORCAAgent, params *ORCAParams, dt flo
 	if err := a.check(agent, params, dt); err != nil {
 		return geom.Vec3{}, ORCAResult{}, err
 	}
-	position, velocity := xz(agent.Position), xz(agent.Velocity)
 	a.planes = a.planes[:0]
+	if agent.MaxSpeed == 0 {
+		return geom.Vec3{}, ORCAResult{}, nil // no velocity but zero to choose from
+	}
+	position, velocity := xz(agent.Position), xz(agent.Velocity)
 
-	a.linkWalls()
+	a.prepareWalls(position, params.ObstacleTimeHorizon*agent.MaxSpeed+WallClearance)
 	invHorizon := 1 / params.ObstacleTimeHorizon
 	for i := range a.walls {
-		a.addWallPlane(i, position, velocity, invHorizon)
+		if a.walls[i].inReach {
+			a.addWallPlane(i, position, velocity, invHorizon)
+		}
 	}
 	var result ORCAResult
 	result.WallPlanes = len(a.planes)
@@ -222,33 +230,52 @@ func (a *ReciprocalAvoidance) check(agent *ORCAAgent, params *ORCAParams, dt flo
 	return nil
 }
 
-// linkTolerance is how near (|dx| + |dz|) two segment ends must be to be
+// linkTolerance is how near (in x and in z) two segment ends must be to be
 // one corner [Units: world units]
 const linkTolerance = float32(1e-4)
 
-// linkWalls sets each wall's direction and finds, for each, the walls that
-// meet it end to end: the first whose Q is its P and the first whose P is
-// its Q.
-func (a *ReciprocalAvoidance) linkWalls() {
-	same := func(u, v vec2) bool {
-		return geom.Abs(u.x-v.x)+geom.Abs(u.z-v.z) <= linkTolerance
-	}
+// near reports whether u and v are within linkTolerance in x and z.
+func near(u, v vec2) bool {
+	dx, dz := u.x-v.x, u.z-v.z
+	return dx <= linkTolerance && dx >= -linkTolerance && dz <= linkTolerance && dz >= -linkTolerance
+}
+
+// prepareWalls sets each wall's direction and whether it is in reach: it
+// faces the agent at position and lies within reach of it. For each wall
+// in reach it finds the walls that meet it end to end: the first whose Q
+// is its P and the first whose P is its Q (any wall, in reach or not).
+func (a *ReciprocalAvoidance) prepareWalls(position vec2, reach float32) {
 	for i := range a.walls {
 		w := &a.walls[i]
-		w.direction = w.q.sub(w.p).unit()
+		along := w.q.sub(w.p)
+		w.direction = along.unit()
 		w.previous, w.next = -1, -1
+		// Facing the agent (on its right) and near enough.
+		offset := position.sub(w.p)
+		w.inReach = false
+		if det(along, offset) > 0 {
+			continue
+		}
+		t := float32(0)
+		if lengthSqr := along.lengthSqr(); lengthSqr > 0 {
+			t = min(max(offset.dot(along)/lengthSqr, 0), 1)
+		}
+		w.inReach = offset.sub(along.scale(t)).lengthSqr() <= reach*reach
 	}
 	for i := range a.walls {
 		w := &a.walls[i]
+		if !w.inReach {
+			continue
+		}
 		for j := range a.walls {
 			if j == i {
 				continue
 			}
 			o := &a.walls[j]
-			if w.next < 0 && same(w.q, o.p) {
+			if w.next < 0 && near(w.q, o.p) {
 				w.next = j
 			}
-			if w.previous < 0 && same(w.p, o.q) {
+			if w.previous < 0 && near(w.p, o.q) {
 				w.previous = j
 			}
 		}
@@ -266,9 +293,9 @@ func (a *ReciprocalAvoidance) convexAt(in, out int) bool {
 	return det(a.walls[in].direction, a.walls[out].direction) >= 0
 }
 
-// addWallPlane adds the half-plane of wall i, unless the agent is behind it
-// or it is too short, or the walls before it already forbid all its
-// velocity obstacle. Offsets are from the agent (position); the velocity
+// addWallPlane adds the half-plane of wall i, which is in reach, unless it
+// is too short, or the walls before it already forbid all its velocity
+// obstacle. Offsets are from the agent (position); the velocity
 // obstacle is that of a point agent against the wall grown by
 // WallClearance, cut off at 1/invHorizon seconds.
 //
@@ -289,9 +316,6 @@ func (a *ReciprocalAvoidance) addWallPlane(i int, position, velocity vec2, invHo
 		return // no direction to work with
 	}
 	left, right := w.p.sub(position), w.q.sub(position)
-	if det(along, left) < 0 {
-		return // the agent is behind the wall (on its left)
-	}
 	const radius = WallClearance
 	radiusSqr := radius * radius
 	scaledRadius := radius * invHorizon

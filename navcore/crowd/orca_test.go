@@ -494,3 +494,17 @@ func TestAvoidanceParamsValidateByMethod(t *testing.T) {
 	_, _, err = oa.SampleVelocityAdaptive(geom.Vec3{}, 0.5, 2, geom.Vec3{}, geom.Vec3{1, 0, 0}, &bad, nil)
 	assert.ErrorIs(t, err, ErrInvalidParam)
 }
+
+// BenchmarkReciprocalAvoidance solves the busy scene of six neighbours and
+// three walls (see BenchmarkObstacleAvoidance for ORCA beside the samplers).
+func BenchmarkReciprocalAvoidance(b *testing.B) {
+	oa, err := NewReciprocalAvoidance(8, 8)
+	require.NoError(b, err)
+	agent := orcaCrowdScene(b, oa)
+	params := DefaultORCAParams()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, _, _ = oa.Solve(&agent, &params, 1.0/60)
+	}
+}
