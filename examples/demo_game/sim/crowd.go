@@ -37,6 +37,7 @@ type Sim struct {
 	mode      Mode
 	target    geom.Vec3 // the common target in Gather mode
 	behaviour Behaviour
+	avoidance crowd.AvoidanceMethod
 	stats     Stats
 
 	query  *query.Query
@@ -56,8 +57,8 @@ type Sim struct {
 	boundaries generic.Map[components.Boundary]
 	paramsMap  generic.Map[components.AgentParams]
 
-	avoidance *crowd.ObstacleAvoidance
-	samples   *crowd.AvoidanceDebug
+	sampler *crowd.ObstacleAvoidance
+	samples *crowd.AvoidanceDebug
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
@@ -109,7 +110,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	s.neighbours = generic.NewMap[components.Neighbours](&s.world)
 	s.boundaries = generic.NewMap[components.Boundary](&s.world)
 	s.paramsMap = generic.NewMap[components.AgentParams](&s.world)
-	if s.avoidance, err = crowd.NewObstacleAvoidance(components.MaxNeighbours, crowd.MaxLocalSegments); err != nil {
+	if s.sampler, err = crowd.NewObstacleAvoidance(components.MaxNeighbours, crowd.MaxLocalSegments); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	if s.samples, err = crowd.NewAvoidanceDebug(maxSamples); err != nil {
@@ -232,6 +233,25 @@ func (s *Sim) SetBehaviour(b Behaviour) {
 // Behaviour returns the steering options.
 func (s *Sim) Behaviour() Behaviour { return s.behaviour }
 
+// SetAvoidance switches every agent's obstacle avoidance to method, from
+// the next tick: the reference's high-quality adaptive sampling (the
+// default), its 33×33 grid, or ORCA with its default parameters.
+func (s *Sim) SetAvoidance(method crowd.AvoidanceMethod) error {
+	preset := crowd.AvoidancePreset(crowd.AvoidanceHigh)
+	preset.Method = method
+	if method == crowd.AvoidanceORCA {
+		preset = crowd.ORCAPreset()
+	}
+	if err := s.crowd.SetAvoidancePreset(&s.world, int(s.params.AvoidancePreset), preset); err != nil {
+		return fmt.Errorf("sim: set avoidance: %w", err)
+	}
+	s.avoidance = method
+	return nil
+}
+
+// Avoidance returns the agents' obstacle avoidance method.
+func (s *Sim) Avoidance() crowd.AvoidanceMethod { return s.avoidance }
+
 // Stats returns the figures so far, with the last tick's stage times.
 func (s *Sim) Stats() Stats {
 	st := s.stats
@@ -343,35 +363,43 @@ func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 }
 
 // avoidanceSamples scores agent e's candidate velocities again, as the
-// VelocitySampling stage did, recording them for drawing.
+// VelocitySampling stage did, recording them for drawing. ORCA scores
+// none.
 func (s *Sim) avoidanceSamples(e ecs.Entity) []scene.AvoidanceSample {
 	params := s.paramsMap.Get(e)
 	if !params.UpdateFlags.Has(components.ObstacleAvoidance) {
 		return nil
-	}
-	position := geom.Vec3(*s.positions.Get(e))
-	velocity := s.velocities.Get(e)
-	s.avoidance.Reset()
-	for _, n := range s.neighbours.Get(e).Slice() {
-		if !s.world.Alive(n.Entity) {
-			continue
-		}
-		other := s.velocities.Get(n.Entity)
-		_ = s.avoidance.AddCircle(geom.Vec3(*s.positions.Get(n.Entity)), s.paramsMap.Get(n.Entity).Radius, other.Actual, other.Desired)
-	}
-	for _, seg := range s.boundaries.Get(e).Segments() {
-		if geom.TriArea2D(position, seg.P, seg.Q) < 0 {
-			continue
-		}
-		_ = s.avoidance.AddSegment(seg.P, seg.Q)
 	}
 	presets := generic.NewResource[components.AvoidancePresets](&s.world)
 	if !presets.Has() {
 		return nil
 	}
 	preset := &presets.Get().List[int(params.AvoidancePreset)%components.MaxAvoidancePresets]
+	if preset.Method == crowd.AvoidanceORCA {
+		return nil
+	}
+	position := geom.Vec3(*s.positions.Get(e))
+	velocity := s.velocities.Get(e)
+	s.sampler.Reset()
+	for _, n := range s.neighbours.Get(e).Slice() {
+		if !s.world.Alive(n.Entity) {
+			continue
+		}
+		other := s.velocities.Get(n.Entity)
+		_ = s.sampler.AddCircle(geom.Vec3(*s.positions.Get(n.Entity)), s.paramsMap.Get(n.Entity).Radius, other.Actual, other.Desired)
+	}
+	for _, seg := range s.boundaries.Get(e).Segments() {
+		if geom.TriArea2D(position, seg.P, seg.Q) < 0 {
+			continue
+		}
+		_ = s.sampler.AddSegment(seg.P, seg.Q)
+	}
 	s.samples.Reset()
-	if _, _, err := s.avoidance.SampleVelocityAdaptive(position, params.Radius, velocity.DesiredSpeed,
+	sample := s.sampler.SampleVelocityAdaptive
+	if preset.Method == crowd.AvoidanceGrid {
+		sample = s.sampler.SampleVelocityGrid
+	}
+	if _, _, err := sample(position, params.Radius, velocity.DesiredSpeed,
 		velocity.Actual, velocity.Desired, preset, s.samples); err != nil {
 		return nil
 	}
