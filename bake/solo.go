@@ -14,42 +14,31 @@ import (
 var ErrNoPolygons = errors.New("no walkable polygons")
 
 // Area ids and polygon flags of RecastDemo's samples, used by
-// RecastDemoAreaFlags.
+// RecastDemoAreaFlags: the names of package navmesh, repeated here so that
+// bake's callers need not import it.
 const (
 	// DemoAreaGround .. DemoAreaJump are RecastDemo's polygon areas.
-	DemoAreaGround uint8 = 0
-	DemoAreaWater  uint8 = 1
-	DemoAreaRoad   uint8 = 2
-	DemoAreaDoor   uint8 = 3
-	DemoAreaGrass  uint8 = 4
-	DemoAreaJump   uint8 = 5
+	DemoAreaGround = navmesh.AreaGround
+	DemoAreaWater  = navmesh.AreaWater
+	DemoAreaRoad   = navmesh.AreaRoad
+	DemoAreaDoor   = navmesh.AreaDoor
+	DemoAreaGrass  = navmesh.AreaGrass
+	DemoAreaJump   = navmesh.AreaJump
 
 	// DemoFlagWalk .. DemoFlagDisabled are RecastDemo's polygon flags.
-	DemoFlagWalk     uint16 = 0x01
-	DemoFlagSwim     uint16 = 0x02
-	DemoFlagDoor     uint16 = 0x04
-	DemoFlagJump     uint16 = 0x08
-	DemoFlagDisabled uint16 = 0x10
+	DemoFlagWalk     = navmesh.FlagWalk
+	DemoFlagSwim     = navmesh.FlagSwim
+	DemoFlagDoor     = navmesh.FlagDoor
+	DemoFlagJump     = navmesh.FlagJump
+	DemoFlagDisabled = navmesh.FlagDisabled
 )
 
 // RecastDemoAreaFlags maps a baked polygon area to the area and flags
-// RecastDemo stores in its tiles: WalkableArea becomes DemoAreaGround;
-// ground, grass and road polygons get DemoFlagWalk, water DemoFlagSwim,
-// doors DemoFlagWalk|DemoFlagDoor, anything else no flags.
-func RecastDemoAreaFlags(area uint8) (uint8, uint16) {
-	if area == WalkableArea {
-		area = DemoAreaGround
-	}
-	switch area {
-	case DemoAreaGround, DemoAreaGrass, DemoAreaRoad:
-		return area, DemoFlagWalk
-	case DemoAreaWater:
-		return area, DemoFlagSwim
-	case DemoAreaDoor:
-		return area, DemoFlagWalk | DemoFlagDoor
-	}
-	return area, 0
-}
+// RecastDemo stores in its tiles (navmesh.RecastDemoAreaFlags): WalkableArea
+// becomes DemoAreaGround; ground, grass and road polygons get DemoFlagWalk,
+// water DemoFlagSwim, doors DemoFlagWalk|DemoFlagDoor, anything else no
+// flags.
+func RecastDemoAreaFlags(area uint8) (uint8, uint16) { return navmesh.RecastDemoAreaFlags(area) }
 
 // SoloOption adjusts a solo bake.
 type SoloOption func(*soloOptions)

@@ -30,10 +30,6 @@ func init() {
 	register("crowd", "run a headless crowd on a navmesh and report speed and behaviour", runCrowd)
 }
 
-// crowdDisabledFlag is RecastDemo's "disabled" polygon flag, excluded by the
-// crowd's filter as in the reference benchmark.
-const crowdDisabledFlag = 0x10
-
 // crowdOptions are the flags of `navtool crowd`.
 type crowdOptions struct {
 	navmeshPath  string
@@ -223,7 +219,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		return err
 	}
 	filter := *query.NewFilter()
-	filter.ExcludeFlags = crowdDisabledFlag
+	filter.ExcludeFlags = navmesh.FlagDisabled
 
 	var trips []crowdTrip
 	if opts.scenarioPath != "" {
