@@ -126,14 +126,16 @@ func (a *ReciprocalAvoidance) Reset() {
 // AddNeighbour adds a neighbour to avoid. Solve avoids the first
 // ORCAParams.MaxNeighbours added, so add the nearest first. It returns an
 // ErrCapacity error, and adds nothing, when the neighbours are full; an
-// ErrInvalidParam error for a radius or responsibility outside its limits.
+// ErrInvalidParam error for a radius or responsibility outside its limits
+// or a position or velocity that is not finite.
 func (a *ReciprocalAvoidance) AddNeighbour(n ORCANeighbour) error {
 	if len(a.neighbours) == cap(a.neighbours) {
 		return fmt.Errorf("crowd: reciprocal avoidance: %d neighbours: %w", cap(a.neighbours), ErrCapacity)
 	}
-	if !finiteNonNegative(n.Radius) || !(n.Responsibility >= 0 && n.Responsibility <= 1) {
-		return fmt.Errorf("crowd: reciprocal avoidance: neighbour radius %v, responsibility %v: %w",
-			n.Radius, n.Responsibility, ErrInvalidParam)
+	if !finiteNonNegative(n.Radius) || !(n.Responsibility >= 0 && n.Responsibility <= 1) ||
+		!geom.IsFinite2D(n.Position) || !geom.IsFinite2D(n.Velocity) {
+		return fmt.Errorf("crowd: reciprocal avoidance: neighbour at %v moving %v, radius %v, responsibility %v: %w",
+			n.Position, n.Velocity, n.Radius, n.Responsibility, ErrInvalidParam)
 	}
 	a.neighbours = append(a.neighbours, n)
 	return nil
@@ -143,10 +145,14 @@ func (a *ReciprocalAvoidance) AddNeighbour(n ORCANeighbour) error {
 // p→q seen from above (as LocalBoundary gives them). Solve ignores a segment
 // whose back faces the agent, but still uses it to tell its neighbours'
 // corners apart, so add every segment of the boundary. It returns an
-// ErrCapacity error, and adds nothing, when the segments are full.
+// ErrCapacity error, and adds nothing, when the segments are full, an
+// ErrInvalidParam error for an end that is not finite.
 func (a *ReciprocalAvoidance) AddSegment(p, q geom.Vec3) error {
 	if len(a.walls) == cap(a.walls) {
 		return fmt.Errorf("crowd: reciprocal avoidance: %d segments: %w", cap(a.walls), ErrCapacity)
+	}
+	if !geom.IsFinite2D(p) || !geom.IsFinite2D(q) {
+		return fmt.Errorf("crowd: reciprocal avoidance: segment %v to %v not finite: %w", p, q, ErrInvalidParam)
 	}
 	a.walls = append(a.walls, orcaWall{p: xz(p), q: xz(q)})
 	return nil
@@ -206,6 +212,10 @@ func (a *ReciprocalAvoidance) Solve(agent *ORCAAgent, params *ORCAParams, dt flo
 			hard = 0
 		}
 		v = leastViolation(a.planes, hard, met, agent.MaxSpeed, v, a.projected)
+	}
+	// Rounding may leave v a hair outside the speed circle.
+	if lengthSqr := v.lengthSqr(); lengthSqr > agent.MaxSpeed*agent.MaxSpeed {
+		v = v.scale(agent.MaxSpeed / geom.Sqrt(lengthSqr))
 	}
 	return v.vec3(), result, nil
 }

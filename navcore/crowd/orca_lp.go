@@ -57,21 +57,23 @@ const parallelLimit = float32(1e-5)
 // (a unit direction then). ok is false when no point of the line qualifies.
 func solveOnLine(planes []halfPlane, k int, maxSpeed float32, goal vec2, extreme bool) (v vec2, ok bool) {
 	line := &planes[k]
-	// The points line.point + t·line.direction inside the circle: t in
-	// [low, high], the roots of |point + t·direction|² = maxSpeed².
-	along := line.point.dot(line.direction)
-	discriminant := along*along + maxSpeed*maxSpeed - line.point.lengthSqr()
+	// The line's points foot + t·direction, from its point nearest zero
+	// (which keeps the roots exact for a line far from zero), inside the
+	// circle: t in [low, high], the roots of |foot + t·direction|² =
+	// maxSpeed².
+	foot := line.point.madd(line.direction, -line.point.dot(line.direction))
+	discriminant := maxSpeed*maxSpeed - foot.lengthSqr()
 	if discriminant < 0 {
 		return vec2{}, false // the line passes outside the circle
 	}
 	root := geom.Sqrt(discriminant)
-	low, high := -along-root, -along+root
+	low, high := -root, root
 
 	for i := range planes[:k] {
 		other := &planes[i]
 		// The line's point at t is inside other when
 		// offset + t·det(other.direction, line.direction) >= 0.
-		offset := det(other.direction, line.point.sub(other.point))
+		offset := det(other.direction, foot.sub(other.point))
 		slope := det(other.direction, line.direction)
 		switch {
 		case slope > parallelLimit: // bounds t from below
@@ -93,9 +95,9 @@ func solveOnLine(planes []halfPlane, k int, maxSpeed float32, goal vec2, extreme
 			t = high
 		}
 	} else {
-		t = min(max(line.direction.dot(goal.sub(line.point)), low), high)
+		t = min(max(line.direction.dot(goal.sub(foot)), low), high)
 	}
-	return line.point.madd(line.direction, t), true
+	return foot.madd(line.direction, t), true
 }
 
 // solvePlanes finds the velocity inside the speed circle and every plane

@@ -508,3 +508,46 @@ func BenchmarkReciprocalAvoidance(b *testing.B) {
 		_, _, _ = oa.Solve(&agent, &params, 1.0/60)
 	}
 }
+
+// FuzzReciprocalAvoidance: whatever the neighbours and walls (finite, within
+// a few hundred metres), Solve plans a finite velocity inside the speed
+// circle, or reports bad input.
+func FuzzReciprocalAvoidance(f *testing.F) {
+	f.Add(float32(0.5), float32(3), float32(1), float32(0), float32(2), float32(0.5),
+		float32(1), float32(0.1), float32(-1), float32(0), float32(-2), float32(1), float32(2), float32(1), float32(0.25), uint8(0))
+	f.Add(float32(0.6), float32(3.5), float32(0), float32(0), float32(0), float32(0),
+		float32(0.3), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(0), float32(1), uint8(7))
+	f.Add(float32(0), float32(1), float32(1e-7), float32(-1e-7), float32(3), float32(-3),
+		float32(1e-6), float32(1e-6), float32(0), float32(0), float32(1e-6), float32(0), float32(1e-6), float32(1e-6), float32(0.5), uint8(255))
+	f.Fuzz(func(t *testing.T, radius, maxSpeed, vx, vz, px, pz, nx, nz, nvx, nvz, wx, wz, qx, qz, responsibility float32, shape uint8) {
+		for _, v := range []float32{radius, maxSpeed, vx, vz, px, pz, nx, nz, nvx, nvz, wx, wz, qx, qz} {
+			if !(v > -300 && v < 300) {
+				t.Skip()
+			}
+		}
+		oa, err := NewReciprocalAvoidance(6, 8)
+		require.NoError(t, err)
+		// Neighbours around (nx, nz), walls around (wx, wz) to (qx, qz),
+		// some linked end to end, in shapes the low bits pick.
+		for i := range int(shape%6) + 1 {
+			o := float32(i) * 0.4
+			_ = oa.AddNeighbour(ORCANeighbour{Position: geom.Vec3{nx + o, 0, nz - o}, Velocity: geom.Vec3{nvx, 0, nvz - o},
+				Radius: geom.Abs(radius), Responsibility: geom.Clamp(responsibility, 0, 1)})
+		}
+		corner := geom.Vec3{wx, 0, wz}
+		for i := range int(shape>>3%8) + 1 {
+			next := geom.Vec3{qx + float32(i)*0.7, 0, qz - float32(i*i)*0.3}
+			if shape&(1<<(i%8)) != 0 {
+				next = geom.Vec3{corner[0] - float32(i), 0, corner[2] + 0.5}
+			}
+			_ = oa.AddSegment(corner, next)
+			corner = next
+		}
+		agent := ORCAAgent{Radius: geom.Abs(radius), MaxSpeed: geom.Abs(maxSpeed), Velocity: geom.Vec3{vx, 0, vz}, PreferredVelocity: geom.Vec3{px, 0, pz}}
+		params := DefaultORCAParams()
+		v, _, err := oa.Solve(&agent, &params, 1.0/60)
+		require.NoError(t, err)
+		require.True(t, geom.IsFinite(v), "velocity %v", v)
+		require.LessOrEqual(t, geom.Len(v), agent.MaxSpeed*1.001+1e-5)
+	})
+}
