@@ -2,7 +2,9 @@
 // depend on an ECS: the path corridor, the local boundary, the proximity grid,
 // obstacle avoidance and the path queue (DetourCrowd's dtPathCorridor,
 // dtLocalBoundary, dtProximityGrid, dtObstacleAvoidanceQuery and
-// dtPathQueue).
+// dtPathQueue). Beside DetourCrowd's velocity sampling (ObstacleAvoidance)
+// it offers optimal reciprocal collision avoidance (ReciprocalAvoidance,
+// ORCA); an AvoidanceParams preset says which one an agent uses.
 //
 // Every type is built once with its capacities fixed and then allocates
 // nothing per tick. None of them is safe for concurrent mutation: give each
@@ -20,5 +22,7 @@
 //
 // Floating-point work follows the reference step by step in float32, so the
 // results are bit-identical to the C++ build on amd64, except where a
-// documented fault of the reference is fixed.
+// documented fault of the reference is fixed. ORCA, which DetourCrowd does
+// not have, is deterministic too: the same inputs in the same order give
+// the same bits.
 package crowd

@@ -77,6 +77,16 @@ const WallClearance = float32(0.01)
 // treated as convex or concave; a segment end with no partner counts as a
 // convex corner. Build one per goroutine; after NewReciprocalAvoidance
 // nothing allocates. The result depends only on the inputs and their order.
+//
+// Per-agent controls stay with the caller: which neighbours to avoid at all
+// (avoidance layers: add only those), and how much of each encounter the
+// agent takes on (priorities: ORCANeighbour.Responsibility).
+//
+// Where this departs from RVO2, the reference implementation: agents that
+// meet exactly head on step to their right instead of stopping face to face
+// (see keepRight), and the fallback writes its bisecting lines through their
+// point nearest zero rather than through the crossing of nearly parallel
+// lines, so it keeps its precision in float32 (TestLeastViolationNearlyParallel).
 type ReciprocalAvoidance struct {
 	neighbours []ORCANeighbour
 	walls      []orcaWall
