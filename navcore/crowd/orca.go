@@ -84,7 +84,9 @@ const WallClearance = float32(0.01)
 //
 // Where this departs from RVO2, the reference implementation: agents that
 // meet exactly head on step to their right instead of stopping face to face
-// (see keepRight), and the fallback writes its bisecting lines through their
+// (a plane that would meet the neighbour's cut-off disc within 0.1 rad of
+// straight ahead meets it 0.1 rad to the right; RVO2's examples jitter the
+// preferred velocities at random instead), and the fallback writes its bisecting lines through their
 // point nearest zero rather than through the crossing of nearly parallel
 // lines, so it keeps its precision in float32 (TestLeastViolationNearlyParallel).
 type ReciprocalAvoidance struct {
