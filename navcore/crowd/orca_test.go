@@ -206,6 +206,38 @@ func TestORCAAroundAConvexCorner(t *testing.T) {
 	w.assertArrived(t, 0.05)
 }
 
+// TestORCACornerLinks: the corner's walls are linked end to end (the
+// corner is convex), and with a millimetre between them they are not (two
+// open ends); either way the body goes round without crossing them.
+func TestORCACornerLinks(t *testing.T) {
+	oa, err := NewReciprocalAvoidance(0, 2)
+	require.NoError(t, err)
+	for _, wall := range convexCorner {
+		require.NoError(t, oa.AddSegment(wall[0], wall[1]))
+	}
+	oa.prepareWalls(vec2{2, -0.5}, 10)
+	assert.Equal(t, 1, oa.walls[0].next)
+	assert.True(t, oa.convexAt(0, 1))
+	assert.False(t, oa.walls[1].inReach, "the second wall faces away from (2, -0.5)")
+	assert.Equal(t, -1, oa.walls[1].previous, "only walls in reach are linked")
+
+	gapped := [][2]geom.Vec3{convexCorner[0], {{-0.001, 0, 0}, {-3, 0, 0}}}
+	w := newORCAWorld([]orcaBody{
+		{position: geom.Vec3{2, 0, -2}, goal: geom.Vec3{-2, 0, 2}, radius: 0.5, speed: 1.5},
+	}, gapped)
+	w.run(t, 200)
+	assert.Zero(t, w.wallCrossings)
+	assert.GreaterOrEqual(t, w.minWallGap, WallClearance*0.9)
+	w.assertArrived(t, 0.05)
+
+	oa.Reset()
+	for _, wall := range concaveCorner {
+		require.NoError(t, oa.AddSegment(wall[0], wall[1]))
+	}
+	oa.prepareWalls(vec2{1, 1}, 10)
+	assert.False(t, oa.convexAt(0, 1), "a room's corner is concave")
+}
+
 func TestORCAIntoAConcaveCorner(t *testing.T) {
 	// The goal lies beyond the corner, out of the room: the body stops at
 	// the corner, a clearance from both walls.
