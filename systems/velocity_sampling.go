@@ -90,6 +90,12 @@ func (s *VelocitySampling) Update(world *ecs.World) {
 
 func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 	scratch := &s.perWorker[worker]
+	// Counted here and added once: the workers' counters share cache lines.
+	samples, infeasible := 0, 0
+	defer func() {
+		scratch.samples += samples
+		scratch.infeasible += infeasible
+	}()
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		if !walking(a) {
@@ -108,9 +114,15 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 		var planned geom.Vec3
 		var err error
 		if params.Method == crowd.AvoidanceORCA {
-			planned, err = s.planORCA(scratch, a, params)
+			var fellBack bool
+			planned, fellBack, err = s.planORCA(scratch.orca, a, params)
+			if fellBack {
+				infeasible++
+			}
 		} else {
-			planned, err = s.sample(scratch, a, params)
+			var scored int
+			planned, scored, err = s.sample(scratch.sampler, a, params)
+			samples += scored
 		}
 		if err != nil {
 			planned = velocity.Desired
@@ -122,10 +134,10 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 	}
 }
 
-// sample plans agent a's velocity with a sampler: the neighbours as moving
-// circles, the walls that face the agent as segments.
-func (s *VelocitySampling) sample(scratch *samplingScratch, a *agent, params *crowd.AvoidanceParams) (geom.Vec3, error) {
-	oa := scratch.sampler
+// sample plans agent a's velocity with sampler oa: the neighbours as
+// moving circles, the walls that face the agent as segments. It returns
+// the velocity and the number of candidates scored.
+func (s *VelocitySampling) sample(oa *crowd.ObstacleAvoidance, a *agent, params *crowd.AvoidanceParams) (geom.Vec3, int, error) {
 	pos := a.position.Vec3()
 	oa.Reset()
 	for _, nb := range a.neighbours.Slice() {
@@ -153,17 +165,15 @@ func (s *VelocitySampling) sample(scratch *samplingScratch, a *agent, params *cr
 		planned, samples, err = oa.SampleVelocityAdaptive(pos, a.params.Radius, velocity.DesiredSpeed,
 			velocity.Actual, velocity.Desired, params, nil)
 	}
-	scratch.samples += samples
-	return planned, err
+	return planned, samples, err
 }
 
 // planORCA plans agent a's velocity with ORCA: its preferred velocity is
 // the desired one, its speed limit the desired speed (as the samplers'
 // radius), its neighbours nearest first and every boundary segment (ORCA
 // drops those that face away itself, after using them to tell corners
-// apart).
-func (s *VelocitySampling) planORCA(scratch *samplingScratch, a *agent, params *crowd.AvoidanceParams) (geom.Vec3, error) {
-	ra := scratch.orca
+// apart). fellBack reports an infeasible program.
+func (s *VelocitySampling) planORCA(ra *crowd.ReciprocalAvoidance, a *agent, params *crowd.AvoidanceParams) (planned geom.Vec3, fellBack bool, err error) {
 	ra.Reset()
 	for _, nb := range a.neighbours.Slice() {
 		j := s.table.lookup(nb.Entity)
@@ -190,10 +200,7 @@ func (s *VelocitySampling) planORCA(scratch *samplingScratch, a *agent, params *
 		PreferredVelocity: velocity.Desired,
 	}
 	planned, result, err := ra.Solve(&agent, &params.ORCA, s.dt)
-	if result.Infeasible {
-		scratch.infeasible++
-	}
-	return planned, err
+	return planned, result.Infeasible, err
 }
 
 // orcaResponsibility is agent a's share of avoiding neighbour other: half,
