@@ -176,23 +176,38 @@ type tileSpec struct {
 // buildTileStage runs the tile data stage: the mesh's areas mapped to tile
 // areas and flags (in place), the tile built with g's off-mesh connections,
 // its size counted in bc and its fingerprint in fingerprints. Its own
-// errors start with errPrefix ("bake: solo: tile data: ...").
-func buildTileStage(bc *BuildContext, mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec, fingerprints *Fingerprints, errPrefix string) (*navmesh.TileData, error) {
+// errors start with errPrefix ("bake: solo: tile data: ..."). It returns
+// the parameters the tile was built with too, to build it again with more
+// off-mesh connections.
+func buildTileStage(bc *BuildContext, mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec, fingerprints *Fingerprints, errPrefix string) (*navmesh.TileData, *navmesh.BuildParams, error) {
 	var tile *navmesh.TileData
+	var params *navmesh.BuildParams
 	if err := bc.Run(StageTileData, func() (err error) {
-		if tile, err = buildTileData(mesh, detail, g, spec); err != nil {
+		if params, err = tileBuildParams(mesh, detail, g, spec); err != nil {
+			return fmt.Errorf("%stile data: %w", errPrefix, err)
+		}
+		if tile, err = navmesh.BuildTileData(params); err != nil {
 			return fmt.Errorf("%stile data: %w", errPrefix, err)
 		}
 		return nil
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	bc.Counts().TileBytes = navmesh.DNAVSize(tile)
+	if err := finishTile(bc.Counts(), tile, fingerprints, errPrefix); err != nil {
+		return nil, nil, err
+	}
+	return tile, params, nil
+}
+
+// finishTile counts tile's size in counts and puts its fingerprint in
+// fingerprints.
+func finishTile(counts *BuildCounts, tile *navmesh.TileData, fingerprints *Fingerprints, errPrefix string) error {
+	counts.TileBytes = navmesh.DNAVSize(tile)
 	var err error
 	if fingerprints.TileData, err = navmesh.TileDataFingerprint(tile); err != nil {
-		return nil, fmt.Errorf("%stile fingerprint: %w", errPrefix, err)
+		return fmt.Errorf("%stile fingerprint: %w", errPrefix, err)
 	}
-	return tile, nil
+	return nil
 }
 
 // partition splits the walkable surface of chf into regions as

@@ -93,13 +93,20 @@ type Settings struct {
 	// TileSize is the side of a tile in a tiled build, 0 for a solo build
 	// [Limit: >= 0] [Units: cells]
 	TileSize int
+	// Links selects and tunes the drop and jump links the bake places by
+	// itself; both kinds are off by default.
+	Links LinkSettings
 }
 
 // DefaultSettings returns RecastDemo's default settings: cell 0.3 × 0.2, agent
 // 2.0 high with radius 0.6, climb 0.9 and slope 45°, regions 8 / 20, edges 12
 // long with error 1.3, 6 vertices per polygon, detail sampling 6 / 1,
-// watershed partitioning, all filters on, tile size 32.
+// watershed partitioning, all filters on, tile size 32, and no automatic
+// links (Links holds DefaultLinkSettings' values with Drops and Jumps off,
+// so setting those turns them on with the defaults).
 func DefaultSettings() Settings {
+	links := DefaultLinkSettings()
+	links.Drops, links.Jumps = false, false
 	return Settings{
 		CellSize:             0.3,
 		CellHeight:           0.2,
@@ -117,6 +124,7 @@ func DefaultSettings() Settings {
 		Partition:            PartitionWatershed,
 		Filters:              Filters{LowHangingObstacles: true, LedgeSpans: true, WalkableLowHeightSpans: true},
 		TileSize:             32,
+		Links:                links,
 	}
 }
 
@@ -185,7 +193,7 @@ func (s *Settings) Validate() error {
 	if s.RegionMinSize*s.RegionMinSize > math.MaxInt32 || s.RegionMergeSize*s.RegionMergeSize > math.MaxInt32 {
 		return errors.New("bake: settings: region sizes squared do not fit an int32")
 	}
-	return nil
+	return s.Links.validate(s)
 }
 
 func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }

@@ -33,13 +33,16 @@ const (
 	StageDetailMesh
 	// StageTileData builds the navmesh tile data.
 	StageTileData
+	// StageLinks places the automatic drop and jump links and builds the
+	// tiles that got some again (only with Settings.Links enabled).
+	StageLinks
 	// NumStages is the number of stages.
 	NumStages
 )
 
 var stageNames = [NumStages]string{
 	"rasterize", "filters", "compact", "erode", "distance field", "regions",
-	"contours", "poly mesh", "detail mesh", "tile data",
+	"contours", "poly mesh", "detail mesh", "tile data", "links",
 }
 
 // String returns the stage's name as used in reports ("poly mesh").
@@ -68,6 +71,8 @@ type BuildCounts struct {
 	DetailVerts, DetailTris int
 	// TileBytes is the size of the tile as a C++ DNAV blob.
 	TileBytes int
+	// DropLinks and JumpLinks count the automatic links the tile holds.
+	DropLinks, JumpLinks int
 }
 
 // BuildStats report a bake: time per stage, output sizes and the warnings

@@ -64,6 +64,69 @@
 //  10. Tile data: the polygons' areas become tile areas and flags, and
 //     navmesh.BuildTileData builds the tile with its BV tree and the
 //     geometry's off-mesh connections.
+//  11. Links (only when [Settings.Links] enables drops or jumps): the
+//     automatic links are placed (below) and the tile is built again with
+//     them after the geometry's own connections.
+//
+// # Automatic drop and jump links
+//
+// With [Settings.Links] on ([DefaultLinkSettings]), the bake places
+// off-mesh connections by itself where an agent can drop off a ledge or
+// jump a gap. It works on the baked tiles and the solid heightfield:
+//
+//   - Edges: every edge of a walkable polygon without a neighbour (a wall,
+//     or a tile border nothing links to) is sampled once per cell of its
+//     length, starting just inside the polygon.
+//   - Landings: from each sample it walks out across the edge a cell at a
+//     time, from 2·AgentRadius less a cell (the other side's erosion and
+//     its own) to the reach of the enabled kinds, and takes the highest
+//     walkable polygon within the height window there. A landing more
+//     than AgentMaxClimb and at most DropMaxHeight down, within
+//     DropMaxOut beyond 2·AgentRadius, is a drop (one-way); else one at
+//     most JumpMaxDown down or JumpMaxUp up, within JumpMaxGap beyond
+//     2·AgentRadius, is a jump (both ways when the ends lie within
+//     JumpMaxUp in height).
+//   - Paths: a landing counts only if the agent's body, AgentRadius wide
+//     and AgentHeight tall, fits along the link's path (navmesh.LinkPath:
+//     a drop goes level out to above the landing, then straight down; a
+//     jump flies the ballistic arc JumpHeight above the higher end)
+//     through the solid voxels: at steps of at most a cell, no solid
+//     voxel whose column centre lies within AgentRadius may reach into the
+//     body, from AgentMaxClimb above the feet where the agent stands or
+//     walks, 1.5 cell heights in flight, to AgentHeight. The first landing
+//     out that passes wins.
+//   - Segments: the edges are chained into outlines (across tiles too);
+//     neighbouring samples with landings of the same kind, within a climb
+//     in height and about as far apart as their starts, on edges turning
+//     less than 45°, form a segment. Segments narrower than the agent
+//     (2·AgentRadius, at their start or their landing) are dropped; along
+//     the others links are placed Spacing apart, centred, none within
+//     AgentRadius of a segment's end. Two-way jumps found again from the
+//     far side of their gap are kept once.
+//
+// The links take their own areas and flags (DropArea, DropFlags,
+// JumpArea, JumpFlags: by default [DemoAreaDrop], [DemoFlagDrop],
+// [DemoAreaJump], [DemoFlagJump]); [LinkSettings.ApplyCosts] puts their
+// costs in a query filter (jumps cost 1.5 by default, drops 1: a path
+// prefers walking around unless that is about 1.5 times as long).
+// Their UserID names the kind and the arc (navmesh.AutoLinkUserID), which
+// the crowd reads to move agents along the same path.
+//
+// A solo bake places them over its one tile. A tiled bake ([Tiled],
+// [TileBaker.BuildAll]) bakes every tile first, then searches every tile's
+// edges on the mesh of all the tiles and the tiles' solid spans, places
+// the links over the whole level (an edge running across tiles is one
+// stretch) and builds each tile that got links again: a link is stored in
+// the tile its start lies in and lands in any tile; the result does not
+// depend on the number of workers. [TileBaker.BuildTile] alone places
+// none; [TileBaker.PlaceLinks] places them on any mesh of the level (a
+// tile cache's tiles, tiles from a file). For a tile cache, place them on
+// its tiles built without links, then give them ([ConnectionParams]) to
+// the cache's mesh process (tilecache.RecastDemoProcess) and build the
+// cache again: every tile it builds, after obstacles too, stores the
+// links that start in it. Results hold the links
+// ([SoloResult.Links], [TileResult.Links]) and count them
+// ([BuildCounts.DropLinks], [BuildCounts.JumpLinks]).
 //
 // # Results
 //

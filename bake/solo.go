@@ -85,6 +85,9 @@ type SoloResult struct {
 	DetailMesh *PolyMeshDetail
 	// TileData is the navmesh tile (tile 0, 0) for navmesh.Mesh.AddTile.
 	TileData *navmesh.TileData
+	// Links are the automatic drop and jump links the tile holds (with
+	// Settings.Links enabled), after the geometry's own connections.
+	Links []OffMeshConnection
 	// Fingerprints of the poly mesh, the detail mesh and the tile.
 	Fingerprints Fingerprints
 	// Stats holds the time per stage, the sizes and the warnings.
@@ -154,9 +157,21 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, fmt.Errorf("bake: solo: %w", ErrNoPolygons)
 	}
 	spec := tileSpec{settings: &settings, config: cfg, areaFlags: options.areaFlags}
-	tile, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")
+	tile, params, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")
 	if err != nil {
 		return nil, err
+	}
+	if settings.Links.Enabled() {
+		if err := bc.Run(StageLinks, func() (err error) {
+			tile, result.Links, err = soloLinks(&settings, cfg, &b.heightfield, tile, params)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("bake: solo: links: %w", err)
+		}
+		if err := finishTile(bc.Counts(), tile, &result.Fingerprints, "bake: solo: "); err != nil {
+			return nil, err
+		}
+		countLinks(bc.Counts(), result.Links)
 	}
 
 	result.PolyMesh, result.DetailMesh, result.TileData = mesh, detail, tile
@@ -196,6 +211,17 @@ func walkableSpanCount(chf *CompactHeightfield) int {
 // RecastDemo does) and builds tile (spec.x, spec.y) with the BV tree and the
 // geometry's off-mesh connections.
 func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec) (*navmesh.TileData, error) {
+	params, err := tileBuildParams(mesh, detail, g, spec)
+	if err != nil {
+		return nil, err
+	}
+	return navmesh.BuildTileData(params)
+}
+
+// tileBuildParams maps the mesh's areas to tile areas and flags (in place,
+// as RecastDemo does) and returns the parameters that build tile (spec.x,
+// spec.y) with the BV tree and the geometry's off-mesh connections.
+func tileBuildParams(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec tileSpec) (*navmesh.BuildParams, error) {
 	settings, cfg := spec.settings, spec.config
 	for i := 0; i < mesh.PolyCount; i++ {
 		area, flags := spec.areaFlags(mesh.Areas[i])
@@ -224,8 +250,21 @@ func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec til
 		CellHeight:     cfg.CellHeight,
 		BuildBVTree:    true,
 	}
-	for _, c := range g.OffMeshConnections {
-		params.OffMeshConnections = append(params.OffMeshConnections, navmesh.OffMeshConnectionParams{
+	params.OffMeshConnections = appendOffMeshParams(params.OffMeshConnections, g.OffMeshConnections)
+	return params, nil
+}
+
+// ConnectionParams returns connections in the tile builder's form, for
+// navmesh.BuildParams or a tile cache's mesh process
+// (tilecache.RecastDemoProcess.OffMeshConnections).
+func ConnectionParams(connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
+	return appendOffMeshParams(nil, connections)
+}
+
+// appendOffMeshParams appends the tile builder's form of connections to dst.
+func appendOffMeshParams(dst []navmesh.OffMeshConnectionParams, connections []OffMeshConnection) []navmesh.OffMeshConnectionParams {
+	for _, c := range connections {
+		dst = append(dst, navmesh.OffMeshConnectionParams{
 			Start:         c.Start,
 			End:           c.End,
 			Radius:        c.Radius,
@@ -235,5 +274,5 @@ func buildTileData(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec til
 			UserID:        c.UserID,
 		})
 	}
-	return navmesh.BuildTileData(params)
+	return dst
 }

@@ -55,6 +55,10 @@ func TestSoloMatchesRecast(t *testing.T) {
 				if stage == StageDistanceField || stage == StageRegions || stage == StageErode {
 					continue // may round to nothing on a fast machine
 				}
+				if stage == StageLinks {
+					assert.Zero(t, result.Stats.StageTimes[stage], "links are off")
+					continue
+				}
 				assert.Positive(t, result.Stats.StageTimes[stage], "%s time", stage)
 			}
 

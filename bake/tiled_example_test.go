@@ -42,3 +42,40 @@ func ExampleTiled() {
 	// 8×11 tiles, 41 with data: 143 polygons, 32052 bytes
 	// tile (3, 0): 4 polygons; the mesh holds 41 tiles
 }
+
+// Place the automatic links on a mesh baked without them (here a tiled
+// bake; a tile cache's tiles or tiles from a file work alike), then store
+// each in the tile its start lies in: on a tiled bake they come out as the
+// bake with links would have placed them.
+func ExampleTileBaker_PlaceLinks() {
+	level, err := bake.LoadOBJ("../testdata/links_level.obj")
+	if err != nil {
+		log.Fatal(err)
+	}
+	plain, err := bake.Tiled(context.Background(), level, bake.DefaultSettings(), bake.TiledOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	mesh, err := plain.NavMesh()
+	if err != nil {
+		log.Fatal(err)
+	}
+	settings := bake.DefaultSettings()
+	settings.Links = bake.DefaultLinkSettings()
+	baker, err := bake.NewTileBaker(level, settings, bake.TiledOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	links, err := baker.PlaceLinks(context.Background(), mesh, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	perTile := map[[2]int]int{}
+	for _, l := range links {
+		x, y := mesh.CalcTileLoc(l.Start)
+		perTile[[2]int{x, y}]++
+	}
+	fmt.Printf("%d links starting in %d tiles\n", len(links), len(perTile))
+	// Output:
+	// 24 links starting in 8 tiles
+}

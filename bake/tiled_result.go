@@ -27,6 +27,14 @@ type TileResult struct {
 	Fingerprints Fingerprints
 	// Stats holds the tile's time per stage, sizes and warnings.
 	Stats BuildStats
+	// Links are the automatic drop and jump links stored in the tile
+	// (those starting in it), after the geometry's own connections.
+	Links []OffMeshConnection
+
+	// solid and linkParams keep, between a tiled bake's tiles and its
+	// links, the solid spans of the tile's core and what built its data.
+	solid      *solidColumns
+	linkParams *navmesh.BuildParams
 }
 
 // addCounts adds o's counts to c.
@@ -41,6 +49,8 @@ func addCounts(c, o *BuildCounts) {
 	c.DetailVerts += o.DetailVerts
 	c.DetailTris += o.DetailTris
 	c.TileBytes += o.TileBytes
+	c.DropLinks += o.DropLinks
+	c.JumpLinks += o.JumpLinks
 }
 
 // Fingerprints identifies a tiled bake bit for bit, tiles with data in grid

@@ -123,6 +123,20 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 		result.Tiles = append(result.Tiles, f.tile)
 	}
 	stats.TilesWithData = len(result.Tiles)
+	if b.settings.Links.Enabled() {
+		elapsed, err := b.placeTiledLinks(ctx, workers, result, summary.solids)
+		if err != nil {
+			return nil, err
+		}
+		// On top of the tiles' copies of their solid spans, summed already.
+		stats.StageTimes[StageLinks] += elapsed
+		stats.Counts.TileBytes, stats.Counts.DropLinks, stats.Counts.JumpLinks = 0, 0, 0
+		for _, tile := range result.Tiles {
+			stats.Counts.TileBytes += tile.Stats.Counts.TileBytes
+			stats.Counts.DropLinks += tile.Stats.Counts.DropLinks
+			stats.Counts.JumpLinks += tile.Stats.Counts.JumpLinks
+		}
+	}
 	slices.SortFunc(summary.withWarnings, byIndex)
 	for _, f := range summary.withWarnings {
 		for _, w := range f.tile.Stats.Warnings {
@@ -154,6 +168,9 @@ type tiledSummary struct {
 	droppedWarnings int
 	withData        []finishedTile
 	withWarnings    []finishedTile
+	// solids holds, by grid index, the solid spans of the tiles' cores
+	// when the bake places links.
+	solids map[int]*solidColumns
 }
 
 func (s *tiledSummary) add(f finishedTile) {
@@ -169,6 +186,13 @@ func (s *tiledSummary) add(f finishedTile) {
 	}
 	if len(tile.Stats.Warnings) > 0 {
 		s.withWarnings = append(s.withWarnings, f)
+	}
+	if tile.solid != nil {
+		if s.solids == nil {
+			s.solids = map[int]*solidColumns{}
+		}
+		s.solids[f.index] = tile.solid
+		tile.solid = nil
 	}
 }
 

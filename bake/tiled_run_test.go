@@ -131,6 +131,10 @@ func TestTiledProgressAndStats(t *testing.T) {
 	assert.Equal(t, 55728, s.Triangles)
 	assert.Equal(t, 36085, s.Counts.CompactSpans)
 	for stage, d := range s.StageTimes {
+		if Stage(stage) == StageLinks {
+			assert.Zero(t, d, "links are off")
+			continue
+		}
 		assert.Positive(t, d, Stage(stage).String())
 	}
 	assert.Positive(t, s.Wall)

@@ -7,7 +7,8 @@ import (
 
 // BuildTile bakes tile (tx, ty) of the grid (Sample_TileMesh::buildTileMesh),
 // for example to rebuild it after the level changed there. It is safe to
-// call from several goroutines at once. A tile with nothing walkable gives a
+// call from several goroutines at once. It places no automatic links
+// (Settings.Links), which need the neighbouring tiles: BuildAll does. A tile with nothing walkable gives a
 // result with nil Data and no error. ctx stops the build between stages; a
 // nil ctx never stops it.
 func (b *TileBaker) BuildTile(ctx context.Context, tx, ty int) (*TileResult, error) {
@@ -20,6 +21,7 @@ func (b *TileBaker) BuildTile(ctx context.Context, tx, ty int) (*TileResult, err
 	if err != nil {
 		return nil, fmt.Errorf("bake: build tile (%d, %d): %w", tx, ty, err)
 	}
+	result.solid, result.linkParams = nil, nil // no links for a tile alone
 	return result, nil
 }
 
@@ -66,6 +68,17 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 	}); err != nil {
 		return err
 	}
+	links := b.settings.Links.Enabled()
+	if links {
+		// The filters only change areas: the solid spans are final. Kept
+		// for the links, timed with them.
+		if err := bc.Run(StageLinks, func() error {
+			result.solid = copySolidColumns(&baker.heightfield, cfg.BorderSize, cfg.BorderSize, cfg.TileSize, cfg.TileSize)
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
 		return err
@@ -80,7 +93,10 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		return nil
 	}
 	spec := tileSpec{x: result.X, y: result.Y, settings: &b.settings, config: cfg, areaFlags: b.areaFlags}
-	result.Data, err = buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "")
+	result.Data, result.linkParams, err = buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "")
+	if !links {
+		result.linkParams = nil
+	}
 	return err
 }
 

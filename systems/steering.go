@@ -108,6 +108,9 @@ func (s *Steering) triggerOffMesh(a *agent, q *query.Query) bool {
 		Poly:     refs[1],
 		TMax:     (geom.Dist2D(start, end) / a.params.MaxSpeed) * 0.5,
 	}
+	if con, err := q.Mesh().OffMeshConnectionByRef(refs[1]); err == nil {
+		timeAutoLink(a.animation, con.UserID, a.params.MaxSpeed)
+	}
 	a.state.Mode = components.AgentOffMesh
 	corners.Count = 0
 	a.neighbours.Count = 0

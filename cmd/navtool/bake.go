@@ -30,6 +30,7 @@ type bakeOptions struct {
 	tileSizeSet bool
 	workers     int
 	asJSON      bool
+	autoLinks   bool
 	input       string
 }
 
@@ -43,8 +44,9 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags.IntVar(&o.tileSize, "tile-size", 0, "tile side in `cells`; 0 bakes one solo tile (without the flag: the settings' tileSize)")
 	flags.IntVar(&o.workers, "workers", 0, "`goroutines` baking tiles; 0 means GOMAXPROCS")
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
+	flags.BoolVar(&o.autoLinks, "auto-links", false, "place drop and jump links along the mesh's edges with the default link settings (the settings file's \"links\" keys tune them)")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset] [-tile-size N] [-workers N] [-json] input.obj")
+		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset] [-tile-size N] [-workers N] [-auto-links] [-json] input.obj")
 		fmt.Fprintln(flags.Output(), "Bakes a navigation mesh from an OBJ level with RecastDemo's pipeline and prints a summary.")
 		flags.PrintDefaults()
 	}
@@ -84,8 +86,11 @@ func runBake(args []string, stdout io.Writer) error {
 		return err
 	}
 	settings := defaultBakeSettings()
+	if o.autoLinks {
+		settings.Links.Drops, settings.Links.Jumps = true, true
+	}
 	if o.configPath != "" {
-		if settings, err = loadBakeSettings(o.configPath, g); err != nil {
+		if settings, err = loadBakeSettings(o.configPath, g, settings); err != nil {
 			return err
 		}
 	}

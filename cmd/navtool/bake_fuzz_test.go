@@ -18,6 +18,8 @@ func FuzzParseBakeSettings(f *testing.F) {
 		`{"partition": "layers", "tileSize": 48, "vertsPerPoly": 3, "filterLedgeSpans": false}`,
 		`{"convexVolumes": [{"points": [[0, 0, 0], [1, 0, 0], [1, 0, 1]], "minY": 0, "maxY": 1, "area": 3}]}`,
 		`{"offMeshConnections": [{"start": [0, 0, 0], "end": [1, 0, 1], "radius": 0.5, "bidirectional": true, "area": 5, "flags": 8, "userId": 1}]}`,
+		`{"links": {"drops": true, "jumps": true, "dropMaxHeight": 3.2, "jumpMaxGap": 2, "jumpHeight": 0.4, "spacing": 2, "jumpArea": 5, "dropFlags": 32}}`,
+		`{"links": {"jumps": true, "jumpMaxGap": 1e30}}`,
 		`{"cellSize": -1}`,
 		`{"detailSampleDist": 1e39}`,
 		`[1, 2]`,
@@ -27,7 +29,7 @@ func FuzzParseBakeSettings(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, file []byte) {
 		g := &bake.Geometry{}
-		settings, err := parseBakeSettings(file, g)
+		settings, err := parseBakeSettings(file, g, defaultBakeSettings())
 		if err != nil {
 			require.Empty(t, g.ConvexVolumes)
 			require.Empty(t, g.OffMeshConnections)

@@ -36,6 +36,8 @@ type bakeReport struct {
 	DetailVerts      int `json:"detailVerts"`
 	DetailTris       int `json:"detailTris"`
 	TileBytes        int `json:"tileBytes"`
+	DropLinks        int `json:"dropLinks"`
+	JumpLinks        int `json:"jumpLinks"`
 
 	PolyMeshHash   string `json:"polyMeshHash"`
 	DetailMeshHash string `json:"detailMeshHash"`
@@ -62,6 +64,7 @@ type stagesMs struct {
 	PolyMesh      float64 `json:"polyMesh"`
 	DetailMesh    float64 `json:"detailMesh"`
 	TileData      float64 `json:"tileData"`
+	Links         float64 `json:"links"`
 }
 
 func newStagesMs(times [bake.NumStages]time.Duration) stagesMs {
@@ -76,6 +79,7 @@ func newStagesMs(times [bake.NumStages]time.Duration) stagesMs {
 		PolyMesh:      ms(times[bake.StagePolyMesh]),
 		DetailMesh:    ms(times[bake.StageDetailMesh]),
 		TileData:      ms(times[bake.StageTileData]),
+		Links:         ms(times[bake.StageLinks]),
 	}
 }
 
@@ -90,6 +94,7 @@ func (r *bakeReport) setCounts(c *bake.BuildCounts) {
 	r.PolyVerts, r.Polys = c.PolyVerts, c.Polys
 	r.DetailVerts, r.DetailTris = c.DetailVerts, c.DetailTris
 	r.TileBytes = c.TileBytes
+	r.DropLinks, r.JumpLinks = c.DropLinks, c.JumpLinks
 }
 
 func (r *bakeReport) setSolo(result *bake.SoloResult) {
@@ -145,11 +150,14 @@ func printBakeReport(w io.Writer, r *bakeReport) error {
 	fmt.Fprintf(w, "poly mesh:    %d polygons, %d vertices (hash %s)\n", r.Polys, r.PolyVerts, r.PolyMeshHash)
 	fmt.Fprintf(w, "detail mesh:  %d triangles, %d vertices (hash %s)\n", r.DetailTris, r.DetailVerts, r.DetailMeshHash)
 	fmt.Fprintf(w, "tile data:    %d bytes (hash %s)\n", r.TileBytes, r.TileHash)
+	if r.DropLinks > 0 || r.JumpLinks > 0 || r.StagesMs.Links > 0 {
+		fmt.Fprintf(w, "links:        %d drops, %d jumps\n", r.DropLinks, r.JumpLinks)
+	}
 	st := r.StagesMs
 	fmt.Fprintf(w, "stages (ms):  rasterize %.2f, filters %.2f, compact %.2f, erode %.2f, distance field %.2f, regions %.2f,\n",
 		st.Rasterize, st.Filters, st.Compact, st.Erode, st.DistanceField, st.Regions)
-	fmt.Fprintf(w, "              contours %.2f, poly mesh %.2f, detail mesh %.2f, tile data %.2f; total %.2f\n",
-		st.Contours, st.PolyMesh, st.DetailMesh, st.TileData, r.TotalMs)
+	fmt.Fprintf(w, "              contours %.2f, poly mesh %.2f, detail mesh %.2f, tile data %.2f, links %.2f; total %.2f\n",
+		st.Contours, st.PolyMesh, st.DetailMesh, st.TileData, st.Links, r.TotalMs)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "warnings:     %s\n", strings.Join(r.Warnings, "\n              "))
 	}

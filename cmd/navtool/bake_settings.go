@@ -19,27 +19,89 @@ import (
 // optional; a missing key keeps RecastDemo's default. The keys are
 // documented in docs_navtool_bake.md.
 type bakeSettingsFile struct {
-	CellSize                     *float32 `json:"cellSize"`
-	CellHeight                   *float32 `json:"cellHeight"`
-	AgentHeight                  *float32 `json:"agentHeight"`
-	AgentRadius                  *float32 `json:"agentRadius"`
-	AgentMaxClimb                *float32 `json:"agentMaxClimb"`
-	AgentMaxSlope                *float32 `json:"agentMaxSlope"`
-	RegionMinSize                *float32 `json:"regionMinSize"`
-	RegionMergeSize              *float32 `json:"regionMergeSize"`
-	EdgeMaxLen                   *float32 `json:"edgeMaxLen"`
-	EdgeMaxError                 *float32 `json:"edgeMaxError"`
-	VertsPerPoly                 *int     `json:"vertsPerPoly"`
-	DetailSampleDist             *float32 `json:"detailSampleDist"`
-	DetailSampleMaxError         *float32 `json:"detailSampleMaxError"`
-	Partition                    *string  `json:"partition"`
-	FilterLowHangingObstacles    *bool    `json:"filterLowHangingObstacles"`
-	FilterLedgeSpans             *bool    `json:"filterLedgeSpans"`
-	FilterWalkableLowHeightSpans *bool    `json:"filterWalkableLowHeightSpans"`
-	TileSize                     *int     `json:"tileSize"`
+	CellSize                     *float32   `json:"cellSize"`
+	CellHeight                   *float32   `json:"cellHeight"`
+	AgentHeight                  *float32   `json:"agentHeight"`
+	AgentRadius                  *float32   `json:"agentRadius"`
+	AgentMaxClimb                *float32   `json:"agentMaxClimb"`
+	AgentMaxSlope                *float32   `json:"agentMaxSlope"`
+	RegionMinSize                *float32   `json:"regionMinSize"`
+	RegionMergeSize              *float32   `json:"regionMergeSize"`
+	EdgeMaxLen                   *float32   `json:"edgeMaxLen"`
+	EdgeMaxError                 *float32   `json:"edgeMaxError"`
+	VertsPerPoly                 *int       `json:"vertsPerPoly"`
+	DetailSampleDist             *float32   `json:"detailSampleDist"`
+	DetailSampleMaxError         *float32   `json:"detailSampleMaxError"`
+	Partition                    *string    `json:"partition"`
+	FilterLowHangingObstacles    *bool      `json:"filterLowHangingObstacles"`
+	FilterLedgeSpans             *bool      `json:"filterLedgeSpans"`
+	FilterWalkableLowHeightSpans *bool      `json:"filterWalkableLowHeightSpans"`
+	TileSize                     *int       `json:"tileSize"`
+	Links                        *linksJSON `json:"links"`
 
 	ConvexVolumes      []convexVolumeJSON      `json:"convexVolumes"`
 	OffMeshConnections []offMeshConnectionJSON `json:"offMeshConnections"`
+}
+
+// linksJSON is the "links" object: bake.LinkSettings, every key optional.
+type linksJSON struct {
+	Drops         *bool    `json:"drops"`
+	Jumps         *bool    `json:"jumps"`
+	DropMaxHeight *float32 `json:"dropMaxHeight"`
+	DropMaxOut    *float32 `json:"dropMaxOut"`
+	JumpMaxGap    *float32 `json:"jumpMaxGap"`
+	JumpMaxDown   *float32 `json:"jumpMaxDown"`
+	JumpMaxUp     *float32 `json:"jumpMaxUp"`
+	JumpHeight    *float32 `json:"jumpHeight"`
+	Spacing       *float32 `json:"spacing"`
+	DropArea      *uint8   `json:"dropArea"`
+	JumpArea      *uint8   `json:"jumpArea"`
+	DropFlags     *uint16  `json:"dropFlags"`
+	JumpFlags     *uint16  `json:"jumpFlags"`
+	DropCost      *float32 `json:"dropCost"`
+	JumpCost      *float32 `json:"jumpCost"`
+}
+
+// apply sets the keys the file has in l.
+func (j *linksJSON) apply(l *bake.LinkSettings) {
+	if j == nil {
+		return
+	}
+	setBool(&l.Drops, j.Drops)
+	setBool(&l.Jumps, j.Jumps)
+	setFloat(&l.DropMaxHeight, j.DropMaxHeight)
+	setFloat(&l.DropMaxOut, j.DropMaxOut)
+	setFloat(&l.JumpMaxGap, j.JumpMaxGap)
+	setFloat(&l.JumpMaxDown, j.JumpMaxDown)
+	setFloat(&l.JumpMaxUp, j.JumpMaxUp)
+	setFloat(&l.JumpHeight, j.JumpHeight)
+	setFloat(&l.Spacing, j.Spacing)
+	setFloat(&l.DropCost, j.DropCost)
+	setFloat(&l.JumpCost, j.JumpCost)
+	if j.DropArea != nil {
+		l.DropArea = *j.DropArea
+	}
+	if j.JumpArea != nil {
+		l.JumpArea = *j.JumpArea
+	}
+	if j.DropFlags != nil {
+		l.DropFlags = *j.DropFlags
+	}
+	if j.JumpFlags != nil {
+		l.JumpFlags = *j.JumpFlags
+	}
+}
+
+func setFloat(dst *float32, v *float32) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
 }
 
 // convexVolumeJSON is one entry of "convexVolumes".
@@ -69,24 +131,24 @@ func defaultBakeSettings() bake.Settings {
 	return s
 }
 
-// loadBakeSettings reads a settings file and applies it to the defaults; the
+// loadBakeSettings reads a settings file and applies it to base; the
 // file's volumes and connections are added to g. Unknown keys, trailing
 // data and invalid values are errors.
-func loadBakeSettings(path string, g *bake.Geometry) (bake.Settings, error) {
+func loadBakeSettings(path string, g *bake.Geometry, base bake.Settings) (bake.Settings, error) {
 	file, err := os.ReadFile(path)
 	if err != nil {
 		return bake.Settings{}, err
 	}
-	settings, err := parseBakeSettings(file, g)
+	settings, err := parseBakeSettings(file, g, base)
 	if err != nil {
 		return bake.Settings{}, fmt.Errorf("settings %s: %w", path, err)
 	}
 	return settings, nil
 }
 
-// parseBakeSettings applies a settings file's keys to the defaults and its
-// volumes and connections to g, then validates the result.
-func parseBakeSettings(file []byte, g *bake.Geometry) (bake.Settings, error) {
+// parseBakeSettings applies a settings file's keys to base and its volumes
+// and connections to g, then validates the result.
+func parseBakeSettings(file []byte, g *bake.Geometry, base bake.Settings) (bake.Settings, error) {
 	decoder := json.NewDecoder(bytes.NewReader(file))
 	var keys map[string]json.RawMessage
 	if err := decoder.Decode(&keys); err != nil {
@@ -110,12 +172,7 @@ func parseBakeSettings(file []byte, g *bake.Geometry) (bake.Settings, error) {
 		return bake.Settings{}, err
 	}
 
-	s := defaultBakeSettings()
-	setFloat := func(dst *float32, v *float32) {
-		if v != nil {
-			*dst = *v
-		}
-	}
+	s := base
 	setFloat(&s.CellSize, f.CellSize)
 	setFloat(&s.CellHeight, f.CellHeight)
 	setFloat(&s.AgentHeight, f.AgentHeight)
@@ -141,14 +198,10 @@ func parseBakeSettings(file []byte, g *bake.Geometry) (bake.Settings, error) {
 		}
 		s.Partition = partition
 	}
-	setBool := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
-		}
-	}
 	setBool(&s.Filters.LowHangingObstacles, f.FilterLowHangingObstacles)
 	setBool(&s.Filters.LedgeSpans, f.FilterLedgeSpans)
 	setBool(&s.Filters.WalkableLowHeightSpans, f.FilterWalkableLowHeightSpans)
+	f.Links.apply(&s.Links)
 	if err := s.Validate(); err != nil {
 		return bake.Settings{}, err
 	}

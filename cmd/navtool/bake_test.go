@@ -204,3 +204,61 @@ func TestBakeTextSummary(t *testing.T) {
 		assert.True(t, strings.Contains(text, want), "missing %q in\n%s", want, text)
 	}
 }
+
+// TestBakeAutoLinks bakes nav_test with -auto-links, solo and tiled: the
+// report counts the drops and jumps, the link stage is timed, and navtool
+// info counts the links among the file's off-mesh connections. A settings
+// file tunes them ("links" keys) and can turn a kind off, or on without
+// the flag.
+func TestBakeAutoLinks(t *testing.T) {
+	const navTest = "../../testdata/nav_test.obj"
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name         string
+		args         []string
+		drops, jumps float64
+	}{
+		{"solo", nil, 13, 1},
+		{"tiled", []string{"-tile-size", "32"}, 24, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, c.name+".navmesh")
+			report := runBakeJSON(t, append(c.args, "-auto-links", "-o", out, navTest)...)
+			assert.Equal(t, c.drops, report["dropLinks"])
+			assert.Equal(t, c.jumps, report["jumpLinks"])
+			assert.Positive(t, report["stagesMs"].(map[string]any)["links"])
+
+			var stdout, stderr bytes.Buffer
+			require.NoError(t, run([]string{"info", "-json", out}, &stdout, &stderr))
+			var info map[string]any
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &info))
+			assert.Equal(t, c.drops+c.jumps, info["offMeshConnections"])
+		})
+	}
+
+	without := runBakeJSON(t, navTest)
+	assert.Equal(t, 0.0, without["dropLinks"])
+	assert.Equal(t, 0.0, without["stagesMs"].(map[string]any)["links"])
+
+	config := func(text string) string {
+		path := filepath.Join(dir, "links.json")
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		return path
+	}
+	dropsOnly := runBakeJSON(t, "-auto-links", "-config", config(`{"links": {"jumps": false}}`), navTest)
+	assert.Equal(t, 13.0, dropsOnly["dropLinks"])
+	assert.Equal(t, 0.0, dropsOnly["jumpLinks"])
+	fileOnly := runBakeJSON(t, "-config", config(`{"links": {"drops": true, "dropMaxHeight": 30, "dropMaxOut": 3}}`), navTest)
+	assert.Greater(t, fileOnly["dropLinks"], 13.0, "deeper drops")
+
+	for _, bad := range []string{
+		`{"links": {"jumpHeight": -1}}`,
+		`{"links": {"spacing": 0.01}}`,
+		`{"links": {"jumpGap": 2}}`,
+		`{"links": 3}`,
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run([]string{"bake", "-auto-links", "-config", config(bad), navTest}, &stdout, &stderr)
+		assert.Error(t, err, bad)
+	}
+}

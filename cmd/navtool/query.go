@@ -160,6 +160,8 @@ type pairRunner struct {
 	extents geom.Vec3
 	path    []navmesh.Ref
 	points  []query.StraightPathPoint
+	// partials counts the partial paths found so far.
+	partials int
 }
 
 func (r *pairRunner) run(p queryPair) (queryResult, error) {
@@ -181,6 +183,9 @@ func (r *pairRunner) run(p queryPair) (queryResult, error) {
 		return res, fmt.Errorf("path: %w", err)
 	}
 	res.partial = status.Partial()
+	if res.partial {
+		r.partials++
+	}
 	res.polys = n
 	ns, _, err := r.q.FindStraightPath(p.start, p.end, r.path[:n], r.points, 0)
 	if err != nil {

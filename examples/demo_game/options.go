@@ -18,7 +18,8 @@ type options struct {
 	width      int     // output size [Units: pixels]
 	height     int
 	seed       uint64
-	tileSize   int // cells per tile side; 0 bakes one tile
+	tileSize   int  // cells per tile side; 0 bakes one tile
+	links      bool // bake with the automatic drop and jump links
 	workers    int
 	headless   bool    // with the window built in: write the GIF instead
 	screenshot string  // window: save a screenshot here ...
@@ -49,6 +50,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.out, "out", "out", "output `DIR` for demo_game.gif and demo_game.png")
 	fs.StringVar(&size, "size", size, "image or window size `WxH` in pixels, or auto (640 on the level's long side)")
 	fs.IntVar(&o.tileSize, "tile-size", defaultTileSize, "bake a tiled navmesh with tiles of `N` cells (0.3 units each) a side; 0 bakes one tile")
+	fs.BoolVar(&o.links, "links", false, "bake the .obj level with automatic drop and jump links (drawn like any off-mesh connection)")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed for spawn points and targets")
 	fs.IntVar(&o.workers, "workers", min(runtime.GOMAXPROCS(0), 4), "goroutines stepping the crowd")
 	if haveWindow {

@@ -19,7 +19,7 @@ type demo struct {
 }
 
 func setup(o *options) (*demo, error) {
-	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers})
+	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers, Links: o.links})
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +46,10 @@ func (d *demo) bakeSummary() string {
 	if l.Baked {
 		verb = fmt.Sprintf("baked %d triangles", l.Triangles)
 	}
-	return fmt.Sprintf("level %s: %s in %.1f ms -> %d tiles, %d polygons, %d vertices, %d wall edges",
+	summary := fmt.Sprintf("level %s: %s in %.1f ms -> %d tiles, %d polygons, %d vertices, %d wall edges",
 		l.Name, verb, float64(l.BakeTime.Microseconds())/1000, l.Tiles, l.Polygons, l.Vertices, d.layer.Walls())
+	if l.OffMeshConnections > 0 {
+		summary += fmt.Sprintf(", %d off-mesh links", l.OffMeshConnections)
+	}
+	return summary
 }

@@ -61,6 +61,41 @@ func Cos(x float32) float32 {
 	}
 }
 
+// Sin returns the sine of x rounded to float32 exactly as glibc's sinf (2.28
+// and later) rounds it, the counterpart of Cos: DetourTileCache turns an
+// oriented box's yaw into its rotation with cosf and sinf. It follows glibc's
+// algorithm up to |x| < 120 (checked against it for every float32 in
+// [-4, 4]); beyond that it falls back to the correctly rounded sine.
+func Sin(x float32) float32 {
+	top := exponentTop(x)
+	switch {
+	case top < exponentTop(float32(math.Pi/4)):
+		if top < exponentTop(0x1p-12) {
+			return x
+		}
+		d := float64(x)
+		return sinPolynomial(d, d*d)
+	case top < exponentTop(120):
+		d := float64(x)
+		quadrant := (int(int32(d*cosQuadrantScale)) + 0x800000) >> 24
+		d -= float64(quadrant) * halfPi
+		sign := 1.0
+		if q := quadrant & 3; q == 1 || q == 2 {
+			sign = -1
+		}
+		negate := 1.0
+		if quadrant&2 != 0 {
+			negate = -1
+		}
+		if quadrant&1 != 0 {
+			return cosPolynomial(d*d, negate) // sin(x) = ±cos(x - nπ/2) for odd n
+		}
+		return sinPolynomial(d*sign, d*d)
+	default:
+		return float32(math.Sin(float64(x)))
+	}
+}
+
 // exponentTop returns the exponent and top three mantissa bits of |x|.
 func exponentTop(x float32) uint32 { return math.Float32bits(x) >> 20 & 0x7ff }
 

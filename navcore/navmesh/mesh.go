@@ -159,7 +159,9 @@ func (m *Mesh) editPoly(ref Ref, change func(*Poly)) error {
 		return fmt.Errorf("navmesh: set polygon %#x: %w", uint64(ref), err)
 	}
 	e := newEdit(cur)
-	change(&e.draftOf(ref.TileIndex()).polys()[ref.PolyIndex()])
+	d := e.draftOf(ref.TileIndex())
+	change(&d.polys()[ref.PolyIndex()])
+	e.noteChange(d.tile.index, d.tile.Header.X, d.tile.Header.Y, d.tile.Header.Layer)
 	next := e.publish()
 	next.connectivity = cur.connectivity // links unchanged: same components
 	m.current.Store(next)

@@ -20,6 +20,8 @@ type edit struct {
 	lookup    tableEdit[bucket]
 	drafts    []*draft
 	tileCount int
+	// changes lists the tiles added, removed or edited (snapshot_changes.go).
+	changes []TileChange
 }
 
 // draft is a tile version under construction and which of its arrays it
@@ -40,7 +42,10 @@ func newEdit(base *Snapshot) *edit {
 
 // publish returns the edited tile set as a new Snapshot.
 func (e *edit) publish() *Snapshot {
+	version := e.base.version + 1
 	return &Snapshot{
+		version:   version,
+		history:   e.nextHistory(version),
 		params:    e.base.params,
 		maxTiles:  e.base.maxTiles,
 		tiles:     e.tiles.table,
@@ -137,6 +142,7 @@ func (e *edit) addTile(t *Tile) {
 	e.tileCount++
 
 	h := t.Header
+	e.noteChange(t.index, h.X, h.Y, h.Layer)
 	key := tileHash(h.X, h.Y, e.base.lutMask)
 	old := e.lookup.table.at(key)
 	chain := make(bucket, 0, len(old)+1)
@@ -186,7 +192,7 @@ func (e *edit) removeTile(t *Tile) {
 	}
 	e.lookup.set(key, chain)
 
-	var buf []uint32
+	var buf [maxLinkedLayers]uint32
 	for _, other := range e.tilesAt(h.X, h.Y, true, buf[:0]) {
 		e.unconnectLinks(other, t.index)
 	}
@@ -197,4 +203,6 @@ func (e *edit) removeTile(t *Tile) {
 	}
 	e.tiles.set(t.index, nil)
 	e.tileCount--
+	e.dropDraft(t.index)
+	e.noteChange(t.index, h.X, h.Y, h.Layer)
 }

@@ -22,6 +22,10 @@ type Snapshot struct {
 	// flagConnectivity those under flag rules, for this snapshot only.
 	connectivity     *connectivityCell
 	flagConnectivity *flagConnectivityCell
+	// version counts publishes; history records what they changed
+	// (snapshot_changes.go).
+	version uint64
+	history changeHistory
 }
 
 // Params returns the mesh parameters.

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -9,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -49,26 +47,20 @@ func nearestInComponentBruteForce(s *navmesh.Snapshot, start navmesh.Ref, pos ge
 	return best, bestDist
 }
 
+// bakedNavTest loads nav_test baked as one tile with RecastDemo's settings,
+// kept in testdata as a file (bake imports query, so query's tests cannot
+// import bake; bake's TestQueryFixturesAreFresh keeps the file in step).
 func bakedNavTest(t testing.TB) *navmesh.Mesh {
 	t.Helper()
-	g, err := bake.LoadOBJ("../../testdata/nav_test.obj")
-	require.NoError(t, err)
-	result, err := bake.Solo(context.Background(), g, bake.DefaultSettings())
-	require.NoError(t, err)
-	mesh, err := navmesh.New(navmesh.SingleTileParams(result.TileData))
-	require.NoError(t, err)
-	_, err = mesh.AddTile(result.TileData, 0)
+	mesh, _, err := navmesh.LoadFile("testdata/nav_test_solo.navmesh")
 	require.NoError(t, err)
 	return mesh
 }
 
+// tiledNavTest loads nav_test baked in tiles of 32 cells (see bakedNavTest).
 func tiledNavTest(t testing.TB) *navmesh.Mesh {
 	t.Helper()
-	g, err := bake.LoadOBJ("../../testdata/nav_test.obj")
-	require.NoError(t, err)
-	result, err := bake.Tiled(context.Background(), g, bake.DefaultSettings(), bake.TiledOptions{TileSize: 32})
-	require.NoError(t, err)
-	mesh, err := result.NavMesh()
+	mesh, _, err := navmesh.LoadFile("testdata/nav_test_tiled32.navmesh")
 	require.NoError(t, err)
 	return mesh
 }

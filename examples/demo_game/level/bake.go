@@ -24,16 +24,21 @@ func Embedded(opts Options) (*Level, error) {
 
 // bakeOBJ bakes a Wavefront OBJ level with RecastDemo's default settings
 // (agent radius 0.6, height 2, climb 0.9): as one tile, or tiled when
-// opts.TileSize is set.
+// opts.TileSize is set; with the default drop and jump links when
+// opts.Links is set.
 func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 	start := time.Now()
 	geometry, err := bake.ReadOBJ(bytes.NewReader(obj))
 	if err != nil {
 		return nil, fmt.Errorf("level: %s: %w", name, err)
 	}
+	settings := bake.DefaultSettings()
+	if opts.Links {
+		settings.Links = bake.DefaultLinkSettings()
+	}
 	var mesh *navmesh.Mesh
 	if opts.TileSize > 0 {
-		result, err := bake.Tiled(context.Background(), geometry, bake.DefaultSettings(), bake.TiledOptions{TileSize: opts.TileSize, Workers: opts.Workers})
+		result, err := bake.Tiled(context.Background(), geometry, settings, bake.TiledOptions{TileSize: opts.TileSize, Workers: opts.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
@@ -41,7 +46,7 @@ func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
 	} else {
-		result, err := bake.Solo(context.Background(), geometry, bake.DefaultSettings())
+		result, err := bake.Solo(context.Background(), geometry, settings)
 		if err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}

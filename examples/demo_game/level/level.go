@@ -28,6 +28,9 @@ type Level struct {
 	Triangles int
 	// Tiles, Polygons and Vertices count the navmesh.
 	Tiles, Polygons, Vertices int
+	// OffMeshConnections counts the navmesh's off-mesh connections (the
+	// bake's drop and jump links with Options.Links).
+	OffMeshConnections int
 }
 
 // Options tune baking.
@@ -37,6 +40,9 @@ type Options struct {
 	TileSize int
 	// Workers is the number of goroutines baking tiles (0: GOMAXPROCS).
 	Workers int
+	// Links places the bake's drop and jump links
+	// (bake.DefaultLinkSettings).
+	Links bool
 }
 
 // Load returns the level in path: a Wavefront .obj file is baked (see
@@ -69,6 +75,7 @@ func (l *Level) finish() *Level {
 			l.Tiles++
 			l.Polygons += len(tile.Polys)
 			l.Vertices += len(tile.Verts)
+			l.OffMeshConnections += len(tile.OffMeshConnections)
 		}
 	}
 	return l

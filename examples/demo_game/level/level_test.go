@@ -69,3 +69,16 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBakeWithLinks: with Options.Links the embedded dungeon gets the
+// bake's drop links, which the level counts among its off-mesh
+// connections; without, none.
+func TestBakeWithLinks(t *testing.T) {
+	plain, err := Embedded(Options{})
+	require.NoError(t, err)
+	assert.Zero(t, plain.OffMeshConnections)
+	linked, err := Embedded(Options{Links: true})
+	require.NoError(t, err)
+	assert.Equal(t, 3, linked.OffMeshConnections)
+	assert.Equal(t, plain.Polygons+3, linked.Polygons, "one polygon per link")
+}

@@ -4,8 +4,11 @@ import (
 	"image/color"
 
 	"github.com/archenav/archenav/examples/demo_game/render"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 )
 
 // Agent is what the scene draws of one agent.
@@ -29,27 +32,20 @@ type Agent struct {
 }
 
 // AgentDebug is the crowd's working state of one agent, drawn by the
-// overlays. Empty fields draw nothing.
+// overlays with archenav's navdraw. Empty fields draw nothing.
 type AgentDebug struct {
 	// Corridor is the agent's polygon corridor.
 	Corridor []navmesh.Ref
 	// Corners are the next corners it steers to.
-	Corners []geom.Vec3
+	Corners []query.StraightPathPoint
 	// Neighbours are indices (into the scene's agents) of its neighbours.
 	Neighbours []int
-	// Boundary holds the wall segments near it, two points each.
-	Boundary [][2]geom.Vec3
-	// Samples are the velocities the avoidance scored, relative to the agent,
-	// with their penalty normalized to 0..1.
-	Samples []AvoidanceSample
-}
-
-// AvoidanceSample is one candidate velocity of obstacle avoidance.
-type AvoidanceSample struct {
-	// Velocity is the candidate [Units: world units per second].
-	Velocity geom.Vec3
-	// Penalty is its score, 0 best .. 1 worst.
-	Penalty float32
+	// Boundary holds the wall segments near it.
+	Boundary []crowd.BoundarySegment
+	// Samples are the velocities the avoidance scored, relative to the
+	// agent, with their penalties normalized to 0..1
+	// (crowd.AvoidanceDebug.NormalizeSamples).
+	Samples []crowd.AvoidanceSample
 }
 
 // Overlays choose which debug layers are drawn.
@@ -64,11 +60,6 @@ var DefaultOverlays = Overlays{Paths: true, Targets: true}
 
 // velocityLookahead is how far ahead a velocity line reaches [Units: s].
 const velocityLookahead = 0.5
-
-// sampleLookahead spreads the avoidance samples around their agent: each
-// is drawn where that velocity would take the agent in this time, wide
-// enough apart to see [Units: s].
-const sampleLookahead = 2
 
 // DrawAgents draws the agents (and, with debug non-nil, the chosen overlays)
 // over the navmesh. debug, when given, parallels agents.
@@ -124,46 +115,58 @@ func drawUnderlays(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent,
 	}
 	// Each polygon once, however many corridors share it.
 	drawn := map[navmesh.Ref]bool{}
+	var refs []navmesh.Ref
 	for i := range agents {
 		for _, ref := range debug[i].Corridor {
 			if !drawn[ref] {
 				drawn[ref] = true
-				layer.DrawPolygon(c, v, ref, CorridorFill)
+				refs = append(refs, ref)
 			}
 		}
 	}
+	layer.DrawCorridor(c, v, refs)
 }
 
-// drawOverlays draws the overlays that belong over the agents.
+// overlayStyle is the navdraw style of the overlays, in the scene's colors.
+func overlayStyle() navdraw.Style {
+	style := navdraw.DefaultStyle()
+	style.Boundary, style.BoundaryWidth = straight(BoundaryLine), 2
+	style.Neighbour, style.NeighbourWidth = straight(NeighbourLine), 1
+	style.Corner, style.CornerWidth = straight(CornerMark), 2
+	style.SampleBest, style.SampleWorst, style.SampleSide = color.NRGBA{40, 230, 90, 255}, color.NRGBA{230, 40, 40, 255}, color.NRGBA{230, 40, 40, 255}
+	return style
+}
+
+// drawOverlays draws the overlays that belong over the agents, with
+// navdraw: wall segments, neighbours, corners and avoidance samples.
 func drawOverlays(c render.Canvas, v View, agents []Agent, debug []AgentDebug, overlays Overlays) {
+	d := &Drawer{Canvas: c, View: v}
+	style := overlayStyle()
+	var layers navdraw.AgentLayers
+	if overlays.Neighbours {
+		layers |= navdraw.AgentNeighbours
+	}
+	if overlays.Corners {
+		layers |= navdraw.AgentCorners
+	}
+	drawn := make([]navdraw.Agent, 0, len(agents))
 	for i := range agents {
-		a, d := &agents[i], &debug[i]
-		center := v.ToScreen(a.Position)
+		a, dbg := &agents[i], &debug[i]
 		if overlays.Boundary {
-			for _, s := range d.Boundary {
-				c.Line(v.ToScreen(s[0]), v.ToScreen(s[1]), 2, BoundaryLine)
-			}
-		}
-		if overlays.Neighbours {
-			for _, n := range d.Neighbours {
-				if n >= 0 && n < len(agents) {
-					c.Line(center, v.ToScreen(agents[n].Position), 1, NeighbourLine)
-				}
-			}
-		}
-		if overlays.Corners {
-			for _, corner := range d.Corners {
-				c.Circle(v.ToScreen(corner), 3, 0, CornerMark)
-			}
+			navdraw.Boundary(d, a.Position, dbg.Boundary, style)
 		}
 		if overlays.AvoidanceSamples {
-			for _, s := range d.Samples {
-				p := v.ToScreen(geom.Mad(a.Position, s.Velocity, sampleLookahead))
-				shade := uint8(255 * (1 - min(max(s.Penalty, 0), 1)))
-				c.Circle(p, 2, 0, color.RGBA{255 - shade, shade, 64, 255})
+			navdraw.AvoidanceSamples(d, a.Position, dbg.Samples, style)
+		}
+		shown := navdraw.Agent{Position: a.Position, Radius: a.Radius, Corners: dbg.Corners}
+		for _, n := range dbg.Neighbours {
+			if n >= 0 && n < len(agents) {
+				shown.Neighbours = append(shown.Neighbours, agents[n].Position)
 			}
 		}
+		drawn = append(drawn, shown)
 	}
+	navdraw.Agents(d, drawn, layers, style)
 }
 
 func drawCross(c render.Canvas, at render.Point, size, width float32, col color.RGBA) {

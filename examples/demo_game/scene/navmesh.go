@@ -1,56 +1,57 @@
 package scene
 
 import (
+	"cmp"
 	"errors"
 	"image/color"
 	"slices"
 
 	"github.com/archenav/archenav/examples/demo_game/render"
+	"github.com/archenav/archenav/navcore/debugdraw"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
-// NavmeshLayer is the drawable outline of a navmesh, taken once from the
-// mesh: ground polygons with their fill colors (by area, brighter when
-// higher), the edges between polygons, the walls (edges with no neighbour),
-// the tile borders and the off-mesh connections.
+// NavmeshLayer draws a navmesh with archenav's navdraw: ground polygons with
+// their fill colors (by area, brighter when higher, higher floors over lower
+// ones), the edges between polygons, the walls, the tile borders and the
+// off-mesh connections. It keeps the mesh's snapshot taken when it was made.
 type NavmeshLayer struct {
 	// Min and Max bound every vertex [Units: world units].
 	Min, Max geom.Vec3
 	// Tiles and Polygons count what was taken from the mesh.
 	Tiles, Polygons int
 
-	vertices    []geom.Vec3 // all polygon vertices, polygon after polygon
+	snapshot    *navmesh.Snapshot
 	polys       []layerPoly // sorted by height, lowest first
 	polyIndex   map[navmesh.Ref]int
-	innerEdges  []edge
 	walls       []edge
 	tileBorders []edge
-	offMesh     []edge
 
-	points []render.Point // scratch for drawing
+	recorder debugdraw.Recorder // the last drawing, reused
+	drawer   Drawer
 }
 
 type layerPoly struct {
-	first, count int // into vertices
-	height       float32
-	area         uint8
-	fill         color.RGBA
+	centre geom.Vec3
+	height float32
+	area   uint8
+	fill   color.RGBA
 }
 
-type edge struct {
-	a, b  geom.Vec3
-	color color.RGBA
-	poly  int // for inner edges: the polygon (in taking order) whose fill it darkens
-}
+type edge struct{ a, b geom.Vec3 }
 
-// NewNavmeshLayer takes the outline of every tile of mesh.
+// navmeshLayers is what the scene shows of the navmesh.
+const navmeshLayers = navdraw.Polygons | navdraw.InnerEdges | navdraw.TileBorders | navdraw.Walls | navdraw.OffMeshConnections
+
+// NewNavmeshLayer takes the polygons of every tile of mesh.
 func NewNavmeshLayer(mesh *navmesh.Mesh) (*NavmeshLayer, error) {
 	if mesh == nil {
 		return nil, errors.New("scene: navmesh layer: nil mesh")
 	}
 	snap := mesh.Snapshot()
-	layer := &NavmeshLayer{polyIndex: map[navmesh.Ref]int{}}
+	layer := &NavmeshLayer{snapshot: snap, polyIndex: map[navmesh.Ref]int{}}
 	first := true
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
@@ -62,24 +63,21 @@ func NewNavmeshLayer(mesh *navmesh.Mesh) (*NavmeshLayer, error) {
 		for p := range tile.Polys {
 			poly := &tile.Polys[p]
 			if poly.Type() == navmesh.PolyTypeOffMeshConnection {
-				if poly.VertCount >= 2 {
-					layer.offMesh = append(layer.offMesh, edge{a: tile.Verts[poly.Verts[0]], b: tile.Verts[poly.Verts[1]], color: OffMeshLink})
-				}
 				continue
 			}
-			lp := layerPoly{first: len(layer.vertices), count: int(poly.VertCount), area: poly.Area()}
+			lp := layerPoly{area: poly.Area()}
 			for v := 0; v < int(poly.VertCount); v++ {
 				vertex := tile.Verts[poly.Verts[v]]
-				layer.vertices = append(layer.vertices, vertex)
-				lp.height += vertex[1]
+				lp.centre = geom.Add(lp.centre, vertex)
 				if first {
 					layer.Min, layer.Max, first = vertex, vertex, false
 				}
 				layer.Min, layer.Max = geom.Min(layer.Min, vertex), geom.Max(layer.Max, vertex)
 			}
-			if lp.count > 0 {
-				lp.height /= float32(lp.count)
+			if poly.VertCount > 0 {
+				lp.centre = geom.Scale(lp.centre, 1/float32(poly.VertCount))
 			}
+			lp.height = lp.centre[1]
 			layer.polyIndex[base|navmesh.Ref(p)] = len(layer.polys)
 			layer.polys = append(layer.polys, lp)
 			layer.addEdges(tile, p)
@@ -93,28 +91,23 @@ func NewNavmeshLayer(mesh *navmesh.Mesh) (*NavmeshLayer, error) {
 	return layer, nil
 }
 
-// addEdges records the polygon's walls and tile borders, and each inner edge
-// once (from the polygon with the lower index).
+// addEdges records the polygon's walls and tile borders.
 func (l *NavmeshLayer) addEdges(tile *navmesh.Tile, polyIndex int) {
 	poly := &tile.Polys[polyIndex]
 	n := int(poly.VertCount)
 	for j := 0; j < n; j++ {
-		a, b := tile.Verts[poly.Verts[j]], tile.Verts[poly.Verts[(j+1)%n]]
-		neighbour := poly.Neighbours[j]
-		switch {
+		e := edge{a: tile.Verts[poly.Verts[j]], b: tile.Verts[poly.Verts[(j+1)%n]]}
+		switch neighbour := poly.Neighbours[j]; {
 		case neighbour == 0:
-			l.walls = append(l.walls, edge{a: a, b: b, color: Wall})
+			l.walls = append(l.walls, e)
 		case neighbour&navmesh.ExternalLink != 0:
-			l.tileBorders = append(l.tileBorders, edge{a: a, b: b, color: TileBorder})
-		case int(neighbour)-1 > polyIndex:
-			l.innerEdges = append(l.innerEdges, edge{a: a, b: b, poly: len(l.polys) - 1}) // colored by shadePolygons
+			l.tileBorders = append(l.tileBorders, e)
 		}
 	}
 }
 
 // shadePolygons gives each polygon its fill (area color, brightness by
-// height) and sorts them lowest first, so upper floors are drawn over lower
-// ones; inner edges take the darker shade of the floor they lie on.
+// height) and sorts them lowest first.
 func (l *NavmeshLayer) shadePolygons() {
 	span := l.Max[1] - l.Min[1]
 	for i := range l.polys {
@@ -126,22 +119,11 @@ func (l *NavmeshLayer) shadePolygons() {
 		}
 		p.fill = areaShade(p.area, shade)
 	}
-	for i := range l.innerEdges {
-		l.innerEdges[i].color = edgeShade(l.polys[l.innerEdges[i].poly].fill)
-	}
 	order := make([]int, len(l.polys))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch ha, hb := l.polys[a].height, l.polys[b].height; {
-		case ha < hb:
-			return -1
-		case ha > hb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(l.polys[a].height, l.polys[b].height) })
 	sorted := make([]layerPoly, len(l.polys))
 	newIndex := make([]int, len(l.polys))
 	for to, from := range order {
@@ -154,47 +136,53 @@ func (l *NavmeshLayer) shadePolygons() {
 	l.polys = sorted
 }
 
-// Draw draws the navmesh: polygons, inner edges, tile borders, walls and
-// off-mesh connections, in that order.
-func (l *NavmeshLayer) Draw(c render.Canvas, v View) {
-	for _, p := range l.polys {
-		l.points = l.points[:0]
-		for _, vertex := range l.vertices[p.first : p.first+p.count] {
-			l.points = append(l.points, v.ToScreen(vertex))
+// style returns the navdraw style of the scene at view v: the scene's
+// palette (opaque, so that frames fit one GIF palette) and widths that
+// follow the zoom.
+func (l *NavmeshLayer) style(v View) navdraw.Style {
+	style := navdraw.DefaultStyle()
+	style.PolygonColor = func(tile *navmesh.Tile, index int) color.NRGBA {
+		if i, ok := l.polyIndex[tile.PolyRefBase()|navmesh.Ref(index)]; ok {
+			return straight(l.polys[i].fill)
 		}
-		c.Polygon(l.points, p.fill)
+		return straight(areaShade(tile.Polys[index].Area(), heightShades-1))
 	}
 	thin := max(1, v.Pixels(0.05))
-	for _, e := range l.innerEdges {
-		c.Line(v.ToScreen(e.a), v.ToScreen(e.b), thin, e.color)
-	}
-	for _, e := range l.tileBorders {
-		c.Line(v.ToScreen(e.a), v.ToScreen(e.b), thin, e.color)
-	}
-	wall := max(2, v.Pixels(0.12))
-	for _, e := range l.walls {
-		c.Line(v.ToScreen(e.a), v.ToScreen(e.b), wall, e.color)
-	}
-	for _, e := range l.offMesh {
-		a, b := v.ToScreen(e.a), v.ToScreen(e.b)
-		c.Line(a, b, thin*2, e.color)
-		c.Circle(a, 3, 0, e.color)
-		c.Circle(b, 3, 1, e.color)
-	}
+	style.InnerEdge, style.InnerEdgeWidth = straight(InnerEdge), thin
+	style.Wall, style.WallWidth = straight(Wall), max(2, v.Pixels(0.12))
+	style.Portal, style.OpenBorder, style.BorderWidth = straight(TileBorder), straight(TileBorder), thin
+	style.OffMesh, style.OffMeshUnlinked, style.OffMeshWidth = straight(OffMeshLink), straight(BoundaryLine), thin*2
+	style.Corridor = straight(CorridorFill)
+	return style
 }
 
-// DrawPolygon fills the polygon ref (if the layer has it) with color.
-func (l *NavmeshLayer) DrawPolygon(c render.Canvas, v View, ref navmesh.Ref, color color.RGBA) {
-	i, ok := l.polyIndex[ref]
-	if !ok {
-		return
+// Draw draws the navmesh: polygons (higher floors over lower ones), inner
+// edges, tile borders, walls and off-mesh connections, in that order.
+func (l *NavmeshLayer) Draw(c render.Canvas, v View) {
+	l.recorder.Reset()
+	navdraw.Mesh(&l.recorder, l.snapshot, navmeshLayers, l.style(v))
+	// The polygon layer comes first: its triangles, lowest first.
+	triangles := 0
+	for triangles < l.recorder.Len() && l.recorder.Primitives[triangles].Kind == debugdraw.KindTriangle {
+		triangles++
 	}
-	p := l.polys[i]
-	l.points = l.points[:0]
-	for _, vertex := range l.vertices[p.first : p.first+p.count] {
-		l.points = append(l.points, v.ToScreen(vertex))
-	}
-	c.Polygon(l.points, color)
+	slices.SortStableFunc(l.recorder.Primitives[:triangles], func(a, b debugdraw.Primitive) int {
+		return cmp.Compare(a.Vertices[0][1]+a.Vertices[1][1]+a.Vertices[2][1], b.Vertices[0][1]+b.Vertices[1][1]+b.Vertices[2][1])
+	})
+	l.replay(c, v)
+}
+
+// DrawCorridor fills the polygons of path (each once) with CorridorFill.
+func (l *NavmeshLayer) DrawCorridor(c render.Canvas, v View, path []navmesh.Ref) {
+	l.recorder.Reset()
+	navdraw.Corridor(&l.recorder, l.snapshot, path, l.style(v))
+	l.replay(c, v)
+}
+
+func (l *NavmeshLayer) replay(c render.Canvas, v View) {
+	l.drawer.Canvas, l.drawer.View = c, v
+	l.recorder.Replay(&l.drawer)
+	l.drawer.Canvas = nil
 }
 
 // Walls returns the number of wall edges.

@@ -11,6 +11,7 @@ import (
 var (
 	Background     = color.RGBA{28, 30, 36, 255}
 	Wall           = color.RGBA{12, 14, 18, 255}
+	InnerEdge      = color.RGBA{36, 84, 112, 255}
 	TileBorder     = color.RGBA{236, 200, 72, 255}
 	OffMeshLink    = color.RGBA{220, 120, 240, 255}
 	AgentOutline   = color.RGBA{16, 16, 20, 255}
@@ -63,9 +64,6 @@ func areaShade(area uint8, shade int) color.RGBA {
 	return scaleColor(base, factor)
 }
 
-// edgeShade is the color of the inner edges of polygons of that fill.
-func edgeShade(fill color.RGBA) color.RGBA { return scaleColor(fill, 0.78) }
-
 func scaleColor(c color.RGBA, factor float32) color.RGBA {
 	return color.RGBA{uint8(float32(c.R) * factor), uint8(float32(c.G) * factor), uint8(float32(c.B) * factor), c.A}
 }
@@ -100,7 +98,7 @@ func Palette(layer *NavmeshLayer) color.Palette {
 			out = append(out, c)
 		}
 	}
-	for _, c := range []color.RGBA{Background, Wall, TileBorder, OffMeshLink, AgentOutline, VelocityLine, TextColor, TextBackground, CornerMark, NeighbourLine, BoundaryLine} {
+	for _, c := range []color.RGBA{Background, Wall, InnerEdge, TileBorder, OffMeshLink, AgentOutline, VelocityLine, TextColor, TextBackground, CornerMark, NeighbourLine, BoundaryLine} {
 		add(c)
 	}
 	for i := range agentHues {
@@ -110,7 +108,6 @@ func Palette(layer *NavmeshLayer) color.Palette {
 	if layer != nil {
 		for _, p := range layer.polys {
 			add(p.fill)
-			add(edgeShade(p.fill))
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 )
 
 // soloDungeon loads the C++ solo tile of the dungeon level.
@@ -97,14 +98,7 @@ func TestFitAndToWorldRoundTrip(t *testing.T) {
 }
 
 // polygonCentre returns the centre of the layer's polygon i.
-func polygonCentre(l *NavmeshLayer, i int) geom.Vec3 {
-	p := l.polys[i]
-	var sum geom.Vec3
-	for _, v := range l.vertices[p.first : p.first+p.count] {
-		sum = geom.Add(sum, v)
-	}
-	return geom.Scale(sum, 1/float32(p.count))
-}
+func polygonCentre(l *NavmeshLayer, i int) geom.Vec3 { return l.polys[i].centre }
 
 func TestDrawnFramesShowPolygonsAndAgentsWhereTheyAre(t *testing.T) {
 	layer, err := NewNavmeshLayer(soloDungeon(t))
@@ -165,7 +159,7 @@ func TestOverlaysDrawDebugState(t *testing.T) {
 	b := geom.Add(a, geom.Vec3{3, 0, 0})
 	agents := []Agent{{Position: a, Radius: 0.6}, {Position: b, Radius: 0.6, Hue: 1}}
 	corner := geom.Add(a, geom.Vec3{0, 0, 4})
-	debug := []AgentDebug{{Corners: []geom.Vec3{corner}, Neighbours: []int{1}}, {}}
+	debug := []AgentDebug{{Corners: []query.StraightPathPoint{{Pos: corner}}, Neighbours: []int{1}}, {}}
 
 	canvas.Clear(Background)
 	DrawAgents(canvas, view, layer, agents, debug, Overlays{Corners: true, Neighbours: true})

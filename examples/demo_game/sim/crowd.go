@@ -16,6 +16,7 @@ import (
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
+	"github.com/archenav/archenav/plugin/crowddraw"
 )
 
 // Sizes of the demo's own scratch buffers.
@@ -57,7 +58,7 @@ type Sim struct {
 	boundaries generic.Map[components.Boundary]
 	paramsMap  generic.Map[components.AgentParams]
 
-	sampler *crowd.ObstacleAvoidance
+	drawing *crowddraw.Crowd
 	samples *crowd.AvoidanceDebug
 }
 
@@ -110,7 +111,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	s.neighbours = generic.NewMap[components.Neighbours](&s.world)
 	s.boundaries = generic.NewMap[components.Boundary](&s.world)
 	s.paramsMap = generic.NewMap[components.AgentParams](&s.world)
-	if s.sampler, err = crowd.NewObstacleAvoidance(components.MaxNeighbours, crowd.MaxLocalSegments); err != nil {
+	if s.drawing, err = crowddraw.New(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	if s.samples, err = crowd.NewAvoidanceDebug(maxSamples); err != nil {
@@ -343,17 +344,13 @@ func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 		if c := s.corridors.Get(e); c.Corridor != nil {
 			d.Corridor = append(d.Corridor, c.Path()...)
 		}
-		for _, c := range s.corners.Get(e).Slice() {
-			d.Corners = append(d.Corners, c.Pos)
-		}
+		d.Corners = append(d.Corners, s.corners.Get(e).Slice()...)
 		for _, n := range s.neighbours.Get(e).Slice() {
 			if j, ok := s.index[n.Entity]; ok {
 				d.Neighbours = append(d.Neighbours, j)
 			}
 		}
-		for _, seg := range s.boundaries.Get(e).Segments() {
-			d.Boundary = append(d.Boundary, [2]geom.Vec3{seg.P, seg.Q})
-		}
+		d.Boundary = append(d.Boundary, s.boundaries.Get(e).Segments()...)
 		if i == selected {
 			d.Samples = s.avoidanceSamples(e)
 		}
@@ -363,52 +360,12 @@ func (s *Sim) Debug(dst []scene.AgentDebug, selected int) []scene.AgentDebug {
 }
 
 // avoidanceSamples scores agent e's candidate velocities again, as the
-// VelocitySampling stage did, recording them for drawing. ORCA scores
-// none.
-func (s *Sim) avoidanceSamples(e ecs.Entity) []scene.AvoidanceSample {
-	params := s.paramsMap.Get(e)
-	if !params.UpdateFlags.Has(components.ObstacleAvoidance) {
+// VelocitySampling stage did, for drawing (crowddraw.AvoidanceSamples).
+func (s *Sim) avoidanceSamples(e ecs.Entity) []crowd.AvoidanceSample {
+	if err := s.drawing.AvoidanceSamples(e, s.samples); err != nil {
 		return nil
 	}
-	presets := generic.NewResource[components.AvoidancePresets](&s.world)
-	if !presets.Has() {
-		return nil
-	}
-	preset := &presets.Get().List[int(params.AvoidancePreset)%components.MaxAvoidancePresets]
-	if preset.Method == crowd.AvoidanceORCA {
-		return nil
-	}
-	position := geom.Vec3(*s.positions.Get(e))
-	velocity := s.velocities.Get(e)
-	s.sampler.Reset()
-	for _, n := range s.neighbours.Get(e).Slice() {
-		if !s.world.Alive(n.Entity) {
-			continue
-		}
-		other := s.velocities.Get(n.Entity)
-		_ = s.sampler.AddCircle(geom.Vec3(*s.positions.Get(n.Entity)), s.paramsMap.Get(n.Entity).Radius, other.Actual, other.Desired)
-	}
-	for _, seg := range s.boundaries.Get(e).Segments() {
-		if geom.TriArea2D(position, seg.P, seg.Q) < 0 {
-			continue
-		}
-		_ = s.sampler.AddSegment(seg.P, seg.Q)
-	}
-	s.samples.Reset()
-	sample := s.sampler.SampleVelocityAdaptive
-	if preset.Method == crowd.AvoidanceGrid {
-		sample = s.sampler.SampleVelocityGrid
-	}
-	if _, _, err := sample(position, params.Radius, velocity.DesiredSpeed,
-		velocity.Actual, velocity.Desired, preset, s.samples); err != nil {
-		return nil
-	}
-	s.samples.NormalizeSamples()
-	out := make([]scene.AvoidanceSample, 0, len(s.samples.Samples()))
-	for _, sample := range s.samples.Samples() {
-		out = append(out, scene.AvoidanceSample{Velocity: sample.Velocity, Penalty: sample.Penalty})
-	}
-	return out
+	return append([]crowd.AvoidanceSample(nil), s.samples.Samples()...)
 }
 
 // Nearest returns the index of the agent nearest world x, z within reach,

@@ -1,0 +1,18 @@
+// Package navdraw draws the Detour runtime's structures through a
+// debugdraw.Drawer: the navmesh (polygons by area or by tile, inner edges,
+// walls, tile borders and bounds, off-mesh connections, vertices, the BV
+// tree), a query's search nodes, polygon corridors and straight paths, and
+// the crowd's parts (agents with velocities, targets, corners and
+// neighbours, local boundaries, avoidance samples) and the tile cache's
+// heightfield layers — what recastnavigation's DetourDebugDraw and
+// RecastDemo's crowd tool show.
+//
+// Everything is drawn in world coordinates, so the same calls feed a top
+// view, an angled 3D view or a game's own renderer. Colours and widths come
+// from a Style; DefaultStyle follows RecastDemo's. Polygons are filled with
+// their detail triangles and edges are drawn along the detail mesh, so both
+// follow the surface in 3D.
+//
+// Functions read the structures they are given and nothing else; they take
+// a navmesh.Snapshot so that one picture shows one consistent tile set.
+package navdraw
