@@ -33,6 +33,7 @@ type Baker struct {
 	contours      ContourSet
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
+	layers        layerBuilder
 }
 
 // handOverIntermediates gives the caller the compact heightfield and the
@@ -86,35 +87,11 @@ func markTriangleAreas(areas []uint8, g *Geometry, walkableSlopeAngle float32) e
 // contours. It fills in bc's counts and passes the warnings of the field and
 // of the contours on to bc. The field and the contours are the Baker's.
 func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, *ContourSet, error) {
-	hf, chf, cset, counts := &b.heightfield, &b.compact, &b.contours, bc.Counts()
-	if err := bc.Run(StageFilters, func() error {
-		filterHeightfield(hf, cfg)
-		return nil
-	}); err != nil {
+	cset, counts := &b.contours, bc.Counts()
+	chf, err := b.buildCompactField(bc, g, cfg)
+	if err != nil {
 		return nil, nil, err
 	}
-
-	if err := bc.Run(StageCompact, func() error {
-		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
-			return err
-		}
-		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	counts.CompactSpans = len(chf.Spans)
-
-	if err := bc.Run(StageErode, func() (err error) {
-		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
-			return err
-		}
-		counts.WalkableSpans = walkableSpanCount(chf)
-		return chf.MarkAreaVolumes(g)
-	}); err != nil {
-		return nil, nil, err
-	}
-
 	if err := partition(bc, chf, cfg, &b.distances, &b.regions); err != nil {
 		return nil, nil, err
 	}
@@ -133,6 +110,42 @@ func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*Comp
 		bc.Warnf("%s", w)
 	}
 	return chf, cset, nil
+}
+
+// buildCompactField runs the stages from the span filters to the area
+// volumes on the Baker's rasterized heightfield: the filters cfg selects,
+// the compact heightfield, erosion and g's area volumes. It fills in bc's
+// span counts. The field is the Baker's.
+func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, error) {
+	hf, chf, counts := &b.heightfield, &b.compact, bc.Counts()
+	if err := bc.Run(StageFilters, func() error {
+		filterHeightfield(hf, cfg)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	if err := bc.Run(StageCompact, func() error {
+		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
+			return err
+		}
+		counts.HeightfieldSpans, _ = chf.fill(hf, cfg.WalkableHeight, cfg.WalkableClimb)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	counts.CompactSpans = len(chf.Spans)
+
+	if err := bc.Run(StageErode, func() (err error) {
+		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
+			return err
+		}
+		counts.WalkableSpans = walkableSpanCount(chf)
+		return chf.MarkAreaVolumes(g)
+	}); err != nil {
+		return nil, err
+	}
+	return chf, nil
 }
 
 // buildMeshes builds the poly mesh of cset and its detail mesh over chf,

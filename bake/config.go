@@ -96,6 +96,18 @@ type Settings struct {
 	// Links selects and tunes the drop and jump links the bake places by
 	// itself; both kinds are off by default.
 	Links LinkSettings
+	// MaxMemory bounds the memory a bake may need, estimated from its grid
+	// before anything is allocated (Config.EstimatedMemory; in a tiled bake,
+	// one tile's grid times the workers baking at once): past it the bake
+	// fails with ErrMemoryLimit, naming the estimate. A cell size too fine
+	// for the level then gives an error instead of running out of memory
+	// [Limit: >= 0; 0 = DefaultMaxMemory, 4 GiB] [Units: bytes]
+	MaxMemory int64
+	// MaxTiles bounds the tiles a tiled bake bakes, those with geometry
+	// within their border (the empty tiles of the grid are skipped at no
+	// cost): past it the bake fails with ErrTooManyTiles, naming the count
+	// [Limit: >= 0; 0 = DefaultMaxTiles, 2^20]
+	MaxTiles int
 }
 
 // DefaultSettings returns RecastDemo's default settings: cell 0.3 × 0.2, agent
@@ -172,6 +184,9 @@ func (s *Settings) Validate() error {
 	}
 	if s.TileSize < 0 {
 		return fmt.Errorf("bake: settings: TileSize %d must not be negative", s.TileSize)
+	}
+	if s.MaxMemory < 0 || s.MaxTiles < 0 {
+		return fmt.Errorf("bake: settings: MaxMemory %d and MaxTiles %d must not be negative", s.MaxMemory, s.MaxTiles)
 	}
 	// The derived cell counts must fit the span height range and int.
 	cellLimits := []struct {

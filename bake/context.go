@@ -9,7 +9,8 @@ import (
 // Stage names one step of the bake pipeline, for timings.
 type Stage int
 
-// Pipeline stages in the order a solo bake runs them.
+// Pipeline stages in the order a solo bake runs them, then the tile cache
+// bake's own.
 const (
 	// StageRasterize marks walkable triangles and rasterizes them.
 	StageRasterize Stage = iota
@@ -36,13 +37,16 @@ const (
 	// StageLinks places the automatic drop and jump links and builds the
 	// tiles that got some again (only with Settings.Links enabled).
 	StageLinks
+	// StageLayers splits the compact heightfield into heightfield layers
+	// (tile cache bakes only, after StageErode).
+	StageLayers
 	// NumStages is the number of stages.
 	NumStages
 )
 
 var stageNames = [NumStages]string{
 	"rasterize", "filters", "compact", "erode", "distance field", "regions",
-	"contours", "poly mesh", "detail mesh", "tile data", "links",
+	"contours", "poly mesh", "detail mesh", "tile data", "links", "layers",
 }
 
 // String returns the stage's name as used in reports ("poly mesh").

@@ -26,7 +26,25 @@
 // garbage collector reclaims the pool. A tiled
 // bake ([Tiled], or [TileBaker] to rebuild single tiles) runs the same
 // stages tile by tile on a grid over the level, each worker goroutine on a
-// Baker of its own.
+// Baker of its own. A tiled bake may cover a range of the grid only
+// ([TiledOptions].Tiles, a [TileRange]); [MergeNavMeshes] joins the meshes
+// of range bakes into the whole level's, byte for byte, so a big level can
+// be baked on several machines.
+//
+// # Tile cache layers
+//
+// [TileCache] (or [TileBaker.BuildAllLayers], [TileBaker.BuildTileLayers])
+// bakes a level for navcore/tilecache the way RecastDemo's
+// Sample_TempObstacles does: per tile, stages 1 to 4 below, then
+// [BuildHeightfieldLayers] splits the compact heightfield into layers that
+// do not overlap, at most [MaxTileLayers] per tile, each a tilecache.Layer
+// with its header, encoded when [TileCacheOptions].Compressor is set.
+// [TileCacheResult] gives the layers in build order, the tile cache and
+// navmesh parameters the sample uses, the layerHash ([LayerHash]) to
+// compare with the C++, and a filled tilecache.Cache
+// ([TileCacheResult.Cache]) whose files are the C++ sample's.
+// [MergeTileCaches] joins range bakes of tile caches as [MergeNavMeshes]
+// joins navmeshes.
 //
 // # Stages
 //
@@ -128,6 +146,10 @@
 // ([SoloResult.Links], [TileResult.Links]) and count them
 // ([BuildCounts.DropLinks], [BuildCounts.JumpLinks]).
 //
+// A tile cache bake runs stages 1 to 4 and then its own:
+//
+//  11. Layers: [BuildHeightfieldLayers] (timed as StageLayers).
+//
 // # Results
 //
 // A [SoloResult] holds the products, the [BuildStats] of the bake (time per
@@ -137,4 +159,18 @@
 // gives an error naming the stage that refused it ("bake: build contours:
 // ..."); a bake stops between stages once its context is done
 // ([BuildContext]).
+//
+// # Limits
+//
+// Memory follows the settings, never past what the caller allows: before a
+// bake allocates its grid it estimates what the grid needs
+// ([Config.EstimatedMemory], 42 bytes per cell; a tiled bake, one tile's
+// grid on each worker) and fails with [ErrMemoryLimit], naming the
+// estimate, above [Settings.MaxMemory] (4 GiB by default). A tiled bake
+// bakes only the tiles with a triangle's box within their border (two
+// floors 100 km apart cost the few tiles under them, not the 10^8 of the
+// grid) and fails with [ErrTooManyTiles] past [Settings.MaxTiles] such
+// tiles (2^20 by default). Geometry more than [MaxSpanHeight] cells above
+// the level's bottom is flattened onto that height, as in Recast, with a
+// warning ([Heightfield.ClampWarning]).
 package bake

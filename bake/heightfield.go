@@ -62,6 +62,22 @@ func (hf *Heightfield) reset(width, height int, bmin, bmax mgl32.Vec3, cellSize,
 	}
 	hf.Pool = hf.Pool[:0]
 	hf.FreeList = noSpan
+	hf.ClampedSpans = 0
+}
+
+// ClampWarning returns the warning of a bake whose heightfield clamped
+// spans (ClampedSpans > 0), "" when it clamped none: how many, at which
+// height, and the CellHeight that would keep the level's height range.
+func (hf *Heightfield) ClampWarning() string {
+	if hf.ClampedSpans == 0 {
+		return ""
+	}
+	limit := float32(MaxSpanHeight) * hf.CellHeight
+	needed := (hf.BMax[1] - hf.BMin[1]) / (MaxSpanHeight - 1)
+	return fmt.Sprintf("%d spans reach above the span height limit of %d cells and were clamped to it, "+
+		"%.6g world units above the level's bottom at y %.6g (cell height %.6g), as Recast does: "+
+		"the level is %.6g world units high; a CellHeight of %.3g or more bakes all of it",
+		hf.ClampedSpans, MaxSpanHeight, limit, hf.BMin[1], hf.CellHeight, hf.BMax[1]-hf.BMin[1], needed)
 }
 
 // resize returns s with length n, reusing its array when it is large

@@ -168,6 +168,9 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 
 			// The reference lets the bottom reach MaxSpanHeight, which makes
 			// its top overflow the 13-bit field; keep one cell of room.
+			if spanMax*r.inverseCellHeight > MaxSpanHeight {
+				hf.ClampedSpans++ // flattened, as in Recast: the bake warns
+			}
 			bottom := clampInt(cInt(geom.Floor(spanMin*r.inverseCellHeight)), 0, MaxSpanHeight-1)
 			top := clampInt(cInt(geom.Ceil(spanMax*r.inverseCellHeight)), bottom+1, MaxSpanHeight)
 			hf.addSpan(x+z*width, uint16(bottom), uint16(top), area, r.mergeThreshold)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -139,11 +141,17 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err != nil {
 		return nil, err
 	}
+	if err := settings.checkMemory("solo", cfg, 1); err != nil {
+		return nil, err
+	}
 
 	bc := NewBuildContext(ctx)
 	result := &SoloResult{Config: cfg}
 	if err := bc.Run(StageRasterize, func() error { return b.rasterize(g, cfg) }); err != nil {
 		return nil, err
+	}
+	if warning := b.heightfield.ClampWarning(); warning != "" {
+		bc.Warnf("%s", warning)
 	}
 	chf, cset, err := b.buildContours(bc, g, cfg)
 	if err != nil {
@@ -207,6 +215,22 @@ func walkableSpanCount(chf *CompactHeightfield) int {
 	return n
 }
 
+// tileTop returns the poly mesh's upper bound raised, if need be, to the
+// detail mesh's highest vertex. The detail mesh sits a cell height above
+// the spans (as in Recast), so with an agent under two cell heights high
+// its vertices rise above the mesh's bound, which is the walkable height
+// above the level; the BV tree then bounds polygons above the tile's box,
+// and Detour's queries, which clamp their box to the tile's, miss them (as
+// they do in the C++). With any agent at least two cell heights high the
+// bound is the mesh's and the tile is Recast's byte for byte.
+func tileTop(mesh *PolyMesh, detail *PolyMeshDetail) mgl32.Vec3 {
+	top := mesh.BMax
+	for _, v := range detail.Verts {
+		top[1] = max(top[1], v[1])
+	}
+	return top
+}
+
 // buildTileData maps the mesh's areas to tile areas and flags (in place, as
 // RecastDemo does) and builds tile (spec.x, spec.y) with the BV tree and the
 // geometry's off-mesh connections.
@@ -242,7 +266,7 @@ func tileBuildParams(mesh *PolyMesh, detail *PolyMeshDetail, g *Geometry, spec t
 		TileX:          int32(spec.x),
 		TileY:          int32(spec.y),
 		BMin:           mesh.BMin,
-		BMax:           mesh.BMax,
+		BMax:           tileTop(mesh, detail),
 		WalkableHeight: settings.AgentHeight,
 		WalkableRadius: settings.AgentRadius,
 		WalkableClimb:  settings.AgentMaxClimb,

@@ -55,8 +55,8 @@ func TestSoloMatchesRecast(t *testing.T) {
 				if stage == StageDistanceField || stage == StageRegions || stage == StageErode {
 					continue // may round to nothing on a fast machine
 				}
-				if stage == StageLinks {
-					assert.Zero(t, result.Stats.StageTimes[stage], "links are off")
+				if stage == StageLinks || stage == StageLayers {
+					assert.Zero(t, result.Stats.StageTimes[stage], "links are off and no tile cache stage runs")
 					continue
 				}
 				assert.Positive(t, result.Stats.StageTimes[stage], "%s time", stage)

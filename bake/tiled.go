@@ -34,6 +34,10 @@ type TileBaker struct {
 	// tileWorldSize is the side of a tile, TileSize·CellSize
 	// [Units: world units]
 	tileWorldSize float32
+	// borderSize is the margin of a tile's field [Units: cells]
+	borderSize int
+	// tileConfig is the configuration of a tile, its bounds aside.
+	tileConfig *Config
 	// bakers holds the *Baker of each BuildTile call between calls.
 	bakers sync.Pool
 }
@@ -66,8 +70,13 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		return nil, fmt.Errorf("bake: tiled build: TileSize %d must be positive", settings.TileSize)
 	}
 	bmin, bmax := g.Bounds()
-	// A tile's configuration checks the level's bounds and the tile grid.
-	if _, err := settings.TileConfig(bmin, bmax); err != nil {
+	// A tile's configuration checks the level's bounds and the tile grid,
+	// and tells what one tile's bake needs.
+	tileConfig, err := settings.TileConfig(bmin, bmax)
+	if err != nil {
+		return nil, err
+	}
+	if err := settings.checkMemory("tiled build: one tile", tileConfig, 1); err != nil {
 		return nil, err
 	}
 	width, height := CalcGridSize(bmin, bmax, settings.CellSize)
@@ -77,8 +86,8 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		// A level thinner than half a cell still gets one row of tiles.
 		tilesX, tilesY = max(tilesX, 1), max(tilesY, 1)
 	}
-	if int64(tilesX)*int64(tilesY) > maxTiles {
-		return nil, fmt.Errorf("bake: tiled build: %d×%d tiles, more than %d", tilesX, tilesY, maxTiles)
+	if int64(tilesX)*int64(tilesY) > maxGridTiles {
+		return nil, fmt.Errorf("bake: tiled build: %d×%d tiles, more than %d", tilesX, tilesY, maxGridTiles)
 	}
 	b := &TileBaker{
 		geometry:      g,
@@ -89,6 +98,8 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		tilesX:        tilesX,
 		tilesY:        tilesY,
 		tileWorldSize: float32(settings.TileSize) * settings.CellSize,
+		borderSize:    tileConfig.BorderSize,
+		tileConfig:    tileConfig,
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -129,9 +140,9 @@ func (b *TileBaker) indexTriangles(workers int) error {
 	return err
 }
 
-// maxTiles bounds the tile grid of a tiled build: a navmesh.Mesh holds at
-// most 2^28 tiles.
-const maxTiles = 1 << 28
+// maxGridTiles bounds the tile grid of a tiled build: a navmesh.Mesh holds
+// at most 2^28 tiles. (Settings.MaxTiles bounds the tiles baked.)
+const maxGridTiles = 1 << 28
 
 // errTileOutOfGrid is wrapped by BuildTile for a tile outside the grid.
 var errTileOutOfGrid = errors.New("tile outside the grid")

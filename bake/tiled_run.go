@@ -2,12 +2,9 @@ package bake
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -25,19 +22,30 @@ type TiledOptions struct {
 	// areas below navmesh.MaxAreas.
 	AreaFlags func(area uint8) (newArea uint8, flags uint16)
 	// Progress, when set, is called after each tile with the number of
-	// tiles done so far and the total. Calls come one at a time, from the
+	// tiles done so far and the total, the tiles with geometry within their
+	// border (TiledStats.TilesBaked). Calls come one at a time, from the
 	// goroutine that called Tiled, and stop once the bake is cancelled or
 	// a tile failed.
 	Progress func(done, total int)
+	// Tiles, when set, limits the bake to a range of the level's tile
+	// grid (the grid stays the whole level's); nil bakes every tile.
+	Tiles *TileRange
 }
 
 // TiledStats sum up a tiled bake.
 type TiledStats struct {
 	// TilesX and TilesY are the size of the tile grid.
 	TilesX, TilesY int
+	// Range is the part of the grid that was baked.
+	Range TileRange
+	// TilesBaked counts the tiles baked: those of Range with the box of a
+	// triangle within their border. The other tiles of the grid cannot get
+	// spans and are skipped without a look.
+	TilesBaked int
 	// TilesWithData counts the tiles that produced tile data.
 	TilesWithData int
-	// Triangles sums, over the tiles, the input triangles each looked at.
+	// Triangles sums, over the tiles baked, the input triangles each looked
+	// at.
 	Triangles int
 	// Counts sums the tiles' counts.
 	Counts BuildCounts
@@ -69,10 +77,15 @@ type TiledResult struct {
 	Stats TiledStats
 }
 
-// Tiled bakes every tile of the level on several goroutines
-// (Sample_TileMesh::buildAllTiles), each with its own scratch buffers. The
+// Tiled bakes every tile of the level (or of opts.Tiles) on several
+// goroutines (Sample_TileMesh::buildAllTiles), each with its own scratch
+// buffers. The
 // tiles, their order and their bytes do not depend on the number of
-// workers. Cancelling ctx stops the workers between two stages of a tile and
+// workers. Only the tiles with a triangle's box within their border are
+// baked (the others cannot hold spans): a grid with a few occupied tiles
+// costs those, however large it is. More than Settings.MaxTiles such tiles,
+// or an estimated memory (one tile's grid on each worker) above
+// Settings.MaxMemory, is an error before anything is baked. Cancelling ctx stops the workers between two stages of a tile and
 // returns ctx's error; a nil ctx never stops it. A failing tile stops the
 // bake and its error is returned (the first in grid order when several
 // fail before the others stop).
@@ -90,29 +103,37 @@ func Tiled(ctx context.Context, g *Geometry, settings Settings, opts TiledOption
 	return result, nil
 }
 
-// BuildAll bakes every tile of the grid as Tiled does, on opts.Workers
-// goroutines, calling opts.Progress after each tile; the other options are
-// NewTileBaker's.
+// BuildAll bakes every tile of the grid (or of opts.Tiles) as Tiled does,
+// on opts.Workers goroutines, calling opts.Progress after each tile; the
+// other options are NewTileBaker's. A range outside the grid gives an
+// error wrapping ErrTileRange.
 func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResult, error) {
 	start := time.Now()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	total := b.tilesX * b.tilesY
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	area, err := b.tileRange(opts.Tiles)
+	if err != nil {
+		return nil, err
 	}
-	workers = max(min(workers, total), 1)
+	tiles, err := b.tilesWithGeometry(area, b.settings.maxTiles())
+	if err != nil {
+		return nil, err
+	}
+	workers := tileWorkers(opts.Workers, len(tiles))
+	if err := b.settings.checkMemory("tiled build", b.tileConfig, workers); err != nil {
+		return nil, err
+	}
 
 	var summary tiledSummary
-	if err := b.buildTiles(ctx, workers, total, opts.Progress, &summary); err != nil {
+	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
 
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
-	stats.TilesX, stats.TilesY, stats.Workers = b.tilesX, b.tilesY, workers
+	stats.TilesX, stats.TilesY, stats.Range, stats.Workers = b.tilesX, b.tilesY, area, workers
+	stats.TilesBaked = len(tiles)
 	stats.Triangles = summary.triangles
 	stats.Counts = summary.counts
 	stats.StageTimes = summary.stageTimes
@@ -149,6 +170,16 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	}
 	stats.Wall = time.Since(start)
 	return result, nil
+}
+
+// tileWorkers returns the number of goroutines that bake tiles tiles:
+// workers, or runtime.GOMAXPROCS(0) when it is 0 or less, at most one per
+// tile.
+func tileWorkers(workers, tiles int) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return max(min(workers, tiles), 1)
 }
 
 // finishedTile is a tile a worker built, with its index in the grid
@@ -196,125 +227,15 @@ func (s *tiledSummary) add(f finishedTile) {
 	}
 }
 
-// tileFailure is the error of the tile at grid index index.
-type tileFailure struct {
-	index int
-	err   error
-}
-
-// buildTiles bakes tiles 0..total-1 (x + y·tilesX) on workers goroutines
-// that each take the next tile when they become free, and adds each
-// finished tile to summary from this goroutine. The workers hand their
-// tiles over through a queue that never makes them wait for this goroutine,
-// which may get a processor only when one of them stops.
-func (b *TileBaker) buildTiles(ctx context.Context, workers, total int, progress func(done, total int), summary *tiledSummary) error {
-	workCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	var next atomic.Int64
-	var failuresMu sync.Mutex
-	var failures []tileFailure
-	finished := newFinishedQueue()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			baker := b.getBaker()
-			defer b.bakers.Put(baker)
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= total || workCtx.Err() != nil {
-					return
-				}
-				tile, err := b.buildTile(workCtx, i%b.tilesX, i/b.tilesX, baker)
-				if err != nil {
-					failuresMu.Lock()
-					failures = append(failures, tileFailure{i, err})
-					failuresMu.Unlock()
-					cancel()
-					return
-				}
-				finished.push(finishedTile{i, tile})
-			}
-		}()
-	}
-	workersDone := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(workersDone)
-	}()
-	done := 0
-	var batch []finishedTile
-	for stop := false; !stop; {
-		select {
-		case <-finished.ready:
-		case <-workersDone:
-			stop = true // every tile is queued: this batch is the last
-		}
-		batch = finished.take(batch)
-		for _, f := range batch {
-			summary.add(f)
-			done++
-			// No progress once the bake is being stopped.
-			if progress != nil && workCtx.Err() == nil {
-				progress(done, total)
-			}
-		}
-	}
-
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("bake: tiled build: %w", err)
-	}
-	if len(failures) == 0 {
-		return nil
-	}
-	// Report the failed tile first in grid order, preferring a real
-	// failure over a tile stopped because another one failed.
-	slices.SortFunc(failures, func(a, b tileFailure) int {
-		aStopped, bStopped := errors.Is(a.err, context.Canceled), errors.Is(b.err, context.Canceled)
-		if aStopped != bStopped {
-			if aStopped {
-				return 1
-			}
-			return -1
-		}
-		return a.index - b.index
+// buildTiles bakes the tiles of grid indices tiles (x + y·tilesX) on
+// workers goroutines and adds each finished tile to summary from this
+// goroutine (runTileJobs).
+func (b *TileBaker) buildTiles(ctx context.Context, workers int, tiles []int32, progress func(done, total int), summary *tiledSummary) error {
+	return runTileJobs(ctx, b, tileJobs[*TileResult]{
+		tiles:    tiles,
+		workers:  workers,
+		progress: progress,
+		build:    b.buildTile,
+		collect:  func(index int, tile *TileResult) { summary.add(finishedTile{index, tile}) },
 	})
-	first := failures[0]
-	return fmt.Errorf("bake: build tile (%d, %d): %w", first.index%b.tilesX, first.index/b.tilesX, first.err)
-}
-
-// finishedQueue passes finished tiles from the workers to the goroutine
-// that sums them up: a push never waits for that goroutine.
-type finishedQueue struct {
-	mu    sync.Mutex
-	tiles []finishedTile
-	// ready holds a signal once tiles were pushed since the last take.
-	ready chan struct{}
-}
-
-func newFinishedQueue() *finishedQueue {
-	return &finishedQueue{ready: make(chan struct{}, 1)}
-}
-
-// push queues f and signals ready.
-func (q *finishedQueue) push(f finishedTile) {
-	q.mu.Lock()
-	q.tiles = append(q.tiles, f)
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default: // a signal is pending already
-	}
-}
-
-// take returns the queued tiles, in the order they were pushed, and leaves
-// the queue empty with spare's memory (a batch the caller is done with).
-func (q *finishedQueue) take(spare []finishedTile) []finishedTile {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	tiles := q.tiles
-	q.tiles = spare[:0]
-	return tiles
 }

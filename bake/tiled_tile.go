@@ -59,13 +59,7 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		return nil // no geometry near the tile
 	}
 	g := b.geometry
-	if err := bc.Run(StageRasterize, func() error {
-		hf := &baker.heightfield
-		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
-			return err
-		}
-		return hf.RasterizeTriangles(g.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb)
-	}); err != nil {
+	if err := b.rasterizeTile(bc, cfg, baker); err != nil {
 		return err
 	}
 	links := b.settings.Links.Enabled()
@@ -78,6 +72,9 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		}); err != nil {
 			return err
 		}
+	}
+	if warning := baker.heightfield.ClampWarning(); warning != "" {
+		bc.Warnf("%s", warning)
 	}
 	chf, cset, err := baker.buildContours(bc, g, cfg)
 	if err != nil || len(cset.Contours) == 0 {
@@ -98,6 +95,18 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 		result.linkParams = nil
 	}
 	return err
+}
+
+// rasterizeTile rasterizes the triangles gatherTriangles collected in
+// baker into its heightfield, emptied and sized for cfg.
+func (b *TileBaker) rasterizeTile(bc *BuildContext, cfg *Config, baker *Baker) error {
+	return bc.Run(StageRasterize, func() error {
+		hf := &baker.heightfield
+		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
+			return err
+		}
+		return hf.RasterizeTriangles(b.geometry.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb)
+	})
 }
 
 // gatherTriangles collects in baker, chunk by chunk in tree order, the

@@ -18,6 +18,13 @@ const (
 const SpanHeightBits = 13
 
 // MaxSpanHeight is the largest span height in cells (RC_SPAN_MAX_HEIGHT).
+// Geometry more than MaxSpanHeight cells above the bottom of the level (of
+// the tile, in a tiled bake) is flattened onto that height, as Recast does:
+// with the default CellHeight of 0.2 that is 1638.2 world units. The limit
+// is kept, so that bakes stay byte-identical to Recast's and the spans fit
+// the layouts of its formats; instead the bake warns (BuildStats.Warnings,
+// navtool's `warnings`, see Heightfield.ClampWarning) with the CellHeight
+// that would bake the whole height range.
 const MaxSpanHeight = 1<<SpanHeightBits - 1
 
 // NotConnected marks a missing neighbour in a compact span's connections
@@ -74,6 +81,11 @@ type Heightfield struct {
 	Pool []Span
 	// FreeList is the pool index of the first free span, -1 for none.
 	FreeList int32
+	// ClampedSpans counts the spans the rasterizer cut at MaxSpanHeight
+	// since the last Reset: parts of triangles more than MaxSpanHeight
+	// cells above BMin[1], which Recast too flattens onto that height. A
+	// bake warns about them (see ClampWarning).
+	ClampedSpans int
 }
 
 // CompactCell locates a column's spans in CompactHeightfield.Spans.

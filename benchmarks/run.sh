@@ -27,6 +27,7 @@ bench() {
 	echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	bench '^Benchmark(Solo|BakerSolo)$' 20x "$count"
 	bench '^Benchmark(Tiled|TiledWithIndex)$' 20x "$count"
+	bench '^BenchmarkTileCacheLayers$' 20x "$count"
 	bench '^BenchmarkQuery$' 50000x "$count"
 	bench '^BenchmarkConcurrentQueries$' 50000x 3
 	if [ "$crowd" != 0 ]; then

@@ -101,6 +101,14 @@ type Settings struct {
 	// MaxPathQueueRequestsPerTick bounds the requests handed to the path
 	// queue per tick (PATH_MAX_AGENTS) [Limit: >= 1]
 	MaxPathQueueRequestsPerTick int
+	// HierarchicalPaths lets the path queue plan with its hierarchy
+	// (crowd.PathQueueConfig.Hierarchy, which plugin.Config.HierarchicalPaths
+	// builds): the requests whose filter has the hierarchy's cost model
+	// are searched on it (navcore/hierarchy), the others with A*. Off, or
+	// for a queue without a hierarchy, every request is searched with A*,
+	// as in the reference. It may be changed between ticks; a search in
+	// progress finishes as it started.
+	HierarchicalPaths bool
 	// CollisionIterations is the number of push-apart passes per tick
 	// [Limit: >= 1]
 	CollisionIterations int
@@ -179,4 +187,7 @@ type Stats struct {
 	// WaitingForQueue is the number of agents waiting for a path queue
 	// slot after the PathRequest stage.
 	WaitingForQueue int
+	// PathQueueRequests is the number of searches the PathRequest stage
+	// handed to the path queue in the last tick.
+	PathQueueRequests int
 }

@@ -205,10 +205,12 @@ func (p *Plugin) Remove(world *ecs.World, e ecs.Entity) error {
 	return nil
 }
 
-// cancelRequest drops the agent's path queue request, if any.
+// cancelRequest drops the agent's path queue request, if any
+// (crowd.PathQueue.Abandon: in Reference mode it runs on and expires, as in
+// dtCrowd).
 func (p *Plugin) cancelRequest(target *components.MoveTarget) {
 	if target.Request != 0 {
-		p.pathQueue.Cancel(target.Request)
+		p.pathQueue.Abandon(target.Request)
 		target.Request = 0
 	}
 }

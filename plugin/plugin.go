@@ -109,7 +109,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 	if err != nil {
 		return fmt.Errorf("plugin: install: %w", err)
 	}
-	pathQueue, err := crowd.NewPathQueue(c.Mesh, c.PathQueue)
+	pathQueue, err := newPathQueue(c)
 	if err != nil {
 		return fmt.Errorf("plugin: install: %w", err)
 	}
@@ -270,7 +270,7 @@ func (l *removalListener) Notify(world *ecs.World, evt ecs.EntityEvent) {
 	}
 	target := (*components.MoveTarget)(world.Get(evt.Entity, l.target))
 	if target.Request != 0 {
-		l.plugin.pathQueue.Cancel(target.Request)
+		l.plugin.pathQueue.Abandon(target.Request)
 		target.Request = 0
 	}
 	if world.Has(evt.Entity, l.path) {

@@ -157,7 +157,7 @@ func TestConfigFullSearchUnreachable(t *testing.T) {
 		{"full search, default sizes", fullSearchConfig(),
 			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 256, MaxNodes: 4096, NodeLimit: 65536, FullSearchUnreachable: true}},
 		{"reference", Config{Reference: true, MaxPath: 64},
-			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 64, MaxNodes: 4096, FullSearchUnreachable: true}},
+			crowd.PathQueueConfig{Slots: 8, MaxPathSize: 64, MaxNodes: 4096, FullSearchUnreachable: true, ReferenceSchedule: true}},
 		{"own sizes", Config{PathQueue: crowd.PathQueueConfig{Slots: 2, MaxPathSize: 32, MaxNodes: 100}},
 			crowd.PathQueueConfig{Slots: 2, MaxPathSize: 32, MaxNodes: 100}},
 	} {

@@ -11,20 +11,34 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/require"
 )
 
 // TestMatchesReferenceCrowd runs the recorded C++ crowds with Config.Reference
-// and checks every recorded position and target state to the bit.
+// and checks every recorded position and target state to the bit. The
+// cluster runs never use the path queue (every path fits the quick search);
+// the trips runs (random whole-level trips on dungeon and nav_test) hand
+// dozens and hundreds of searches to it, so they check that the queue
+// schedules like dtPathQueue.
 func TestMatchesReferenceCrowd(t *testing.T) {
-	mesh := loadDungeon(t)
+	dungeon := loadDungeon(t)
+	navTest, _, err := navmesh.LoadFile(filepath.Join("testdata", "reference", "navmesh_solo_nav_test.bin"))
+	require.NoError(t, err)
 	for _, run := range []struct {
 		name    string
+		mesh    *navmesh.Mesh
 		workers int
-	}{{"cluster1", 1}, {"cluster2", 1}, {"cluster1", 3}} {
-		name := run.name
+		// queueRequests is how many searches dtCrowd handed to its path
+		// queue in the recorded run (the harness counts them)
+		queueRequests int
+	}{
+		{"cluster1", dungeon, 1, 0}, {"cluster2", dungeon, 1, 0}, {"cluster1", dungeon, 3, 0},
+		{"dungeon_trips", dungeon, 1, 71}, {"nav_test_trips", navTest, 1, 426}, {"nav_test_trips", navTest, 2, 426},
+	} {
+		name, mesh := run.name, run.mesh
 		t.Run(fmt.Sprintf("%s/workers=%d", name, run.workers), func(t *testing.T) {
 			starts, targets := readScenario(t, filepath.Join("testdata", "reference", name+".csv"))
 			want := readTrace(t, filepath.Join("testdata", "reference", name+".trace"))
@@ -45,8 +59,10 @@ func TestMatchesReferenceCrowd(t *testing.T) {
 			}
 
 			checked, lastTick := 0, want[len(want)-1].tick
+			queueRequests := 0
 			for tick := 0; tick <= lastTick; tick++ {
 				require.NoError(t, p.Step(&world, 1.0/60))
+				queueRequests += p.Stats(&world).PathQueueRequests
 				for len(want) > 0 && want[0].tick == tick {
 					w := want[0]
 					want = want[1:]
@@ -58,6 +74,7 @@ func TestMatchesReferenceCrowd(t *testing.T) {
 				}
 			}
 			require.Equal(t, 21*len(agents), checked)
+			require.Equal(t, run.queueRequests, queueRequests, "searches handed to the path queue")
 		})
 	}
 }

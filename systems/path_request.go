@@ -46,7 +46,10 @@ var outOfReachDelay = float32(math.Inf(1))
 // iterations and installs the paths it finished.
 //
 // Unlike the reference, a request the agent no longer needs is cancelled in
-// the queue at once, and a failed search frees its slot when it is seen.
+// the queue at once, and a failed search frees its slot when it is seen
+// (crowd.PathQueue.Abandon; a queue with
+// crowd.PathQueueConfig.ReferenceSchedule lets them run on and expire as
+// the reference does).
 // Unless the path queue searches out-of-reach targets in full
 // (crowd.PathQueueConfig.FullSearchUnreachable, the reference's way), a
 // target out of the agent's reach (query.OutOfReach: in another connected
@@ -100,6 +103,7 @@ func (s *PathRequest) Update(world *ecs.World) {
 	if s.pathQueue == nil {
 		return
 	}
+	s.pathQueue.SetHierarchical(s.settings.HierarchicalPaths)
 	if n := s.workerCount(); len(s.scratch) < n {
 		s.scratch = make([]pathRequestScratch, n)
 	}
@@ -114,13 +118,13 @@ func (s *PathRequest) Update(world *ecs.World) {
 	s.parallel(s.checkJob)
 	for i := range s.agents {
 		if a := &s.agents[i]; a.cancel != 0 {
-			s.pathQueue.Cancel(a.cancel)
+			s.pathQueue.Abandon(a.cancel)
 			a.cancel = 0
 		}
 	}
 	s.planNearest = !s.pathQueue.FullSearchUnreachable()
 	s.parallel(s.quickSearchJob)
-	s.requestPaths()
+	requested := s.requestPaths()
 	s.pathQueue.Update(max(1, s.settings.PathQueueIterations))
 	s.collectPaths()
 	s.emitPending()
@@ -135,6 +139,7 @@ func (s *PathRequest) Update(world *ecs.World) {
 			}
 		}
 		s.stats.WaitingForQueue = waiting
+		s.stats.PathQueueRequests = requested
 	}
 }
 
@@ -347,8 +352,10 @@ func (s *PathRequest) settleOutOfReach(a *agent, goal navmesh.Ref) {
 
 // requestPaths hands the agents waiting for the queue to it, those that
 // waited longest first, at most Settings.MaxPathQueueRequestsPerTick (the
-// reference's addToPathQueue ordering, ties included).
-func (s *PathRequest) requestPaths() {
+// reference's addToPathQueue ordering, ties included), and returns how many
+// the queue took.
+func (s *PathRequest) requestPaths() int {
+	requested := 0
 	maxQueue := max(1, s.settings.MaxPathQueueRequestsPerTick)
 	s.queue = s.queue[:0]
 	for i := range s.agents {
@@ -368,8 +375,10 @@ func (s *PathRequest) requestPaths() {
 		if err == nil {
 			a.target.Request = id
 			a.target.State = components.TargetWaitingForPath
+			requested++
 		}
 	}
+	return requested
 }
 
 // insertByReplanTime inserts agent i into queue, kept sorted by decreasing
@@ -411,8 +420,9 @@ func (s *PathRequest) collectPaths() {
 			s.installPath(a)
 		default:
 			// Failed or expired: try again while the target is valid. A failed
-			// request is claimed to free its slot.
-			s.pathQueue.Cancel(target.Request)
+			// request is dropped to free its slot (a reference-schedule queue
+			// lets it expire, as dtPathQueue does).
+			s.pathQueue.Abandon(target.Request)
 			target.Request = 0
 			if target.Ref != 0 {
 				target.State = components.TargetRequesting

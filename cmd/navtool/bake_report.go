@@ -24,7 +24,13 @@ type bakeReport struct {
 	TilesX         int    `json:"tilesX"`
 	TilesY         int    `json:"tilesY"`
 	Tiles          int    `json:"tiles"`
+	TilesBaked     int    `json:"tilesBaked"`
 	Workers        int    `json:"workers"`
+	// TileRange is the part of the tile grid baked (tiled and tile cache
+	// bakes), as -tiles spells it.
+	TileRange string `json:"tileRange,omitempty"`
+	// The layer figures of a tile cache bake, only in that mode.
+	*layerReport
 
 	HeightfieldSpans int `json:"heightfieldSpans"`
 	CompactSpans     int `json:"compactSpans"`
@@ -52,6 +58,19 @@ type bakeReport struct {
 	OutputBytes int    `json:"outputBytes"`
 }
 
+// layerReport holds the figures of a tile cache bake (the reference
+// figures' names).
+type layerReport struct {
+	Layers          int `json:"layers"`
+	TilesWithLayers int `json:"tilesWithLayers"`
+	MaxLayersInTile int `json:"maxLayersInTile"`
+	DroppedLayers   int `json:"droppedLayers"`
+	LayerRawBytes   int `json:"layerRawBytes"`
+	// LayerCompressedBytes is the size of the layers encoded with FastLZ.
+	LayerCompressedBytes int    `json:"layerCompressedBytes"`
+	LayerHash            string `json:"layerHash"`
+}
+
 // stagesMs holds the time per stage in milliseconds, in pipeline order.
 type stagesMs struct {
 	Rasterize     float64 `json:"rasterize"`
@@ -65,6 +84,8 @@ type stagesMs struct {
 	DetailMesh    float64 `json:"detailMesh"`
 	TileData      float64 `json:"tileData"`
 	Links         float64 `json:"links"`
+	// Layers is the heightfield layer stage of tile cache bakes.
+	Layers float64 `json:"layers,omitempty"`
 }
 
 func newStagesMs(times [bake.NumStages]time.Duration) stagesMs {
@@ -80,6 +101,7 @@ func newStagesMs(times [bake.NumStages]time.Duration) stagesMs {
 		DetailMesh:    ms(times[bake.StageDetailMesh]),
 		TileData:      ms(times[bake.StageTileData]),
 		Links:         ms(times[bake.StageLinks]),
+		Layers:        ms(times[bake.StageLayers]),
 	}
 }
 
@@ -100,7 +122,7 @@ func (r *bakeReport) setCounts(c *bake.BuildCounts) {
 func (r *bakeReport) setSolo(result *bake.SoloResult) {
 	r.Mode = "solo"
 	r.GridWidth, r.GridHeight = result.Config.Width, result.Config.Height
-	r.TilesX, r.TilesY, r.Tiles, r.Workers = 1, 1, 1, 1
+	r.TilesX, r.TilesY, r.Tiles, r.TilesBaked, r.Workers = 1, 1, 1, 1, 1
 	r.setCounts(&result.Stats.Counts)
 	r.PolyMeshHash = hex16(result.Fingerprints.PolyMesh)
 	r.DetailMeshHash = hex16(result.Fingerprints.DetailMesh)
@@ -119,6 +141,8 @@ func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	r.GridWidth, r.GridHeight = bake.CalcGridSize(bmin, bmax, result.Baker.Settings().CellSize)
 	r.TileSize = result.Baker.Settings().TileSize
 	r.TilesX, r.TilesY, r.Tiles, r.Workers = s.TilesX, s.TilesY, s.TilesWithData, s.Workers
+	r.TileRange = s.Range.String()
+	r.TilesBaked = s.TilesBaked
 	r.setCounts(&s.Counts)
 
 	fingerprints, err := result.Fingerprints()
@@ -137,13 +161,54 @@ func (r *bakeReport) setTiled(result *bake.TiledResult) error {
 	return nil
 }
 
+// setTileCache fills the report from a tile cache bake: span counts summed
+// over the tiles, the layer figures and their hash.
+func (r *bakeReport) setTileCache(result *bake.TileCacheResult) {
+	s := &result.Stats
+	r.Mode = "tilecache"
+	bmin, bmax := result.Baker.Bounds()
+	r.GridWidth, r.GridHeight = bake.CalcGridSize(bmin, bmax, result.Baker.Settings().CellSize)
+	r.TileSize = result.Baker.Settings().TileSize
+	r.TilesX, r.TilesY, r.Tiles, r.Workers = s.TilesX, s.TilesY, s.TilesWithLayers, s.Workers
+	r.TileRange = s.Range.String()
+	r.setCounts(&s.Counts)
+	r.layerReport = &layerReport{
+		Layers:               s.Layers,
+		TilesWithLayers:      s.TilesWithLayers,
+		MaxLayersInTile:      s.MaxLayersInTile,
+		DroppedLayers:        s.DroppedLayers,
+		LayerRawBytes:        s.LayerRawBytes,
+		LayerCompressedBytes: s.LayerCompressedBytes,
+		LayerHash:            hex16(result.LayerHash()),
+	}
+	r.StagesMs = newStagesMs(s.StageTimes)
+	r.TotalMs = ms(s.Wall)
+	r.Warnings = append([]string{}, s.Warnings...)
+	if s.DroppedWarnings > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("(%d more warnings)", s.DroppedWarnings))
+	}
+}
+
 func printBakeReport(w io.Writer, r *bakeReport) error {
 	fmt.Fprintf(w, "input:        %s (%d vertices, %d triangles)\n", r.Input, r.InputVertices, r.InputTriangles)
-	if r.Mode == "solo" {
+	switch r.Mode {
+	case "solo":
 		fmt.Fprintf(w, "bake:         solo, %d x %d cells\n", r.GridWidth, r.GridHeight)
-	} else {
-		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, %d with data, %d workers\n",
-			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.Tiles, r.Workers)
+	case "tilecache":
+		fmt.Fprintf(w, "bake:         tile cache layers, %d x %d cells, tiles of %d cells: %d x %d grid, tiles %s, %d with layers, %d workers\n",
+			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TileRange, r.Tiles, r.Workers)
+		fmt.Fprintf(w, "spans:        %d heightfield, %d compact, %d walkable\n", r.HeightfieldSpans, r.CompactSpans, r.WalkableSpans)
+		l := r.layerReport
+		fmt.Fprintf(w, "layers:       %d (at most %d in a tile, %d dropped), %d bytes raw, %d with FastLZ (hash %s)\n",
+			l.Layers, l.MaxLayersInTile, l.DroppedLayers, l.LayerRawBytes, l.LayerCompressedBytes, l.LayerHash)
+		st := r.StagesMs
+		fmt.Fprintf(w, "stages (ms):  rasterize %.2f, filters %.2f, compact %.2f, erode %.2f, layers %.2f; total %.2f\n",
+			st.Rasterize, st.Filters, st.Compact, st.Erode, st.Layers, r.TotalMs)
+		printWarnings(w, r)
+		return nil
+	default:
+		fmt.Fprintf(w, "bake:         tiled, %d x %d cells, tiles of %d cells: %d x %d grid, tiles %s, %d baked, %d with data, %d workers\n",
+			r.GridWidth, r.GridHeight, r.TileSize, r.TilesX, r.TilesY, r.TileRange, r.TilesBaked, r.Tiles, r.Workers)
 	}
 	fmt.Fprintf(w, "spans:        %d heightfield, %d compact, %d walkable\n", r.HeightfieldSpans, r.CompactSpans, r.WalkableSpans)
 	fmt.Fprintf(w, "regions:      %d, contours %d\n", r.Regions, r.Contours)
@@ -158,11 +223,16 @@ func printBakeReport(w io.Writer, r *bakeReport) error {
 		st.Rasterize, st.Filters, st.Compact, st.Erode, st.DistanceField, st.Regions)
 	fmt.Fprintf(w, "              contours %.2f, poly mesh %.2f, detail mesh %.2f, tile data %.2f, links %.2f; total %.2f\n",
 		st.Contours, st.PolyMesh, st.DetailMesh, st.TileData, st.Links, r.TotalMs)
+	printWarnings(w, r)
+	return nil
+}
+
+// printWarnings prints the warnings and the file written, if any.
+func printWarnings(w io.Writer, r *bakeReport) {
 	if len(r.Warnings) > 0 {
 		fmt.Fprintf(w, "warnings:     %s\n", strings.Join(r.Warnings, "\n              "))
 	}
 	if r.Output != "" {
 		fmt.Fprintf(w, "wrote:        %s (%s, %d bytes)\n", r.Output, r.Format, r.OutputBytes)
 	}
-	return nil
 }

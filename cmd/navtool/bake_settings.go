@@ -37,6 +37,8 @@ type bakeSettingsFile struct {
 	FilterLedgeSpans             *bool      `json:"filterLedgeSpans"`
 	FilterWalkableLowHeightSpans *bool      `json:"filterWalkableLowHeightSpans"`
 	TileSize                     *int       `json:"tileSize"`
+	MaxMemoryMB                  *float64   `json:"maxMemoryMB"`
+	MaxTiles                     *int       `json:"maxTiles"`
 	Links                        *linksJSON `json:"links"`
 
 	ConvexVolumes      []convexVolumeJSON      `json:"convexVolumes"`
@@ -190,6 +192,19 @@ func parseBakeSettings(file []byte, g *bake.Geometry, base bake.Settings) (bake.
 	}
 	if f.TileSize != nil {
 		s.TileSize = *f.TileSize
+	}
+	if f.MaxMemoryMB != nil {
+		mb := *f.MaxMemoryMB
+		if !(mb > 0) || mb > 1<<40 {
+			return bake.Settings{}, fmt.Errorf("maxMemoryMB %v: want a positive number of MiB", mb)
+		}
+		s.MaxMemory = int64(mb * (1 << 20))
+	}
+	if f.MaxTiles != nil {
+		if *f.MaxTiles <= 0 {
+			return bake.Settings{}, fmt.Errorf("maxTiles %d: want a positive number", *f.MaxTiles)
+		}
+		s.MaxTiles = *f.MaxTiles
 	}
 	if f.Partition != nil {
 		partition, err := parsePartition(*f.Partition)

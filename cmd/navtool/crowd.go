@@ -42,6 +42,8 @@ type crowdOptions struct {
 	json         bool
 	reference    bool
 	fullSearch   bool
+	tracePath    string
+	tripsPath    string
 	avoidance    crowd.AvoidanceMethod
 }
 
@@ -59,11 +61,13 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object")
 	fs.BoolVar(&opts.reference, "reference", false, "turn the improvements over DetourCrowd off")
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
+	fs.StringVar(&opts.tracePath, "trace", "", "write the positions and target states of tick 0 and every 30th tick to `file` (the format of plugin/testdata/reference)")
+	fs.StringVar(&opts.tripsPath, "write-scenario", "", "write the agents' starts and targets to `file` as a -scenario CSV")
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -235,10 +239,29 @@ func runCrowd(args []string, stdout io.Writer) error {
 	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed); err != nil {
 		return err
 	}
+	if opts.tripsPath != "" {
+		if err := writeFileWith(opts.tripsPath, func(w io.Writer) error { return writeCrowdScenario(w, trips) }); err != nil {
+			return err
+		}
+	}
 
-	report, err := simulateCrowd(mesh, filter, trips, opts)
+	var tracer *crowdTracer
+	if opts.tracePath != "" {
+		f, err := os.Create(opts.tracePath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		tracer = newCrowdTracer(f)
+	}
+	report, err := simulateCrowd(mesh, filter, trips, opts, tracer)
 	if err != nil {
 		return err
+	}
+	if tracer != nil {
+		if err := tracer.flush(); err != nil {
+			return err
+		}
 	}
 	if opts.json {
 		enc := json.NewEncoder(stdout)
@@ -249,7 +272,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 
 // simulateCrowd runs the trips through the plugin on a bare world and
 // measures it.
-func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions) (*crowdReport, error) {
+func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
 	config := plugin.Config{
 		Mesh:             mesh,
 		MaxAgents:        len(trips),
@@ -322,6 +345,11 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		if err := checker.Check(); err != nil {
 			return nil, err
 		}
+		if tracer != nil {
+			if err := tracer.record(tick, p, &world, agents); err != nil {
+				return nil, err
+			}
+		}
 	}
 
 	report.MsPerTick = summarizeTimes(times)
@@ -365,6 +393,19 @@ func avoidancePresets(method crowd.AvoidanceMethod) []crowd.AvoidanceParams {
 		preset.Method = method
 	}
 	return presets.List[:]
+}
+
+// writeFileWith creates path and writes it with write.
+func writeFileWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
 }
 
 func summarizeTimes(times []float64) crowdTimes {

@@ -127,13 +127,8 @@ func buildInfoReport(path string, format navmesh.Format, mesh *navmesh.Mesh) *in
 		PerTile: []infoTile{},
 	}
 	var bmin, bmax mgl32.Vec3
-	remaining := snapshot.TileCount()
-	for slot := 0; slot < snapshot.MaxTiles() && remaining > 0; slot++ {
-		tile := snapshot.Tile(slot)
-		if tile == nil {
-			continue
-		}
-		remaining--
+	for tile := range snapshot.Tiles() {
+		slot := tile.Index()
 		h := tile.Header
 		entry := infoTile{
 			X: h.X, Y: h.Y, Layer: h.Layer,

@@ -3,16 +3,20 @@ package main
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -30,7 +34,18 @@ type queryOptions struct {
 	extents     geom.Vec3
 	include     uint16
 	exclude     uint16
+	maxPath     int
+	// hierarchical plans with navcore/hierarchy instead of plain A*.
+	hierarchical bool
+	// stats prints the timing line of -stats to queryStatsOutput.
+	stats bool
 }
+
+// maxQueryPath bounds -max-path.
+const maxQueryPath = 1 << 20
+
+// queryStatsOutput is where -stats writes its line (tests replace it).
+var queryStatsOutput io.Writer = os.Stderr
 
 func parseQueryFlags(args []string) (*queryOptions, error) {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
@@ -43,10 +58,13 @@ func parseQueryFlags(args []string) (*queryOptions, error) {
 	extents := fs.String("extents", "2,4,2", "nearest-poly half extents `x,y,z`")
 	include := fs.String("include", "0xffef", "filter include flags")
 	exclude := fs.String("exclude", "0", "filter exclude flags")
+	fs.IntVar(&opts.maxPath, "max-path", 256, "most polygons of a corridor and points of a straight path")
+	fs.BoolVar(&opts.hierarchical, "hierarchical", false, "plan with the hierarchical search (navcore/hierarchy) instead of plain A*")
+	fs.BoolVar(&opts.stats, "stats", false, "print one JSON line of timings to standard error")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool query -navmesh FILE -pairs PAIRS.csv [-o OUT.csv] [-nodes 2048] [-extents 2,4,2] [-include 0xffef] [-exclude 0]")
+			fmt.Fprintln(os.Stderr, "usage: navtool query -navmesh FILE -pairs PAIRS.csv [-o OUT.csv] [-nodes 2048] [-extents 2,4,2] [-include 0xffef] [-exclude 0] [-max-path 256] [-hierarchical] [-stats]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -57,6 +75,9 @@ func parseQueryFlags(args []string) (*queryOptions, error) {
 	}
 	if opts.navmeshPath == "" || opts.pairsPath == "" {
 		return nil, errors.New("-navmesh and -pairs are required")
+	}
+	if opts.maxPath < 1 || opts.maxPath > maxQueryPath {
+		return nil, fmt.Errorf("-max-path %d outside 1..%d", opts.maxPath, maxQueryPath)
 	}
 	var err error
 	if opts.extents, err = parseVec3(*extents); err != nil {
@@ -153,15 +174,21 @@ type queryResult struct {
 	end                  geom.Vec3
 }
 
-// pairRunner runs the four reference calls of a pair.
+// pairRunner runs the four reference calls of a pair, the path with plain
+// A* or, with a searcher, the hierarchical search, and keeps the time and
+// the nodes of each path search.
 type pairRunner struct {
-	q       *query.Query
-	filter  *query.Filter
-	extents geom.Vec3
-	path    []navmesh.Ref
-	points  []query.StraightPathPoint
+	q        *query.Query
+	searcher *hierarchy.Searcher
+	filter   *query.Filter
+	extents  geom.Vec3
+	path     []navmesh.Ref
+	points   []query.StraightPathPoint
 	// partials counts the partial paths found so far.
 	partials int
+
+	durations []time.Duration
+	nodes     int
 }
 
 func (r *pairRunner) run(p queryPair) (queryResult, error) {
@@ -178,10 +205,12 @@ func (r *pairRunner) run(p queryPair) (queryResult, error) {
 	if !res.startFound || !res.endFound {
 		return res, nil
 	}
-	n, status, err := r.q.FindPath(start.Ref, end.Ref, p.start, p.end, r.filter, r.path)
+	n, status, nodes, took, err := r.findPath(start.Ref, end.Ref, p.start, p.end)
 	if err != nil {
 		return res, fmt.Errorf("path: %w", err)
 	}
+	r.durations = append(r.durations, took)
+	r.nodes += nodes
 	res.partial = status.Partial()
 	if res.partial {
 		r.partials++
@@ -202,6 +231,60 @@ func (r *pairRunner) run(p queryPair) (queryResult, error) {
 		res.end = r.points[ns-1].Pos
 	}
 	return res, nil
+}
+
+// findPath plans one path and returns it with the nodes the search closed
+// and how long the call took.
+func (r *pairRunner) findPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3) (int, query.Status, int, time.Duration, error) {
+	began := time.Now()
+	if r.searcher != nil {
+		result, err := r.searcher.FindPath(startRef, endRef, startPos, endPos, r.filter, r.path)
+		took := time.Since(began)
+		return result.Count, result.Status, result.NodesVisited, took, err
+	}
+	n, status, err := r.q.FindPath(startRef, endRef, startPos, endPos, r.filter, r.path)
+	took := time.Since(began)
+	nodes := 0
+	if err == nil && startRef != endRef {
+		nodes = r.q.ClosedNodes()
+	}
+	return n, status, nodes, took, err
+}
+
+// queryStats is the line -stats prints: the path searches' time in
+// microseconds, the nodes they closed on average, and the hierarchy's
+// build time and memory (0 for plain A*).
+type queryStats struct {
+	Pairs         int           `json:"pairs"`
+	USPerFindPath durationStats `json:"usPerFindPath"`
+	NodesVisited  float64       `json:"nodesVisited"`
+	BuildMS       float64       `json:"buildMs"`
+	MemoryBytes   int           `json:"memoryBytes"`
+}
+
+type durationStats struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P99  float64 `json:"p99"`
+}
+
+// stats sums up the runner's path searches.
+func (r *pairRunner) stats(pairs int, build time.Duration, memory int) queryStats {
+	s := queryStats{Pairs: pairs, BuildMS: float64(build.Microseconds()) / 1000, MemoryBytes: memory}
+	if len(r.durations) == 0 {
+		return s
+	}
+	us := make([]float64, len(r.durations))
+	for i, d := range r.durations {
+		us[i] = float64(d.Nanoseconds()) / 1000
+		s.USPerFindPath.Mean += us[i]
+	}
+	slices.Sort(us)
+	s.USPerFindPath.Mean /= float64(len(us))
+	s.USPerFindPath.P50 = us[(len(us)-1)/2]
+	s.USPerFindPath.P99 = us[int(math.Ceil(0.99*float64(len(us))))-1]
+	s.NodesVisited = float64(r.nodes) / float64(len(us))
+	return s
 }
 
 func runQuery(args []string, stdout io.Writer) error {
@@ -232,8 +315,22 @@ func runQuery(args []string, stdout io.Writer) error {
 		q:       q,
 		filter:  filter,
 		extents: opts.extents,
-		path:    make([]navmesh.Ref, 256),
-		points:  make([]query.StraightPathPoint, 256),
+		path:    make([]navmesh.Ref, opts.maxPath),
+		points:  make([]query.StraightPathPoint, opts.maxPath),
+	}
+	var build time.Duration
+	memory := 0
+	if opts.hierarchical {
+		began := time.Now()
+		h, err := hierarchy.New(mesh, filter, hierarchy.Options{})
+		if err != nil {
+			return err
+		}
+		build = time.Since(began)
+		memory = h.MemoryBytes()
+		if runner.searcher, err = hierarchy.NewSearcher(q, h); err != nil {
+			return err
+		}
 	}
 
 	out := stdout
@@ -253,6 +350,10 @@ func runQuery(args []string, stdout io.Writer) error {
 		if closeErr := outFile.Close(); err == nil {
 			err = closeErr
 		}
+	}
+	if err == nil && opts.stats {
+		line, _ := json.Marshal(runner.stats(len(pairs), build, memory))
+		_, err = fmt.Fprintf(queryStatsOutput, "%s\n", line)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -226,10 +228,27 @@ func runTileCache(args []string, stdout io.Writer) error {
 	return printTileCacheReport(stdout, report)
 }
 
-// tileCacheFromOBJ bakes a tile cache from an OBJ level. It needs the tile
-// cache bake of package bake, which is not there yet.
+// tileCacheFromOBJ bakes a tile cache from an OBJ level with RecastDemo's
+// TempObstacles settings (bake.DefaultSettings, tiles of tileSize cells)
+// and returns it with every layer's tile queued for building.
 func tileCacheFromOBJ(path string, tileSize, workers int) (*tilecache.Cache, error) {
-	return nil, fmt.Errorf("-obj %s (tile size %d, %d workers): baking tile cache layers is not available yet; load a TSET file with -tset", path, tileSize, workers)
+	geometry, err := bake.LoadOBJ(path)
+	if err != nil {
+		return nil, err
+	}
+	result, err := bake.TileCache(context.Background(), geometry, bake.DefaultSettings(), bake.TileCacheOptions{
+		TileSize:   tileSize,
+		Workers:    workers,
+		Compressor: tilecache.FastLZ{},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	cache, _, err := result.Cache(tilecache.Options{Workers: workers})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cache, nil
 }
 
 func milliseconds(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

@@ -28,7 +28,8 @@ type tileCacheReference struct {
 	Cleared         meshFigures
 }
 
-// TestTileCacheCommandMatchesReference loads the C++ TSET, applies the
+// TestTileCacheCommandMatchesReference loads the C++ TSET or bakes the level
+// (-obj), applies the
 // reference obstacles, the moved set and an empty set, serial and burst, on
 // one and two workers: the JSON report must give the C++ figures.
 func TestTileCacheCommandMatchesReference(t *testing.T) {
@@ -39,10 +40,12 @@ func TestTileCacheCommandMatchesReference(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.csv")
 	require.NoError(t, os.WriteFile(empty, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n"), 0o644))
 
-	for _, args := range [][]string{{}, {"-burst"}, {"-burst", "-workers", "2"}} {
+	tset := []string{"-tset", tileCacheData + "tc48_dungeon.tset"}
+	obj := []string{"-obj", "../../testdata/dungeon.obj"}
+	for _, args := range [][]string{tset, append(tset, "-burst"), append(tset, "-burst", "-workers", "2"), obj, append(obj, "-burst", "-workers", "2")} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var stdout bytes.Buffer
-			cmd := append([]string{"tilecache", "-tset", tileCacheData + "tc48_dungeon.tset",
+			cmd := append([]string{"tilecache",
 				"-obstacles", tileCacheData + "tc48_dungeon_obstacles.csv",
 				"-obstacles", tileCacheData + "tc48_dungeon_obstacles_moved.csv",
 				"-obstacles", empty, "-json"}, args...)
@@ -131,7 +134,7 @@ func TestTileCacheCommandErrors(t *testing.T) {
 		{[]string{"-tset", tset, "-obstacles", noColumn}, `no "x2" column`},
 		{[]string{"-tset", filepath.Join(dir, "missing.tset")}, "no such file"},
 		{[]string{"-tset", badType}, "neither TSET"},
-		{[]string{"-obj", "../../testdata/dungeon.obj"}, "not available yet"},
+		{[]string{"-obj", filepath.Join(dir, "missing.obj")}, "no such file"},
 	}
 	for _, c := range cases {
 		err := run(append([]string{"tilecache"}, c.args...), &bytes.Buffer{}, &bytes.Buffer{})

@@ -22,7 +22,9 @@
 //
 // Floating-point work follows the reference step by step in float32, so the
 // results are bit-identical to the C++ build on amd64, except where a
-// documented fault of the reference is fixed. ORCA, which DetourCrowd does
-// not have, is deterministic too: the same inputs in the same order give
-// the same bits.
+// documented fault of the reference is fixed. The PathQueue shares its
+// budget over its searches by default, which changes when a path arrives;
+// PathQueueConfig.ReferenceSchedule schedules as dtPathQueue does. ORCA,
+// which DetourCrowd does not have, is deterministic too: the same inputs in
+// the same order give the same bits.
 package crowd

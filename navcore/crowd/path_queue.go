@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
@@ -89,6 +90,14 @@ type PathQueueConfig struct {
 	// (room for the searches that start again in a larger pool)
 	// [Limit: >= 0].
 	MaxIterationsPerRequest int
+	// Hierarchy, when not nil, plans the requests whose filter has its cost
+	// model with the hierarchical search (hierarchy.Searcher, which falls
+	// back on the slot's query for other filters): an iteration then closes
+	// a port, a cluster node or a polygon, and a long path takes far fewer
+	// of them. It must follow the queue's mesh. nil plans with plain A*, as
+	// the reference does, and so does ReferenceSchedule, which ignores it;
+	// see also PathQueue.SetHierarchical.
+	Hierarchy *hierarchy.Hierarchy
 	// FullSearchUnreachable makes a request whose target is out of reach
 	// of its start (query.OutOfReach: in another connected component of
 	// the navmesh, for the flag rule of the request's filter) search like
@@ -101,6 +110,18 @@ type PathQueueConfig struct {
 	// Result. Targets a Custom filter rule cuts off are still searched in
 	// full.
 	FullSearchUnreachable bool
+	// ReferenceSchedule serves the requests exactly as dtPathQueue does,
+	// so that a crowd using the queue can move bit for bit like dtCrowd:
+	// each Update walks the slots once from a head kept between Updates,
+	// gives the whole remaining budget to the first unfinished request it
+	// meets and stops where the budget runs out (the next Update goes on
+	// with that request), counts the keep-alive of finished requests only
+	// in the slots it walks past, and puts no cap on a request's
+	// iterations (MaxIterationsPerRequest is ignored). Abandon then leaves
+	// a request to run on and expire, as dtCrowd leaves the requests its
+	// agents drop. By default (false) every Update shares its budget over
+	// all the searches in progress; see PathQueue.
+	ReferenceSchedule bool
 }
 
 // DefaultPathQueueConfig returns the crowd's sizes: 8 slots, 256-polygon
@@ -159,15 +180,21 @@ type pathSlot struct {
 // reachable point nearest the target instead of searching everything the
 // start can reach.
 //
+// PathQueueConfig.ReferenceSchedule turns both off and schedules like the
+// reference, one request at a time.
+//
 // A PathQueue belongs to one goroutine. Nothing allocates after NewPathQueue
 // except the error values of failed requests.
 type PathQueue struct {
 	mesh                  *navmesh.Mesh
+	hierarchy             *queueHierarchy // nil without PathQueueConfig.Hierarchy
 	slots                 []pathSlot
 	maxIterations         int
 	fullSearchUnreachable bool
+	referenceSchedule     bool
 	nextID                PathRequestID
 	cursor                int // slot the next Update serves first
+	head                  int // ReferenceSchedule: the slot the next Update looks at first
 }
 
 // NewPathQueue returns an empty queue searching mesh.
@@ -193,6 +220,7 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		slots:                 make([]pathSlot, config.Slots),
 		maxIterations:         config.MaxIterationsPerRequest,
 		fullSearchUnreachable: config.FullSearchUnreachable,
+		referenceSchedule:     config.ReferenceSchedule,
 		nextID:                1,
 	}
 	growing := config.NodeLimit > config.MaxNodes
@@ -213,6 +241,9 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		}
 		pq.slots[i].query = q
 		pq.slots[i].path = paths[i*config.MaxPathSize : (i+1)*config.MaxPathSize : (i+1)*config.MaxPathSize]
+	}
+	if err := pq.useHierarchy(config.Hierarchy); err != nil {
+		return nil, err
 	}
 	return pq, nil
 }
@@ -284,10 +315,15 @@ func (pq *PathQueue) find(id PathRequestID) *pathSlot {
 
 // Update runs up to maxIterations A* iterations in total, shared out over the
 // requests in progress, and drops the results left unclaimed for more than
-// PathQueueKeepAlive Updates.
+// PathQueueKeepAlive Updates. With PathQueueConfig.ReferenceSchedule it
+// runs them as dtPathQueue::update does instead.
 //
 // maxIterations [Limit: >= 0] (the crowd uses 100)
 func (pq *PathQueue) Update(maxIterations int) {
+	if pq.referenceSchedule {
+		pq.updateReference(maxIterations)
+		return
+	}
 	for i := range pq.slots {
 		s := &pq.slots[i]
 		if s.state == slotDone || s.state == slotFailed {
@@ -322,6 +358,67 @@ func (pq *PathQueue) Update(maxIterations int) {
 	pq.cursor = (pq.cursor + 1) % n
 }
 
+// updateReference is dtPathQueue::update: one pass over the slots from the
+// head. Free slots are passed; a finished request ages by one Update and is
+// dropped past PathQueueKeepAlive; the first unfinished one gets what is
+// left of the budget, and when that runs out the pass stops with the head
+// still on it.
+func (pq *PathQueue) updateReference(maxIterations int) {
+	budget := maxIterations
+	n := len(pq.slots)
+	for range n {
+		s := &pq.slots[pq.head]
+		switch s.state {
+		case slotFree:
+			pq.head = (pq.head + 1) % n
+			continue
+		case slotDone, slotFailed:
+			s.keepAlive++
+			if s.keepAlive > PathQueueKeepAlive {
+				pq.release(s)
+			}
+			pq.head = (pq.head + 1) % n
+			continue
+		}
+		budget -= pq.stepReference(s, budget)
+		if budget <= 0 {
+			break
+		}
+		pq.head = (pq.head + 1) % n
+	}
+}
+
+// stepReference starts the search of s if it has not started and runs it
+// for up to budget iterations, as dtPathQueue::update does for the request
+// at its head. It returns the iterations used.
+func (pq *PathQueue) stepReference(s *pathSlot, budget int) int {
+	if s.state == slotQueued {
+		if err := pq.aim(s); err != nil {
+			pq.fail(s, err)
+			return 0
+		}
+		status, err := s.query.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, 0)
+		if err != nil {
+			pq.fail(s, err)
+			return 0
+		}
+		s.state = slotSearching
+		if !status.InProgress() {
+			pq.finish(s)
+			return 0
+		}
+	}
+	done, status, err := s.query.UpdateSlicedFindPath(budget)
+	s.iterations += done
+	switch {
+	case err != nil:
+		pq.fail(s, err)
+	case !status.InProgress():
+		pq.finish(s)
+	}
+	return done
+}
+
 // step advances one request by up to iterations A* iterations and returns
 // how many budget units it used (at least one, so Update always ends).
 func (pq *PathQueue) step(s *pathSlot, iterations int) int {
@@ -330,7 +427,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 			pq.fail(s, err)
 			return 1
 		}
-		status, err := s.query.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, 0)
+		status, err := pq.initSearch(s)
 		if err != nil {
 			pq.fail(s, err)
 			return 1
@@ -342,7 +439,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 		}
 	}
 	iterations = min(iterations, pq.maxIterations-s.iterations)
-	done, status, err := s.query.UpdateSlicedFindPath(iterations)
+	done, status, err := pq.updateSearch(s, iterations)
 	s.iterations += done
 	switch {
 	case err != nil:
@@ -355,7 +452,7 @@ func (pq *PathQueue) step(s *pathSlot, iterations int) int {
 }
 
 func (pq *PathQueue) finish(s *pathSlot) {
-	n, status, err := s.query.FinalizeSlicedFindPath(s.path)
+	n, status, err := pq.finalizeSearch(s)
 	if err != nil {
 		pq.fail(s, err)
 		return
@@ -433,6 +530,19 @@ func (pq *PathQueue) Result(id PathRequestID, dst []navmesh.Ref) (int, query.Sta
 		return n, status, nil
 	}
 	return 0, 0, fmt.Errorf("crowd: path result %d: %w", id, ErrRequestPending)
+}
+
+// Abandon tells the queue that nobody will claim request id. By default it
+// is Cancel. With PathQueueConfig.ReferenceSchedule it changes nothing: the
+// search runs on and its result expires after PathQueueKeepAlive Updates,
+// holding its slot meanwhile, as in dtPathQueue when dtCrowd drops a request
+// (a new target, a replan, a failed search, a removed agent). It reports
+// whether there was such a request.
+func (pq *PathQueue) Abandon(id PathRequestID) bool {
+	if pq.referenceSchedule {
+		return pq.find(id) != nil
+	}
+	return pq.Cancel(id)
 }
 
 // Cancel drops request id, finished or not, and frees its slot. It reports

@@ -29,7 +29,7 @@ import (
 // A Connectivity describes one snapshot and never changes. It is safe for
 // concurrent use, and its lookups take O(1) time and allocate nothing.
 type Connectivity struct {
-	slots      chunkedTable[slotLabels]
+	slots      radixTable[slotLabels]
 	labels     []uint32
 	components []ComponentInfo
 }
@@ -176,7 +176,7 @@ func (s *Snapshot) SameComponent(a, b Ref) bool { return s.Connectivity().SameCo
 // out of range, or fails the flag rule of a FlagConnectivity.
 func (c *Connectivity) Component(ref Ref) uint32 {
 	it, ip := ref.TileIndex(), ref.PolyIndex()
-	if ref == 0 || int(it) >= len(c.slots.dir)<<c.slots.shift {
+	if ref == 0 {
 		return 0
 	}
 	slot := c.slots.at(it)
@@ -220,7 +220,8 @@ func (c *Connectivity) Info(id uint32) (ComponentInfo, bool) {
 // neighbours it links with) label their polygons again: the rest costs a
 // pass over the links between tiles and one label per polygon.
 func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
-	c := &Connectivity{slots: newChunkedTable[slotLabels](int(s.maxTiles))}
+	c := &Connectivity{}
+	slots := editRadix(radixTable[slotLabels]{})
 	type tileEntry struct {
 		tile  *Tile
 		local *tileComponents
@@ -231,12 +232,13 @@ func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
 	var scratch componentScratch
 	s.eachTile(func(t *Tile) {
 		local := t.componentsOf(rule, &scratch)
-		c.setSlot(t.index, slotLabels{base: polys, polys: uint32(len(t.Polys)), salt: t.salt, entry: uint32(len(entries))})
+		slots.set(t.index, slotLabels{base: polys, polys: uint32(len(t.Polys)), salt: t.salt, entry: uint32(len(entries))})
 		entries = append(entries, tileEntry{tile: t, local: local, node: nodes})
 		polys += uint32(len(t.Polys))
 		nodes += uint32(len(local.infos))
 	})
 
+	c.slots = slots.table
 	parent := make([]uint32, nodes)
 	for i := range parent {
 		parent[i] = uint32(i)
@@ -244,9 +246,6 @@ func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
 	for _, e := range entries {
 		for _, link := range e.local.external {
 			it, ip := link.target.TileIndex(), link.target.PolyIndex()
-			if int(it) >= len(c.slots.dir)<<c.slots.shift {
-				continue
-			}
 			slot := c.slots.at(it)
 			if ip >= slot.polys || slot.salt != link.target.Salt() {
 				continue
@@ -462,34 +461,19 @@ func mergeBounds(bmin, bmax, otherMin, otherMax *mgl32.Vec3) {
 }
 
 // eachTile calls fn for every tile of s in slot order, skipping empty
-// chunks of slots whole.
+// ranges of slots whole.
 func (s *Snapshot) eachTile(fn func(*Tile)) {
-	for _, chunk := range s.tiles.dir {
-		for _, t := range chunk {
-			if t != nil {
-				fn(t)
-			}
+	s.tiles.each(func(_ uint32, t *Tile) {
+		if t != nil {
+			fn(t)
 		}
-	}
-}
-
-// setSlot stores the labels location of slot i while the Connectivity is
-// being built.
-func (c *Connectivity) setSlot(i uint32, v slotLabels) {
-	d := i >> c.slots.shift
-	if c.slots.dir[d] == nil {
-		c.slots.dir[d] = make([]slotLabels, c.slots.mask+1)
-	}
-	c.slots.dir[d][i&c.slots.mask] = v
+	})
 }
 
 // flatIndex returns the index in labels of polygon ref, false when ref names
 // no labelled polygon.
 func (c *Connectivity) flatIndex(ref Ref) (uint32, bool) {
 	it, ip := ref.TileIndex(), ref.PolyIndex()
-	if int(it) >= len(c.slots.dir)<<c.slots.shift {
-		return 0, false
-	}
 	slot := c.slots.at(it)
 	if ip >= slot.polys || slot.salt != ref.Salt() {
 		return 0, false

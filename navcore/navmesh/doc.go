@@ -11,6 +11,16 @@
 // of reaching new data. Tiles and their slices are shared by the snapshots
 // that hold them: treat them as read-only.
 //
+// Memory follows the tiles, not Params.MaxTiles: the slot table is a trie
+// as deep as the highest slot in use needs and the position lookup grows
+// with the tile count, so an empty mesh with 2^28 slots costs a few hundred
+// bytes, adding or removing a tile copies O(log tiles) table nodes, and
+// Snapshot.NextTile and Snapshot.Tiles walk the tiles without visiting
+// empty slots. The loaders build a mesh in one edit: loading a file
+// allocates at most about 12 bytes per byte of file, however its tiles are
+// spread over the slots (TestLoadersBoundMemory checks this against a set
+// of hostile files).
+//
 // Positions and sizes are in world units, y up. The geometric queries
 // (Tile.ClosestPointOnPoly, Tile.PolyHeight, Tile.FindNearestPoly) do Detour's
 // float32 operations in its order, so their results match the C++ library

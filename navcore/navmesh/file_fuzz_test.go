@@ -12,12 +12,36 @@ import (
 // FuzzLoad feeds arbitrary bytes to Load: it must never panic, build
 // nothing on error, and a mesh it builds must save and load again to the
 // same tiles. The decoded file must also survive an encode and a second
-// decode unchanged.
+// decode unchanged. Each input is tried as it is and with its checksum
+// recomputed, so that the mutations of the body get past the CRC and reach
+// the header, tile and flag checks behind it.
 func FuzzLoad(f *testing.F) {
 	seed, err := encodeOwn(testSavedMesh(f))
 	require.NoError(f, err)
 	f.Add(seed)
 	f.Fuzz(func(t *testing.T, file []byte) {
+		checkLoad(t, file)
+		if len(file) >= ownHeaderSize+ownChecksumSize {
+			checkLoad(t, resealOwn(bytes.Clone(file)))
+		}
+	})
+}
+
+// TestFuzzLoadResealsTheChecksum: a body mutation with a stale checksum
+// stops at the CRC; resealed, it reaches the check it breaks.
+func TestFuzzLoadResealsTheChecksum(t *testing.T) {
+	file, err := encodeOwn(testSavedMesh(t))
+	require.NoError(t, err)
+	file[ownHeaderSize+8+3] ^= 0xff // the first tile's blob size, high byte
+	_, err = decodeOwn(file)
+	require.ErrorContains(t, err, "checksum")
+	_, err = decodeOwn(resealOwn(file))
+	require.ErrorIs(t, err, ErrMalformedFile)
+	require.ErrorContains(t, err, "tile size")
+}
+
+func checkLoad(t *testing.T, file []byte) {
+	{
 		saved, err := decodeOwn(file)
 		if err == nil {
 			encoded, err := encodeOwn(saved)
@@ -37,5 +61,5 @@ func FuzzLoad(f *testing.F) {
 		reloaded, err := Load(&out)
 		require.NoError(t, err)
 		require.Equal(t, m.TileCount(), reloaded.TileCount())
-	})
+	}
 }

@@ -124,17 +124,38 @@ func meshFromDNAV(blob []byte) (*Mesh, error) {
 }
 
 // Mesh builds a new Mesh from the tile set, each tile in the slot and with
-// the salt of its saved ref (the C++ loader does the same).
+// the salt of its saved ref (the C++ loader does the same). The mesh is the
+// one AddTile in file order would build, but built in one edit and
+// published once, so loading allocates about the tiles' own data and takes
+// time in proportion to the tiles, whatever Params.MaxTiles says.
 func (s *TileSet) Mesh() (*Mesh, error) {
-	m, err := New(s.Params)
+	m, err := meshWithTiles(s.Params, s.Tiles)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: tile set: %w", err)
 	}
-	for i, tile := range s.Tiles {
-		if _, err := m.AddTile(tile.Data, tile.Ref); err != nil {
-			return nil, fmt.Errorf("navmesh: tile set: tile %d: %w", i, err)
+	return m, nil
+}
+
+// meshWithTiles returns a new mesh for params holding tiles, each added
+// with its Ref as lastRef, in one edit published once. On error no mesh is
+// returned.
+func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
+	m, err := New(params)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := newEdit(m.current.Load())
+	for i, tile := range tiles {
+		if err := validateTileData(tile.Data, params); err != nil {
+			return nil, fmt.Errorf("tile %d: %w", i, err)
+		}
+		if _, err := m.addTileIn(e, tile.Data, tile.Ref); err != nil {
+			return nil, fmt.Errorf("tile %d: %w", i, err)
 		}
 	}
+	m.current.Store(e.publish())
 	return m, nil
 }
 
@@ -192,14 +213,13 @@ func withFlagsAndAreas(data *TileData, flags []uint16, areas []uint8) *TileData 
 // saved flags or areas differ from its data is added as a copy carrying
 // them (as a C++ mesh keeps them in the tile data).
 func meshFromSaved(saved *savedMesh) (*Mesh, error) {
-	m, err := New(saved.params)
+	tiles := make([]TileSetTile, len(saved.tiles))
+	for i, tile := range saved.tiles {
+		tiles[i] = TileSetTile{Ref: tile.ref, Data: withFlagsAndAreas(tile.data, tile.flags, tile.areas)}
+	}
+	m, err := meshWithTiles(saved.params, tiles)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load: %w", err)
-	}
-	for i, tile := range saved.tiles {
-		if _, err := m.AddTile(withFlagsAndAreas(tile.data, tile.flags, tile.areas), tile.ref); err != nil {
-			return nil, fmt.Errorf("navmesh: load: tile %d: %w", i, err)
-		}
 	}
 	return m, nil
 }
@@ -207,11 +227,7 @@ func meshFromSaved(saved *savedMesh) (*Mesh, error) {
 // forEachTile calls fn for every tile of the snapshot in slot order,
 // stopping once all TileCount tiles were seen.
 func forEachTile(s *Snapshot, fn func(*Tile)) {
-	remaining := s.TileCount()
-	for i := 0; i < s.MaxTiles() && remaining > 0; i++ {
-		if tile := s.Tile(i); tile != nil {
-			fn(tile)
-			remaining--
-		}
+	for tile := range s.Tiles() {
+		fn(tile)
 	}
 }

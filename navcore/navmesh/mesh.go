@@ -36,7 +36,6 @@ func New(params Params) (*Mesh, error) {
 	if err := validateParams(params); err != nil {
 		return nil, err
 	}
-	lutSize := lookupSize(params.MaxTiles)
 	m := &Mesh{
 		params: params,
 		slots:  slotAllocator{maxTiles: uint32(params.MaxTiles)},
@@ -44,9 +43,6 @@ func New(params Params) (*Mesh, error) {
 	m.current.Store(&Snapshot{
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
-		tiles:    newChunkedTable[*Tile](params.MaxTiles),
-		lookup:   newChunkedTable[bucket](lutSize),
-		lutMask:  uint32(lutSize - 1),
 
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),
@@ -100,9 +96,20 @@ func (m *Mesh) AddTile(data *TileData, lastRef TileRef) (TileRef, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 
-	cur := m.current.Load()
+	e := newEdit(m.current.Load())
+	ref, err := m.addTileIn(e, data, lastRef)
+	if err != nil {
+		return 0, err
+	}
+	m.current.Store(e.publish())
+	return ref, nil
+}
+
+// addTileIn adds validated data to the edit e of m, as AddTile does. The
+// caller holds m.mu. On error neither e nor the slots change.
+func (m *Mesh) addTileIn(e *edit, data *TileData, lastRef TileRef) (TileRef, error) {
 	h := &data.Header
-	if cur.TileAt(int(h.X), int(h.Y), int(h.Layer)) != nil {
+	if e.tileAt(h.X, h.Y, h.Layer) != nil {
 		return 0, fmt.Errorf("navmesh: add tile (%d, %d, layer %d): %w", h.X, h.Y, h.Layer, ErrTileExists)
 	}
 	index, salt, err := m.slots.choose(lastRef)
@@ -110,11 +117,8 @@ func (m *Mesh) AddTile(data *TileData, lastRef TileRef) (TileRef, error) {
 		return 0, fmt.Errorf("navmesh: add tile (%d, %d, layer %d) at ref %#x: %w", h.X, h.Y, h.Layer, uint64(lastRef), err)
 	}
 	m.slots.take(index)
-
-	e := newEdit(cur)
 	tile := newTile(data, index, salt)
 	e.addTile(tile)
-	m.current.Store(e.publish())
 	return tile.Ref(), nil
 }
 

@@ -167,7 +167,7 @@ func (e *edit) tileByRef(ref TileRef) *Tile {
 
 // tileAt is Snapshot.TileAt on the edited tile set.
 func (e *edit) tileAt(x, y, layer int32) *Tile {
-	for _, entry := range e.lookup.table.at(tileHash(x, y, e.base.lutMask)) {
+	for entry := e.lookup.table.at(tileHash(x, y, e.lutMask)); entry != nil; entry = entry.next {
 		if entry.x == x && entry.y == y && entry.layer == layer {
 			return e.tile(entry.index)
 		}
@@ -179,6 +179,9 @@ func (e *edit) tileAt(x, y, layer int32) *Tile {
 // tile added to the slot later in the same edit gets drafts of its own.
 func (e *edit) dropDraft(i uint32) {
 	e.drafts = slices.DeleteFunc(e.drafts, func(d *draft) bool { return d.tile.index == i })
+	if e.draftBySlot != nil {
+		delete(e.draftBySlot, i)
+	}
 }
 
 // clone returns an independent copy of the allocator, for changes that may

@@ -15,14 +15,21 @@ const maxLinkedLayers = 32
 // changes are drafts: new *Tile versions that copy, on first write, only the
 // arrays they change. Nothing reachable from the base snapshot is modified.
 type edit struct {
-	base      *Snapshot
-	tiles     tableEdit[*Tile]
-	lookup    tableEdit[bucket]
-	drafts    []*draft
-	tileCount int
+	base    *Snapshot
+	tiles   radixEdit[*Tile]
+	lookup  radixEdit[bucket]
+	lutMask uint32
+	drafts  []*draft
+	// draftBySlot indexes drafts once there are more than a few (an edit
+	// that adds many tiles, as the loaders make), so finding one stays O(1).
+	draftBySlot map[uint32]*draft
+	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
 }
+
+// draftIndexThreshold is the draft count past which an edit indexes them.
+const draftIndexThreshold = 8
 
 // draft is a tile version under construction and which of its arrays it
 // already owns.
@@ -34,8 +41,9 @@ type draft struct {
 func newEdit(base *Snapshot) *edit {
 	return &edit{
 		base:      base,
-		tiles:     editTable(base.tiles),
-		lookup:    editTable(base.lookup),
+		tiles:     editRadix(base.tiles),
+		lookup:    editRadix(base.lookup),
+		lutMask:   base.lutMask,
 		tileCount: base.tileCount,
 	}
 }
@@ -50,7 +58,7 @@ func (e *edit) publish() *Snapshot {
 		maxTiles:  e.base.maxTiles,
 		tiles:     e.tiles.table,
 		lookup:    e.lookup.table,
-		lutMask:   e.base.lutMask,
+		lutMask:   e.lutMask,
 		tileCount: e.tileCount,
 
 		connectivity:     new(connectivityCell),
@@ -64,17 +72,42 @@ func (e *edit) tile(i uint32) *Tile { return e.tiles.table.at(i) }
 // draftOf returns the draft of slot i, making one from the current version
 // on first use. The slot must hold a tile.
 func (e *edit) draftOf(i uint32) *draft {
-	for _, d := range e.drafts {
-		if d.tile.index == i {
-			return d
-		}
+	if d := e.findDraft(i); d != nil {
+		return d
 	}
 	version := *e.tile(i)
 	version.components = new(componentsCell) // labels of its own
 	d := &draft{tile: &version}
-	e.drafts = append(e.drafts, d)
+	e.keepDraft(d)
 	e.tiles.set(i, d.tile)
 	return d
+}
+
+// findDraft returns the latest draft of slot i, nil when there is none.
+func (e *edit) findDraft(i uint32) *draft {
+	if e.draftBySlot != nil {
+		return e.draftBySlot[i]
+	}
+	for _, d := range slices.Backward(e.drafts) {
+		if d.tile.index == i {
+			return d
+		}
+	}
+	return nil
+}
+
+// keepDraft records d as the latest draft of its slot.
+func (e *edit) keepDraft(d *draft) {
+	e.drafts = append(e.drafts, d)
+	switch {
+	case e.draftBySlot != nil:
+		e.draftBySlot[d.tile.index] = d
+	case len(e.drafts) > draftIndexThreshold:
+		e.draftBySlot = make(map[uint32]*draft, 2*len(e.drafts))
+		for _, kept := range e.drafts {
+			e.draftBySlot[kept.tile.index] = kept
+		}
+	}
 }
 
 // polys returns the draft's polygons, copied from the previous version on
@@ -113,9 +146,11 @@ func (d *draft) setVert(i uint16, v mgl32.Vec3) {
 // maxLinkedLayers of them in C++ hash-chain order, or all of them when all
 // is set.
 func (e *edit) tilesAt(x, y int32, all bool, buf []uint32) []uint32 {
-	b := e.lookup.table.at(tileHash(x, y, e.base.lutMask))
-	for _, entry := range b {
-		if entry.x == x && entry.y == y && (all || len(buf) < maxLinkedLayers) {
+	for entry := e.lookup.table.at(tileHash(x, y, e.lutMask)); entry != nil; entry = entry.next {
+		if entry.x == x && entry.y == y {
+			if !all && len(buf) == maxLinkedLayers {
+				break
+			}
 			buf = append(buf, entry.index)
 		}
 	}
@@ -137,17 +172,17 @@ func (e *edit) neighbourTilesAt(x, y int32, side int, all bool, buf []uint32) []
 // then the eight neighbour columns.
 func (e *edit) addTile(t *Tile) {
 	d := &draft{tile: t, ownPolys: true, ownLinks: true}
-	e.drafts = append(e.drafts, d)
+	e.keepDraft(d)
 	e.tiles.set(t.index, t)
 	e.tileCount++
+	if e.tileCount > int(e.lutMask)+1 {
+		e.growLookup()
+	}
 
 	h := t.Header
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
-	key := tileHash(h.X, h.Y, e.base.lutMask)
-	old := e.lookup.table.at(key)
-	chain := make(bucket, 0, len(old)+1)
-	chain = append(chain, tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index})
-	e.lookup.set(key, append(chain, old...))
+	key := tileHash(h.X, h.Y, e.lutMask)
+	e.lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: e.lookup.table.at(key)})
 
 	connectIntLinks(d)
 	baseOffMeshLinks(d)
@@ -173,24 +208,54 @@ func (e *edit) addTile(t *Tile) {
 	}
 }
 
+// withoutEntry returns chain without the entry of slot index: the entries
+// before it are copied, the tail after it is shared.
+func withoutEntry(chain bucket, index uint32) bucket {
+	if chain == nil {
+		return nil
+	}
+	if chain.index == index {
+		return chain.next
+	}
+	copied := *chain
+	copied.next = withoutEntry(chain.next, index)
+	return &copied
+}
+
+// growLookup doubles the buckets of the position lookup, keeping the order
+// of the tiles of each grid column (all in one bucket under any size).
+// Sizing the lookup by the tile count rather than by MaxTiles (as the C++
+// does) keeps its memory proportional to the tiles; the doubling costs
+// O(tiles) once per doubling, so O(1) per added tile on average.
+func (e *edit) growLookup() {
+	mask := e.lutMask<<1 | 1
+	grown := editRadix(radixTable[bucket]{})
+	var chain []*tileEntry
+	e.lookup.table.each(func(_ uint32, b bucket) {
+		// prepend the chain's entries last to first, so that each column
+		// keeps its order
+		chain = chain[:0]
+		for entry := b; entry != nil; entry = entry.next {
+			chain = append(chain, entry)
+		}
+		for _, entry := range slices.Backward(chain) {
+			key := tileHash(entry.x, entry.y, mask)
+			moved := *entry
+			moved.next = grown.table.at(key)
+			grown.set(key, &moved)
+		}
+	})
+	e.lookup, e.lutMask = grown, mask
+}
+
 // removeTile takes t out of the position lookup and its slot and removes
 // every link of the other layers and the neighbour columns into it. Unlike
 // the C++, which looks at no more than 32 tiles per column, it unlinks every
 // tile so that no link is left pointing at the freed slot.
 func (e *edit) removeTile(t *Tile) {
 	h := t.Header
-	key := tileHash(h.X, h.Y, e.base.lutMask)
-	old := e.lookup.table.at(key)
-	chain := make(bucket, 0, len(old))
-	for _, entry := range old {
-		if entry.index != t.index {
-			chain = append(chain, entry)
-		}
-	}
-	if len(chain) == 0 {
-		chain = nil
-	}
-	e.lookup.set(key, chain)
+	key := tileHash(h.X, h.Y, e.lutMask)
+	e.lookup.set(key, withoutEntry(e.lookup.table.at(key), t.index))
 
 	var buf [maxLinkedLayers]uint32
 	for _, other := range e.tilesAt(h.X, h.Y, true, buf[:0]) {

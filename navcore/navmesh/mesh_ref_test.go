@@ -67,8 +67,4 @@ func TestTileHashMatchesCpp(t *testing.T) {
 	assert.Equal(t, uint32(0x41), tileHash(0, 1, 0xff))
 	assert.Equal(t, uint32((0x8da6b343*2+0xd8163841*3)&0xffff), tileHash(2, 3, 0xffff))
 	assert.Equal(t, uint32(-0x8da6b343&0xfff), tileHash(-1, 0, 0xfff))
-	assert.Equal(t, 1, lookupSize(1))
-	assert.Equal(t, 1, lookupSize(4))
-	assert.Equal(t, 4, lookupSize(13))
-	assert.Equal(t, 1<<26, lookupSize(1<<28))
 }

@@ -437,24 +437,37 @@ func TestTilesAtOrderAndNeighbours(t *testing.T) {
 	assert.Zero(t, s.TileRefAt(5, 5, 0))
 }
 
-func TestBigMeshPublishesFromChunks(t *testing.T) {
+func TestBigMeshPublishesSmall(t *testing.T) {
 	m, err := New(Params{TileWidth: 10, TileHeight: 10, MaxTiles: 1 << 28, MaxPolys: 64})
 	require.NoError(t, err)
 	s := m.Snapshot()
-	assert.Equal(t, 1<<14, len(s.tiles.dir), "2^28 slots: 2^14 chunks of 2^14")
-	assert.Equal(t, 1<<13, len(s.lookup.dir), "2^26 hash slots: 2^13 chunks of 2^13")
+	assert.Nil(t, s.tiles.root, "an empty mesh holds no table, whatever MaxTiles")
 
 	ref, err := m.AddTile(buildTile(tileA()), 0)
 	require.NoError(t, err)
 	s2 := m.Snapshot()
-	owned := 0
-	for _, c := range s2.tiles.dir {
-		if c != nil {
-			owned++
-		}
-	}
-	assert.Equal(t, 1, owned, "one tile chunk allocated")
-	assert.Nil(t, s.tiles.dir[0], "the old snapshot still has no chunk")
+	assert.Zero(t, s2.tiles.shift, "slot 0: a one-leaf table")
 	assert.True(t, s2.IsValid(ref|1))
 	assert.Same(t, s2.Tile(0), s2.TileAt(0, 0, 0))
+
+	last := EncodeRef(3, 1<<28-1, 0)
+	far := tileB()
+	far.x = 5 // not a neighbour: tile A keeps its version
+	for i := range far.polys {
+		for j := range far.polys[i] {
+			far.polys[i][j][0] += 40
+		}
+	}
+	_, err = m.AddTile(buildTile(far), last)
+	require.NoError(t, err)
+	s3 := m.Snapshot()
+	assert.Equal(t, uint32(25), s3.tiles.shift, "slot 2^28-1: six levels of 32")
+	assert.Same(t, s3.TileAt(5, 0, 0), s3.Tile(1<<28-1))
+	assert.Nil(t, s2.Tile(1<<28-1), "the old snapshot is unchanged")
+	assert.Same(t, s2.Tile(0), s3.Tile(0), "the unchanged tile is shared")
+	var slots []int
+	for tile := range s3.Tiles() {
+		slots = append(slots, tile.Index())
+	}
+	assert.Equal(t, []int{0, 1<<28 - 1}, slots)
 }

@@ -1,6 +1,8 @@
 package navmesh
 
 import (
+	"iter"
+
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/archenav/archenav/internal/fastgeom"
@@ -13,9 +15,9 @@ import (
 type Snapshot struct {
 	params    Params
 	maxTiles  uint32
-	tiles     chunkedTable[*Tile]
-	lookup    chunkedTable[bucket]
-	lutMask   uint32
+	tiles     radixTable[*Tile]
+	lookup    radixTable[bucket]
+	lutMask   uint32 // lookup size - 1: the lookup grows with the tile count
 	tileCount int
 	// connectivity holds the components of the tile set, computed on first
 	// use and shared with the snapshots that only change flags or areas;
@@ -51,12 +53,50 @@ func (s *Snapshot) Tile(i int) *Tile {
 	return s.tiles.at(uint32(i))
 }
 
+// NextTile returns the tile in the lowest occupied slot at or after slot,
+// nil when there is none. It skips empty ranges of slots whole, so a walk
+// over every tile,
+//
+//	for t := s.NextTile(0); t != nil; t = s.NextTile(t.Index() + 1) {...}
+//
+// costs about the tile count times the height of the slot table (at most
+// 6), not MaxTiles, and allocates nothing.
+func (s *Snapshot) NextTile(slot int) *Tile {
+	if slot < 0 {
+		slot = 0
+	}
+	for from := uint64(slot); ; {
+		leaf, base, ok := s.tiles.nextLeaf(from)
+		if !ok {
+			return nil
+		}
+		for k := max(from, base) - base; k < radixFanout; k++ {
+			if t := leaf.values[k]; t != nil {
+				return t
+			}
+		}
+		from = base + radixFanout
+	}
+}
+
+// Tiles returns an iterator over the tiles of the snapshot in slot order;
+// see NextTile for its cost.
+func (s *Snapshot) Tiles() iter.Seq[*Tile] {
+	return func(yield func(*Tile) bool) {
+		for t := s.NextTile(0); t != nil; t = s.NextTile(t.Index() + 1) {
+			if !yield(t) {
+				return
+			}
+		}
+	}
+}
+
 // TileAt returns the tile at grid location (x, y, layer), nil if none.
 func (s *Snapshot) TileAt(x, y, layer int) *Tile {
 	if !fitsInt32(x) || !fitsInt32(y) || !fitsInt32(layer) {
 		return nil
 	}
-	for _, e := range s.bucketAt(int32(x), int32(y)) {
+	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
 		if e.x == int32(x) && e.y == int32(y) && e.layer == int32(layer) {
 			return s.tiles.at(e.index)
 		}
@@ -70,7 +110,7 @@ func (s *Snapshot) TilesAt(x, y int, dst []*Tile) []*Tile {
 	if !fitsInt32(x) || !fitsInt32(y) {
 		return dst
 	}
-	for _, e := range s.bucketAt(int32(x), int32(y)) {
+	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
 		if e.x == int32(x) && e.y == int32(y) {
 			dst = append(dst, s.tiles.at(e.index))
 		}
@@ -150,13 +190,9 @@ func (s *Snapshot) TileAndPoly(ref Ref) (*Tile, *Poly, error) {
 // names no polygon it returns nil, nil (it never panics); for a stale ref it
 // may return whatever tile now holds the slot.
 func (s *Snapshot) TileAndPolyUnchecked(ref Ref) (*Tile, *Poly) {
-	// chunkedTable.at written out so that the whole lookup inlines (cost 77
-	// of the inliner's 80 with Go 1.26: check with go build -gcflags=-m).
-	if it, ip := ref.TileIndex(), ref.PolyIndex(); it < s.maxTiles {
-		if chunk := s.tiles.dir[it>>s.tiles.shift]; chunk != nil {
-			if t := chunk[it&s.tiles.mask]; t != nil && ip < uint32(len(t.Polys)) {
-				return t, &t.Polys[ip]
-			}
+	if t := s.tiles.at(ref.TileIndex()); t != nil {
+		if ip := ref.PolyIndex(); ip < uint32(len(t.Polys)) {
+			return t, &t.Polys[ip]
 		}
 	}
 	return nil, nil
@@ -228,5 +264,6 @@ func (s *Snapshot) ClosestPointOnPoly(ref Ref, pos mgl32.Vec3) (closest mgl32.Ve
 }
 
 func (s *Snapshot) bucketAt(x, y int32) bucket {
+	// The lookup has lutMask+1 buckets, grown with the tile count.
 	return s.lookup.at(tileHash(x, y, s.lutMask))
 }

@@ -26,32 +26,27 @@ func saturateInt32(f float64) int {
 	return int(f)
 }
 
-// tileEntry is one tile in a position-lookup bucket.
+// tileEntry is one tile in a position-lookup bucket and the link to the
+// next. Entries are immutable once published: a bucket shares its tail with
+// the versions before it.
 type tileEntry struct {
 	x, y, layer int32
 	index       uint32
+	next        *tileEntry
 }
 
 // bucket lists the tiles whose (x, y) hash to one lookup slot, in the order
 // of the C++ hash chain: the most recently added tile first. The order of
-// tiles at the same (x, y) decides the order layers are linked in.
-type bucket []tileEntry
+// tiles at the same (x, y) decides the order layers are linked in. It is a
+// persistent list, so adding a tile costs one entry however long the chain
+// (a file can put thousands of layers in one column).
+type bucket = *tileEntry
 
 // tileHash is the C++ computeTileHash: two large multiplicative constants,
 // wrapping 32-bit arithmetic, masked to the lookup size.
 func tileHash(x, y int32, mask uint32) uint32 {
 	const h1, h2 = 0x8da6b343, 0xd8163841
 	return (h1*uint32(x) + h2*uint32(y)) & mask
-}
-
-// lookupSize returns the number of hash slots for maxTiles tiles, as the C++:
-// the next power of two of maxTiles/4, at least 1.
-func lookupSize(maxTiles int) int {
-	size := 1
-	for size < maxTiles/4 {
-		size <<= 1
-	}
-	return size
 }
 
 // fitsInt32 reports whether v survives the round trip through int32 (tile

@@ -110,7 +110,16 @@ func (q *Query) FindNearestPolyInComponent(startRef navmesh.Ref, pos geom.Vec3, 
 	}
 	for half := below + step; ; half *= 2 {
 		half = min(half, reach)
-		q.queryPolygons(snap, pos, geom.Vec3{half, half, half}, filter, visit)
+		// Only the part of the box over the component's bounds (with a
+		// margin for rounding) can hold its polygons: a small component far
+		// from pos costs a small box, not one reaching all the way to pos.
+		var center, extents geom.Vec3
+		for a := range 3 {
+			lo := max(pos[a]-half, info.BMin[a]-componentMargin)
+			hi := min(pos[a]+half, info.BMax[a]+componentMargin)
+			center[a], extents[a] = (lo+hi)*0.5, max((hi-lo)*0.5, componentMargin)
+		}
+		q.queryPolygons(snap, center, extents, filter, visit)
 		// A polygon outside the box is farther than half; once the box
 		// holds the whole component nothing is left to find.
 		if bestDistSqr <= half*half || half >= reach {
@@ -119,3 +128,7 @@ func (q *Query) FindNearestPolyInComponent(startRef navmesh.Ref, pos geom.Vec3, 
 	}
 	return best, nil
 }
+
+// componentMargin widens a component's bounds for the box queries of
+// FindNearestPolyInComponent [Units: world units].
+const componentMargin = 0.01

@@ -164,11 +164,7 @@ type tileCell struct{ x, y int }
 // at the loaded tiles instead.
 func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, maxY int, bmin, bmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	cells := q.cells[:0]
-	for i := 0; i < snap.MaxTiles(); i++ {
-		tile := snap.Tile(i)
-		if tile == nil {
-			continue
-		}
+	for tile := snap.NextTile(0); tile != nil; tile = snap.NextTile(tile.Index() + 1) {
 		x, y := int(tile.Header.X), int(tile.Header.Y)
 		if x >= minX && x <= maxX && y >= minY && y <= maxY {
 			cells = append(cells, tileCell{x, y})

@@ -19,8 +19,11 @@ type RandomPoint struct {
 // (dtNavMeshQuery::findRandomPoint): a tile uniformly among the loaded
 // tiles, a polygon of it with probability proportional to its area, and a
 // uniform point in that polygon. random must return uniform numbers in
-// [0, 1); the same sequence gives the same point as Detour. ErrNotFound
-// reports that the chosen tile has no polygon filter passes.
+// [0, 1) (1 itself is accepted too, as float32(rand.Float64()) can round
+// to it); the same sequence gives the same point as Detour. A draw outside
+// [0, 1] (negative, above 1, NaN) is an error wrapping ErrInvalidParam, never
+// a point off the mesh. ErrNotFound reports that the chosen tile has no
+// polygon filter passes.
 func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPoint, error) {
 	if err := checkFilter(filter); err != nil {
 		return RandomPoint{}, err
@@ -29,20 +32,20 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 		return RandomPoint{}, fmt.Errorf("query: find random point: nil random func: %w", ErrInvalidParam)
 	}
 	snap := q.mesh.Snapshot()
+	draw := randomDraw{random: random}
 
 	// Reservoir-sample one tile, all tiles weighing the same.
 	var tile *navmesh.Tile
 	var tileSum float32
-	for i := 0; i < snap.MaxTiles(); i++ {
-		t := snap.Tile(i)
-		if t == nil {
-			continue
-		}
+	for t := snap.NextTile(0); t != nil; t = snap.NextTile(t.Index() + 1) {
 		const area = 1
 		tileSum += area
-		if random()*tileSum <= area {
+		if draw.next()*tileSum <= area {
 			tile = t
 		}
+	}
+	if err := draw.check("find random point"); err != nil {
+		return RandomPoint{}, err
 	}
 	if tile == nil {
 		return RandomPoint{}, fmt.Errorf("query: find random point: no tiles: %w", ErrNotFound)
@@ -64,15 +67,22 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 		}
 		area := polyArea(tile, p)
 		areaSum += area
-		if random()*areaSum <= area {
+		if draw.next()*areaSum <= area {
 			poly = p
 			polyRef = ref
 		}
 	}
+	if err := draw.check("find random point"); err != nil {
+		return RandomPoint{}, err
+	}
 	if poly == nil {
 		return RandomPoint{}, fmt.Errorf("query: find random point: no polygon passes the filter: %w", ErrNotFound)
 	}
-	return RandomPoint{Ref: polyRef, Pos: randomPointInPoly(tile, poly, random)}, nil
+	pos := randomPointInPoly(tile, poly, &draw)
+	if err := draw.check("find random point"); err != nil {
+		return RandomPoint{}, err
+	}
+	return RandomPoint{Ref: polyRef, Pos: pos}, nil
 }
 
 // FindRandomPointAroundCircle picks a random point on the ground polygons
@@ -80,7 +90,8 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 // filter passes (dtNavMeshQuery::findRandomPointAroundCircle). Polygons are
 // weighed by area; a polygon only partly inside the circle counts whole, so
 // the point can lie outside the circle. random must return uniform numbers
-// in [0, 1).
+// in [0, 1) (1 is accepted); a draw outside [0, 1] is an error wrapping
+// ErrInvalidParam, as for FindRandomPoint.
 //
 // maxRadius [Limit: >= 0] [Units: world units]
 func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Vec3, maxRadius float32, filter *Filter, random func() float32) (RandomPoint, Status, error) {
@@ -108,6 +119,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 	pool := q.nodes
 	open := q.open
 	q.startSearch(startRef, center, 0)
+	draw := randomDraw{random: random}
 
 	var status Status
 	radiusSqr := maxRadius * maxRadius
@@ -126,7 +138,7 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 		if bestPoly.Type() == navmesh.PolyTypeGround {
 			area := polyArea(bestTile, bestPoly)
 			areaSum += area
-			if random()*areaSum <= area {
+			if draw.next()*areaSum <= area {
 				randomTile = bestTile
 				randomPoly = bestPoly
 				randomRef = bestRef
@@ -168,10 +180,45 @@ func (q *Query) FindRandomPointAroundCircle(startRef navmesh.Ref, center geom.Ve
 		}
 	}
 
+	if err := draw.check("find random point around circle"); err != nil {
+		return RandomPoint{}, 0, err
+	}
 	if randomPoly == nil {
 		return RandomPoint{}, status, fmt.Errorf("query: find random point around circle: no ground polygon reached: %w", ErrNotFound)
 	}
-	return RandomPoint{Ref: randomRef, Pos: randomPointInPoly(randomTile, randomPoly, random)}, status, nil
+	pos := randomPointInPoly(randomTile, randomPoly, &draw)
+	if err := draw.check("find random point around circle"); err != nil {
+		return RandomPoint{}, 0, err
+	}
+	return RandomPoint{Ref: randomRef, Pos: pos}, status, nil
+}
+
+// randomDraw calls a caller's random function and remembers the first value
+// outside [0, 1], which would put a point off its polygon or make it NaN. A
+// bad value is replaced by 0 so the search runs on harmlessly to the check.
+type randomDraw struct {
+	random func() float32
+	bad    float32
+	failed bool
+}
+
+func (d *randomDraw) next() float32 {
+	v := d.random()
+	if v >= 0 && v <= 1 {
+		return v
+	}
+	if !d.failed {
+		d.bad, d.failed = v, true
+	}
+	return 0
+}
+
+// check returns an error wrapping ErrInvalidParam when a draw was bad.
+func (d *randomDraw) check(what string) error {
+	if !d.failed {
+		return nil
+	}
+	return fmt.Errorf("query: %s: random func returned %v, want a number in [0, 1): %w", what, d.bad, ErrInvalidParam)
 }
 
 // polyArea returns twice the xz-plane area of a polygon, summed over its
@@ -188,16 +235,16 @@ func polyArea(tile *navmesh.Tile, poly *navmesh.Poly) float32 {
 }
 
 // randomPointInPoly picks a uniform point in poly with two numbers from
-// random and puts it on the detail surface.
-func randomPointInPoly(tile *navmesh.Tile, poly *navmesh.Poly, random func() float32) geom.Vec3 {
+// draw and puts it on the detail surface.
+func randomPointInPoly(tile *navmesh.Tile, poly *navmesh.Poly, draw *randomDraw) geom.Vec3 {
 	var verts [navmesh.MaxVertsPerPoly]geom.Vec3
 	var areas [navmesh.MaxVertsPerPoly]float32
 	nv := int(poly.VertCount)
 	for j := 0; j < nv; j++ {
 		verts[j] = tile.Verts[poly.Verts[j]]
 	}
-	s := random()
-	t := random()
+	s := draw.next()
+	t := draw.next()
 	pt := geom.RandomPointInConvexPoly(verts[:nv], areas[:nv], s, t)
 	closest, _ := tile.ClosestPointOnPoly(poly, pt)
 	return closest

@@ -18,6 +18,8 @@ BenchmarkSolo/dungeon-2     	      20	  15000000 ns/op	         7.500 rasterize-
 BenchmarkSolo/dungeon-2     	      20	  14400000 ns/op	         7.280 rasterize-ms	         0.4000 polymesh-ms	 3330539 B/op	     274 allocs/op
 BenchmarkTiled/dungeon/workers=1-2   	       20	  23800000 ns/op	  260025 B/op	    1062 allocs/op
 BenchmarkTiled/dungeon/workers=2-2   	       20	  14000000 ns/op	  370446 B/op	    1101 allocs/op
+BenchmarkTileCacheLayers/dungeon/workers=1-2   	      20	  21400000 ns/op	         1.100 layers-ms	  264376 B/op	     193 allocs/op
+BenchmarkTileCacheLayers/dungeon/workers=2-2   	      20	  12840000 ns/op	         1.200 layers-ms	  246607 B/op	     192 allocs/op
 BenchmarkQuery/dungeon/pair-2            	   50000	      4810 ns/op	        14.37 mean-polys	      1822 partial-paths	       0 B/op	       0 allocs/op
 BenchmarkQuery/dungeon/path-2            	   50000	      2500 ns/op	        14.37 mean-polys	      1822 partial-paths	       0 B/op	       0 allocs/op
 BenchmarkConcurrentQueries/dungeon/tiled+writer/goroutines=2-2 	   20000	      4000 ns/op	        500.0 edits/s	         0.0010 failed-pairs	       5 B/op	       0 allocs/op
@@ -52,11 +54,12 @@ func TestTablesSetOursBesideTheReference(t *testing.T) {
 	require.NoError(t, run(nil, strings.NewReader(sample), &out))
 	text := out.String()
 	for _, row := range []string{
-		"| dungeon | 14.4 | 14.4 | 1.00× |",                        // solo bake
-		"| rasterize | 7.28 | 7.28 | 1.00× |",                      // stages of the fastest run
-		"| dungeon | 23.8 | 23.8 | 1.00× | 14.0 | 0.59× | 1.70× |", // tiled, speed-up
-		"| dungeon | whole pair | 4.81 | 4.81 | 1.00× | 0 |",       // queries
-		"| dungeon | 1847 | 1822 | 14.6 | 14.4 |",                  // workload
+		"| dungeon | 14.4 | 14.4 | 1.00× |",                             // solo bake
+		"| rasterize | 7.28 | 7.28 | 1.00× |",                           // stages of the fastest run
+		"| dungeon | 23.8 | 23.8 | 1.00× | 14.0 | 0.59× | 1.70× |",      // tiled, speed-up
+		"| dungeon | whole pair | 4.81 | 4.81 | 1.00× | 0 |",            // queries
+		"| dungeon | 21.4 | 21.4 | 1.00× | 12.8 | 0.60× | 1.10 | 193 |", // tile cache layers
+		"| dungeon | 1847 | 1822 | 14.6 | 14.4 |",                       // workload
 		"| dungeon | tiled+writer | – | – | 4.00 | – | – / 500 | – / 0.10 % |",
 		"| dungeon | 1000 | 6.65 | 8.56 | 6.65 | 8.56 | 1.00× | – | – | – | 0.050 (0.000) | 153 / 117 | 3 |",
 	} {

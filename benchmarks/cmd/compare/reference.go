@@ -32,6 +32,11 @@ var cppStages = map[string][]float64{
 // built beforehand) [Units: ms].
 var cppTiled = map[string]float64{"dungeon": 23.8, "nav_test": 30.2, "undulating": 43.9}
 
+// cppTileCacheLayers is the best layer bake of RecastDemo's tile cache
+// sample (tile size 48, one thread, chunk tree built beforehand, FastLZ
+// included): the reference README's layersBest [Units: ms].
+var cppTileCacheLayers = map[string]float64{"dungeon": 21.4}
+
 // queryKinds are the query columns, as the benchmarks name them.
 var queryKinds = []string{"nearest", "path", "straight", "pair"}
 

@@ -1,0 +1,107 @@
+// Package hierarchy plans long paths on large tiled navigation meshes
+// quickly: a hierarchical path search (in the manner of HPA* and HNA*) on
+// the polygons of a navmesh.Mesh, kept up to date as tiles change. Its
+// corridors are ordinary polygon corridors, so query.Query.FindStraightPath,
+// crowd.Corridor and the crowd's path queue take them unchanged.
+//
+// # When to use it
+//
+// On a level of many tiles where agents walk far: open worlds, strategy
+// maps, crowds sent across a city. There plain A* (query.Query.FindPath)
+// explores most of what lies between start and goal, thousands of
+// polygons for a long path, and needs a node pool that large to finish;
+// the hierarchy explores a few hundred nodes whatever the distance. On a
+// small level, or for paths a few tiles long, plain A* costs as little and
+// needs nothing built: keep it. A one-tile mesh gains nothing.
+//
+// # How it works
+//
+// Each tile version gets a graph of its ports (runs of the links that
+// leave the tile on one border towards one neighbour, from polygons joined
+// inside the tile) with the cheapest cost between every two through the
+// tile, under the hierarchy's cost model: a query.Filter's area costs and
+// include/exclude flags (steps as FindPath takes them: polygon to polygon
+// through portal middles, the distance times the area cost). Tiles are
+// grouped in clusters (4 × 4 by default): the ports on a cluster's border
+// are the nodes of the level above, joined by the cheapest ways through
+// the cluster, each with the tiles it crosses. A dozen landmarks (cluster
+// nodes with their costs to every other) give the search a lower bound of
+// the cost to the goal (the ALT heuristic).
+//
+// Searcher.FindPath searches inside the start and goal tiles from the
+// start and the goal, runs A* over the ports of the start and goal
+// clusters and the cluster graphs between them, then refines that route
+// into a corridor: A* over the polygons of the tiles the route crosses,
+// one node per portal, which finds the cheapest corridor those tiles hold.
+//
+// # What it is like
+//
+// Reachability is that of A* with an unlimited node pool: the goal is
+// reached whenever it is reachable (the hierarchy keeps exactly which
+// ports reach which). When it is not (another connected component for the
+// filter's flag rule, see query.Components), the corridor leads to the
+// polygon of the start's component nearest the goal
+// (query.Query.FindNearestPolyInComponent), with query.StatusPartial, where
+// FindPath's leads to the polygon whose node came nearest; such searches
+// cost no more than a path of that length, where A* visits every polygon
+// it can reach. Corridors cost (CorridorCost) within 1 % of FindPath's on
+// average and within 5 % on 99 % of pairs, and their straight paths are as
+// long likewise, on the generated level of internal/bigworld and on the
+// RecastDemo levels tiled (TestPathsMatchAStar, 1000 pairs each).
+//
+// A hierarchy belongs to one cost model: a Searcher plans with the first
+// of its hierarchies whose model matches the filter (Hierarchy.Matches) and
+// falls back to its query.Query's FindPath for other filters, for a start
+// polygon the filter fails and for components with one-way off-mesh
+// connections; Result.Fallback says so.
+//
+// A Hierarchy follows its mesh: each snapshot of the mesh gets a version
+// of its own, built on first use (or by Update) from the previous one,
+// recomputing only the graphs of the tile versions that changed (tiles
+// added, removed or swapped by a tile cache, flags and areas edited), of
+// the clusters holding them and the steps between them and their
+// neighbours; landmarks follow on a goroutine of the hierarchy (or
+// UpdateLandmarks), searches using the straight-line bound meanwhile. A
+// search sees one version from start to end. A Hierarchy is safe for any
+// number of goroutines; each goroutine uses a Searcher of its own. Searches
+// allocate nothing once their working memory has grown to the largest
+// search seen. InitSlicedFindPath, UpdateSlicedFindPath and
+// FinalizeSlicedFindPath run a search in steps (crowd.PathQueueConfig's
+// Hierarchy does so for the crowd).
+//
+// # What it costs
+//
+// Measured on the 1 km level of internal/bigworld (2809 tiles of 19.2 m,
+// 39,381 polygons, 2000 boxes; benchmarks/hierarchy_bench_test.go and this
+// package's bench_test.go; CPU time on a shared, loaded 2-core machine, so
+// take the ratios rather than the times):
+//
+//   - Build: about 70 ms of CPU on 2 workers, landmarks included.
+//   - Memory: about 2.4 MB, 21 % of the navmesh's heap (12.1 MB) and under a
+//     quarter of its tile arrays (TestMemoryUnderAQuarterOfTheMesh).
+//   - A tile change (a tile swapped for a new version of itself): about
+//     0.3 ms of CPU to update, 4 tile graphs and 2 cluster graphs rebuilt;
+//     the landmarks then take 12 to 18 ms on the hierarchy's goroutine.
+//   - Searches: for pairs more than 500 m apart, 4.5 to 6.5 times less CPU
+//     than FindPath with a node pool that finishes them (about 640 nodes
+//     closed instead of 4100); 100 to 500 m apart about 4 times less;
+//     under 100 m about the same; random pairs as they come (most out of
+//     reach of each other, roofs being islands) 15 times less or more.
+//   - The crowd (benchmarks' BenchmarkCrowdHierarchy, 1000 agents sent
+//     over 300 m): with a budget of 2000 iterations a tick every agent has
+//     its path after 135 ticks on average, against half of them after 600
+//     ticks with A*, for less path-queue time a tick.
+//
+// # Use
+//
+//	h, err := hierarchy.New(mesh, filter, hierarchy.Options{})
+//	// per goroutine:
+//	q, err := query.New(mesh, 2048)
+//	searcher, err := hierarchy.NewSearcher(q, h)
+//	result, err := searcher.FindPath(startRef, endRef, startPos, endPos, filter, path)
+//	n, _, err := q.FindStraightPath(startPos, endPos, path[:result.Count], corners, 0)
+//
+// The crowd: set plugin.Config.HierarchicalPaths (a hierarchy for the first
+// filter; components.Settings.HierarchicalPaths switches it between ticks;
+// off with Reference), or give crowd.PathQueueConfig a Hierarchy.
+package hierarchy

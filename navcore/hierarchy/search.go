@@ -1,0 +1,826 @@
+package hierarchy
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// heuristicScale scales the straight-line distance to the goal that the A*
+// searches add to a node's cost, as in query.Query.FindPath.
+const heuristicScale = float32(0.999)
+
+// Fallback says why plain A* answered a search instead of the hierarchy.
+type Fallback uint8
+
+const (
+	// FallbackNone: the hierarchy answered.
+	FallbackNone Fallback = iota
+	// FallbackFilter: no hierarchy of the Searcher has the filter's cost
+	// model (see Hierarchy.Matches).
+	FallbackFilter
+	// FallbackStartExcluded: the start polygon fails the filter (A* may
+	// still leave it).
+	FallbackStartExcluded
+	// FallbackOneWay: the start's connected component holds a one-way
+	// off-mesh connection, so reaching the goal is a question of
+	// direction, which the hierarchy's components do not answer.
+	FallbackOneWay
+	// FallbackRoute: the hierarchy's route was not confirmed on the
+	// polygons (a border link without its way back, as when a tile runs
+	// out of links).
+	FallbackRoute
+)
+
+// String returns the fallback's name.
+func (f Fallback) String() string {
+	switch f {
+	case FallbackNone:
+		return "none"
+	case FallbackFilter:
+		return "filter"
+	case FallbackStartExcluded:
+		return "start excluded"
+	case FallbackOneWay:
+		return "one-way"
+	case FallbackRoute:
+		return "route"
+	}
+	return fmt.Sprintf("Fallback(%d)", uint8(f))
+}
+
+// Result describes a finished search.
+type Result struct {
+	// Count is the number of polygons written to the path.
+	Count int
+	// Status has query.StatusPartial when the goal is out of reach (the
+	// corridor then leads to the polygon Searcher.FindPath documents) and
+	// query.StatusBufferTooSmall when the corridor was cut to fit; a plain
+	// A* answer has FindPath's status.
+	Status query.Status
+	// Fallback is why plain A* answered, FallbackNone when the hierarchy
+	// did.
+	Fallback Fallback
+	// NodesVisited counts the nodes the search closed: ports, cluster
+	// nodes and polygons (plain A* answers count 0).
+	NodesVisited int
+}
+
+// phase is where a Searcher's search stands.
+type phase uint8
+
+const (
+	phaseNone     phase = iota // no search, or finalized
+	phaseFailed                // failed with an error; must start again
+	phaseAbstract              // A* over ports and clusters
+	phaseRefine                // A* over the polygons of the route's tiles
+	phasePlain                 // plain sliced A* on the Query
+	phaseDone                  // corridor ready
+)
+
+// Searcher plans paths with the hierarchies it was given, falling back to
+// plain A* on its query.Query for filters none of them matches. It holds
+// the working memory of one search at a time, so, like a query.Query, it
+// belongs to one goroutine; any number of Searchers may share the
+// hierarchies. In steady state a search allocates nothing (the working
+// memory grows to the largest search seen and stays).
+type Searcher struct {
+	query       *query.Query
+	mesh        *navmesh.Mesh
+	hierarchies []*Hierarchy
+
+	// The search in progress.
+	phase            phase
+	h                *Hierarchy
+	v                *version
+	snap             *navmesh.Snapshot
+	filter           *query.Filter
+	startRef, endRef navmesh.Ref
+	startPos, endPos geom.Vec3
+	goalRef          navmesh.Ref // endRef, or the nearest reachable polygon
+	goalPos          geom.Vec3
+	status           query.Status
+	fallback         Fallback
+	visited          int
+	// The nodes each part of the search closed, for tests.
+	localSettled, abstractClosed, refineClosed int
+	// unpaid counts the nodes InitSlicedFindPath closed that no update has
+	// counted yet.
+	unpaid int
+
+	// The search over ports and clusters. Its nodes are numbered: the
+	// cluster nodes of the version first (clusterNodeBase), then the ports
+	// of the tiles of the start and goal clusters, searched on the bottom
+	// level (l0Base+l0Offset[slot]+port), then the start and the goal.
+	nodes        []abstractNode
+	l0Offset     []uint32 // per slot of the start and goal clusters
+	heap         []heapEntry
+	gen          uint32
+	l0Base       int32
+	startNode    int32
+	goalNode     int32
+	startSlot    uint32
+	goalSlot     uint32
+	startCluster uint32
+	goalCluster  uint32
+	startCosts   []float32 // per port of the start tile
+	goalCosts    []float32 // per port of the goal tile
+	directCost   float32   // start to goal inside the start tile
+	local        tileSearch
+	crossings    []searchCrossing
+	landmarks    *landmarks
+	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
+	goalBounded  bool      // goalBounds are computed
+	allowed      []uint32  // per slot: gen when the refinement may enter it
+	routeTiles   []uint32
+	touches      []uint32 // per slot: gen once a route tile links to it
+
+	refine refineSearch
+}
+
+// abstractNode is a port in the search over ports and clusters.
+type abstractNode struct {
+	cost, heuristic float32
+	parent          int32
+	// via is the cluster edge (of the parent's cluster) it was reached
+	// through, -1 for a step of the bottom level.
+	via int32
+	// a and b name the port: its tile's slot and its index there for a
+	// node of the bottom level, its cluster number and node index there
+	// for a cluster node.
+	a, b   uint32
+	gen    uint32
+	closed bool
+}
+
+// heapEntry is a node on an open list with the total cost it was pushed
+// with. The lists keep no place per node: a node whose cost drops is
+// pushed again, and entries whose total no longer matches, or whose node
+// is closed, are skipped when they come out.
+type heapEntry struct {
+	total float32
+	node  int32
+}
+
+// NewSearcher returns a Searcher that plans with hierarchies (each
+// belonging to the mesh of q) and falls back on q, which it then owns
+// like its other working memory. The error wraps ErrInvalidParam for a
+// nil query or hierarchy, or a hierarchy of another mesh.
+func NewSearcher(q *query.Query, hierarchies ...*Hierarchy) (*Searcher, error) {
+	if q == nil {
+		return nil, fmt.Errorf("hierarchy: new searcher: nil query: %w", ErrInvalidParam)
+	}
+	for i, h := range hierarchies {
+		if h == nil {
+			return nil, fmt.Errorf("hierarchy: new searcher: hierarchy %d is nil: %w", i, ErrInvalidParam)
+		}
+		if h.mesh != q.Mesh() {
+			return nil, fmt.Errorf("hierarchy: new searcher: hierarchy %d follows another mesh than the query: %w", i, ErrInvalidParam)
+		}
+	}
+	return &Searcher{query: q, mesh: q.Mesh(), hierarchies: slices.Clone(hierarchies)}, nil
+}
+
+// Query returns the Searcher's query.Query.
+func (s *Searcher) Query() *query.Query { return s.query }
+
+// HierarchyFor returns the Searcher's first hierarchy whose cost model
+// filter has, nil when none has.
+func (s *Searcher) HierarchyFor(filter *query.Filter) *Hierarchy {
+	for _, h := range s.hierarchies {
+		if h.Matches(filter) {
+			return h
+		}
+	}
+	return nil
+}
+
+// FindPath finds a polygon corridor from startRef to endRef and writes it
+// into path, start first, as query.Query.FindPath does, so that
+// FindStraightPath, corridors and the crowd take it unchanged.
+//
+// With a filter one of the Searcher's hierarchies matches, it searches the
+// hierarchy: A* over the ports of the start and goal clusters and the
+// cluster graphs between them, then A* over the polygons of the tiles
+// that route crosses (the steps of FindPath: nodes at portal middles,
+// costs from the filter). It reaches the goal whenever FindPath with an
+// unlimited node pool does. When the goal is out of reach (in another
+// connected component for the filter's flag rule, see query.Components),
+// the corridor leads instead to the polygon of the start's component
+// nearest endPos, the one query.Query.FindNearestPolyInComponent finds,
+// and the status has query.StatusPartial; FindPath's corridor then ends
+// at the polygon whose node came nearest endPos.
+//
+// Other filters, a start polygon the filter fails, and components with a
+// one-way off-mesh connection fall back to the Query's FindPath (see
+// Result.Fallback). A corridor longer than path keeps its first len(path)
+// polygons with query.StatusBufferTooSmall. Errors are FindPath's.
+func (s *Searcher) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, path []navmesh.Ref) (Result, error) {
+	if len(path) == 0 {
+		return Result{}, fmt.Errorf("hierarchy: find path: empty path buffer: %w", ErrBufferTooSmall)
+	}
+	if err := s.begin(startRef, endRef, startPos, endPos, filter, false); err != nil {
+		return Result{}, err
+	}
+	if s.phase == phasePlain {
+		return s.plainPath(path)
+	}
+	s.advance(math.MaxInt)
+	if s.phase == phasePlain {
+		return s.plainPath(path)
+	}
+	return s.finish(path)
+}
+
+// plainPath answers with the Query's FindPath towards the goal the search
+// aims at.
+func (s *Searcher) plainPath(path []navmesh.Ref) (Result, error) {
+	n, status, err := s.query.FindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, path)
+	fallback, aimed := s.fallback, s.status
+	s.clearSearch()
+	if err != nil {
+		return Result{}, fmt.Errorf("hierarchy: find path: %w", err)
+	}
+	return Result{Count: n, Status: status | aimed, Fallback: fallback}, nil
+}
+
+// begin checks a search's arguments and prepares it: the goal it aims at,
+// the searches inside the start and goal tiles and the first node. It
+// leaves the Searcher in phaseAbstract, phaseDone or phasePlain (with the
+// fallback set and the Query's sliced search started when sliced).
+func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
+	s.clearSearch()
+	s.localSettled, s.abstractClosed, s.refineClosed, s.unpaid = 0, 0, 0, 0
+	s.phase = phaseFailed
+	snap := s.mesh.Snapshot()
+	switch {
+	case !snap.IsValid(startRef):
+		return fmt.Errorf("hierarchy: find path: start ref %#x: %w", uint64(startRef), ErrInvalidRef)
+	case !snap.IsValid(endRef):
+		return fmt.Errorf("hierarchy: find path: end ref %#x: %w", uint64(endRef), ErrInvalidRef)
+	case !geom.IsFinite(startPos) || !geom.IsFinite(endPos):
+		return fmt.Errorf("hierarchy: find path: positions %v, %v are not finite: %w", startPos, endPos, ErrInvalidParam)
+	case filter == nil:
+		return fmt.Errorf("hierarchy: find path: nil filter: %w", ErrInvalidParam)
+	}
+	s.snap, s.filter = snap, filter
+	s.startRef, s.endRef, s.startPos, s.endPos = startRef, endRef, startPos, endPos
+	s.goalRef, s.goalPos = endRef, endPos
+	if startRef == endRef {
+		s.phase = phaseDone
+		return nil
+	}
+	s.h = s.HierarchyFor(filter)
+	if s.h == nil {
+		return s.plain(FallbackFilter, sliced)
+	}
+	model := &s.h.model
+
+	conn := snap.FlagConnectivity(model.include, model.exclude)
+	component := conn.Component(startRef)
+	if component == 0 {
+		return s.plain(FallbackStartExcluded, sliced)
+	}
+	if info, _ := conn.Info(component); info.OneWay {
+		return s.plain(FallbackOneWay, sliced)
+	}
+	if conn.Component(endRef) != component {
+		nearest, err := s.query.FindNearestPolyInComponent(startRef, endPos, filter)
+		if err != nil {
+			return fmt.Errorf("hierarchy: find path: %w", err)
+		}
+		s.status = query.StatusPartial
+		if nearest.Ref == 0 || nearest.Ref == startRef || !snap.IsValid(nearest.Ref) {
+			s.goalRef, s.goalPos = startRef, startPos
+			s.phase = phaseDone
+			return nil
+		}
+		s.goalRef, s.goalPos = nearest.Ref, nearest.Point
+	}
+
+	s.v = s.h.versionFor(snap)
+	s.startSlot, s.goalSlot = startRef.TileIndex(), s.goalRef.TileIndex()
+	s.startCluster = s.v.slots[s.startSlot].cluster
+	s.goalCluster = s.v.slots[s.goalSlot].cluster
+	s.connectStart()
+	s.connectGoal()
+	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
+	s.openAbstract()
+	s.unpaid = s.localSettled
+	s.phase = phaseAbstract
+	return nil
+}
+
+// plain hands the search to the Query's A*, saying why.
+func (s *Searcher) plain(why Fallback, sliced bool) error {
+	s.fallback = why
+	s.phase = phasePlain
+	if !sliced {
+		return nil
+	}
+	status, err := s.query.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter, 0)
+	if err != nil {
+		s.phase = phaseFailed
+		return fmt.Errorf("hierarchy: find path: %w", err)
+	}
+	if !status.InProgress() {
+		// Start and goal are one polygon: nothing to search.
+		s.phase = phasePlain
+	}
+	return nil
+}
+
+// clearSearch forgets the search in progress (but not the working memory).
+func (s *Searcher) clearSearch() {
+	s.phase = phaseNone
+	s.h, s.v, s.snap, s.filter = nil, nil, nil, nil
+	s.status, s.fallback, s.visited = 0, FallbackNone, 0
+}
+
+// tileCrossings fills s.crossings with the crossings of the tile of
+// graph g, with their portal middles.
+func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
+	s.crossings = s.crossings[:0]
+	t := g.tile
+	base := t.PolyRefBase()
+	add := func(p int, c crossing, other *tileGraph) {
+		poly := &t.Polys[c.from]
+		link := findLink(t, poly, other.tile.PolyRefBase()|navmesh.Ref(c.to))
+		if link == nil {
+			return
+		}
+		mid := portalMid(t, poly, link, base|navmesh.Ref(c.from), other.tile, &other.tile.Polys[c.to])
+		s.crossings = append(s.crossings, searchCrossing{poly: c.from, port: uint32(p), mid: mid})
+	}
+	for p := range g.ports {
+		other := s.v.slots[g.ports[p].neighbour].graph
+		if other == nil {
+			continue
+		}
+		add(p, g.ports[p].first(), other)
+		for _, x := range g.extraOf(p) {
+			add(p, x.crossing, other)
+		}
+	}
+	return s.crossings
+}
+
+// connectStart searches the start tile from the start position: the
+// costs of leaving through each port and, when the goal lies in the same
+// tile, of reaching it there.
+func (s *Searcher) connectStart() {
+	g := s.v.slots[s.startSlot].graph
+	crossings := s.tileCrossings(g)
+	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
+	s.local.addSource(s.startRef.PolyIndex(), s.startPos, 0)
+	goal := uint32(noGoal)
+	if s.goalSlot == s.startSlot {
+		goal = s.goalRef.PolyIndex()
+	}
+	s.local.run(goal, s.goalPos)
+	s.visited += s.local.settled
+	s.localSettled += s.local.settled
+	s.startCosts = append(s.startCosts[:0], s.local.portCost...)
+	s.directCost = s.local.goalCost
+}
+
+// connectGoal searches the goal tile from the goal: the cost of the way
+// between each port and the goal. The steps cost the same either way (a
+// leg's length times the area cost of the polygon it crosses), and the
+// links of a component without one-way connections go both ways, so one
+// search from the goal gives the cost of reaching it from every port.
+func (s *Searcher) connectGoal() {
+	g := s.v.slots[s.goalSlot].graph
+	crossings := s.tileCrossings(g)
+	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
+	s.local.addSource(s.goalRef.PolyIndex(), s.goalPos, 0)
+	s.local.run(noGoal, geom.Vec3{})
+	s.visited += s.local.settled
+	s.localSettled += s.local.settled
+	s.goalCosts = append(s.goalCosts[:0], s.local.portCost...)
+}
+
+// openAbstract readies the search over ports and clusters and opens the
+// start.
+func (s *Searcher) openAbstract() {
+	v := s.v
+	s.l0Base = int32(v.clusterNodes)
+	if len(s.l0Offset) < len(v.slots) {
+		s.l0Offset = append(s.l0Offset, make([]uint32, len(v.slots)-len(s.l0Offset))...)
+	}
+	ports := uint32(0)
+	for _, number := range [2]uint32{s.startCluster, s.goalCluster} {
+		if number == s.goalCluster && number == s.startCluster && ports > 0 {
+			break
+		}
+		for _, g := range v.clusters[number].tiles {
+			s.l0Offset[g.tile.Index()] = ports
+			ports += uint32(len(g.ports))
+		}
+	}
+	total := v.clusterNodes + int(ports) + 2
+	if len(s.nodes) < total {
+		s.nodes = append(s.nodes, make([]abstractNode, total-len(s.nodes))...)
+	}
+	s.nextGen()
+	s.heap = s.heap[:0]
+	s.startNode = s.l0Base + int32(ports)
+	s.goalNode = s.startNode + 1
+	start := &s.nodes[s.startNode]
+	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, gen: s.gen}
+	s.push(s.startNode, start.heuristic)
+}
+
+// nextGen starts a new generation of node marks, clearing them all when
+// the counter wraps.
+func (s *Searcher) nextGen() {
+	s.gen++
+	if s.gen == 0 {
+		for i := range s.nodes {
+			s.nodes[i].gen = 0
+		}
+		clear(s.allowed)
+		s.gen = 1
+	}
+}
+
+// advance runs the search for up to iterations closed nodes and returns
+// how many it used.
+func (s *Searcher) advance(iterations int) int {
+	used := 0
+	for used < iterations {
+		switch s.phase {
+		case phaseAbstract:
+			n, done := s.abstractSteps(iterations - used)
+			used += n
+			if !done {
+				continue
+			}
+			if goal := &s.nodes[s.goalNode]; goal.gen != s.gen || !goal.closed {
+				s.routeFailed()
+				return used
+			}
+			s.allowRoute()
+			s.refine.open(s)
+			s.phase = phaseRefine
+		case phaseRefine:
+			n, done := s.refine.steps(s, iterations-used)
+			used += n
+			if !done {
+				continue
+			}
+			if !s.refine.reached {
+				s.routeFailed()
+				return used
+			}
+			s.phase = phaseDone
+		default:
+			return used
+		}
+	}
+	return used
+}
+
+// routeFailed hands the search to plain A* after the hierarchy's route
+// did not hold (see FallbackRoute).
+func (s *Searcher) routeFailed() {
+	s.fallback = FallbackRoute
+	s.phase = phasePlain
+}
+
+// abstractSteps closes up to iterations nodes of the search over ports
+// and clusters; done is set when the goal is closed or nothing is open.
+func (s *Searcher) abstractSteps(iterations int) (used int, done bool) {
+	for used < iterations {
+		u, ok := s.pop()
+		if !ok {
+			return used, true
+		}
+		s.nodes[u].closed = true
+		used++
+		s.visited++
+		s.abstractClosed++
+		if u == s.goalNode {
+			return used, true
+		}
+		s.expand(u)
+	}
+	return used, false
+}
+
+// expand relaxes the edges of node u.
+func (s *Searcher) expand(u int32) {
+	v := s.v
+	cost := s.nodes[u].cost
+	if u == s.startNode {
+		g := v.slots[s.startSlot].graph
+		for p, c := range s.startCosts {
+			if c < float32(math.Inf(1)) {
+				s.reachPort(s.startSlot, uint32(p), &g.ports[p].rep, c, u, -1)
+			}
+		}
+		if s.directCost < float32(math.Inf(1)) {
+			s.reachGoal(s.directCost, u)
+		}
+		return
+	}
+	if u < s.l0Base {
+		// A port entered from another cluster: through the cluster's
+		// graph to the ports beyond its other boundary ports.
+		number, node := s.nodes[u].a, s.nodes[u].b
+		c, links := v.clusters[number], v.links[number]
+		first, end := c.edgesOf(int(node))
+		for k := first; k < end; k++ {
+			e := &c.edges[k]
+			twins := links.twinsOf(int(e.to))
+			for i := range twins {
+				t := &twins[i]
+				s.reachClusterNode(t.cluster, t.node, &t.rep, cost+e.cost+t.cost, u, int32(k))
+			}
+		}
+		return
+	}
+	slot, p := s.nodes[u].a, s.nodes[u].b
+	entry := &v.slots[slot]
+
+	// The bottom level: through the tile, and across the border.
+	g := entry.graph
+	for _, e := range g.edgesOf(int(p)) {
+		s.reachPort(slot, e.to, &g.ports[e.to].rep, cost+e.cost, u, -1)
+	}
+	if slot == s.goalSlot {
+		if c := s.goalCosts[p]; c < float32(math.Inf(1)) {
+			s.reachGoal(cost+c, u)
+		}
+	}
+	port := &g.ports[p]
+	other := v.slots[port.neighbour].graph
+	if other == nil {
+		return
+	}
+	model := &s.h.model
+	last := -1
+	step := func(x crossing) {
+		if int(x.to) >= len(other.tile.Polys) || !model.passes(&other.tile.Polys[x.to]) {
+			return
+		}
+		q, ok := other.entryPort(slot, x.from, x.to)
+		if !ok || q == last {
+			return
+		}
+		last = q
+		rep := &other.ports[q].rep
+		s.reachPort(port.neighbour, uint32(q), rep, cost+distance(&port.rep, rep), u, -1)
+	}
+	step(port.first())
+	for _, x := range g.extraOf(int(p)) {
+		step(x.crossing)
+	}
+}
+
+// reachPort records that port port of the tile in slot, whose
+// representative point is rep, is reached from node parent (through
+// cluster edge via, or -1) at cost, unless it has a cheaper way already.
+// A port of the start or goal cluster is a node of the bottom level; any
+// other is the cluster node it is (only boundary ports are reached there).
+func (s *Searcher) reachPort(slot, port uint32, rep *geom.Vec3, cost float32, parent, via int32) {
+	entry := &s.v.slots[slot]
+	if entry.cluster != s.startCluster && entry.cluster != s.goalCluster {
+		if int32(port) < entry.graph.boundaryPorts {
+			s.reachClusterNode(entry.cluster, entry.boundaryBase+port, rep, cost, parent, via)
+		}
+		return
+	}
+	s.reachNode(s.l0Base+int32(s.l0Offset[slot]+port), slot, port, rep, cost, parent, via)
+}
+
+// reachClusterNode is reachPort for node node of cluster number.
+func (s *Searcher) reachClusterNode(number, node uint32, rep *geom.Vec3, cost float32, parent, via int32) {
+	if number == s.startCluster || number == s.goalCluster {
+		n := &s.v.clusters[number].nodes[node]
+		s.reachNode(s.l0Base+int32(s.l0Offset[n.slot]+n.port), n.slot, n.port, rep, cost, parent, via)
+		return
+	}
+	s.reachNode(int32(s.v.clusterNodeBase[number]+node), number, node, rep, cost, parent, via)
+}
+
+// reachNode records that node i, named (a, b), is reached at cost.
+func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32, parent, via int32) {
+	n := &s.nodes[i]
+	if n.gen != s.gen {
+		h := distance(rep, &s.goalPos) * heuristicScale
+		if i < s.l0Base && s.landmarks != nil {
+			if !s.goalBounded {
+				// The first cluster node of the search: short searches,
+				// which stay in the start and goal clusters, skip this.
+				s.boundGoal()
+			}
+			if s.landmarks != nil {
+				h = s.landmarkBound(int(i), h)
+			}
+		}
+		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, gen: s.gen}
+	}
+	if cost >= n.cost {
+		return
+	}
+	n.cost, n.parent, n.via, n.closed = cost, parent, via, false
+	s.push(i, cost+n.heuristic)
+}
+
+// reachGoal records that the goal is reached from node parent at cost.
+func (s *Searcher) reachGoal(cost float32, parent int32) {
+	n := &s.nodes[s.goalNode]
+	if n.gen != s.gen {
+		*n = abstractNode{cost: float32(math.Inf(1)), gen: s.gen}
+	}
+	if cost >= n.cost {
+		return
+	}
+	n.cost, n.parent, n.via, n.closed = cost, parent, -1, false
+	s.push(s.goalNode, cost)
+}
+
+// allowRoute marks the tiles the refinement may search: those of the
+// start and goal, of every port on the route and those each cluster edge
+// on it crosses.
+func (s *Searcher) allowRoute() {
+	v := s.v
+	if len(s.allowed) < len(v.slots) {
+		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
+	}
+	route := append(s.routeTiles[:0], s.startSlot, s.goalSlot)
+	for u := s.nodes[s.goalNode].parent; u >= 0 && u != s.startNode; u = s.nodes[u].parent {
+		n := &s.nodes[u]
+		if u >= s.l0Base {
+			route = append(route, n.a)
+		} else {
+			route = append(route, v.clusters[n.a].nodes[n.b].slot)
+		}
+		if n.via < 0 {
+			continue
+		}
+		// The cluster edge belongs to the parent's cluster, which is a
+		// cluster node.
+		c := v.clusters[s.nodes[n.parent].a]
+		mask, ok := c.mask(int(n.via))
+		if !ok {
+			for _, g := range c.tiles {
+				route = append(route, uint32(g.tile.Index()))
+			}
+			continue
+		}
+		for ; mask != 0; mask &= mask - 1 {
+			route = append(route, uint32(c.tiles[trailingZeros(mask)].tile.Index()))
+		}
+	}
+	s.routeTiles = route
+	for _, slot := range route {
+		s.allowed[slot] = s.gen
+	}
+}
+
+// finish writes the corridor of a finished search into path.
+func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
+	result := Result{Status: s.status, Fallback: s.fallback, NodesVisited: s.visited}
+	if s.phase != phaseDone {
+		s.clearSearch()
+		return Result{}, fmt.Errorf("hierarchy: finalize: %w", ErrNoSlicedQuery)
+	}
+	if s.v == nil {
+		// Start and goal are one polygon, or the goal is the start.
+		path[0] = s.startRef
+		result.Count = 1
+	} else {
+		var more query.Status
+		result.Count, more = s.refine.writePath(path)
+		result.Status |= more
+	}
+	s.clearSearch()
+	return result, nil
+}
+
+// push puts node i on the open list with total cost total.
+func (s *Searcher) push(i int32, total float32) {
+	s.heap = pushEntry(s.heap, heapEntry{total: total, node: i})
+}
+
+// pop takes the cheapest open node off the open list, skipping stale
+// entries; ok is false when none is left.
+func (s *Searcher) pop() (int32, bool) {
+	for len(s.heap) > 0 {
+		var e heapEntry
+		s.heap, e = popEntry(s.heap)
+		n := &s.nodes[e.node]
+		if !n.closed && e.total == n.cost+n.heuristic {
+			return e.node, true
+		}
+	}
+	return 0, false
+}
+
+// pushEntry adds e to the binary heap h.
+func pushEntry(h []heapEntry, e heapEntry) []heapEntry {
+	h = append(h, e)
+	i := len(h) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if h[parent].total <= e.total {
+			break
+		}
+		h[i] = h[parent]
+		i = parent
+	}
+	h[i] = e
+	return h
+}
+
+// popEntry removes the cheapest entry of the binary heap h.
+func popEntry(h []heapEntry) ([]heapEntry, heapEntry) {
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	n := len(h)
+	if n == 0 {
+		return h, top
+	}
+	i := 0
+	for {
+		child := 2*i + 1
+		if child >= n {
+			break
+		}
+		if child+1 < n && h[child+1].total < h[child].total {
+			child++
+		}
+		if h[child].total >= last.total {
+			break
+		}
+		h[i] = h[child]
+		i = child
+	}
+	h[i] = last
+	return h, top
+}
+
+// boundGoal computes, per landmark, a lower bound of its cost to the
+// goal: every way into the goal cluster enters at one of its nodes, then
+// goes at least the straight line to the goal.
+func (s *Searcher) boundGoal() {
+	s.goalBounded = true
+	l := s.landmarks
+	if l == nil || l.count == 0 {
+		s.landmarks = nil
+		return
+	}
+	c := s.v.clusters[s.goalCluster]
+	base := int(s.v.clusterNodeBase[s.goalCluster])
+	s.goalBounds = slices.Grow(s.goalBounds[:0], l.count)[:l.count]
+	for k := range s.goalBounds {
+		s.goalBounds[k] = float32(math.Inf(1))
+	}
+	for j := range c.nodes {
+		n := &c.nodes[j]
+		e := distance(&s.v.slots[n.slot].graph.ports[n.port].rep, &s.goalPos)
+		row := l.steps[(base+j)*l.count : (base+j+1)*l.count]
+		for k, steps := range row {
+			if steps == unreachable {
+				continue
+			}
+			// One step off: the stored cost is rounded up.
+			if b := float32(int(steps)-1)*l.unit + e; b < s.goalBounds[k] {
+				s.goalBounds[k] = b
+			}
+		}
+	}
+	// In steps, so that a node's bound is a subtraction per landmark,
+	// capped under unreachable so that a node no way from the landmark
+	// reaches gets no bound from it (a lower goal bound is still one); a
+	// goal no way from the landmark reaches gets a bound no node beats.
+	for k, g := range s.goalBounds {
+		if g < float32(math.Inf(1)) {
+			s.goalBounds[k] = min(g/l.unit, unreachable-1)
+		} else {
+			s.goalBounds[k] = -unreachable
+		}
+	}
+}
+
+// landmarkBound returns the larger of h and the landmarks' lower bound of
+// the cost from cluster node i to the goal. A node no way from a landmark
+// reaches has that landmark's cost at unreachable steps, which gives no
+// bound (goal bounds stay under it).
+func (s *Searcher) landmarkBound(i int, h float32) float32 {
+	l := s.landmarks
+	row := l.steps[i*l.count : (i+1)*l.count]
+	bounds := s.goalBounds[:len(row)]
+	best := float32(0)
+	for k, steps := range row {
+		best = max(best, bounds[k]-float32(steps))
+	}
+	return max(h, best*l.unit*heuristicScale)
+}

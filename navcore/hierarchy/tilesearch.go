@@ -1,0 +1,207 @@
+package hierarchy
+
+import (
+	"math"
+	"slices"
+
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// searchCrossing is a crossing as the searches inside a tile use it: the
+// polygon it leaves from, its port and the middle of its portal.
+type searchCrossing struct {
+	poly uint32
+	port uint32
+	mid  geom.Vec3
+}
+
+// noGoal is the goal polygon of a tile search that has none.
+const noGoal = math.MaxUint32
+
+// tileSearch is a Dijkstra search inside one tile on the same steps as the
+// A* of query.Query.FindPath: a polygon is entered at the middle of a
+// portal, and moving on to the next portal (or to the goal) costs the
+// distance times the polygon's area cost. A state is a polygon entered
+// through one portal, so the search is exact for that cost. It gives the
+// cost of leaving the tile through each port (ending at the port's
+// representative point) and of reaching a goal polygon.
+type tileSearch struct {
+	tile      *navmesh.Tile
+	model     *costModel
+	crossings []searchCrossing
+	ports     []port
+
+	states    []tileState
+	linkState []int32 // per link of the tile: its state's index+1, 0 for none yet
+	heap      []int32
+	portCost  []float32
+	goalCost  float32
+	settled   int
+}
+
+type tileState struct {
+	pos       geom.Vec3
+	cost      float32
+	poly      uint32
+	heapIndex int32 // -1 off the heap, settledIndex once settled
+}
+
+const settledIndex = -2
+
+// reset prepares a search of tile under model, whose exits are crossings
+// (grouped in ports).
+func (s *tileSearch) reset(tile *navmesh.Tile, model *costModel, crossings []searchCrossing, ports []port) {
+	s.tile, s.model, s.crossings, s.ports = tile, model, crossings, ports
+	s.states = s.states[:0]
+	n := len(tile.Links)
+	s.linkState = slices.Grow(s.linkState[:0], n)[:n]
+	clear(s.linkState)
+	s.heap = s.heap[:0]
+	s.portCost = slices.Grow(s.portCost[:0], len(ports))[:len(ports)]
+	for i := range s.portCost {
+		s.portCost[i] = float32(math.Inf(1))
+	}
+	s.goalCost = float32(math.Inf(1))
+	s.settled = 0
+}
+
+// addSource starts the search at pos in polygon poly with cost.
+func (s *tileSearch) addSource(poly uint32, pos geom.Vec3, cost float32) {
+	s.states = append(s.states, tileState{pos: pos, cost: cost, poly: poly, heapIndex: -1})
+	s.push(int32(len(s.states) - 1))
+}
+
+// run searches until every state is settled, or, with stopAtGoal, until
+// the goal's cost is known.
+func (s *tileSearch) run(goalPoly uint32, goalPos geom.Vec3) {
+	s.search(goalPoly, goalPos, false)
+}
+
+// runToGoal searches until the cost of reaching goalPos in goalPoly is
+// known (s.goalCost, +Inf when it cannot be reached).
+func (s *tileSearch) runToGoal(goalPoly uint32, goalPos geom.Vec3) {
+	s.search(goalPoly, goalPos, true)
+}
+
+func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool) {
+	t, model := s.tile, s.model
+	self := uint32(t.Index())
+	base := t.PolyRefBase()
+	n := uint32(len(t.Polys))
+	for len(s.heap) > 0 {
+		current := s.pop()
+		st := s.states[current]
+		if stopAtGoal && st.cost >= s.goalCost {
+			return
+		}
+		s.states[current].heapIndex = settledIndex
+		s.settled++
+		poly := &t.Polys[st.poly]
+		area := model.areaCost[poly.AreaAndType&0x3f]
+		for k := range s.crossings {
+			c := &s.crossings[k]
+			if c.poly != st.poly {
+				continue
+			}
+			cost := st.cost + (distance(&st.pos, &c.mid)+distance(&c.mid, &s.ports[c.port].rep))*area
+			if cost < s.portCost[c.port] {
+				s.portCost[c.port] = cost
+			}
+		}
+		if st.poly == goalPoly {
+			if cost := st.cost + distance(&st.pos, &goalPos)*area; cost < s.goalCost {
+				s.goalCost = cost
+			}
+		}
+		for l := poly.FirstLink; l != navmesh.NullLink; l = t.Links[l].Next {
+			link := &t.Links[l]
+			ref := link.Ref
+			if ref == 0 || ref.TileIndex() != self || ref.PolyIndex() >= n {
+				continue
+			}
+			next := &t.Polys[ref.PolyIndex()]
+			if !model.passes(next) {
+				continue
+			}
+			index := s.linkState[l] - 1
+			if index < 0 {
+				mid := portalMid(t, poly, link, base|navmesh.Ref(st.poly), t, next)
+				s.states = append(s.states, tileState{pos: mid, cost: float32(math.Inf(1)), poly: ref.PolyIndex(), heapIndex: -1})
+				index = int32(len(s.states) - 1)
+				s.linkState[l] = index + 1
+			}
+			target := &s.states[index]
+			if target.heapIndex == settledIndex {
+				continue
+			}
+			if cost := st.cost + distance(&st.pos, &target.pos)*area; cost < target.cost {
+				target.cost = cost
+				if target.heapIndex < 0 {
+					s.push(index)
+				} else {
+					s.up(int(target.heapIndex))
+				}
+			}
+		}
+	}
+}
+
+func (s *tileSearch) push(i int32) {
+	s.heap = append(s.heap, i)
+	s.states[i].heapIndex = int32(len(s.heap) - 1)
+	s.up(len(s.heap) - 1)
+}
+
+func (s *tileSearch) pop() int32 {
+	top := s.heap[0]
+	last := len(s.heap) - 1
+	s.heap[0] = s.heap[last]
+	s.states[s.heap[0]].heapIndex = 0
+	s.heap = s.heap[:last]
+	if last > 0 {
+		s.down(0)
+	}
+	s.states[top].heapIndex = -1
+	return top
+}
+
+func (s *tileSearch) up(i int) {
+	h := s.heap
+	item := h[i]
+	cost := s.states[item].cost
+	for i > 0 {
+		parent := (i - 1) / 2
+		if s.states[h[parent]].cost <= cost {
+			break
+		}
+		h[i] = h[parent]
+		s.states[h[i]].heapIndex = int32(i)
+		i = parent
+	}
+	h[i] = item
+	s.states[item].heapIndex = int32(i)
+}
+
+func (s *tileSearch) down(i int) {
+	h := s.heap
+	item := h[i]
+	cost := s.states[item].cost
+	for {
+		child := 2*i + 1
+		if child >= len(h) {
+			break
+		}
+		if child+1 < len(h) && s.states[h[child+1]].cost < s.states[h[child]].cost {
+			child++
+		}
+		if s.states[h[child]].cost >= cost {
+			break
+		}
+		h[i] = h[child]
+		s.states[h[i]].heapIndex = int32(i)
+		i = child
+	}
+	h[i] = item
+	s.states[item].heapIndex = int32(i)
+}

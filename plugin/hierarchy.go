@@ -1,0 +1,36 @@
+package plugin
+
+import (
+	"fmt"
+
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/hierarchy"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// newPathQueue makes the crowd's path queue, with a hierarchy for the
+// first filter when c.HierarchicalPaths asks for one (not with Reference).
+func newPathQueue(c *Config) (*crowd.PathQueue, error) {
+	config := c.PathQueue
+	if c.HierarchicalPaths && !c.Reference {
+		filter := query.NewFilter()
+		if len(c.Filters) > 0 {
+			filter = &c.Filters[0]
+		}
+		h, err := hierarchy.New(c.Mesh, filter, hierarchy.Options{Workers: c.Workers})
+		if err != nil {
+			return nil, fmt.Errorf("hierarchical paths: %w", err)
+		}
+		config.Hierarchy = h
+	}
+	return crowd.NewPathQueue(c.Mesh, config)
+}
+
+// Hierarchy returns the hierarchy the path queue plans with
+// (Config.HierarchicalPaths), nil when there is none.
+func (p *Plugin) Hierarchy() *hierarchy.Hierarchy {
+	if p.pathQueue == nil {
+		return nil
+	}
+	return p.pathQueue.Hierarchy()
+}

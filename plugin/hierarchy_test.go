@@ -1,0 +1,56 @@
+package plugin
+
+import (
+	"context"
+	"testing"
+
+	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHierarchicalPaths plans the reference scenario's random targets on
+// the generated level with and without the hierarchy: the crowd plans the
+// same targets, sooner.
+func TestHierarchicalPaths(t *testing.T) {
+	mesh, err := bigworld.Small().CachedMesh(context.Background(), 0)
+	require.NoError(t, err)
+	plain := runReachScenario(t, mesh, 120, 240, Config{})
+	hierarchical := runReachScenario(t, mesh, 120, 240, Config{HierarchicalPaths: true})
+	t.Logf("plain:        %v", plain)
+	t.Logf("hierarchical: %v", hierarchical)
+	assert.Equal(t, plain.outOfReach, hierarchical.outOfReach)
+	assert.LessOrEqual(t, hierarchical.unplanned, plain.unplanned)
+	assert.LessOrEqual(t, hierarchical.meanPlanTicks, plain.meanPlanTicks)
+}
+
+func TestHierarchicalPathsConfig(t *testing.T) {
+	mesh, err := bigworld.Small().CachedMesh(context.Background(), 0)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name   string
+		config Config
+		want   bool
+	}{
+		{"off", Config{}, false},
+		{"on", Config{HierarchicalPaths: true}, true},
+		{"reference", Config{HierarchicalPaths: true, Reference: true}, false},
+	} {
+		c.config.Mesh = mesh
+		p, err := New(c.config)
+		require.NoError(t, err, c.name)
+		world := ecs.NewWorld()
+		require.NoError(t, p.Install(&world), c.name)
+		assert.Equal(t, c.want, p.Hierarchy() != nil, c.name)
+		assert.Equal(t, c.want, p.settings.Get().HierarchicalPaths, c.name)
+		require.NoError(t, p.Step(&world, 1.0/60))
+		assert.Equal(t, c.want, p.pathQueue.Hierarchical(), c.name)
+		if c.want {
+			// The Settings switch turns it off between ticks.
+			p.settings.Get().HierarchicalPaths = false
+			require.NoError(t, p.Step(&world, 1.0/60))
+			assert.False(t, p.pathQueue.Hierarchical())
+		}
+	}
+}
