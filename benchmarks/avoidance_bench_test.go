@@ -11,17 +11,17 @@ import (
 	"github.com/archenav/archenav/internal/crowdcheck"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
 )
 
 // avoidanceCases are the crowds BenchmarkCrowdAvoidance runs with each
 // method: the reference's sizes on both levels on one worker, 2000 agents
-// again on two, and 10,000 agents on two.
-//
-// The 10,000-agent rows stand in for the 1 km level of the hierarchy work
-// (issue #14) until its generator is on main: dungeon is far too small for
-// them (overpacked: most bodies overlap), so they measure the cost of a
-// worst case, not a realistic crowd.
+// again on two, and 10,000 agents on two: on the 1 km level of the
+// hierarchy work ("bigworld", internal/bigworld's Default, with local
+// trips: see localTrips), and on dungeon and nav_test, which are far too
+// small for them (overpacked: most bodies overlap), as a worst case.
 var avoidanceCases = []struct {
 	level   string
 	agents  int
@@ -30,7 +30,54 @@ var avoidanceCases = []struct {
 	{"dungeon", 100, 1}, {"dungeon", 500, 1}, {"dungeon", 1000, 1}, {"dungeon", 2000, 1},
 	{"nav_test", 100, 1}, {"nav_test", 500, 1}, {"nav_test", 1000, 1}, {"nav_test", 2000, 1},
 	{"dungeon", 2000, 2}, {"nav_test", 2000, 2},
-	{"dungeon", 10000, 2}, {"nav_test", 10000, 2},
+	{"bigworld", 10000, 2}, {"dungeon", 10000, 2}, {"nav_test", 10000, 2},
+}
+
+// localTripRadius bounds how far (along the mesh) a local trip's target
+// lies from its start [Units: world units]
+const localTripRadius = 50
+
+// localTrips picks n trips on mesh, picked once per process: each starts at
+// a random point of the mesh and goes to a random point within
+// localTripRadius of it that it can reach (query.FindRandomPointAroundCircle):
+// a crowd spread over a big world, each agent going about its business
+// nearby, as an open world's crowds do.
+func localTrips(b *testing.B, mesh *navmesh.Mesh, n int) []crowdTrip {
+	b.Helper()
+	trips, err := tripCache.get(fmt.Sprintf("local/%p/%d", mesh, n), func() ([]crowdTrip, error) {
+		q, err := query.New(mesh, queryNodes)
+		if err != nil {
+			return nil, err
+		}
+		filter := crowdFilter()
+		rng := &lcg{state: crowdSeed}
+		trips := make([]crowdTrip, n)
+		for i := range trips {
+			start, err := q.FindRandomPoint(&filter, rng.next)
+			if err != nil {
+				return nil, fmt.Errorf("agent %d: random start: %w", i, err)
+			}
+			target, _, err := q.FindRandomPointAroundCircle(start.Ref, start.Pos, localTripRadius, &filter, rng.next)
+			if err != nil {
+				return nil, fmt.Errorf("agent %d: random target: %w", i, err)
+			}
+			trips[i] = crowdTrip{start.Pos, target.Pos}
+		}
+		return trips, nil
+	})
+	if err != nil {
+		b.Fatalf("local trips: %v", err)
+	}
+	return trips
+}
+
+// avoidanceCrowd returns the mesh and the trips of a case.
+func avoidanceCrowd(b *testing.B, level string, agents int) (*navmesh.Mesh, []crowdTrip) {
+	if level == "bigworld" {
+		mesh := bigWorldMesh(b)
+		return mesh, localTrips(b, mesh, agents)
+	}
+	return soloMesh(b, level), crowdTrips(b, level, agents)
 }
 
 // avoidanceMethods are the methods compared, each as preset 3 (the agents'
@@ -48,7 +95,7 @@ func avoidancePreset(method crowd.AvoidanceMethod) crowd.AvoidanceParams {
 }
 
 // BenchmarkCrowdAvoidance runs BenchmarkCrowd's crowds (same trips, same
-// agents) once per avoidance method, side by side, and measures quality
+// agents) and a big-world crowd once per avoidance method, side by side, and measures quality
 // with internal/crowdcheck between the ticks (outside the timer). One op is
 // one tick; use -benchtime 600x for one 10 s run per row.
 //
@@ -72,8 +119,7 @@ func BenchmarkCrowdAvoidance(b *testing.B) {
 }
 
 func benchmarkCrowdAvoidance(b *testing.B, level string, agents, workers int, method crowd.AvoidanceMethod) {
-	mesh := soloMesh(b, level)
-	trips := crowdTrips(b, level, agents)
+	mesh, trips := avoidanceCrowd(b, level, agents)
 	targets := make([]geom.Vec3, len(trips))
 	for i, trip := range trips {
 		targets[i] = trip.target
