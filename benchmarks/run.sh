@@ -7,7 +7,8 @@
 # COUNT (default 5) is how many times the bake and query benchmarks run
 # (compare keeps the fastest, as the C++ best-of-5); CROWD=0 skips the crowd,
 # the longest part (about 5 minutes), and AVOIDANCE=0 the avoidance methods
-# side by side (BenchmarkCrowdAvoidance, about 10 minutes).
+# side by side (BenchmarkCrowdAvoidance, about 15 minutes; the first run on a
+# machine also bakes the 1 km level).
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-benchmarks/results.txt}
