@@ -81,7 +81,7 @@ BenchmarkCrowdAvoidance/dungeon/agents=100/method=adaptive/workers=1-2 	600	8000
 	var out bytes.Buffer
 	require.NoError(t, run(nil, strings.NewReader(lines), &out))
 	text := out.String()
-	assert.Contains(t, text, "| nav_test | 2000 | 1 | 12.0 / 7.00 | 6.00 / 1.00 | 6.0× | 298 / 310 | 11 / 9 | 2900000 / 3500000 | 0 / 0 | 0.080 / 0.065 | 95.0 |")
-	assert.Contains(t, text, "| dungeon | 100 | 1 | 0.800 / – | 0.500 / – | – |", "a method missing shows as –")
+	assert.Contains(t, text, "| nav_test | 2000 | 1 | 12.0 / 7.00 | – / – | 6.00 / 1.00 | 6.0× | 298 / 310 | 11 / 9 | 2900000 / 3500000 | 0 / 0 | 0.080 / 0.065 | 95.0 |")
+	assert.Contains(t, text, "| dungeon | 100 | 1 | 0.800 / – | – / – | 0.500 / – | – |", "a method missing shows as –")
 	assert.Less(t, strings.Index(text, "| dungeon | 100 |"), strings.Index(text, "| nav_test | 2000 |"), "rows by level, then agents")
 }
