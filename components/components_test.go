@@ -30,6 +30,25 @@ func TestDefaultAgentParams(t *testing.T) {
 	assert.False(t, (AnticipateTurns | Separation).Has(ObstacleAvoidance))
 }
 
+func TestAgentParamsForRadiusScalesTheRanges(t *testing.T) {
+	assert.Equal(t, DefaultAgentParams(), AgentParamsForRadius(0.6))
+	defaults := DefaultAgentParams()
+	for _, radius := range []float32{0.05, 0.3, 0.6, 1, 2.5, 40} {
+		p := AgentParamsForRadius(radius)
+		require.NoError(t, p.Validate(), "radius %v", radius)
+		assert.Equal(t, radius, p.Radius)
+		assert.Equal(t, radius*12, p.CollisionQueryRange, "radius %v", radius)
+		assert.Equal(t, radius*30, p.PathOptimizationRange, "radius %v", radius)
+		assert.InDelta(t, 12, p.CollisionQueryRange/p.Radius, 1e-5)
+		assert.InDelta(t, 30, p.PathOptimizationRange/p.Radius, 1e-5)
+		// Everything else is the default agent's.
+		p.Radius, p.CollisionQueryRange, p.PathOptimizationRange = defaults.Radius, defaults.CollisionQueryRange, defaults.PathOptimizationRange
+		assert.Equal(t, defaults, p, "radius %v", radius)
+	}
+	bad := AgentParamsForRadius(0)
+	assert.ErrorIs(t, bad.Validate(), ErrInvalidParams)
+}
+
 func TestAgentParamsValidate(t *testing.T) {
 	nan, inf := float32(math.NaN()), float32(math.Inf(1))
 	for name, change := range map[string]func(*AgentParams){

@@ -63,10 +63,12 @@ type AgentParams struct {
 	// [Units: world units / s]
 	MaxSpeed float32
 	// CollisionQueryRange is how far away neighbours and walls are taken
-	// into account; usually 12 radii [Limit: > 0] [Units: world units]
+	// into account; usually 12 radii (AgentParamsForRadius sets it so)
+	// [Limit: > 0] [Units: world units]
 	CollisionQueryRange float32
 	// PathOptimizationRange is how far ahead visibility shortcuts look; usually
-	// 30 radii [Limit: > 0] [Units: world units]
+	// 30 radii (AgentParamsForRadius sets it so) [Limit: > 0]
+	// [Units: world units]
 	PathOptimizationRange float32
 	// SeparationWeight scales the push away from neighbours when Separation
 	// is on [Limit: >= 0]
@@ -82,13 +84,25 @@ type AgentParams struct {
 }
 
 // DefaultAgentParams returns the settings of the reference crowd benchmark:
-// radius 0.6, height 2, acceleration 8, speed 3.5, collision range 7.2 (12
-// radii), path optimization range 18 (30 radii), separation weight 2, every
-// update flag, avoidance preset 3 (high quality, adaptive) and filter 0.
-func DefaultAgentParams() AgentParams {
+// AgentParamsForRadius(0.6), that is radius 0.6, height 2, acceleration 8,
+// speed 3.5, collision range 7.2 (12 radii), path optimization range 18 (30
+// radii), separation weight 2, every update flag, avoidance preset 3 (high
+// quality, adaptive) and filter 0.
+func DefaultAgentParams() AgentParams { return AgentParamsForRadius(0.6) }
+
+// AgentParamsForRadius returns the default agent (see DefaultAgentParams)
+// resized to radius: CollisionQueryRange is 12 radii and
+// PathOptimizationRange 30 radii, as RecastDemo sets them, so that an agent
+// of another size looks as far ahead, in bodies, as the default one and
+// needs no tuning. Height, acceleration, speed and the rest keep the
+// default values. A crowd takes agents up to its Config.MaxAgentRadius (0.6
+// by default; set it to the largest radius spawned), and the navmesh should
+// be baked for the largest radius too (bake.Settings.AgentRadius).
+//
+// radius [Limit: > 0, finite] [Units: world units]
+func AgentParamsForRadius(radius float32) AgentParams {
 	// The ranges are float32 products, as RecastDemo computes them
-	// (radius * 12.0f): the exact 7.2 rounds to a different float32.
-	radius := float32(0.6)
+	// (radius * 12.0f): for 0.6 the exact 7.2 rounds to another float32.
 	return AgentParams{
 		Radius:                radius,
 		Height:                2,

@@ -91,6 +91,16 @@ type Settings struct {
 	// an agent is placed or recovered (m_agentPlacementHalfExtents: 2, 1.5
 	// and 2 maximum agent radii) [Units: world units]
 	PlacementHalfExtents geom.Vec3
+	// TargetHalfExtents is the box searched for the nearest polygon when a
+	// move target is set (plugin.RequestMoveTarget) or its polygon is
+	// found again after a navmesh change: a target off the navmesh, such as
+	// a point clicked on a wall or on a table top, goes to the nearest
+	// polygon point within it, and a target with none inside is refused
+	// with the distance to the nearest polygon. DefaultSettings makes it
+	// (2, 4, 2) or PlacementHalfExtents where that is larger; the reference
+	// uses PlacementHalfExtents (plugin.Config.TargetHalfExtents sets it)
+	// [Limit: each > 0, finite] [Units: world units]
+	TargetHalfExtents geom.Vec3
 	// ArrivalDistance is how near (xz) the target an agent with a complete
 	// corridor must come for the TargetReached event [Limit: >= 0]
 	// [Units: world units]
@@ -148,11 +158,14 @@ type Settings struct {
 }
 
 // DefaultSettings returns the reference's values for a crowd whose largest
-// agent radius is maxAgentRadius, with an arrival distance of a third of it
-// and the improvements over the reference on (but ContactSliding).
+// agent radius is maxAgentRadius, with an arrival distance of a third of it,
+// a move target searched for within TargetHalfExtents and the improvements
+// over the reference on (but ContactSliding).
 func DefaultSettings(maxAgentRadius float32) Settings {
+	placement := geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2}
 	return Settings{
-		PlacementHalfExtents:        geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2},
+		PlacementHalfExtents:        placement,
+		TargetHalfExtents:           geom.Max(placement, geom.Vec3{2, 4, 2}), // RecastDemo's query box
 		ArrivalDistance:             maxAgentRadius / 3,
 		PathQueueIterations:         100,
 		MaxPathQueueRequestsPerTick: 8,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/systems"
@@ -38,6 +39,16 @@ type Config struct {
 	// grid's cells and the placement search box [Limit: >= 0, finite;
 	// 0 = DefaultMaxAgentRadius] [Units: world units]
 	MaxAgentRadius float32
+	// TargetHalfExtents is the box RequestMoveTarget searches for the
+	// navmesh point nearest a target (the Settings resource's
+	// TargetHalfExtents, which may be changed between ticks): a target
+	// off the navmesh within it is snapped to the nearest polygon point, one
+	// farther away is refused with ErrOffMesh and the distance to the
+	// nearest polygon. Widen it to snap targets from farther away
+	// [Limit: each > 0, finite; zero = (2, 4, 2) or the placement box
+	// (2, 1.5, 2 MaxAgentRadius) where larger, the placement box with
+	// Reference] [Units: world units]
+	TargetHalfExtents geom.Vec3
 	// Workers is the number of goroutines the parallel stages use
 	// [Limit: 0..systems.MaxWorkers; 0 = 1]. Results do not depend on it.
 	Workers int
@@ -155,6 +166,9 @@ func (c Config) withDefaults() (Config, error) {
 		return bad("%d AvoidancePresets, want at most %d", len(c.AvoidancePresets), components.MaxAvoidancePresets)
 	case !finite(c.TimeStep) || c.TimeStep < 0:
 		return bad("TimeStep %v, want a finite number >= 0", c.TimeStep)
+	case c.TargetHalfExtents != (geom.Vec3{}) && !(geom.IsFinite(c.TargetHalfExtents) &&
+		c.TargetHalfExtents[0] > 0 && c.TargetHalfExtents[1] > 0 && c.TargetHalfExtents[2] > 0):
+		return bad("TargetHalfExtents %v, want finite numbers > 0 (or all 0 for the default)", c.TargetHalfExtents)
 	}
 	for i := range c.AvoidancePresets {
 		if err := c.AvoidancePresets[i].Validate(); err != nil {
@@ -228,5 +242,11 @@ func (c *Config) settings() components.Settings {
 		s.PileFraction = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
+	switch {
+	case c.TargetHalfExtents != geom.Vec3{}:
+		s.TargetHalfExtents = c.TargetHalfExtents
+	case c.Reference:
+		s.TargetHalfExtents = s.PlacementHalfExtents
+	}
 	return s
 }

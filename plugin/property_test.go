@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -18,11 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// long turns on the long property runs:
-//
-//	go test ./plugin -run TestCrowdPropertiesLong -timeout 30m -args -long
-var long = flag.Bool("long", false, "run the long crowd property tests")
 
 // propertyRun describes one long run of a crowd with random targets.
 type propertyRun struct {
@@ -57,7 +51,9 @@ func TestCrowdProperties(t *testing.T) {
 		{level: "nav_test", agents: 120, ticks: 1200, workers: 1, seed: 2, maxStuck: 2},
 		{level: "dungeon", agents: 120, ticks: 1200, workers: 2, seed: 1, maxStuck: 2, avoidance: crowd.AvoidanceORCA},
 	}
-	if testing.Short() {
+	if testing.Short() || longtest.Race {
+		// Under the race detector (ten times slower) the short runs: the
+		// full ones run in CI's race-free pass.
 		for i := range runs {
 			runs[i].agents, runs[i].ticks = 60, 400
 		}
@@ -74,9 +70,9 @@ func TestCrowdProperties(t *testing.T) {
 // and its corridor, hardly any stuck, and brings nearly as many agents to
 // their targets (at least 90 %; the runs are chaotic, so one seed's count
 // moves by a few percent with any change). Behind internal/longtest
-// (ARCHENAV_LONG=1), three to five minutes.
+// (ARCHENAV_LONG=1, without the race detector), one to five minutes.
 func TestORCAPropertiesLong(t *testing.T) {
-	longtest.Skip(t)
+	longtest.SkipSoak(t)
 	for _, run := range []propertyRun{
 		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
 		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
@@ -94,12 +90,13 @@ func TestORCAPropertiesLong(t *testing.T) {
 }
 
 // TestCrowdPropertiesLong is the long version: hundreds of agents, thousands
-// of ticks, and the same runs with Config.Reference for comparison. It runs
-// only with -args -long (two to three minutes).
+// of ticks, and the same runs with Config.Reference for comparison. A soak
+// test (two to three minutes): it runs with ARCHENAV_LONG=1 and without the
+// race detector,
+//
+//	ARCHENAV_LONG=1 go test ./plugin -run TestCrowdPropertiesLong -timeout 30m
 func TestCrowdPropertiesLong(t *testing.T) {
-	if !*long {
-		t.Skip("run with -args -long")
-	}
+	longtest.SkipSoak(t)
 	for _, run := range []propertyRun{
 		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
 		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},

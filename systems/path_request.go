@@ -182,7 +182,7 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 		// Then the target's polygon.
 		if target.State != components.TargetFailed {
 			if !q.IsValidPolyRef(target.Ref, filter) {
-				nearest, err := q.FindNearestPoly(target.Position, s.settings.PlacementHalfExtents, filter)
+				nearest, err := q.FindNearestPoly(target.Position, s.settings.TargetHalfExtents, filter)
 				target.Ref = 0
 				if err == nil && nearest.Ref != 0 {
 					target.Ref = nearest.Ref

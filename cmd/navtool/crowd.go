@@ -42,6 +42,7 @@ type crowdOptions struct {
 	json         bool
 	reference    bool
 	fullSearch   bool
+	connected    bool
 	tracePath    string
 	tripsPath    string
 	avoidance    crowd.AvoidanceMethod
@@ -63,11 +64,12 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
 	fs.StringVar(&opts.tracePath, "trace", "", "write the positions and target states of tick 0 and every 30th tick to `file` (the format of plugin/testdata/reference)")
 	fs.StringVar(&opts.tripsPath, "write-scenario", "", "write the agents' starts and targets to `file` as a -scenario CSV")
+	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -85,6 +87,8 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, errors.New("-navmesh is required")
 	case (opts.agents > 0) == (opts.scenarioPath != ""):
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
+	case opts.connected && opts.scenarioPath != "":
+		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
 	case opts.ticks < 1:
@@ -147,27 +151,47 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 }
 
 // randomCrowdTrips picks n seeded random starts and targets on mesh: start
-// and target of agent i are the (2i)th and (2i+1)th random points.
-func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64) ([]crowdTrip, error) {
+// and target of agent i are the (2i)th and (2i+1)th random points. They
+// come from Detour's FindRandomPoint over the whole mesh (the points the
+// C++ comparison runs use), or with connected from the largest connected
+// part only (query.LargestComponentSampler), so that every target is in
+// reach.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
 	q, err := query.New(mesh, 2048)
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	random := func() float32 { return rng.Float32() }
+	point := func() (query.RandomPoint, error) { return q.FindRandomPoint(filter, random) }
+	if connected {
+		sampler, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+		if err != nil {
+			return nil, err
+		}
+		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random) }
+	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
-		start, err := q.FindRandomPoint(filter, random)
+		start, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random start: %w", err)
 		}
-		target, err := q.FindRandomPoint(filter, random)
+		target, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random target: %w", err)
 		}
 		trips[i] = crowdTrip{start.Pos, target.Pos}
 	}
 	return trips, nil
+}
+
+// crowdFilter is the agents' filter: everything but RecastDemo's
+// "disabled" flag, as in the reference crowd benchmark.
+func crowdFilter() *query.Filter {
+	filter := query.NewFilter()
+	filter.ExcludeFlags = navmesh.FlagDisabled
+	return filter
 }
 
 // crowdReport is the result of a run; -json prints it as is.
@@ -222,8 +246,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	filter := *query.NewFilter()
-	filter.ExcludeFlags = navmesh.FlagDisabled
+	filter := *crowdFilter()
 
 	var trips []crowdTrip
 	if opts.scenarioPath != "" {
@@ -236,7 +259,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.scenarioPath, err)
 		}
-	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed); err != nil {
+	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed, opts.connected); err != nil {
 		return err
 	}
 	if opts.tripsPath != "" {

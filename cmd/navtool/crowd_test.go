@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -95,24 +98,54 @@ func TestCrowdCommandBadInput(t *testing.T) {
 	empty := write("empty.csv", "sx,sy,sz,tx,ty,tz\n")
 	offMesh := write("off.csv", "sx,sy,sz,tx,ty,tz\n1000,0,1000,0,0,0\n")
 	for name, args := range map[string][]string{
-		"no navmesh":     {"-agents", "3"},
-		"no agents":      {"-navmesh", crowdTestMesh},
-		"both":           {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
-		"ticks":          {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
-		"dt":             {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
-		"workers":        {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
-		"extra argument": {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
-		"missing column": {"-navmesh", crowdTestMesh, "-scenario", noColumn},
-		"NaN":            {"-navmesh", crowdTestMesh, "-scenario", nan},
-		"no rows":        {"-navmesh", crowdTestMesh, "-scenario", empty},
-		"off the mesh":   {"-navmesh", crowdTestMesh, "-scenario", offMesh},
-		"no such mesh":   {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
-		"avoidance":      {"-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "sampling"},
+		"no navmesh":         {"-agents", "3"},
+		"no agents":          {"-navmesh", crowdTestMesh},
+		"both":               {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
+		"ticks":              {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
+		"dt":                 {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
+		"workers":            {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
+		"extra argument":     {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
+		"missing column":     {"-navmesh", crowdTestMesh, "-scenario", noColumn},
+		"NaN":                {"-navmesh", crowdTestMesh, "-scenario", nan},
+		"no rows":            {"-navmesh", crowdTestMesh, "-scenario", empty},
+		"off the mesh":       {"-navmesh", crowdTestMesh, "-scenario", offMesh},
+		"no such mesh":       {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"connected scenario": {"-navmesh", crowdTestMesh, "-scenario", empty, "-connected"},
+		"avoidance":          {"-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "sampling"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		assert.Error(t, err, name)
 		assert.True(t, strings.HasPrefix(err.Error(), "crowd: "), name)
 	}
+}
+
+// TestCrowdCommandConnected: with -connected every target is in reach on
+// nav_test's solo tile, where most of FindRandomPoint's are not.
+func TestCrowdCommandConnected(t *testing.T) {
+	mesh := filepath.Join(t.TempDir(), "nav_test.navmesh")
+	require.NoError(t, run([]string{"bake", "-o", mesh, "../../testdata/nav_test.obj"}, &bytes.Buffer{}, &bytes.Buffer{}))
+	reports := map[bool]crowdReport{}
+	for _, connected := range []bool{false, true} {
+		args := []string{"crowd", "-navmesh", mesh, "-agents", "100", "-seed", "3", "-ticks", "30", "-json"}
+		if connected {
+			args = append(args, "-connected")
+		}
+		var stdout bytes.Buffer
+		require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		reports[connected] = report
+	}
+	assert.Greater(t, reports[false].OutOfReach, 50)
+	assert.Zero(t, reports[true].OutOfReach)
+	assert.Zero(t, reports[true].PartialPaths)
+}
+
+func mustLoad(t *testing.T, path string) *navmesh.Mesh {
+	t.Helper()
+	mesh, _, err := navmesh.LoadFile(path)
+	require.NoError(t, err)
+	return mesh
 }
 
 func TestReadCrowdScenario(t *testing.T) {
@@ -125,31 +158,42 @@ func TestReadCrowdScenario(t *testing.T) {
 }
 
 // TestCrowdCommandOutOfReach bakes nav_test, where most random targets are
-// out of reach, and runs 1000 agents for 120 ticks: planned to the nearest
-// reachable point, no agent waits for a path at the end; searched in full,
-// as the reference does, many still do.
+// out of reach, and runs 400 agents (1000 in the long test, ARCHENAV_LONG=1)
+// for 120 ticks: planned to the nearest reachable point, no agent waits
+// for a path at the end; searched in full, as the reference does, many
+// still do.
 func TestCrowdCommandOutOfReach(t *testing.T) {
 	mesh := filepath.Join(t.TempDir(), "nav_test.navmesh")
 	require.NoError(t, run([]string{"bake", "-o", mesh, "../../testdata/nav_test.obj"}, &bytes.Buffer{}, &bytes.Buffer{}))
-	reports := map[bool]crowdReport{}
-	for _, full := range []bool{false, true} {
-		args := []string{"crowd", "-navmesh", mesh, "-agents", "1000", "-seed", "3", "-ticks", "120", "-json"}
-		if full {
-			args = append(args, "-full-search-unreachable")
-		}
-		var stdout bytes.Buffer
-		require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
-		var report crowdReport
-		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
-		reports[full] = report
-		t.Logf("full search %v: %d out of reach, %d waiting, %d reached (%d of the reachable)",
-			full, report.OutOfReach, report.WaitingForPath, report.Reached, report.ReachedReachable)
+	for _, c := range []struct {
+		agents, minWaiting int
+		long               bool
+	}{{400, 20, false}, {1000, 100, true}} {
+		t.Run(fmt.Sprint(c.agents, " agents"), func(t *testing.T) {
+			if c.long {
+				longtest.Skip(t)
+			}
+			reports := map[bool]crowdReport{}
+			for _, full := range []bool{false, true} {
+				args := []string{"crowd", "-navmesh", mesh, "-agents", fmt.Sprint(c.agents), "-seed", "3", "-ticks", "120", "-json"}
+				if full {
+					args = append(args, "-full-search-unreachable")
+				}
+				var stdout bytes.Buffer
+				require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
+				var report crowdReport
+				require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+				reports[full] = report
+				t.Logf("full search %v: %d out of reach, %d waiting, %d reached (%d of the reachable)",
+					full, report.OutOfReach, report.WaitingForPath, report.Reached, report.ReachedReachable)
+			}
+			nearest, full := reports[false], reports[true]
+			assert.Equal(t, nearest.OutOfReach, full.OutOfReach)
+			assert.Greater(t, nearest.OutOfReach, c.agents*6/10)
+			assert.Zero(t, nearest.WaitingForPath)
+			assert.Equal(t, nearest.OutOfReach, nearest.PartialPaths)
+			assert.Greater(t, full.WaitingForPath, c.minWaiting)
+			assert.LessOrEqual(t, nearest.ReachedReachable, nearest.Reached)
+		})
 	}
-	nearest, full := reports[false], reports[true]
-	assert.Equal(t, nearest.OutOfReach, full.OutOfReach)
-	assert.Greater(t, nearest.OutOfReach, 600)
-	assert.Zero(t, nearest.WaitingForPath)
-	assert.Equal(t, nearest.OutOfReach, nearest.PartialPaths)
-	assert.Greater(t, full.WaitingForPath, 100)
-	assert.LessOrEqual(t, nearest.ReachedReachable, nearest.Reached)
 }

@@ -50,7 +50,7 @@ func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 		if err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
-		if mesh, err = singleTileMesh(result.TileData); err != nil {
+		if mesh, err = result.NavMesh(); err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
 	}

@@ -91,16 +91,3 @@ func loadNavmesh(name string, file []byte) (*Level, error) {
 	}
 	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
 }
-
-// singleTileMesh returns a mesh holding just data, its one tile spanning the
-// tile's bounds.
-func singleTileMesh(data *navmesh.TileData) (*navmesh.Mesh, error) {
-	mesh, err := navmesh.New(navmesh.SingleTileParams(data))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := mesh.AddTile(data, 0); err != nil {
-		return nil, err
-	}
-	return mesh, nil
-}

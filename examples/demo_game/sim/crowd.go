@@ -43,11 +43,13 @@ type Sim struct {
 
 	query  *query.Query
 	filter *query.Filter
-	// regionFilter passes the main region only: spawn points and targets.
-	regionFilter *query.Filter
-	random       *rand.Rand
-	drawPath     [maxDrawnPath]query.StraightPathPoint
-	retarget     []ecs.Entity // agents to give a new target after a tick
+	// spawns draws spawn points and targets on the mesh's largest
+	// connected part, so no agent starts on an island it cannot leave,
+	// such as the top of a wall.
+	spawns   *query.ComponentSampler
+	random   *rand.Rand
+	drawPath [maxDrawnPath]query.StraightPathPoint
+	retarget []ecs.Entity // agents to give a new target after a tick
 
 	positions  generic.Map[components.Position]
 	velocities generic.Map[components.Velocity]
@@ -72,6 +74,11 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	filter := query.NewFilter()
+	spawns, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+	if err != nil {
+		return nil, fmt.Errorf("sim: spawn points: %w", err)
+	}
 	p, err := plugin.New(plugin.Config{
 		Mesh:            mesh,
 		MaxAgents:       config.MaxAgents,
@@ -83,24 +90,22 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Sim{
-		config:       config,
-		world:        ecs.NewWorld(),
-		crowd:        p,
-		index:        make(map[ecs.Entity]int, config.Agents),
-		behaviour:    DefaultBehaviour,
-		query:        q,
-		filter:       query.NewFilter(),
-		regionFilter: newRegionFilter(mesh),
-		random:       newRandom(config.Seed),
+		config:    config,
+		world:     ecs.NewWorld(),
+		crowd:     p,
+		index:     make(map[ecs.Entity]int, config.Agents),
+		behaviour: DefaultBehaviour,
+		query:     q,
+		filter:    filter,
+		spawns:    spawns,
+		random:    newRandom(config.Seed),
 	}
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s.params = components.DefaultAgentParams()
-	s.params.Radius, s.params.Height = config.Radius, config.Height
+	s.params = components.AgentParamsForRadius(config.Radius) // the look-ahead ranges scale with it
+	s.params.Height = config.Height
 	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
-	s.params.CollisionQueryRange = config.Radius * 12
-	s.params.PathOptimizationRange = config.Radius * 30
 	s.params.UpdateFlags = s.behaviour.flags()
 
 	s.positions = generic.NewMap[components.Position](&s.world)
@@ -120,7 +125,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 
 	specs := make([]plugin.AgentSpec, config.Agents)
 	for i := range specs {
-		point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+		point, err := s.spawns.RandomPoint(s.random.Float32)
 		if err != nil {
 			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
 		}
@@ -166,7 +171,7 @@ func (s *Sim) register(e ecs.Entity) {
 
 // wanderTarget sends agent e to a random navmesh point.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+	point, err := s.spawns.RandomPoint(s.random.Float32)
 	if err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}

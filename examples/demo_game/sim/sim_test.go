@@ -102,14 +102,14 @@ func TestGatherSpawnAndPick(t *testing.T) {
 	for _, a := range s.Agents(nil) {
 		assert.Equal(t, first, a.Target)
 	}
-	run(t, s, 20)
+	run(t, s, 45) // the farthest agent spawned 80 m away
 	near := 0
 	for _, a := range s.Agents(nil) {
 		if geom.Dist2D(a.Position, first) < 4 {
 			near++
 		}
 	}
-	assert.GreaterOrEqual(t, near, 4, "gathered agents end up around the target")
+	assert.GreaterOrEqual(t, near, 5, "gathered agents end up around the target")
 	assert.Error(t, s.Step(0))
 }
 
