@@ -294,8 +294,13 @@ type Stats struct {
 	StageDurations []time.Duration
 	// Agents is the number of agents the last tick saw.
 	Agents int
-	// VelocitySamples is the number of candidate velocities scored.
+	// VelocitySamples is the number of candidate velocities the sampling
+	// methods scored.
 	VelocitySamples int
+	// ORCAInfeasible is the number of agents whose ORCA program had no
+	// velocity meeting every half-plane, so that the fallback minimised the
+	// largest violation.
+	ORCAInfeasible int
 	// PathQueuePending is the number of path queue slots in use after the
 	// PathRequest stage.
 	PathQueuePending int

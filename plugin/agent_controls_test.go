@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
@@ -79,12 +80,27 @@ func TestStoppingAndBrakingDistance(t *testing.T) {
 	assert.Less(t, geom.Dist2D(bPositions[len(bPositions)-1], goal), float32(0.2))
 }
 
-// headOn sends two agents at each other along the floor's middle and
-// returns how far each strayed sideways from its line and how near they
-// came.
-func headOn(t *testing.T, a, b components.AgentParams) (float32, float32, float32) {
+// avoidanceMethods are the methods the per-agent avoidance controls are
+// tested with: the reference's adaptive sampling and ORCA.
+var avoidanceMethods = []crowd.AvoidanceMethod{crowd.AvoidanceAdaptive, crowd.AvoidanceORCA}
+
+// presetsFor returns avoidance presets whose default one (the agents'
+// preset 3) uses method.
+func presetsFor(method crowd.AvoidanceMethod) []crowd.AvoidanceParams {
+	presets := components.NewAvoidancePresets()
+	preset := &presets.List[components.DefaultAgentParams().AvoidancePreset]
+	if method == crowd.AvoidanceORCA {
+		*preset = crowd.ORCAPreset()
+	}
+	return presets.List[:]
+}
+
+// headOn sends two agents at each other along the floor's middle, avoiding
+// with method, and returns how far each strayed sideways from its line and
+// how near they came.
+func headOn(t *testing.T, method crowd.AvoidanceMethod, a, b components.AgentParams) (float32, float32, float32) {
 	t.Helper()
-	p, err := New(Config{Mesh: floorLevel(t), MaxAgents: 2})
+	p, err := New(Config{Mesh: floorLevel(t), MaxAgents: 2, AvoidancePresets: presetsFor(method)})
 	require.NoError(t, err)
 	world := ecs.NewWorld()
 	require.NoError(t, p.Install(&world))
@@ -113,18 +129,22 @@ func headOn(t *testing.T, a, b components.AgentParams) (float32, float32, float3
 // priority gives way (it strays more, the other keeps nearer its line);
 // of equal priority they share it.
 func TestAvoidancePriority(t *testing.T) {
-	plain := components.DefaultAgentParams()
-	equalA, equalB, _ := headOn(t, plain, plain)
-	t.Logf("equal priorities: strays %.2f and %.2f", equalA, equalB)
-	assert.Greater(t, equalA, float32(0.2))
-	assert.Greater(t, equalB, float32(0.2))
+	for _, method := range avoidanceMethods {
+		t.Run(method.String(), func(t *testing.T) {
+			plain := components.DefaultAgentParams()
+			equalA, equalB, _ := headOn(t, method, plain, plain)
+			t.Logf("equal priorities: strays %.2f and %.2f", equalA, equalB)
+			assert.Greater(t, equalA, float32(0.2))
+			assert.Greater(t, equalB, float32(0.2))
 
-	important := plain
-	important.AvoidancePriority = 5
-	highA, lowB, _ := headOn(t, important, plain)
-	t.Logf("a first: strays %.2f and %.2f", highA, lowB)
-	assert.Less(t, highA, 0.5*equalA, "the important agent keeps to its line")
-	assert.Greater(t, lowB, equalB, "the other gives way")
+			important := plain
+			important.AvoidancePriority = 5
+			highA, lowB, _ := headOn(t, method, important, plain)
+			t.Logf("a first: strays %.2f and %.2f", highA, lowB)
+			assert.Less(t, highA, 0.5*equalA, "the important agent keeps to its line")
+			assert.Greater(t, lowB, equalB, "the other gives way")
+		})
+	}
 }
 
 // TestAvoidanceLayers: agents whose masks leave out each other's layer do
@@ -132,21 +152,25 @@ func TestAvoidancePriority(t *testing.T) {
 // and the collision pushes part them; in each other's masks they pass with
 // room to spare.
 func TestAvoidanceLayers(t *testing.T) {
-	plain := components.DefaultAgentParams()
-	_, _, apart := headOn(t, plain, plain)
-	ghost := plain
-	ghost.AvoidanceLayers, ghost.AvoidanceMask = 0b100, 0b100 // a layer the default mask leaves out
-	_, _, through := headOn(t, ghost, plain)
-	t.Logf("nearest: %.2f avoiding, %.2f in layers apart", apart, through)
-	assert.Greater(t, apart, 2*plain.Radius+0.3, "avoiding, they pass with room to spare")
-	assert.Less(t, through, 2*plain.Radius+0.01, "not avoiding, they run into each other")
+	for _, method := range avoidanceMethods {
+		t.Run(method.String(), func(t *testing.T) {
+			plain := components.DefaultAgentParams()
+			_, _, apart := headOn(t, method, plain, plain)
+			ghost := plain
+			ghost.AvoidanceLayers, ghost.AvoidanceMask = 0b100, 0b100 // a layer the default mask leaves out
+			_, _, through := headOn(t, method, ghost, plain)
+			t.Logf("nearest: %.2f avoiding, %.2f in layers apart", apart, through)
+			assert.Greater(t, apart, 2*plain.Radius+0.3, "avoiding, they pass with room to spare")
+			assert.Less(t, through, 2*plain.Radius+0.01, "not avoiding, they run into each other")
 
-	// A mask with the ghost's layer avoids it again.
-	seeing := plain
-	seeing.AvoidanceMask = 0b101
-	strayGhost, strayB, _ := headOn(t, ghost, seeing)
-	assert.Less(t, strayGhost, strayB, "only the one that sees the other gives way")
-	assert.Greater(t, strayB, float32(0.2))
+			// A mask with the ghost's layer avoids it again.
+			seeing := plain
+			seeing.AvoidanceMask = 0b101
+			strayGhost, strayB, _ := headOn(t, method, ghost, seeing)
+			assert.Less(t, strayGhost, strayB, "only the one that sees the other gives way")
+			assert.Greater(t, strayB, float32(0.2))
+		})
+	}
 }
 
 // TestDefaultControlsChangeNothing: spelling out the defaults of the

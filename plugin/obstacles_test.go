@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -310,10 +311,17 @@ func TestAreaObstacleDoor(t *testing.T) {
 
 // TestAvoidedObstacles: agents walking past obstacles that do not change
 // the navmesh (a cylinder crossing their way, a box and a prism standing in
-// it) steer around them and never walk into them.
+// it) steer around them and never walk into them, with either avoidance
+// method.
 func TestAvoidedObstacles(t *testing.T) {
+	for _, method := range avoidanceMethods {
+		t.Run(method.String(), func(t *testing.T) { testAvoidedObstacles(t, method) })
+	}
+}
+
+func testAvoidedObstacles(t *testing.T, method crowd.AvoidanceMethod) {
 	mesh := floorLevel(t)
-	p, err := New(Config{Mesh: mesh, MaxAgents: 10})
+	p, err := New(Config{Mesh: mesh, MaxAgents: 10, AvoidancePresets: presetsFor(method)})
 	require.NoError(t, err)
 	world := ecs.NewWorld()
 	require.NoError(t, p.Install(&world))

@@ -43,6 +43,7 @@ type Plugin struct {
 	stats     generic.Resource[components.Stats]
 	timeStep  generic.Resource[components.TimeStep]
 	events    generic.Resource[components.Events]
+	presets   generic.Resource[components.AvoidancePresets]
 	corridors []*crowd.Corridor // corridors of removed agents, for reuse
 	// obstacles creates and reads obstacle entities.
 	obstacles    generic.Map3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
@@ -184,6 +185,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 		ecs.ComponentID[components.ObstacleState](world),
 	}
 	p.obstacleMask = ecs.All(obstacleIDs...)
+	p.presets = generic.NewResource[components.AvoidancePresets](world)
 
 	p.listener = removalListener{
 		plugin: p,
@@ -225,6 +227,47 @@ func (p *Plugin) Stats(world *ecs.World) *components.Stats {
 		return nil
 	}
 	return p.stats.Get()
+}
+
+// AvoidancePreset returns avoidance preset index
+// [Limit: 0..components.MaxAvoidancePresets-1].
+func (p *Plugin) AvoidancePreset(world *ecs.World, index int) (crowd.AvoidanceParams, error) {
+	const what = "avoidance preset"
+	if err := p.checkPreset(world, index, what, false); err != nil {
+		return crowd.AvoidanceParams{}, err
+	}
+	return p.presets.Get().List[index], nil
+}
+
+// SetAvoidancePreset replaces avoidance preset index
+// [Limit: 0..components.MaxAvoidancePresets-1] after validating params:
+// from the next tick on, every agent whose AgentParams.AvoidancePreset is
+// index avoids with them (switching its method, say, from adaptive sampling
+// to ORCA). On error nothing changes.
+func (p *Plugin) SetAvoidancePreset(world *ecs.World, index int, params crowd.AvoidanceParams) error {
+	const what = "set avoidance preset"
+	if err := p.checkPreset(world, index, what, true); err != nil {
+		return err
+	}
+	if err := params.Validate(); err != nil {
+		return fmt.Errorf("plugin: %s %d: %w: %w", what, index, ErrInvalidInput, err)
+	}
+	p.presets.Get().List[index] = params
+	return nil
+}
+
+// checkPreset checks the world and a preset index.
+func (p *Plugin) checkPreset(world *ecs.World, index int, what string, mutating bool) error {
+	if err := p.checkWorld(world, what, mutating); err != nil {
+		return err
+	}
+	if index < 0 || index >= components.MaxAvoidancePresets {
+		return fmt.Errorf("plugin: %s: index %d not in 0..%d: %w", what, index, components.MaxAvoidancePresets-1, ErrInvalidInput)
+	}
+	if !p.presets.Has() {
+		return fmt.Errorf("plugin: %s: no AvoidancePresets resource: %w", what, ErrNotInstalled)
+	}
+	return nil
 }
 
 // removalListener releases the path queue request and recycles the corridor

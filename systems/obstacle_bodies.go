@@ -55,10 +55,12 @@ func (s *stage) nearBodies(pos geom.Vec3, reach, height float32, scratch *bodySc
 	return scratch.ids[:n]
 }
 
-// addBodies adds the bodies near agent a to its velocity planner: cylinders
-// as circles it avoids on its own (they do not avoid back), the edges of the
-// other shapes that face it as wall segments.
-func (s *stage) addBodies(a *agent, oa *crowd.ObstacleAvoidance, scratch *bodyScratch) {
+// addBodies adds the bodies near agent a to its velocity planner, the
+// sampler oa or ORCA's ra (the other nil): cylinders as circles it avoids on
+// its own (they do not avoid back), the edges of the other shapes as wall
+// segments — for the sampler those that face the agent, for ORCA all of
+// them, so that it links their corners and drops the far edges itself.
+func (s *stage) addBodies(a *agent, scratch *bodyScratch, oa *crowd.ObstacleAvoidance, ra *crowd.ReciprocalAvoidance) {
 	pos := a.position.Vec3()
 	circles, segments := 0, 0
 	for _, id := range s.nearBodies(pos, a.params.CollisionQueryRange, a.params.Height, scratch) {
@@ -67,7 +69,13 @@ func (s *stage) addBodies(a *agent, oa *crowd.ObstacleAvoidance, scratch *bodySc
 		if f.Circle {
 			if circles < maxBodyCircles {
 				center := geom.Vec3{f.Center[0], pos[1], f.Center[1]}
-				if oa.AddCircleWithResponsibility(center, f.Radius, body.Velocity, body.Velocity, 1) == nil {
+				var err error
+				if oa != nil {
+					err = oa.AddCircleWithResponsibility(center, f.Radius, body.Velocity, body.Velocity, 1)
+				} else {
+					err = ra.AddNeighbour(crowd.ORCANeighbour{Position: center, Velocity: body.Velocity, Radius: f.Radius, Responsibility: 1})
+				}
+				if err == nil {
 					circles++
 				}
 			}
@@ -77,10 +85,16 @@ func (s *stage) addBodies(a *agent, oa *crowd.ObstacleAvoidance, scratch *bodySc
 			p, q := f.Points[k], f.Points[(k+1)%f.Count]
 			from := geom.Vec3{p[0], pos[1], p[1]}
 			to := geom.Vec3{q[0], pos[1], q[1]}
-			if geom.TriArea2D(pos, from, to) <= 0 {
-				continue // faces away
+			var err error
+			if oa != nil {
+				if geom.TriArea2D(pos, from, to) <= 0 {
+					continue // faces away
+				}
+				err = oa.AddSegment(from, to)
+			} else {
+				err = ra.AddSegment(from, to)
 			}
-			if oa.AddSegment(from, to) == nil {
+			if err == nil {
 				segments++
 			}
 		}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/crowdcheck"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -45,6 +47,7 @@ type crowdOptions struct {
 	tracePath    string
 	tripsPath    string
 	obstacles    crowdObstacleOptions
+	avoidance    crowd.AvoidanceMethod
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -67,15 +70,21 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
 	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
+	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]...) (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]...) (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
 		return nil, err
 	}
+	method, err := crowd.ParseAvoidanceMethod(*avoidance)
+	if err != nil {
+		return nil, fmt.Errorf("-avoidance %q: want adaptive, grid or orca", *avoidance)
+	}
+	opts.avoidance = method
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -230,6 +239,15 @@ type crowdReport struct {
 	// obstacle's footprint grown by their radius at some tick: they may
 	// not reach it while it stands.
 	TargetsInObstacles int `json:"targetsInObstacles"`
+	// Avoidance names the agents' avoidance method.
+	Avoidance string `json:"avoidance"`
+	// VelocityChangePerTick is the mean change of a walking agent's velocity
+	// from one tick to the next [Units: world units per second]: lower is
+	// smoother.
+	VelocityChangePerTick float64 `json:"velocityChangePerTick"`
+	// ORCAInfeasiblePerTick is the mean number of agents per tick whose ORCA
+	// program was infeasible and fell back.
+	ORCAInfeasiblePerTick float64 `json:"orcaInfeasiblePerTick"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -300,12 +318,13 @@ func runCrowd(args []string, stdout io.Writer) error {
 // measures it.
 func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
 	config := plugin.Config{
-		Mesh:      mesh,
-		TileCache: cache,
-		MaxAgents: len(trips),
-		Workers:   opts.workers,
-		Filters:   []query.Filter{filter},
-		Reference: opts.reference,
+		Mesh:             mesh,
+		TileCache:        cache,
+		MaxAgents:        len(trips),
+		Workers:          opts.workers,
+		Filters:          []query.Filter{filter},
+		Reference:        opts.reference,
+		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
 	p, err := plugin.New(config)
@@ -332,18 +351,20 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		}
 	}
 
-	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents)
+	checker, err := crowdcheck.New(mesh, &filter, p, &world, agents)
 	if err != nil {
 		return nil, err
 	}
-	if err := checker.classify(); err != nil {
+	if err := checker.Classify(); err != nil {
 		return nil, err
 	}
 	obstacles, err := newObstacleDriver(p, &world, agents, &opts.obstacles, opts.dt)
 	if err != nil {
 		return nil, err
 	}
-	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
+	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
+		Avoidance: opts.avoidance.String()}
+	infeasible := 0
 	times := make([]float64, opts.ticks)
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
@@ -368,10 +389,12 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 			steadyAllocCount += allocs[0].Value.Uint64() - before
 		}
 
-		for i, d := range p.Stats(&world).StageDurations {
+		stats := p.Stats(&world)
+		for i, d := range stats.StageDurations {
 			stageTotals[i] += d
 		}
-		if err := checker.check(tick); err != nil {
+		infeasible += stats.ORCAInfeasible
+		if err := checker.Check(); err != nil {
 			return nil, err
 		}
 		if err := obstacles.after(tick); err != nil {
@@ -392,9 +415,6 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
 		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
 	}
-	report.OffMeshViolations = checker.offMesh
-	report.WallPenetrations = checker.wallPenetrations
-	report.OverlapAgentTicks = checker.overlaps
 	report.ObstacleAgentTicks = obstacles.insideTicks
 	// To a tenth of a millimetre: steps at the push speed limit differ by
 	// float32 rounding from run to run.
@@ -404,10 +424,39 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
 		return nil, err
 	}
-	if err := checker.finish(report, trips); err != nil {
-		return nil, err
+	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
+	targets := make([]geom.Vec3, len(trips))
+	for i, trip := range trips {
+		targets[i] = trip.target
 	}
+	r := checker.Finish(targets)
+	report.OffMeshViolations = r.OffMesh
+	report.WallPenetrations = r.WallPenetrations
+	report.OverlapAgentTicks = r.OverlapAgentTicks
+	report.VelocityChangePerTick = r.VelocityChangePerTick
+	report.OutOfReach = r.OutOfReach
+	report.Reached = r.Reached
+	report.ReachedReachable = r.ReachedReachable
+	report.StuckAgents = r.Stuck
+	report.PartialPaths = r.PartialPaths
+	report.WaitingForPath = r.WaitingForPath
 	return report, nil
+}
+
+// avoidancePresets returns the presets for every agent's avoidance method:
+// the agents use preset 3 (components.DefaultAgentParams), the reference's
+// high-quality adaptive preset; grid keeps its parameters and samples its
+// 33×33 grid, orca is crowd.ORCAPreset.
+func avoidancePresets(method crowd.AvoidanceMethod) []crowd.AvoidanceParams {
+	presets := components.NewAvoidancePresets()
+	preset := &presets.List[components.DefaultAgentParams().AvoidancePreset]
+	switch method {
+	case crowd.AvoidanceORCA:
+		*preset = crowd.ORCAPreset()
+	default:
+		preset.Method = method
+	}
+	return presets.List[:]
 }
 
 // writeFileWith creates path and writes it with write.
@@ -437,9 +486,9 @@ func summarizeTimes(times []float64) crowdTimes {
 }
 
 func printCrowdReport(w io.Writer, r *crowdReport) error {
-	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d\n"+
+	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d, avoidance %s\n"+
 		"ms per tick: mean %.3f, p50 %.3f, p99 %.3f, max %.3f\n",
-		r.Agents, r.Ticks, r.Workers, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
+		r.Agents, r.Ticks, r.Workers, r.Avoidance, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
 	if err != nil {
 		return err
 	}
@@ -456,10 +505,12 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
+		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
-		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
+		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
 	return err
 }
 

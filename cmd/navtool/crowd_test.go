@@ -35,7 +35,8 @@ func TestCrowdCommandJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
 		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable",
-		"obstacleAgentTicks", "invalidAgents", "maxStepDistance", "obstacleMs", "targetsInObstacles"} {
+		"obstacleAgentTicks", "invalidAgents", "maxStepDistance", "obstacleMs", "targetsInObstacles",
+		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
@@ -51,6 +52,28 @@ func TestCrowdCommandJSON(t *testing.T) {
 	assert.Len(t, stages, 10)
 	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
 	assert.Greater(t, report["reached"].(float64), 0.0)
+	assert.Equal(t, "adaptive", report["avoidance"], "the reference's method by default")
+	assert.Greater(t, report["velocityChangePerTick"].(float64), 0.0)
+	assert.Less(t, report["velocityChangePerTick"].(float64), 8.0/60+1e-6, "within the acceleration limit")
+	assert.Zero(t, report["orcaInfeasiblePerTick"])
+}
+
+// TestCrowdCommandAvoidance runs the same crowd with each method: each is
+// named in the report, and none leaves the mesh.
+func TestCrowdCommandAvoidance(t *testing.T) {
+	for _, method := range []string{"adaptive", "grid", "orca"} {
+		var stdout bytes.Buffer
+		require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "40", "-seed", "5", "-ticks", "120",
+			"-avoidance", method, "-json"}, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Equal(t, method, report.Avoidance)
+		assert.Zero(t, report.OffMeshViolations, method)
+		assert.Zero(t, report.WallPenetrations, method)
+		assert.Greater(t, report.VelocityChangePerTick, 0.0, method)
+	}
+	err := run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "rvo"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "-avoidance")
 }
 
 func TestCrowdCommandScenario(t *testing.T) {
@@ -104,6 +127,7 @@ func TestCrowdCommandBadInput(t *testing.T) {
 		"bad obstacles":      {"-tset", crowdTestTSET, "-agents", "3", "-obstacles", nan, "-obstacles-at", "1"},
 		"no such tset":       {"-tset", filepath.Join(dir, "nope.tset"), "-agents", "3"},
 		"connected scenario": {"-navmesh", crowdTestMesh, "-scenario", empty, "-connected"},
+		"avoidance":          {"-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "sampling"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		assert.Error(t, err, name)

@@ -18,6 +18,7 @@ import (
 	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/demo_game/sim"
+	"github.com/archenav/archenav/navcore/crowd"
 )
 
 // haveWindow reports whether this build has the interactive window (build
@@ -137,6 +138,26 @@ var behaviourKeys = []keyBinding{
 	{ebiten.Key5, "5 separation", func(g *game) *bool { return &g.behaviour.Separation }},
 }
 
+// The avoidance methods M cycles through, and what the HUD calls them.
+var (
+	avoidanceCycle = []crowd.AvoidanceMethod{crowd.AvoidanceAdaptive, crowd.AvoidanceORCA, crowd.AvoidanceGrid}
+	avoidanceNames = map[crowd.AvoidanceMethod]string{
+		crowd.AvoidanceAdaptive: "adaptive sampling",
+		crowd.AvoidanceORCA:     "ORCA",
+		crowd.AvoidanceGrid:     "grid sampling (slow)",
+	}
+)
+
+// nextAvoidance returns the method after m in avoidanceCycle.
+func nextAvoidance(m crowd.AvoidanceMethod) crowd.AvoidanceMethod {
+	for i, c := range avoidanceCycle {
+		if c == m {
+			return avoidanceCycle[(i+1)%len(avoidanceCycle)]
+		}
+	}
+	return avoidanceCycle[0]
+}
+
 func (g *game) Update() error {
 	if g.quit {
 		return ebiten.Termination
@@ -167,6 +188,14 @@ func (g *game) handleInput() {
 	if inpututil.IsKeyJustPressed(ebiten.KeyW) {
 		g.demo.crowd.Wander()
 		g.say("wandering: every agent has its own random target")
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyM) {
+		next := nextAvoidance(g.demo.crowd.Avoidance())
+		if err := g.demo.crowd.SetAvoidance(next); err != nil {
+			g.say(err.Error())
+		} else {
+			g.say("avoidance: " + avoidanceNames[next])
+		}
 	}
 	for _, k := range overlayKeys {
 		if inpututil.IsKeyJustPressed(k.key) {
@@ -316,8 +345,8 @@ func (g *game) drawHUD() {
 	lineHeight := float32(render.GlyphHeight * g.hudScale)
 	render.FillRect(g.canvas, 0, 0, float32(g.width), hudLines*lineHeight+4, scene.TextBackground)
 	stats := g.demo.crowd.Stats()
-	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d",
-		stats.Agents, ebiten.ActualFPS(), stats.MillisecondsPerTick(), stats.Arrivals)
+	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d  M: %s",
+		stats.Agents, ebiten.ActualFPS(), stats.MillisecondsPerTick(), stats.Arrivals, avoidanceNames[g.demo.crowd.Avoidance()])
 	if g.selected >= 0 {
 		status += fmt.Sprintf("  agent %d", g.selected)
 	}

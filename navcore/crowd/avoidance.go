@@ -238,7 +238,7 @@ func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position geom.Vec3, r
 	if params == nil {
 		return fmt.Errorf("crowd: obstacle avoidance: nil params: %w", ErrInvalidParam)
 	}
-	if err := params.Validate(); err != nil {
+	if err := params.validateSampling(); err != nil {
 		return err
 	}
 	if !(maxSpeed >= 0) || math.IsInf(float64(maxSpeed), 1) {

@@ -38,6 +38,7 @@ type Sim struct {
 	mode      Mode
 	target    geom.Vec3 // the common target in Gather mode
 	behaviour Behaviour
+	avoidance crowd.AvoidanceMethod
 	stats     Stats
 
 	query  *query.Query
@@ -249,6 +250,25 @@ func (s *Sim) SetBehaviour(b Behaviour) {
 
 // Behaviour returns the steering options.
 func (s *Sim) Behaviour() Behaviour { return s.behaviour }
+
+// SetAvoidance switches every agent's obstacle avoidance to method, from
+// the next tick: the reference's high-quality adaptive sampling (the
+// default), its 33×33 grid, or ORCA with its default parameters.
+func (s *Sim) SetAvoidance(method crowd.AvoidanceMethod) error {
+	preset := crowd.AvoidancePreset(crowd.AvoidanceHigh)
+	preset.Method = method
+	if method == crowd.AvoidanceORCA {
+		preset = crowd.ORCAPreset()
+	}
+	if err := s.crowd.SetAvoidancePreset(&s.world, int(s.params.AvoidancePreset), preset); err != nil {
+		return fmt.Errorf("sim: set avoidance: %w", err)
+	}
+	s.avoidance = method
+	return nil
+}
+
+// Avoidance returns the agents' obstacle avoidance method.
+func (s *Sim) Avoidance() crowd.AvoidanceMethod { return s.avoidance }
 
 // Stats returns the figures so far, with the last tick's stage times.
 func (s *Sim) Stats() Stats {
