@@ -176,6 +176,10 @@ func DefaultStyle() Style {
 	}
 }
 
+// AreaColorAt returns the colour of area at alpha a: AreaColor's, or
+// debugdraw.AreaColor's when AreaColor is nil.
+func (s *Style) AreaColorAt(area uint8, a uint8) color.NRGBA { return s.areaColor(area, a) }
+
 // areaColor returns the colour of area at alpha a.
 func (s *Style) areaColor(area uint8, a uint8) color.NRGBA {
 	if s.AreaColor != nil {
