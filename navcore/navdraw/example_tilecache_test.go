@@ -52,7 +52,7 @@ func ExampleTileCacheObstacles() {
 	}
 	fmt.Println(scene.Len() > 10000)
 	// Output:
-	// pending: 12 triangles, 12 lines
+	// pending: 10 triangles, 12 lines
 	// up to date
 	// true
 }

@@ -38,7 +38,7 @@ func TileCacheObstacles(d debugdraw.Drawer, obstacles []tilecache.ObstacleInfo, 
 }
 
 // Obstacle draws one tile cache obstacle in its shape: a cylinder as
-// debugdraw.Cylinder and CylinderWire, a box as debugdraw.Box and BoxWire,
+// debugdraw.Cylinder and CylinderWire, a box as debugdraw.Prism and BoxWire,
 // an oriented box (turned as the cache marks it) and a prism as
 // debugdraw.Prism and PrismWire, filled with fill and edged with stroke.
 // An obstacle of an unknown shape or a prism of fewer than three corners
@@ -51,7 +51,10 @@ func Obstacle(d debugdraw.Drawer, o *tilecache.Obstacle, fill, stroke color.NRGB
 		debugdraw.Cylinder(d, bmin, bmax, fill)
 		debugdraw.CylinderWire(d, bmin, bmax, width, stroke)
 	case tilecache.ShapeBox:
-		debugdraw.Box(d, o.Min, o.Max, debugdraw.ShadedBox(fill, fill))
+		// As a prism, without the bottom face, so that every shape seen
+		// from above shows its fill once.
+		outline := [4]mgl32.Vec2{{o.Min[0], o.Min[2]}, {o.Max[0], o.Min[2]}, {o.Max[0], o.Max[2]}, {o.Min[0], o.Max[2]}}
+		debugdraw.Prism(d, outline[:], o.Min[1], o.Max[1], fill)
 		debugdraw.BoxWire(d, o.Min, o.Max, width, stroke)
 	case tilecache.ShapeOrientedBox:
 		// The cache marks a cell whose offset (dx, dz) from the centre,

@@ -117,7 +117,7 @@ func TestTileCacheObstaclesDrawShapesByStatus(t *testing.T) {
 		{"pending cylinder", tilecache.ObstacleInfo{Obstacle: tilecache.Cylinder(mgl32.Vec3{1, 2, 3}, 0.5, 2), Status: tilecache.ObstaclePending},
 			3 * debugdraw.CircleSegments, 2*debugdraw.CircleSegments + 4, style.ObstaclePending, 2, 4, 0.5, 1.5},
 		{"up-to-date box", tilecache.ObstacleInfo{Obstacle: tilecache.Box(mgl32.Vec3{0, 0, 0}, mgl32.Vec3{1, 2, 3}), Status: tilecache.ObstacleUpToDate},
-			12, 12, style.ObstacleUpToDate, 0, 2, 0, 1},
+			10, 12, style.ObstacleUpToDate, 0, 2, 0, 1},
 		{"building oriented box", tilecache.ObstacleInfo{Obstacle: tilecache.OrientedBox(mgl32.Vec3{5, 1, 5}, mgl32.Vec3{2, 1, 1}, 0), Status: tilecache.ObstacleBuilding},
 			10, 12, style.ObstacleBuilding, 0, 2, 3, 7},
 		{"removing prism", tilecache.ObstacleInfo{Obstacle: prism, Status: tilecache.ObstacleRemoving},
