@@ -149,3 +149,41 @@ func TestLayerStagesMatchThePublishedTile(t *testing.T) {
 	_, err = cache.LayerStages(0)
 	assert.ErrorIs(t, err, ErrInvalidLayerRef)
 }
+
+// TestInspectionDuringUpdates reads obstacles and layer stages from another
+// goroutine while obstacles change and Update runs (for -race).
+func TestInspectionDuringUpdates(t *testing.T) {
+	cache := loadDungeon(t, 2)
+	layers := cache.Layers(nil)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		var infos []ObstacleInfo
+		for i := 0; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			infos = cache.Obstacles(infos[:0])
+			for _, info := range infos {
+				if info.Status < ObstaclePending || info.Status > ObstacleRemoving {
+					t.Errorf("status %d", info.Status)
+				}
+			}
+			if _, err := cache.LayerStages(layers[i%len(layers)].Ref); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	ref, err := cache.AddObstacle(Cylinder(dungeonPoint, 1, 2))
+	require.NoError(t, err)
+	for i := range 20 {
+		_, err := cache.Update(Budget{MaxTiles: 1})
+		require.NoError(t, err)
+		require.NoError(t, cache.MoveObstacle(ref, Cylinder(dungeonPoint.Add(mgl32.Vec3{float32(i%3) * 0.3, 0, 0}), 1, 2)))
+	}
+	close(done)
+	<-finished
+}
