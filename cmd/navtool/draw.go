@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -29,7 +30,7 @@ func init() {
 	register("draw", "render a navmesh file (over its level, with paths) as PNG or SVG", runDraw)
 }
 
-const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-obstacles STATE.csv] [-size 800] [-samples 2] -o OUT.png|svg FILE\n" +
+const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-obstacles STATE.csv] [-cache-layers areas,regions,contours,polymesh] [-size 800] [-samples 2] -o OUT.png|svg FILE\n" +
 	"FILE is a navmesh file (DNAV, MSET, archenav) or a tile cache file (TSET, archenav): a tile cache's navmesh is built, after the obstacles of -obstacles (the CSV navtool tilecache reads), and its obstacles are drawn on top."
 
 // drawOptions are the flags of `navtool draw`.
@@ -39,6 +40,7 @@ type drawOptions struct {
 	objPath     string
 	pairsPath   string
 	obstacles   string
+	cacheLayers []string
 	view        string
 	layers      navdraw.Layers
 	colorBy     string
@@ -65,6 +67,7 @@ func parseDrawFlags(args []string) (*drawOptions, error) {
 	fs.StringVar(&opts.objPath, "obj", "", "level `file` (OBJ) to draw under the navmesh")
 	fs.StringVar(&opts.pairsPath, "pairs", "", "CSV `file` of start/end pairs (sx,sy,sz,ex,ey,ez) whose paths are drawn")
 	fs.StringVar(&opts.obstacles, "obstacles", "", "obstacle state CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw) applied to a tile cache FILE before drawing")
+	cacheLayers := fs.String("cache-layers", "", "tile cache FILE only: draw every layer's build `stages` over the navmesh, any of "+strings.Join(cacheLayerNames, ","))
 	fs.StringVar(&opts.view, "view", "top", "`top` (from above) or iso (isometric, floors above floors apart)")
 	layers := fs.String("layers", "mesh", "navmesh `layers`: mesh (= "+navdraw.DefaultLayers.String()+"), all, or any of "+strings.Join(navdraw.LayerNames(), ","))
 	fs.StringVar(&opts.colorBy, "color", "area", "fill polygons by `area` or by tile")
@@ -113,6 +116,16 @@ func parseDrawFlags(args []string) (*drawOptions, error) {
 		return nil, fmt.Errorf("-slope %v outside 0..90", *slope)
 	}
 	opts.slope = float32(*slope)
+	for _, name := range strings.Split(*cacheLayers, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if !slices.Contains(cacheLayerNames, name) {
+			return nil, fmt.Errorf("-cache-layers: unknown stage %q (known: %s)", name, strings.Join(cacheLayerNames, ", "))
+		}
+		opts.cacheLayers = append(opts.cacheLayers, name)
+	}
 	var err error
 	if opts.layers, err = navdraw.ParseLayers(*layers); err != nil {
 		return nil, fmt.Errorf("-layers: %w", err)
@@ -189,6 +202,14 @@ func runDraw(args []string, stdout io.Writer) error {
 		pathStyle.PathWidth = 3
 		navdraw.Corridor(&scene, snap, p.corridor, pathStyle)
 		navdraw.StraightPath(&scene, p.points, pathStyle)
+	}
+	if len(opts.cacheLayers) > 0 && cache == nil {
+		return fmt.Errorf("-cache-layers: %s is no tile cache file", opts.navmeshPath)
+	}
+	if cache != nil {
+		if err := drawCacheLayers(&scene, cache, opts.cacheLayers, style); err != nil {
+			return err
+		}
 	}
 	obstacles := 0
 	if cache != nil {
@@ -286,6 +307,42 @@ func loadDrawInput(opts *drawOptions) (mesh *navmesh.Mesh, cache *tilecache.Cach
 		}
 	}
 	return mesh, cache, tileCacheFormat.String() + " tile cache", nil
+}
+
+// cacheLayerNames are the tile cache stages -cache-layers draws, in
+// drawing order.
+var cacheLayerNames = []string{"areas", "regions", "contours", "polymesh"}
+
+// drawCacheLayers draws the named build stages of every layer of cache
+// (with its obstacles), in the order of cacheLayerNames.
+func drawCacheLayers(d debugdraw.Drawer, cache *tilecache.Cache, names []string, style navdraw.Style) error {
+	if len(names) == 0 {
+		return nil
+	}
+	params := cache.Params()
+	cs, ch := params.CellSize, params.CellHeight
+	for _, info := range cache.Layers(nil) {
+		stages, err := cache.LayerStages(info.Ref)
+		if err != nil {
+			return fmt.Errorf("-cache-layers: %w", err)
+		}
+		for _, name := range cacheLayerNames {
+			if !slices.Contains(names, name) {
+				continue
+			}
+			switch name {
+			case "areas":
+				navdraw.TileCacheLayer(d, &stages.Layer, cs, ch, style)
+			case "regions":
+				navdraw.TileCacheLayerRegions(d, stages, cs, ch)
+			case "contours":
+				navdraw.TileCacheContours(d, stages, cs, ch, style)
+			case "polymesh":
+				navdraw.TileCachePolyMesh(d, stages, cs, ch, style)
+			}
+		}
+	}
+	return nil
 }
 
 // pathColours tell the drawn paths apart.

@@ -291,3 +291,43 @@ func TestDrawObstacleErrors(t *testing.T) {
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "no output after an error")
 }
+
+func TestDrawTileCacheStages(t *testing.T) {
+	tset := tileCacheData + "tc48_dungeon.tset"
+	obstacles := tileCacheData + "tc48_dungeon_obstacles.csv"
+	mesh, cache, _, err := loadDrawInput(&drawOptions{navmeshPath: tset, obstacles: obstacles})
+	require.NoError(t, err)
+	style := navdraw.DefaultStyle()
+	params := cache.Params()
+	// The oracle: the navdraw calls for each layer's stages, the obstacles
+	// on top; no navmesh layer asked.
+	var want debugdraw.Recorder
+	for _, info := range cache.Layers(nil) {
+		stages, err := cache.LayerStages(info.Ref)
+		require.NoError(t, err)
+		navdraw.TileCacheLayerRegions(&want, stages, params.CellSize, params.CellHeight)
+		navdraw.TileCachePolyMesh(&want, stages, params.CellSize, params.CellHeight, style)
+	}
+	navdraw.TileCacheObstacles(&want, cache.Obstacles(nil), style)
+	require.Positive(t, want.Len())
+	assert.Equal(t, 28, mesh.Snapshot().TileCount())
+
+	out := filepath.Join(t.TempDir(), "stages.svg")
+	printed := runDrawFile(t, "-layers", "", "-cache-layers", "polymesh, regions", "-obstacles", obstacles, "-o", out, tset)
+	assert.Contains(t, printed, fmt.Sprintf("80 obstacles), %d primitives", want.Len()), "regions, then poly mesh, of every layer")
+
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, wantErr string
+		args          []string
+	}{
+		{"unknown stage", `unknown stage "heights"`, []string{"-cache-layers", "regions,heights", "-o", filepath.Join(dir, "a.png"), tset}},
+		{"stages of a navmesh", "is no tile cache file", []string{"-cache-layers", "regions", "-o", filepath.Join(dir, "b.png"), dungeonTile}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := run(append([]string{"draw"}, c.args...), &bytes.Buffer{}, &bytes.Buffer{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.wantErr)
+		})
+	}
+}
