@@ -51,9 +51,10 @@ func TestCrowdProperties(t *testing.T) {
 		{level: "nav_test", agents: 120, ticks: 1200, workers: 1, seed: 2, maxStuck: 2},
 		{level: "dungeon", agents: 120, ticks: 1200, workers: 2, seed: 1, maxStuck: 2, avoidance: crowd.AvoidanceORCA},
 	}
-	if testing.Short() || longtest.Race {
-		// Under the race detector (ten times slower) the short runs: the
-		// full ones run in CI's race-free pass.
+	if testing.Short() || longtest.Race || !longtest.Enabled() {
+		// Short runs by default and under the race detector (ten times
+		// slower): the full ones run with ARCHENAV_LONG=1 in CI's
+		// race-free pass.
 		for i := range runs {
 			runs[i].agents, runs[i].ticks = 60, 400
 		}
