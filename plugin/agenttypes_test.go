@@ -487,7 +487,6 @@ func TestAgentTypesSteadyStateAllocs(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
-
 // TestObstacleCarvesEveryType: a carving obstacle cuts a hole into every
 // type's tile cache, each grown by its own type's radius: the large mesh's
 // hole is wider than the small one's by about the difference of the radii.
