@@ -80,9 +80,11 @@ func (p *Plugin) Config() Config { return p.config }
 func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
-// (Navigation, Queries, PathQueue, ProximityGrid, Filters,
+// (Navigation, Queries, PathQueue, ProximityGrid, Filters, AgentTypes,
 // AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
-// TileCache when Config.TileCache is set) and, with more than one worker,
+// TileCache when Config.TileCache is set; the first agent type's mesh,
+// queries, queue, filters and cache are those of Navigation, Queries,
+// PathQueue, Filters and TileCache) and, with more than one worker,
 // a systems.Workers pool. The plugin's listener joins the
 // world's shared listener.Dispatch resource; when there is none, Install
 // adds one and makes it the world's listener (a listener set on the world

@@ -77,8 +77,12 @@ var outOfReachDelay = float32(math.Inf(1))
 // Settings.WalkBackToMesh), and back towards where it was requested when
 // the navmesh changes again.
 //
-// Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
-// Events, Stats, Workers.
+// With agent types (the AgentTypes resource) each type's agents use their
+// type's queue, within its budgets (AgentType.PathQueueIterations and
+// RequestsPerTick), and their type's navmesh changes.
+//
+// Resources: Queries, Filters, PathQueue; optional AgentTypes, Settings,
+// TimeStep, Events, Stats, Workers.
 type PathRequest struct {
 	stage
 	pathQueueRes generic.Resource[components.PathQueue]

@@ -569,7 +569,22 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
 		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
-	return err
+	if err != nil {
+		return err
+	}
+	types := make([]string, 0, len(r.PerType))
+	for name := range r.PerType {
+		types = append(types, name)
+	}
+	slices.Sort(types)
+	for _, name := range types {
+		t := r.PerType[name]
+		if _, err := fmt.Fprintf(w, "type %s: agents %d, reached %d, off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n",
+			name, t.Agents, t.Reached, t.OffMeshViolations, t.WallPenetrations, t.OverlapAgentTicks); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func stageOrder(name string) int {
