@@ -87,8 +87,11 @@ type AgentParams struct {
 	// Type is the agent's type: the index of the navmesh it walks on in
 	// the AgentTypes resource (plugin.Config.AgentTypes; the plugin's
 	// AgentType method finds the index of a name). 0, the default, is the
-	// crowd's first (or only) type [Limit: 0..MaxAgentTypes-1, and below
-	// the crowd's number of types]
+	// crowd's first (or only) type. Change it with plugin.UpdateParams,
+	// which moves the agent onto the other mesh and drops its path request
+	// from its old type's queue; written directly, the agent's corridor
+	// and request still belong to the old type [Limit: 0..MaxAgentTypes-1,
+	// and below the crowd's number of types]
 	Type uint8
 
 	// StoppingDistance is how far (xz) from its target the agent stops,
