@@ -165,6 +165,7 @@ func TestTileCacheTypesEqualSeparateBakes(t *testing.T) {
 	types := tiledAgentTypes()
 	for i := range types {
 		types[i].Settings.TileSize = 48
+		types[i].Settings.Links = LinkSettings{} // layers hold no links (ErrLinksInLayers)
 	}
 	for _, level := range []string{"dungeon", "nav_test"} {
 		t.Run(level, func(t *testing.T) {

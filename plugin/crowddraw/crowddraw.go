@@ -1,6 +1,7 @@
 // Package crowddraw draws the agents of an arche world that runs the crowd
 // plugin: bodies, velocities, targets, corners, neighbours, local wall
-// segments and corridors (what RecastDemo's crowd tool shows), through a
+// segments and corridors (what RecastDemo's crowd tool shows), and the
+// obstacle entities in their shapes, coloured by what they do, through a
 // debugdraw.Drawer with package navdraw's functions and Style. It also
 // scores an agent's candidate velocities again for drawing them
 // (AvoidanceSamples).
@@ -50,13 +51,17 @@ const (
 	Bodies
 	// Velocities draws each agent's desired and actual velocity.
 	Velocities
+	// Obstacles draws every obstacle entity in its shape (DrawObstacles),
+	// before the agents.
+	Obstacles
 )
 
-// DefaultLayers shows the agents, their velocities and targets.
-const DefaultLayers = Targets | Bodies | Velocities
+// DefaultLayers shows the obstacles, the agents, their velocities and
+// targets.
+const DefaultLayers = Obstacles | Targets | Bodies | Velocities
 
 // AllLayers is every layer.
-const AllLayers = Corridors | Boundaries | Corners | Neighbours | Targets | Bodies | Velocities
+const AllLayers = Corridors | Boundaries | Corners | Neighbours | Targets | Bodies | Velocities | Obstacles
 
 // Crowd reads the crowd agents of one world for drawing.
 type Crowd struct {
@@ -71,6 +76,7 @@ type Crowd struct {
 	boundaries generic.Map[components.Boundary]
 	navigation generic.Resource[components.Navigation]
 	presets    generic.Resource[components.AvoidancePresets]
+	obstacles  *generic.Filter3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
 
 	avoidance *crowd.ObstacleAvoidance
 	shown     []navdraw.Agent // scratch
@@ -105,12 +111,17 @@ func New(world *ecs.World) (*Crowd, error) {
 		boundaries: generic.NewMap[components.Boundary](world),
 		navigation: generic.NewResource[components.Navigation](world),
 		presets:    generic.NewResource[components.AvoidancePresets](world),
+		obstacles:  generic.NewFilter3[components.Obstacle, components.ObstaclePose, components.ObstacleState](),
 		avoidance:  avoidance,
 	}, nil
 }
 
-// Draw draws layers of every agent.
+// Draw draws layers of every agent, and the obstacle entities with
+// Obstacles.
 func (c *Crowd) Draw(d debugdraw.Drawer, layers Layers, style navdraw.Style) {
+	if layers&Obstacles != 0 {
+		c.DrawObstacles(d, style)
+	}
 	c.shown = c.shown[:0]
 	c.refs = c.refs[:0]
 	var snap *navmesh.Snapshot
