@@ -40,7 +40,11 @@ type AgentTypeConfig struct {
 	// Filters are the filters the type's agents pick from with
 	// AgentParams.Filter [Limit: len <= 16; empty = Config.Filters].
 	Filters []query.Filter
-	// PathQueue sizes the type's path queue [zero sizes = Config.PathQueue].
+	// PathQueue sizes the type's path queue [zero sizes = Config.PathQueue];
+	// with Config.HierarchicalPaths the type's queue gets a hierarchy of
+	// its mesh for its first filter. Whether out-of-reach targets are
+	// searched in full (FullSearchUnreachable) is the first type's choice
+	// for every type.
 	PathQueue crowd.PathQueueConfig
 	// PathQueueIterations is the A* budget of the type's path queue per
 	// tick [Limit: >= 0; 0 = Config.PathQueueIterations]
