@@ -47,10 +47,13 @@ type AgentTypeConfig struct {
 	// for every type.
 	PathQueue crowd.PathQueueConfig
 	// PathQueueIterations is the A* budget of the type's path queue per
-	// tick [Limit: >= 0; 0 = Config.PathQueueIterations]
+	// tick [Limit: >= 0; 0 = Config.PathQueueIterations]. A budget equal
+	// to the first type's follows Settings.PathQueueIterations when that
+	// is changed between ticks, as the first type's does.
 	PathQueueIterations int
 	// RequestsPerTick bounds the searches handed to the type's path queue
-	// per tick [Limit: 0..256; 0 = Config.RequestsPerTick]
+	// per tick [Limit: 0..256; 0 = Config.RequestsPerTick]; one equal to
+	// the first type's follows Settings.MaxPathQueueRequestsPerTick.
 	RequestsPerTick int
 }
 

@@ -128,10 +128,19 @@ func (p *Plugin) Install(world *ecs.World) error {
 		}
 		filters := components.NewFilters()
 		copy(filters.List[:], tc.Filters)
+		// Budgets equal to the first type's follow the Settings resource,
+		// as the first type's do.
+		iterations, requests := tc.PathQueueIterations, tc.RequestsPerTick
+		if iterations == c.PathQueueIterations {
+			iterations = 0
+		}
+		if requests == c.RequestsPerTick {
+			requests = 0
+		}
 		types[t] = agentType{name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
 		typeList[t] = components.AgentType{
 			Name: tc.Name, Mesh: tc.Mesh, Queries: queries, Filters: &filters, PathQueue: pathQueue,
-			PathQueueIterations: tc.PathQueueIterations, RequestsPerTick: tc.RequestsPerTick,
+			PathQueueIterations: iterations, RequestsPerTick: requests,
 			TileCache: tc.TileCache, CarveInflation: max(0, tc.CarveInflation),
 		}
 	}
