@@ -1,6 +1,7 @@
 package crowddraw_test
 
 import (
+	"context"
 	"image/color"
 	"math/rand/v2"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/debugdraw"
@@ -287,4 +289,56 @@ func TestDrawObstaclesShowsShapesAndEffects(t *testing.T) {
 	without := &debugdraw.Recorder{}
 	c.Draw(without, crowddraw.AllLayers&^crowddraw.Obstacles, style)
 	assert.Zero(t, without.Len())
+}
+
+// TestDrawCorridorsOfEveryAgentType: each agent's corridor is drawn with
+// the polygons of its own type's mesh.
+func TestDrawCorridorsOfEveryAgentType(t *testing.T) {
+	dungeon, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	level := &bake.Geometry{
+		Vertices:  []geom.Vec3{{100, 0, 100}, {120, 0, 100}, {120, 0, 110}, {100, 0, 110}},
+		Triangles: [][3]int32{{0, 2, 1}, {0, 3, 2}},
+	}
+	baked, err := bake.Solo(context.Background(), level, bake.DefaultSettings())
+	require.NoError(t, err)
+	island, err := baked.NavMesh()
+	require.NoError(t, err)
+	p, err := plugin.New(plugin.Config{AgentTypes: []plugin.AgentTypeConfig{{Name: "dungeon", Mesh: dungeon}, {Name: "island", Mesh: island}}})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	params := components.DefaultAgentParams()
+	params.Type = 1
+	e, err := p.Spawn(&world, geom.Vec3{102, 0, 105}, params)
+	require.NoError(t, err)
+	require.NoError(t, p.RequestMoveTarget(&world, e, geom.Vec3{118, 0, 105}))
+	for range 10 {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	path, err := p.Corridor(&world, e, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, path)
+	want := 0
+	snap := island.Snapshot()
+	for _, ref := range path {
+		tile, _, err := snap.TileAndPoly(ref)
+		require.NoError(t, err)
+		want += int(tile.DetailMeshes[ref.PolyIndex()].TriCount)
+	}
+	c, err := crowddraw.New(&world)
+	require.NoError(t, err)
+	for _, draw := range []func(r *debugdraw.Recorder){
+		func(r *debugdraw.Recorder) { c.Draw(r, crowddraw.Corridors, navdraw.DefaultStyle()) },
+		func(r *debugdraw.Recorder) {
+			require.NoError(t, c.DrawAgent(r, e, crowddraw.Corridors, navdraw.DefaultStyle()))
+		},
+	} {
+		r := &debugdraw.Recorder{}
+		draw(r)
+		assert.Equal(t, want, r.Count(debugdraw.KindTriangle))
+		bmin, _, ok := r.Bounds()
+		require.True(t, ok)
+		assert.Greater(t, bmin[0], float32(99), "drawn on the island, not the dungeon")
+	}
 }
