@@ -1,7 +1,9 @@
 // Package level gives the demo its navmesh: the level embedded in the binary
 // (RecastDemo's dungeon, see assets/README.md) or a file named on the
 // command line, baked (as one tile, tiled, or into a tile cache whose
-// obstacles can carve it) or loaded, with the figures the demo prints.
+// obstacles can carve it) or loaded, with the figures the demo prints. An
+// .obj level is baked for one or several agent types (sizes) in one call,
+// each type getting a navmesh (and tile cache) of its own.
 package level
 
 import (
@@ -15,11 +17,43 @@ import (
 	"github.com/archenav/archenav/navcore/tilecache"
 )
 
-// Level is a navmesh ready for the crowd.
+// AgentType is an agent size a level is baked for.
+type AgentType struct {
+	// Name names the type [Limit: 1..255 bytes, unique in a bake].
+	Name string
+	// Radius is the agents' radius the navmesh is eroded by
+	// [Limit: > 0] [Units: world units].
+	Radius float32
+}
+
+// DefaultTypeName names the one agent type of a level baked without
+// Options.Types or loaded from a navmesh file.
+const DefaultTypeName = "agent"
+
+// DefaultTypes are the demo's two agent types: "small", RecastDemo's
+// default agent (radius 0.6, the mesh the demo always had), and "large",
+// radius 1.3, whose navmesh lacks the dungeon's narrow passages.
+func DefaultTypes() []AgentType {
+	return []AgentType{{Name: "small", Radius: 0.6}, {Name: "large", Radius: 1.3}}
+}
+
+// TypeMesh is the navmesh of one agent type.
+type TypeMesh struct {
+	AgentType
+	// Mesh is the type's navmesh.
+	Mesh *navmesh.Mesh
+	// Cache is the tile cache Mesh is built from, with Options.TileCache;
+	// nil otherwise.
+	Cache *tilecache.Cache
+	// Polygons counts Mesh's polygons (off-mesh links included).
+	Polygons int
+}
+
+// Level is a navmesh ready for the crowd, one per agent type.
 type Level struct {
 	// Name is the level's file name ("dungeon.obj" for the embedded one).
 	Name string
-	// Mesh is the navmesh.
+	// Mesh is the navmesh of the first agent type (Types[0].Mesh).
 	Mesh *navmesh.Mesh
 	// Baked reports whether the mesh was baked from triangles here (false:
 	// loaded from a navmesh file).
@@ -28,14 +62,18 @@ type Level struct {
 	BakeTime time.Duration
 	// Triangles is the number of input triangles (0 when loaded).
 	Triangles int
-	// Tiles, Polygons and Vertices count the navmesh.
+	// Tiles, Polygons and Vertices count the first type's navmesh.
 	Tiles, Polygons, Vertices int
 	// OffMeshConnections counts the navmesh's off-mesh connections (the
 	// bake's drop and jump links with Options.Links).
 	OffMeshConnections int
-	// Cache is the tile cache the mesh is built from, with
-	// Options.TileCache; nil otherwise.
+	// Cache is the tile cache Mesh is built from, with Options.TileCache;
+	// nil otherwise.
 	Cache *tilecache.Cache
+	// Types holds every agent type's navmesh, in the order of
+	// Options.Types; Types[0] is Mesh and Cache. A loaded navmesh file
+	// has one type, DefaultTypeName, of radius 0 (unknown).
+	Types []TypeMesh
 }
 
 // Options tune baking.
@@ -52,7 +90,17 @@ type Options struct {
 	// of TileSize cells, 48 when 0) and builds the navmesh from it, so that
 	// obstacles can carve it; not with Links.
 	TileCache bool
+	// Types are the agent types an .obj level is baked for, in one call
+	// (bake.SoloTypes, TiledTypes or TileCacheTypes) sharing what the
+	// types' settings allow, each with RecastDemo's settings and its own
+	// radius; none bakes one type of radius 0.6, DefaultTypeName. A
+	// navmesh file is loaded as one type whatever this says
+	// [Limit: <= 8 types].
+	Types []AgentType
 }
+
+// maxTypes bounds Options.Types (the crowd takes up to 16).
+const maxTypes = 8
 
 // Load returns the level in path: a Wavefront .obj file is baked (see
 // Options), anything else is read as a navmesh file (a C++ DNAV tile, a
@@ -64,6 +112,14 @@ func Load(path string, opts Options) (*Level, error) {
 	}
 	if opts.TileCache && opts.Links {
 		return nil, fmt.Errorf("level: a tile cache with drop and jump links is not supported here")
+	}
+	if len(opts.Types) > maxTypes {
+		return nil, fmt.Errorf("level: %d agent types, at most %d", len(opts.Types), maxTypes)
+	}
+	for _, t := range opts.Types {
+		if !(t.Radius > 0) || t.Radius > 100 {
+			return nil, fmt.Errorf("level: agent type %q: radius %v outside (0, 100]", t.Name, t.Radius)
+		}
 	}
 	if path == "" {
 		return Embedded(opts)
@@ -79,15 +135,24 @@ func Load(path string, opts Options) (*Level, error) {
 	return loadNavmesh(name, data)
 }
 
-// finish counts the mesh's tiles, polygons and vertices.
+// finish sets Mesh and Cache from the first type and counts its mesh's
+// tiles, polygons and vertices, and every type's polygons.
 func (l *Level) finish() *Level {
-	snap := l.Mesh.Snapshot()
-	for i := 0; i < snap.MaxTiles(); i++ {
-		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
-			l.Tiles++
-			l.Polygons += len(tile.Polys)
-			l.Vertices += len(tile.Verts)
-			l.OffMeshConnections += len(tile.OffMeshConnections)
+	l.Mesh, l.Cache = l.Types[0].Mesh, l.Types[0].Cache
+	for t := range l.Types {
+		snap := l.Types[t].Mesh.Snapshot()
+		for i := 0; i < snap.MaxTiles(); i++ {
+			tile := snap.Tile(i)
+			if tile == nil || tile.Header == nil {
+				continue
+			}
+			l.Types[t].Polygons += len(tile.Polys)
+			if t == 0 {
+				l.Tiles++
+				l.Polygons += len(tile.Polys)
+				l.Vertices += len(tile.Verts)
+				l.OffMeshConnections += len(tile.OffMeshConnections)
+			}
 		}
 	}
 	return l
@@ -101,5 +166,6 @@ func loadNavmesh(name string, file []byte) (*Level, error) {
 	if err != nil {
 		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads: %w", name, err)
 	}
-	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
+	l := &Level{Name: name, BakeTime: time.Since(start), Types: []TypeMesh{{AgentType: AgentType{Name: DefaultTypeName}, Mesh: mesh}}}
+	return l.finish(), nil
 }
