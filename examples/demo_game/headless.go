@@ -38,7 +38,7 @@ func runHeadless(o *options, stdout io.Writer) error {
 
 	width, height := o.width, o.height
 	if width == 0 {
-		width, height = autoSize(d.layer, autoLongSide)
+		width, height = d.autoSize(autoLongSide)
 	}
 	rec, err := newRecorder(d, width, height)
 	if err != nil {
@@ -78,6 +78,7 @@ func runHeadless(o *options, stdout io.Writer) error {
 	stats := d.crowd.Stats()
 	fmt.Fprintf(stdout, "crowd: %d agents, %d ticks (%.1f s simulated), %.3f ms per tick, %d arrivals\n",
 		stats.Agents, stats.Ticks, float64(stats.Ticks)/tickRate, stats.MillisecondsPerTick(), stats.Arrivals)
+	printTypes(stdout, stats)
 	fmt.Fprintf(stdout, "wrote %s (%d frames, %d KB) and %s (%d KB) in %.1f s\n",
 		gifPath, rec.animation.Len(), (gifSize+512)/1024, pngPath, (pngSize+512)/1024, time.Since(started).Seconds())
 	return nil
@@ -88,8 +89,10 @@ func runHeadless(o *options, stdout io.Writer) error {
 const autoLongSide = 640
 
 // autoSize returns an image size with the level's aspect ratio, longSide
-// pixels on its long side, plus room for the caption.
-func autoSize(layer *scene.NavmeshLayer, longSide int) (width, height int) {
+// pixels on its long side, plus room for the caption (and the legend of
+// the agent types).
+func (d *demo) autoSize(longSide int) (width, height int) {
+	layer := d.layer
 	spanX, spanZ := layer.Max[0]-layer.Min[0], layer.Max[2]-layer.Min[2]
 	if !(spanX > 0) || !(spanZ > 0) {
 		return longSide, longSide
@@ -101,6 +104,9 @@ func autoSize(layer *scene.NavmeshLayer, longSide int) (width, height int) {
 	}
 	width = max(width, 320) // room for the caption
 	height = max(height, minImageSide) + captionHeight(width)
+	if d.legend() != nil {
+		height += captionHeight(width)
+	}
 	return width, height
 }
 
@@ -125,12 +131,24 @@ type recorder struct {
 	agents     []scene.Agent
 	obstacles  []scene.Obstacle
 	textScale  int
+	// legend is the agent types' legend line at the bottom (none with one
+	// type), printed at legendScale.
+	legend      []scene.LegendEntry
+	legendScale int
 }
 
 func newRecorder(d *demo, width, height int) (*recorder, error) {
-	r := &recorder{demo: d, canvas: render.NewRaster(width, height), textScale: textScale(width)}
+	r := &recorder{demo: d, canvas: render.NewRaster(width, height), textScale: textScale(width), legend: d.legend()}
 	caption := captionHeight(width)
-	r.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-caption, viewMargin)
+	below := 0
+	if r.legend != nil {
+		below = caption
+		r.legendScale = r.textScale
+		if scene.LegendWidth(r.legend, r.legendScale)+8 > width {
+			r.legendScale = 1
+		}
+	}
+	r.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-caption-below, viewMargin)
 	r.view.OffsetY += float32(caption)
 	r.drawBackground()
 	var err error
@@ -138,10 +156,18 @@ func newRecorder(d *demo, width, height int) (*recorder, error) {
 	return r, err
 }
 
-// drawBackground draws the navmesh into the kept background.
+// drawBackground draws the navmesh (with the hatching of where only the
+// small agents fit, and the legend line) into the kept background.
 func (r *recorder) drawBackground() {
 	r.canvas.Clear(scene.Background)
-	r.demo.layer.Draw(r.canvas, r.view)
+	r.demo.drawNavmesh(r.canvas, r.view)
+	if r.legend != nil {
+		width, height := r.canvas.Size()
+		bar := captionHeight(width)
+		render.FillRect(r.canvas, 0, float32(height-bar), float32(width), float32(height), scene.TextBackground)
+		textHeight := render.GlyphHeight * r.legendScale
+		scene.DrawLegend(r.canvas, render.Point{X: 4, Y: float32(height-bar) + float32(bar-textHeight)/2}, r.legendScale, r.legend)
+	}
 	r.background = append(r.background[:0], r.canvas.Image().Pix...)
 }
 
@@ -149,14 +175,14 @@ func (r *recorder) drawBackground() {
 // when the tile cache has changed it, so that carved holes show), the
 // obstacles, the agents and the caption.
 func (r *recorder) draw(tick int, caption string) {
-	if r.demo.layer.Refresh() {
+	if r.demo.refresh() {
 		r.drawBackground()
 	}
 	copy(r.canvas.Image().Pix, r.background)
 	r.agents = r.demo.crowd.Agents(r.agents)
 	r.obstacles = r.demo.crowd.Obstacles(r.obstacles, -1)
 	scene.DrawObstacles(r.canvas, r.view, r.obstacles)
-	scene.DrawAgents(r.canvas, r.view, r.demo.layer, r.agents, nil, scene.DefaultOverlays)
+	scene.DrawAgents(r.canvas, r.view, r.demo.layers, r.agents, nil, scene.DefaultOverlays)
 	width, _ := r.canvas.Size()
 	render.FillRect(r.canvas, 0, 0, float32(width), float32(captionHeight(width)), scene.TextBackground)
 	r.canvas.Text(render.Point{X: 4, Y: 2}, caption, r.textScale, scene.TextColor)

@@ -15,7 +15,7 @@ func BenchmarkFrame(b *testing.B) {
 	require.NoError(b, err)
 	d, err := setup(o)
 	require.NoError(b, err)
-	width, height := autoSize(d.layer, autoLongSide)
+	width, height := d.autoSize(autoLongSide)
 	rec, err := newRecorder(d, width, height)
 	require.NoError(b, err)
 	b.ReportAllocs()

@@ -80,7 +80,7 @@ func TestRecordedFramesShowAgentsWhereTheyAre(t *testing.T) {
 	require.NoError(t, err)
 	d, err := setup(o)
 	require.NoError(t, err)
-	width, height := autoSize(d.layer, 600)
+	width, height := d.autoSize(600)
 	rec, err := newRecorder(d, width, height)
 	require.NoError(t, err)
 
@@ -134,7 +134,7 @@ func TestRecordedFramesShowCarvedHoles(t *testing.T) {
 	require.NoError(t, err)
 	d, err := setup(o)
 	require.NoError(t, err)
-	width, height := autoSize(d.layer, 600)
+	width, height := d.autoSize(600)
 	rec, err := newRecorder(d, width, height)
 	require.NoError(t, err)
 	first := append([]byte(nil), rec.background...)

@@ -11,20 +11,23 @@ import (
 
 // options are the command-line flags.
 type options struct {
-	level      string  // .obj level to bake or navmesh file to load; "" = embedded dungeon
-	agents     int     // agents spawned at start
-	seconds    float64 // simulated time (headless)
-	out        string  // output directory (headless)
-	width      int     // output size [Units: pixels]
-	height     int
-	seed       uint64
-	tileSize   int  // cells per tile side; 0 bakes one tile
-	links      bool // bake with the automatic drop and jump links
-	obstacles  bool // bake a tile cache and play the crates-and-door script
-	workers    int
-	headless   bool    // with the window built in: write the GIF instead
-	screenshot string  // window: save a screenshot here ...
-	exitAfter  float64 // ... and quit after this many seconds
+	level     string  // .obj level to bake or navmesh file to load; "" = embedded dungeon
+	agents    int     // agents spawned at start
+	seconds   float64 // simulated time (headless)
+	out       string  // output directory (headless)
+	width     int     // output size [Units: pixels]
+	height    int
+	seed      uint64
+	tileSize  int  // cells per tile side; 0 bakes one tile
+	links     bool // bake with the automatic drop and jump links
+	obstacles bool // bake a tile cache and play the crates-and-door script
+	// largeRadius is the radius of the large agent type baked and run
+	// beside the small one; 0 runs the small agents alone.
+	largeRadius float32
+	workers     int
+	headless    bool    // with the window built in: write the GIF instead
+	screenshot  string  // window: save a screenshot here ...
+	exitAfter   float64 // ... and quit after this many seconds
 }
 
 // Limits keep a mistyped flag from asking for hours of work or gigabytes of
@@ -38,6 +41,10 @@ const (
 	maxTileSize   = 4096
 	// defaultTileSize is RecastDemo's tile size: 32 cells, 9.6 world units.
 	defaultTileSize = 32
+	// defaultLargeRadius and maxLargeRadius: the large agents' radius
+	// [Units: world units].
+	defaultLargeRadius = 1.5
+	maxLargeRadius     = 5
 )
 
 func parseOptions(args []string, stderr io.Writer) (*options, error) {
@@ -45,6 +52,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("demo_game", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	size := "auto"
+	largeRadius := 0.0
 	fs.StringVar(&o.level, "level", "", "level to use: a Wavefront `FILE.obj` to bake, or a navmesh file (DNAV, MSET, archenav); default the embedded dungeon")
 	fs.IntVar(&o.agents, "agents", defaultAgents, "number of agents at start")
 	fs.Float64Var(&o.seconds, "seconds", 10, "simulated `seconds` recorded in the GIF")
@@ -53,6 +61,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.tileSize, "tile-size", defaultTileSize, "bake a tiled navmesh with tiles of `N` cells (0.3 units each) a side; 0 bakes one tile")
 	fs.BoolVar(&o.links, "links", false, "bake the .obj level with automatic drop and jump links (drawn like any off-mesh connection; no obstacles then)")
 	fs.BoolVar(&o.obstacles, "obstacles", true, "bake an .obj level into a tile cache, so that crates and a door carve it: crates dropped in the agents' way at 1.5 s, a door closed at 3 s and opened at 7 s")
+	fs.Float64Var(&largeRadius, "large-radius", defaultLargeRadius, "radius in world units of the large, slow agents (one in three) baked and run beside the small ones (radius 0.6) on a mesh of their own; 0 runs the small agents alone")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed for spawn points and targets")
 	fs.IntVar(&o.workers, "workers", min(runtime.GOMAXPROCS(0), 4), "goroutines stepping the crowd")
 	if haveWindow {
@@ -66,6 +75,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
+	o.largeRadius = float32(largeRadius)
 	var err error
 	if o.width, o.height, err = parseSize(size); err != nil {
 		return nil, err
@@ -77,6 +87,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-seconds %v outside (0, %d]", o.seconds, maxSeconds)
 	case o.tileSize < 0 || o.tileSize > maxTileSize:
 		return nil, fmt.Errorf("-tile-size %d outside 0..%d", o.tileSize, maxTileSize)
+	case largeRadius != 0 && !(largeRadius > smallRadius && largeRadius <= maxLargeRadius):
+		return nil, fmt.Errorf("-large-radius %v: 0, or above %v up to %v", largeRadius, smallRadius, maxLargeRadius)
 	case o.workers < 1 || o.workers > 256:
 		return nil, fmt.Errorf("-workers %d outside 1..256", o.workers)
 	case o.exitAfter < 0:

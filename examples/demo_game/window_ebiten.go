@@ -57,6 +57,7 @@ func runWindow(o *options, stdout io.Writer) error {
 	stats := d.crowd.Stats()
 	fmt.Fprintf(stdout, "crowd: %d agents, %d ticks, %.3f ms per tick, %d arrivals\n",
 		stats.Agents, stats.Ticks, stats.MillisecondsPerTick(), stats.Arrivals)
+	printTypes(stdout, stats)
 	return nil
 }
 
@@ -90,6 +91,9 @@ type game struct {
 	// dragging is the crate the left button drags, -1 for none.
 	dragging  int
 	obstacles []scene.Obstacle
+	// legend is the agent types' legend at the bottom (none with one
+	// type).
+	legend []scene.LegendEntry
 }
 
 func newGame(d *demo, o *options, width, height int) *game {
@@ -107,7 +111,11 @@ func newGame(d *demo, o *options, width, height int) *game {
 	}
 	g.hudScale = hudScaleFor(width)
 	hudHeight := hudLines*render.GlyphHeight*g.hudScale + 4
-	g.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-hudHeight, viewMargin)
+	legendHeight := 0
+	if g.legend = d.legend(); g.legend != nil {
+		legendHeight = g.legendHeight()
+	}
+	g.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-hudHeight-legendHeight, viewMargin)
 	g.view.OffsetY += float32(hudHeight)
 	return g
 }
@@ -285,13 +293,14 @@ func (g *game) say(message string) {
 func (g *game) Draw(screen *ebiten.Image) {
 	// The navmesh is drawn once, and again when the tile cache has changed
 	// it (holes carved, doors shut).
-	if refreshed := g.demo.layer.Refresh(); g.background == nil || refreshed {
+	if refreshed := g.demo.refresh(); g.background == nil || refreshed {
 		if g.background == nil {
 			g.background = ebiten.NewImage(g.width, g.height)
 		}
 		g.canvas.retarget(g.background)
 		g.canvas.Clear(scene.Background)
-		g.demo.layer.Draw(g.canvas, g.view)
+		g.demo.drawNavmesh(g.canvas, g.view)
+		g.drawLegend()
 	}
 	screen.DrawImage(g.background, nil)
 	g.canvas.retarget(screen)
@@ -312,7 +321,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 	}
 	g.obstacles = g.demo.crowd.Obstacles(g.obstacles, g.dragging)
 	scene.DrawObstacles(g.canvas, g.view, g.obstacles)
-	scene.DrawAgents(g.canvas, g.view, g.demo.layer, g.agents, debug, g.overlays)
+	scene.DrawAgents(g.canvas, g.view, g.demo.layers, g.agents, debug, g.overlays)
 	g.drawHUD()
 
 	if g.exitAfter > 0 && !g.started.IsZero() && time.Since(g.started) >= g.exitAfter && !g.quit {
@@ -380,6 +389,27 @@ func (g *game) drawHUD() {
 	g.drawToggles(y, "show:", overlayKeys)
 	g.drawToggles(y+lineHeight, "steer:", behaviourKeys)
 	g.hudText(y+2*lineHeight, help)
+}
+
+// legendHeight is the height of the legend bar at the bottom.
+func (g *game) legendHeight() int { return render.GlyphHeight*g.legendScale() + 4 }
+
+// legendScale is the legend's font scale: the HUD's where it fits, else 1.
+func (g *game) legendScale() int {
+	if scene.LegendWidth(g.legend, g.hudScale)+8 > g.width {
+		return 1
+	}
+	return g.hudScale
+}
+
+// drawLegend draws the legend bar of the agent types at the bottom.
+func (g *game) drawLegend() {
+	if g.legend == nil {
+		return
+	}
+	top := float32(g.height - g.legendHeight())
+	render.FillRect(g.canvas, 0, top, float32(g.width), float32(g.height), scene.TextBackground)
+	scene.DrawLegend(g.canvas, render.Point{X: 4, Y: top + 2}, g.legendScale(), g.legend)
 }
 
 // hudText prints a HUD line, smaller when it would not fit.

@@ -27,6 +27,9 @@ type Agent struct {
 	Path []geom.Vec3
 	// Hue picks the agent's color (AgentHue).
 	Hue int
+	// Type is the index of the agent's type: its corridor is drawn on the
+	// navmesh layer of that index.
+	Type int
 	// Selected agents get a ring around them.
 	Selected bool
 }
@@ -62,10 +65,12 @@ var DefaultOverlays = Overlays{Paths: true, Targets: true}
 const velocityLookahead = 0.5
 
 // DrawAgents draws the agents (and, with debug non-nil, the chosen overlays)
-// over the navmesh. debug, when given, parallels agents.
-func DrawAgents(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent, debug []AgentDebug, overlays Overlays) {
+// over the navmesh. debug, when given, parallels agents; layers are the
+// navmeshes of the agent types (Agent.Type indexes them), for the
+// corridors.
+func DrawAgents(c render.Canvas, v View, layers []*NavmeshLayer, agents []Agent, debug []AgentDebug, overlays Overlays) {
 	if len(debug) == len(agents) {
-		drawUnderlays(c, v, layer, agents, debug, overlays)
+		drawUnderlays(c, v, layers, agents, debug, overlays)
 	}
 	thin := max(1, v.Pixels(0.06))
 	if overlays.Paths {
@@ -108,23 +113,34 @@ func DrawAgents(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent, de
 	}
 }
 
-// drawUnderlays draws the overlays that belong under the agents: corridors.
-func drawUnderlays(c render.Canvas, v View, layer *NavmeshLayer, agents []Agent, debug []AgentDebug, overlays Overlays) {
-	if !overlays.Corridor || layer == nil {
+// drawUnderlays draws the overlays that belong under the agents: corridors,
+// each on its agent type's layer.
+func drawUnderlays(c render.Canvas, v View, layers []*NavmeshLayer, agents []Agent, debug []AgentDebug, overlays Overlays) {
+	if !overlays.Corridor {
 		return
 	}
-	// Each polygon once, however many corridors share it.
-	drawn := map[navmesh.Ref]bool{}
-	var refs []navmesh.Ref
-	for i := range agents {
-		for _, ref := range debug[i].Corridor {
-			if !drawn[ref] {
-				drawn[ref] = true
-				refs = append(refs, ref)
+	for t, layer := range layers {
+		if layer == nil {
+			continue
+		}
+		// Each polygon once, however many corridors share it.
+		drawn := map[navmesh.Ref]bool{}
+		var refs []navmesh.Ref
+		for i := range agents {
+			if agents[i].Type != t {
+				continue
+			}
+			for _, ref := range debug[i].Corridor {
+				if !drawn[ref] {
+					drawn[ref] = true
+					refs = append(refs, ref)
+				}
 			}
 		}
+		if len(refs) > 0 {
+			layer.DrawCorridor(c, v, refs)
+		}
 	}
-	layer.DrawCorridor(c, v, refs)
 }
 
 // overlayStyle is the navdraw style of the overlays, in the scene's colors.

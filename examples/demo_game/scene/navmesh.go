@@ -218,3 +218,12 @@ func (l *NavmeshLayer) Walls() int { return len(l.walls) }
 
 // TileBorders returns the number of polygon edges on tile borders.
 func (l *NavmeshLayer) TileBorders() int { return len(l.tileBorders) }
+
+// DrawOutline draws the navmesh's walls (the edges of its polygons with no
+// neighbour) in col, width pixels wide: the outline of where its agents'
+// centres may go, drawn over another type's mesh.
+func (l *NavmeshLayer) DrawOutline(c render.Canvas, v View, width float32, col color.RGBA) {
+	for _, e := range l.walls {
+		c.Line(v.ToScreen(e.a), v.ToScreen(e.b), width, col)
+	}
+}

@@ -22,6 +22,12 @@ var (
 	CornerMark     = color.RGBA{255, 255, 120, 255}
 	NeighbourLine  = color.RGBA{120, 255, 160, 255}
 	BoundaryLine   = color.RGBA{255, 90, 60, 255}
+	// SmallOnlyHatch hatches the navmesh only the small agents have
+	// (MeshDifference).
+	SmallOnlyHatch = color.RGBA{14, 40, 64, 255}
+	// LargeOutline draws the walls of the large agents' mesh over the
+	// small one's.
+	LargeOutline = color.RGBA{200, 150, 255, 255}
 )
 
 // heightShades is how many brightness steps show polygon height: higher
@@ -81,6 +87,14 @@ var agentHues = [...]color.RGBA{
 // AgentHue returns the color of agent i.
 func AgentHue(i int) color.RGBA { return agentHues[i%len(agentHues)] }
 
+// typeHues are the hues (AgentHue) of the agent types when there are
+// several: orange, violet, then the others.
+var typeHues = [...]int{0, 4, 2, 5, 3, 1}
+
+// TypeHue returns the hue (for AgentHue) of the agents of type t in a
+// crowd of several types [Limit: t >= 0].
+func TypeHue(t int) int { return typeHues[t%len(typeHues)] }
+
 // pathShade is the color of agent i's path and target.
 func pathShade(i int) color.RGBA {
 	h := AgentHue(i)
@@ -98,7 +112,7 @@ func Palette(layer *NavmeshLayer) color.Palette {
 			out = append(out, c)
 		}
 	}
-	for _, c := range []color.RGBA{Background, Wall, InnerEdge, TileBorder, OffMeshLink, AgentOutline, VelocityLine, TextColor, TextBackground, CornerMark, NeighbourLine, BoundaryLine} {
+	for _, c := range []color.RGBA{Background, Wall, InnerEdge, TileBorder, OffMeshLink, AgentOutline, VelocityLine, TextColor, TextBackground, CornerMark, NeighbourLine, BoundaryLine, SmallOnlyHatch, LargeOutline} {
 		add(c)
 	}
 	for _, c := range obstacleColors {

@@ -132,7 +132,7 @@ func TestDrawnFramesShowPolygonsAndAgentsWhereTheyAre(t *testing.T) {
 		for i := range agents {
 			agents[i].Position[2] += 0.3 // they move between frames
 		}
-		DrawAgents(canvas, view, layer, agents, nil, DefaultOverlays)
+		DrawAgents(canvas, view, []*NavmeshLayer{layer}, agents, nil, DefaultOverlays)
 		for _, a := range agents {
 			centre := view.ToScreen(a.Position)
 			radius := view.Pixels(a.Radius)
@@ -163,14 +163,14 @@ func TestOverlaysDrawDebugState(t *testing.T) {
 	debug := []AgentDebug{{Corners: []query.StraightPathPoint{{Pos: corner}}, Neighbours: []int{1}}, {}}
 
 	canvas.Clear(Background)
-	DrawAgents(canvas, view, layer, agents, debug, Overlays{Corners: true, Neighbours: true})
+	DrawAgents(canvas, view, []*NavmeshLayer{layer}, agents, debug, Overlays{Corners: true, Neighbours: true})
 	at := view.ToScreen(corner)
 	assert.Equal(t, CornerMark, canvas.Image().RGBAAt(int(at.X), int(at.Y)))
 	mid := view.ToScreen(geom.Lerp(a, b, 0.5))
 	assert.Equal(t, NeighbourLine, canvas.Image().RGBAAt(int(mid.X), int(mid.Y)))
 
 	canvas.Clear(Background)
-	DrawAgents(canvas, view, layer, agents, debug, Overlays{})
+	DrawAgents(canvas, view, []*NavmeshLayer{layer}, agents, debug, Overlays{})
 	assert.Equal(t, Background, canvas.Image().RGBAAt(int(at.X), int(at.Y)), "overlays off draw nothing")
 }
 

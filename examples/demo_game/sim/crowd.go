@@ -27,26 +27,21 @@ const (
 )
 
 // Sim is the demo crowd: an arche world with archenav's crowd plugin
-// installed, and one entity per agent.
+// installed, one entity per agent, and one or several agent types, each
+// walking its own navmesh.
 type Sim struct {
 	config    Config
 	world     ecs.World
 	crowd     *plugin.Plugin
-	params    components.AgentParams
+	types     []crowdType
 	agents    []ecs.Entity // spawn order: an agent's index is its hue
 	index     map[ecs.Entity]int
 	mode      Mode
-	target    geom.Vec3 // the common target in Gather mode
 	behaviour Behaviour
 	avoidance crowd.AvoidanceMethod
 	stats     Stats
 
-	query  *query.Query
-	filter *query.Filter
-	// spawns draws spawn points and targets on the mesh's largest
-	// connected part, so no agent starts on an island it cannot leave,
-	// such as the top of a wall.
-	spawns   *query.ComponentSampler
+	filter   *query.Filter
 	random   *rand.Rand
 	drawPath [maxDrawnPath]query.StraightPathPoint
 	retarget []ecs.Entity // agents to give a new target after a tick
@@ -75,25 +70,37 @@ type Sim struct {
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
-// config.Agents agents at random points, each with its own random target.
+// config.Agents agents of one type (config's size and speed, on mesh and
+// config.TileCache) at random points, each with its own random target.
 func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
+	return NewTypes([]AgentType{config.firstType(plugin.DefaultAgentTypeName, mesh, 1)}, config)
+}
+
+// NewTypes installs the crowd plugin on a new world with an agent type per
+// entry of types, each on its own navmesh (and tile cache), and spawns
+// config.Agents agents at random points of their own type's mesh, the
+// types given out by Share in spawn order, each agent with its own random
+// target. config's Radius, Height, MaxSpeed, MaxAcceleration and TileCache
+// are not used: the types say.
+func NewTypes(types []AgentType, config Config) (*Sim, error) {
 	if err := config.validate(); err != nil {
 		return nil, err
 	}
-	q, err := query.New(mesh, queryNodes)
-	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
+	if err := validateTypes(types); err != nil {
+		return nil, err
 	}
 	filter := query.NewFilter()
-	spawns, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
-	if err != nil {
-		return nil, fmt.Errorf("sim: spawn points: %w", err)
+	pluginTypes := make([]plugin.AgentTypeConfig, len(types))
+	maxRadius := float32(0)
+	for i, t := range types {
+		pluginTypes[i] = plugin.AgentTypeConfig{Name: t.Name, Mesh: t.Mesh, TileCache: t.TileCache}
+		maxRadius = max(maxRadius, t.Radius)
 	}
+	config.TileCache = types[0].TileCache
 	p, err := plugin.New(plugin.Config{
-		Mesh:            mesh,
-		TileCache:       config.TileCache,
+		AgentTypes:      pluginTypes,
 		MaxAgents:       config.MaxAgents,
-		MaxAgentRadius:  config.Radius,
+		MaxAgentRadius:  maxRadius,
 		Workers:         config.Workers,
 		ArrivalDistance: config.ArrivalDistance,
 	})
@@ -106,19 +113,28 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		crowd:     p,
 		index:     make(map[ecs.Entity]int, config.Agents),
 		behaviour: DefaultBehaviour,
-		query:     q,
 		filter:    filter,
-		spawns:    spawns,
 		random:    newRandom(config.Seed),
 		doorIndex: -1,
+	}
+	for i, t := range types {
+		ct := crowdType{AgentType: t}
+		if ct.query, err = query.New(t.Mesh, queryNodes); err != nil {
+			return nil, fmt.Errorf("sim: agent type %q: %w", t.Name, err)
+		}
+		if ct.spawns, err = query.LargestComponentSampler(t.Mesh.Snapshot(), filter); err != nil {
+			return nil, fmt.Errorf("sim: agent type %q: spawn points: %w", t.Name, err)
+		}
+		ct.params = components.AgentParamsForRadius(t.Radius) // the look-ahead ranges scale with it
+		ct.params.Height = t.Height
+		ct.params.MaxSpeed, ct.params.MaxAcceleration = t.MaxSpeed, t.MaxAcceleration
+		ct.params.UpdateFlags = s.behaviour.flags()
+		ct.params.Type = uint8(i)
+		s.types = append(s.types, ct)
 	}
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s.params = components.AgentParamsForRadius(config.Radius) // the look-ahead ranges scale with it
-	s.params.Height = config.Height
-	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
-	s.params.UpdateFlags = s.behaviour.flags()
 
 	s.positions = generic.NewMap[components.Position](&s.world)
 	s.velocities = generic.NewMap[components.Velocity](&s.world)
@@ -137,11 +153,12 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 
 	specs := make([]plugin.AgentSpec, config.Agents)
 	for i := range specs {
-		point, err := s.spawns.RandomPoint(s.random.Float32)
+		t := &s.types[s.typeOf(i)]
+		point, err := t.spawns.RandomPoint(s.random.Float32)
 		if err != nil {
 			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
 		}
-		specs[i] = plugin.AgentSpec{Position: point.Pos, Params: s.params}
+		specs[i] = plugin.AgentSpec{Position: point.Pos, Params: t.params}
 	}
 	entities, err := p.SpawnBatch(&s.world, specs, make([]ecs.Entity, 0, len(specs)))
 	if err != nil {
@@ -179,11 +196,17 @@ func (b Behaviour) flags() components.UpdateFlags {
 func (s *Sim) register(e ecs.Entity) {
 	s.index[e] = len(s.agents)
 	s.agents = append(s.agents, e)
+	s.types[s.paramsMap.Get(e).Type].agents++
 }
 
-// wanderTarget sends agent e to a random navmesh point.
+// typeOfAgent returns agent e's type.
+func (s *Sim) typeOfAgent(e ecs.Entity) *crowdType {
+	return &s.types[s.paramsMap.Get(e).Type]
+}
+
+// wanderTarget sends agent e to a random point of its type's navmesh.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point, err := s.spawns.RandomPoint(s.random.Float32)
+	point, err := s.typeOfAgent(e).spawns.RandomPoint(s.random.Float32)
 	if err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}
@@ -193,38 +216,61 @@ func (s *Sim) wanderTarget(e ecs.Entity) error {
 	return nil
 }
 
-// Spawn adds an agent at the navmesh point nearest pos; in Gather mode it
-// heads for the common target, otherwise for a random one.
+// Spawn adds an agent at the navmesh point nearest pos, of the type its
+// spawn order gives (see AgentType.Share) or, when that type's mesh has no
+// polygon near pos (a large agent in a passage only the small ones fit),
+// of the first type; in Gather mode it heads for its type's common target,
+// otherwise for a random one.
 func (s *Sim) Spawn(pos geom.Vec3) error {
 	if len(s.agents) >= s.config.MaxAgents {
 		return fmt.Errorf("sim: spawn: the crowd is full (%d agents)", s.config.MaxAgents)
 	}
-	e, err := s.crowd.Spawn(&s.world, pos, s.params)
+	t := s.typeOf(len(s.agents))
+	e, err := s.crowd.Spawn(&s.world, pos, s.types[t].params)
+	if err != nil && t != 0 {
+		e, err = s.crowd.Spawn(&s.world, pos, s.types[0].params)
+	}
 	if err != nil {
 		return fmt.Errorf("sim: spawn: %w", err)
 	}
 	s.register(e)
 	if s.mode == Gather {
-		err = s.crowd.RequestMoveTarget(&s.world, e, s.target)
-	} else {
-		err = s.wanderTarget(e)
+		return s.gatherTarget(e)
 	}
-	return err
+	return s.wanderTarget(e)
 }
 
-// SetTarget sends every agent to the navmesh point nearest pos (Gather).
-func (s *Sim) SetTarget(pos geom.Vec3) error {
-	nearest, err := s.query.FindNearestPoly(pos, nearestExtents, s.filter)
-	if err != nil {
-		return fmt.Errorf("sim: set target: %w", err)
+// gatherTarget sends agent e to its type's common target; one whose type's
+// mesh has no point near the target stays where it is.
+func (s *Sim) gatherTarget(e ecs.Entity) error {
+	t := s.typeOfAgent(e)
+	if !t.hasTarget {
+		return s.crowd.ResetMoveTarget(&s.world, e)
 	}
-	if nearest.Ref == 0 {
+	return s.crowd.RequestMoveTarget(&s.world, e, t.target)
+}
+
+// SetTarget sends every agent to the point of its own type's navmesh
+// nearest pos (Gather); the agents of a type whose mesh has no polygon
+// near pos stop. It fails when no type's mesh has one.
+func (s *Sim) SetTarget(pos geom.Vec3) error {
+	found := false
+	for i := range s.types {
+		t := &s.types[i]
+		nearest, err := t.query.FindNearestPoly(pos, nearestExtents, s.filter)
+		if err != nil {
+			return fmt.Errorf("sim: set target: %w", err)
+		}
+		t.target, t.hasTarget = nearest.Point, nearest.Ref != 0
+		found = found || t.hasTarget
+	}
+	if !found {
 		return fmt.Errorf("sim: set target: no navmesh near %v", pos)
 	}
-	s.mode, s.target = Gather, nearest.Point
+	s.mode = Gather
 	var errs []error
 	for _, e := range s.agents {
-		errs = append(errs, s.crowd.RequestMoveTarget(&s.world, e, s.target))
+		errs = append(errs, s.gatherTarget(e))
 	}
 	return errors.Join(errs...)
 }
@@ -240,10 +286,12 @@ func (s *Sim) Wander() {
 // SetBehaviour changes the steering options of every agent.
 func (s *Sim) SetBehaviour(b Behaviour) {
 	s.behaviour = b
-	s.params.UpdateFlags = b.flags()
+	for i := range s.types {
+		s.types[i].params.UpdateFlags = b.flags()
+	}
 	for _, e := range s.agents {
 		params := *s.paramsMap.Get(e)
-		params.UpdateFlags = s.params.UpdateFlags
+		params.UpdateFlags = b.flags()
 		_ = s.crowd.UpdateParams(&s.world, e, params)
 	}
 }
@@ -260,7 +308,7 @@ func (s *Sim) SetAvoidance(method crowd.AvoidanceMethod) error {
 	if method == crowd.AvoidanceORCA {
 		preset = crowd.ORCAPreset()
 	}
-	if err := s.crowd.SetAvoidancePreset(&s.world, int(s.params.AvoidancePreset), preset); err != nil {
+	if err := s.crowd.SetAvoidancePreset(&s.world, int(s.types[0].params.AvoidancePreset), preset); err != nil {
 		return fmt.Errorf("sim: set avoidance: %w", err)
 	}
 	s.avoidance = method
@@ -274,6 +322,11 @@ func (s *Sim) Avoidance() crowd.AvoidanceMethod { return s.avoidance }
 func (s *Sim) Stats() Stats {
 	st := s.stats
 	st.Agents = len(s.agents)
+	st.Types = make([]TypeStats, len(s.types))
+	for i := range s.types {
+		t := &s.types[i]
+		st.Types[i] = TypeStats{Name: t.Name, Radius: t.Radius, Agents: t.agents, Arrivals: t.arrivals}
+	}
 	st.Stages = nil
 	if crowdStats := s.crowd.Stats(&s.world); crowdStats != nil {
 		for i, name := range crowdStats.StageNames {
@@ -305,6 +358,7 @@ func (s *Sim) Step(dt float32) error {
 		switch ev.Kind {
 		case components.EventTargetReached:
 			s.stats.Arrivals++
+			s.types[ev.Type].arrivals++
 			if s.mode == Wander {
 				s.retarget = append(s.retarget, ev.Entity)
 			}
@@ -322,23 +376,30 @@ func (s *Sim) Step(dt float32) error {
 	return nil
 }
 
-// Agents appends what the scene draws of every agent to dst[:0].
+// Agents appends what the scene draws of every agent to dst[:0]: with one
+// agent type each agent in a hue of its own, with several in its type's
+// (scene.TypeHue).
 func (s *Sim) Agents(dst []scene.Agent) []scene.Agent {
 	dst = dst[:0]
 	for i, e := range s.agents {
 		position := geom.Vec3(*s.positions.Get(e))
 		target := s.targets.Get(e)
+		params := s.paramsMap.Get(e)
 		a := scene.Agent{
 			Position:  position,
 			Velocity:  s.velocities.Get(e).Actual,
-			Radius:    s.paramsMap.Get(e).Radius,
+			Radius:    params.Radius,
 			Target:    target.Position,
 			HasTarget: target.State.HasPath() && !target.Arrived,
 			Hue:       i,
+			Type:      int(params.Type),
+		}
+		if len(s.types) > 1 {
+			a.Hue = scene.TypeHue(a.Type)
 		}
 		corridor := s.corridors.Get(e)
 		if a.HasTarget && corridor.Corridor != nil && corridor.PathCount() > 0 {
-			n, _, err := s.query.FindStraightPath(position, corridor.Target(), corridor.Path(), s.drawPath[:], 0)
+			n, _, err := s.types[params.Type].query.FindStraightPath(position, corridor.Target(), corridor.Path(), s.drawPath[:], 0)
 			if err == nil {
 				for _, p := range s.drawPath[1:n] {
 					a.Path = append(a.Path, p.Pos)

@@ -49,7 +49,7 @@ type obstacle struct {
 var ErrNoTileCache = errors.New("sim: this level has no tile cache: obstacles need one")
 
 // HasTileCache reports whether obstacles can carve the navmesh.
-func (s *Sim) HasTileCache() bool { return s.config.TileCache != nil }
+func (s *Sim) HasTileCache() bool { return s.types[0].TileCache != nil }
 
 // crate returns a crate obstacle.
 func crate() components.Obstacle {
@@ -63,7 +63,7 @@ func (s *Sim) DropCrate(pos geom.Vec3) (int, error) {
 	if !s.HasTileCache() {
 		return -1, ErrNoTileCache
 	}
-	nearest, err := s.query.FindNearestPoly(pos, nearestExtents, s.filter)
+	nearest, err := s.types[0].query.FindNearestPoly(pos, nearestExtents, s.filter)
 	if err != nil || nearest.Ref == 0 {
 		return -1, fmt.Errorf("sim: drop crate: no navmesh near %v", pos)
 	}
@@ -162,26 +162,28 @@ func (s *Sim) SetDoorClosed(closed bool) error {
 func (s *Sim) DoorClosed() bool { return s.doorClosed }
 
 // findDoorway looks for a narrow passage of the main region that the
-// agents' corridors cross: among seeded random points whose walls on both
-// sides are 0.4 to 1.6 m apart for the agents' centres, the one on the
-// most corridors (the narrowest of those). It returns the passage's
+// agents' corridors cross: among seeded random points of the first type's
+// mesh whose walls on both sides are 0.4 to 1.6 m apart for the agents'
+// centres, the one on the most corridors of that type's agents (the
+// narrowest of those). It returns the passage's
 // centre, the yaw that turns a door's long side across it and the door's
 // half length.
 func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool) {
 	rng := newRandom(s.config.Seed ^ 0xd00d)
+	first := &s.types[0]
 	bestUse, bestWidth := -1, float32(math.MaxFloat32)
 	for range 400 {
-		p, err := s.spawns.RandomPoint(rng.Float32)
+		p, err := first.spawns.RandomPoint(rng.Float32)
 		if err != nil {
 			return center, 0, 0, false
 		}
-		wall, _, err := s.query.FindDistanceToWall(p.Ref, p.Pos, 2, s.filter)
+		wall, _, err := first.query.FindDistanceToWall(p.Ref, p.Pos, 2, s.filter)
 		if err != nil || wall.Normal == (geom.Vec3{}) {
 			continue
 		}
 		across := geom.Normalize(geom.Vec3{wall.Normal[0], 0, wall.Normal[2]})
 		end := geom.Mad(p.Pos, across, 3)
-		hit, _, err := s.query.Raycast(p.Ref, p.Pos, end, s.filter, 0, 0, nil)
+		hit, _, err := first.query.Raycast(p.Ref, p.Pos, end, s.filter, 0, 0, nil)
 		if err != nil || hit.T > 1 {
 			continue
 		}
@@ -192,6 +194,9 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 		}
 		use := 0
 		for _, e := range s.agents {
+			if s.paramsMap.Get(e).Type != 0 {
+				continue // its corridor holds another mesh's polygons
+			}
 			if c := s.corridors.Get(e); c.Corridor != nil && slices.Contains(c.Path(), p.Ref) {
 				use++
 			}
@@ -204,7 +209,7 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 		center[1] -= crateSink
 		// The door's local x axis, (cos yaw, -sin yaw), along across.
 		yaw = float32(math.Atan2(float64(-across[2]), float64(across[0])))
-		halfLength = width/2 + s.config.Radius + 0.3
+		halfLength = width/2 + first.Radius + 0.3
 		ok = true
 	}
 	return center, yaw, halfLength, ok

@@ -31,8 +31,9 @@ func PointAt(q *query.Query, filter *query.Filter, x, z, minY, maxY float32) (po
 	return point, ok
 }
 
-// PointAt returns the highest navmesh point under world x, z within
-// minY..maxY, as seen from above (see the package function PointAt).
+// PointAt returns the highest point of the first agent type's navmesh
+// under world x, z within minY..maxY, as seen from above (see the package
+// function PointAt).
 func (s *Sim) PointAt(x, z, minY, maxY float32) (geom.Vec3, bool) {
-	return PointAt(s.query, s.filter, x, z, minY, maxY)
+	return PointAt(s.types[0].query, s.filter, x, z, minY, maxY)
 }

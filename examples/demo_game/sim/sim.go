@@ -25,7 +25,8 @@ type Config struct {
 	Seed uint64
 	// Workers is how many goroutines step the crowd [Limit: >= 1]
 	Workers int
-	// Radius, Height: every agent's size [Limit: > 0] [Units: world units]
+	// Radius, Height: every agent's size with New (NewTypes takes them
+	// from the types) [Limit: > 0] [Units: world units]
 	Radius, Height float32
 	// MaxSpeed [Limit: > 0] [Units: world units per second]
 	MaxSpeed float32
@@ -34,8 +35,8 @@ type Config struct {
 	// ArrivalDistance: an agent this close to its target has arrived
 	// [Limit: > 0] [Units: world units]
 	ArrivalDistance float32
-	// TileCache, when not nil, is the cache the navmesh is built from:
-	// crates and doors carve it.
+	// TileCache, when not nil, is the cache New's navmesh is built from:
+	// crates and doors carve it (NewTypes takes each type's).
 	TileCache *tilecache.Cache
 	// Script plays the default run's obstacles on a level with a tile
 	// cache: a door across a passage the agents use at 1 s, crates
@@ -98,6 +99,8 @@ type Stats struct {
 	StepTime time.Duration
 	// Arrivals counts targets reached.
 	Arrivals int
+	// Types are the figures of each agent type, in order.
+	Types []TypeStats
 	// Stages are the stage times of the last tick.
 	Stages []StageTime
 }

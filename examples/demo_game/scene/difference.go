@@ -1,0 +1,235 @@
+package scene
+
+import (
+	"errors"
+	"image/color"
+	"math"
+
+	"github.com/archenav/archenav/examples/demo_game/render"
+	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/navdraw"
+	"github.com/archenav/archenav/navcore/navmesh"
+)
+
+// MeshDifference hatches the places where a small agent type's navmesh
+// reaches and a large type's does not: the passages too narrow for the
+// large agents. A large type's mesh is eroded farther from every wall, so
+// the small mesh also has a thin band along each wall that the large one
+// lacks; that band (anything narrower than MinWidth, measured from the
+// large mesh) is left out, so the hatching shows the places the large
+// agents cannot get to rather than outlining the whole level.
+//
+// It works on pixels seen from above: both meshes' polygons are filled
+// into a mask at the canvas's size, the pixels only the small mesh covers
+// are opened (eroded and grown again) by MinWidth/2, and what is left is
+// hatched with diagonal lines. Stacked floors are flattened: a small-only
+// spot under or over a floor of the large mesh is not hatched.
+type MeshDifference struct {
+	// MinWidth is the width of the narrowest small-only region hatched; the
+	// band along the walls, (large radius - small radius) plus the meshes'
+	// rounding, must be narrower [Limit: > 0] [Units: world units].
+	MinWidth float32
+
+	small, large *NavmeshLayer
+
+	// What was computed, for which canvas size, view and mesh versions.
+	width, height              int
+	view                       View
+	smallVersion, largeVersion uint64
+	segments                   [][2]render.Point
+	hatched                    int
+
+	mask     *render.Raster
+	recorder debugdraw.Recorder
+	drawer   Drawer
+}
+
+// hatchSpacing and hatchWidth are the hatching's line spacing (along a
+// row) and line width [Units: pixels].
+const (
+	hatchSpacing = 6
+	hatchWidth   = 1.5
+)
+
+// NewMeshDifference returns the difference of small's mesh minus large's,
+// hatching regions at least minWidth wide [Units: world units].
+func NewMeshDifference(small, large *NavmeshLayer, minWidth float32) (*MeshDifference, error) {
+	if small == nil || large == nil {
+		return nil, errors.New("scene: mesh difference: nil layer")
+	}
+	if !(minWidth > 0) || math.IsInf(float64(minWidth), 0) {
+		return nil, errors.New("scene: mesh difference: the minimum width must be positive and finite")
+	}
+	return &MeshDifference{MinWidth: minWidth, small: small, large: large}, nil
+}
+
+// Draw hatches the small-only regions on c at view v with SmallOnlyHatch,
+// computing them again when the canvas size, the view or either layer's
+// snapshot (Refresh) has changed since the last call.
+func (d *MeshDifference) Draw(c render.Canvas, v View) {
+	width, height := c.Size()
+	if width != d.width || height != d.height || v != d.view ||
+		d.small.snapshot.Version() != d.smallVersion || d.large.snapshot.Version() != d.largeVersion || d.mask == nil {
+		d.compute(width, height, v)
+	}
+	for _, s := range d.segments {
+		c.Line(s[0], s[1], hatchWidth, SmallOnlyHatch)
+	}
+}
+
+// Pixels returns how many pixels the last Draw marked as small-only (the
+// hatched regions, between the hatch lines too).
+func (d *MeshDifference) Pixels() int { return d.hatched }
+
+// compute marks the small-only pixels at the canvas size and view and
+// turns them into hatch segments.
+func (d *MeshDifference) compute(width, height int, v View) {
+	d.width, d.height, d.view = width, height, v
+	d.smallVersion, d.largeVersion = d.small.snapshot.Version(), d.large.snapshot.Version()
+	if d.mask == nil {
+		d.mask = render.NewRaster(width, height)
+	} else if w, h := d.mask.Size(); w != width || h != height {
+		d.mask = render.NewRaster(width, height)
+	}
+	small := d.footprint(d.small.snapshot, v)
+	large := d.footprint(d.large.snapshot, v)
+	only := make([]bool, len(small))
+	for i := range only {
+		only[i] = small[i] && !large[i]
+	}
+	radius := v.Pixels(d.MinWidth / 2)
+	// Erode: keep the small-only pixels farther than radius from the large
+	// mesh; then grow them back by radius inside the small-only region.
+	fromLarge := distanceField(large, width, height)
+	core := make([]bool, len(only))
+	for i := range core {
+		core[i] = only[i] && fromLarge[i] > radius
+	}
+	fromCore := distanceField(core, width, height)
+	marked := only // reused: only[i] is read before marked[i] is written
+	d.hatched = 0
+	for i := range marked {
+		marked[i] = only[i] && fromCore[i] <= radius
+		if marked[i] {
+			d.hatched++
+		}
+	}
+	d.segments = hatchSegments(d.segments[:0], marked, width, height)
+}
+
+// footprint fills the ground polygons of snap into the mask and returns
+// the covered pixels.
+func (d *MeshDifference) footprint(snap *navmesh.Snapshot, v View) []bool {
+	d.mask.Clear(color.RGBA{0, 0, 0, 255})
+	style := navdraw.DefaultStyle()
+	style.PolygonColor = func(*navmesh.Tile, int) color.NRGBA { return color.NRGBA{255, 255, 255, 255} }
+	d.recorder.Reset()
+	navdraw.Mesh(&d.recorder, snap, navdraw.Polygons, style)
+	d.drawer.Canvas, d.drawer.View = d.mask, v
+	d.recorder.Replay(&d.drawer)
+	d.drawer.Canvas = nil
+	pix := d.mask.Image().Pix
+	covered := make([]bool, len(pix)/4)
+	for i := range covered {
+		covered[i] = pix[4*i] != 0
+	}
+	return covered
+}
+
+// distanceField returns, for every pixel, its distance to the nearest set
+// pixel of seeds (a 3-4 chamfer distance, within 8 % of the Euclidean one)
+// [Units: pixels]; +Inf everywhere when no pixel is set.
+func distanceField(seeds []bool, width, height int) []float32 {
+	const far = math.MaxInt32 / 2
+	d := make([]int32, len(seeds))
+	for i, s := range seeds {
+		if !s {
+			d[i] = far
+		}
+	}
+	relax := func(i, j int, cost int32) {
+		if d[j]+cost < d[i] {
+			d[i] = d[j] + cost
+		}
+	}
+	for y := 0; y < height; y++ {
+		for x := 0; x < width; x++ {
+			i := y*width + x
+			if x > 0 {
+				relax(i, i-1, 3)
+			}
+			if y > 0 {
+				relax(i, i-width, 3)
+				if x > 0 {
+					relax(i, i-width-1, 4)
+				}
+				if x+1 < width {
+					relax(i, i-width+1, 4)
+				}
+			}
+		}
+	}
+	for y := height - 1; y >= 0; y-- {
+		for x := width - 1; x >= 0; x-- {
+			i := y*width + x
+			if x+1 < width {
+				relax(i, i+1, 3)
+			}
+			if y+1 < height {
+				relax(i, i+width, 3)
+				if x+1 < width {
+					relax(i, i+width+1, 4)
+				}
+				if x > 0 {
+					relax(i, i+width-1, 4)
+				}
+			}
+		}
+	}
+	out := make([]float32, len(d))
+	for i, v := range d {
+		if v >= far {
+			out[i] = float32(math.Inf(1))
+		} else {
+			out[i] = float32(v) / 3
+		}
+	}
+	return out
+}
+
+// hatchSegments appends to dst the runs of marked pixels along the
+// diagonals x + y = k·hatchSpacing, as segments between pixel centres.
+func hatchSegments(dst [][2]render.Point, marked []bool, width, height int) [][2]render.Point {
+	for k := 0; k < width+height; k += hatchSpacing {
+		start := -1
+		// Walk the diagonal x + y = k from its top end down to the left.
+		x0 := min(k, width-1)
+		flush := func(x, y int) {
+			if start >= 0 {
+				sx, sy := start, k-start
+				dst = append(dst, [2]render.Point{
+					{X: float32(sx) + 0.5 + 0.5, Y: float32(sy) + 0.5 - 0.5},
+					{X: float32(x) + 0.5 - 0.5, Y: float32(y) + 0.5 + 0.5},
+				})
+				start = -1
+			}
+		}
+		lastX, lastY := -1, -1
+		for x := x0; x >= 0; x-- {
+			y := k - x
+			if y >= height {
+				break
+			}
+			if marked[y*width+x] {
+				if start < 0 {
+					start = x
+				}
+				lastX, lastY = x, y
+			} else {
+				flush(lastX, lastY)
+			}
+		}
+		flush(lastX, lastY)
+	}
+	return dst
+}
