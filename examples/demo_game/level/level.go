@@ -32,9 +32,11 @@ const DefaultTypeName = "agent"
 
 // DefaultTypes are the demo's two agent types: "small", RecastDemo's
 // default agent (radius 0.6, the mesh the demo always had), and "large",
-// radius 1.3, whose navmesh lacks the dungeon's narrow passages.
+// radius 1.5 (five cells of 0.3, so that its navmesh is eroded by
+// exactly its radius), whose navmesh keeps farther from every wall and
+// lacks the narrow turns of the dungeon's tower.
 func DefaultTypes() []AgentType {
-	return []AgentType{{Name: "small", Radius: 0.6}, {Name: "large", Radius: 1.3}}
+	return []AgentType{{Name: "small", Radius: 0.6}, {Name: "large", Radius: 1.5}}
 }
 
 // TypeMesh is the navmesh of one agent type.
