@@ -43,7 +43,7 @@ const (
 	defaultTileSize = 32
 	// defaultLargeRadius and maxLargeRadius: the large agents' radius
 	// [Units: world units].
-	defaultLargeRadius = 1.5
+	defaultLargeRadius = 1.8
 	maxLargeRadius     = 5
 )
 

@@ -32,11 +32,13 @@ const DefaultTypeName = "agent"
 
 // DefaultTypes are the demo's two agent types: "small", RecastDemo's
 // default agent (radius 0.6, the mesh the demo always had), and "large",
-// radius 1.5 (five cells of 0.3, so that its navmesh is eroded by
-// exactly its radius), whose navmesh keeps farther from every wall and
-// lacks the narrow turns of the dungeon's tower.
+// radius 1.8 (six cells of 0.3, so that its navmesh is eroded by exactly
+// its radius), whose navmesh keeps 1.2 m farther from every wall and lacks
+// the narrow ramp up to the top floor of the dungeon's tower. (Every
+// passage of the dungeon's lower floor is wide enough for radius 2.1; at
+// 1.5 the large mesh still reaches the top floor.)
 func DefaultTypes() []AgentType {
-	return []AgentType{{Name: "small", Radius: 0.6}, {Name: "large", Radius: 1.5}}
+	return []AgentType{{Name: "small", Radius: 0.6}, {Name: "large", Radius: 1.8}}
 }
 
 // TypeMesh is the navmesh of one agent type.

@@ -35,10 +35,10 @@ type AgentType struct {
 }
 
 // DefaultLargeType returns the demo's large, slow agent type on mesh (and
-// cache): radius 1.5, 60 % of RecastDemo's agent's speed and acceleration,
-// one in every three agents next to DefaultConfig's agent with Share 2.
+// cache): radius 1.8, 60 % of RecastDemo's agent's speed and acceleration,
+// one in every three agents next to SmallType's two.
 func DefaultLargeType(mesh *navmesh.Mesh, cache *tilecache.Cache) AgentType {
-	return AgentType{Name: "large", Mesh: mesh, TileCache: cache, Radius: 1.5, Height: 2, MaxSpeed: 2.1, MaxAcceleration: 4.8, Share: 1}
+	return AgentType{Name: "large", Mesh: mesh, TileCache: cache, Radius: 1.8, Height: 2, MaxSpeed: 2.1, MaxAcceleration: 4.8, Share: 1}
 }
 
 // firstType is the one agent type of New: mesh with config's cache, size
