@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"image/color"
 	"image/gif"
 	"image/png"
 	"os"
@@ -30,7 +31,9 @@ func TestHeadlessRunWritesGIFAndPNG(t *testing.T) {
 	assert.Contains(t, out, "level dungeon.obj: baked 10133 triangles")
 	assert.Contains(t, out, "48 tiles, 145 polygons", "a tile cache by default")
 	assert.Contains(t, out, "(a tile cache: 48 layers)")
+	assert.Contains(t, out, "agent types baked together: small r 0.6: 145 polygons, large r 1.8: 91 polygons")
 	assert.Contains(t, out, "crowd: 6 agents, 30 ticks")
+	assert.Regexp(t, `by type: small \(r 0\.6\) 4 agents, \d+ arrivals; large \(r 1\.8\) 2 agents, \d+ arrivals`, out)
 	assert.Contains(t, out, filepath.Join(dir, gifName))
 
 	f, err := os.Open(filepath.Join(dir, gifName))
@@ -107,6 +110,82 @@ func TestRecordedFramesShowAgentsWhereTheyAre(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, rec.animation.Len())
+}
+
+// TestHeadlessRunOfOneType: -large-radius 0 runs the demo of before, the
+// small agents alone: one mesh, every agent in a hue of its own, no
+// legend.
+func TestHeadlessRunOfOneType(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-out", t.TempDir(), "-agents", "6", "-seconds", "0.5", "-size", "240x200", "-large-radius", "0"}, &stdout, &stderr)
+	require.NoError(t, err, stderr.String())
+	assert.Contains(t, stdout.String(), "48 tiles, 145 polygons")
+	assert.NotContains(t, stdout.String(), "agent types")
+	assert.NotContains(t, stdout.String(), "by type")
+
+	o, err := parseOptions([]string{"-agents", "6", "-large-radius", "0"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	d, err := setup(o)
+	require.NoError(t, err)
+	assert.Len(t, d.layers, 1)
+	assert.Nil(t, d.difference)
+	assert.Nil(t, d.legend())
+	for i, a := range d.crowd.Agents(nil) {
+		assert.Equal(t, i, a.Hue)
+		assert.Zero(t, a.Type)
+	}
+}
+
+// TestRecordedFramesShowTwoTypes: the default demo's frames show the small
+// and the large agents in their two colours, the hatching of where only
+// the small mesh reaches, the large mesh's outline and the legend bar at
+// the bottom.
+func TestRecordedFramesShowTwoTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	o, err := parseOptions(nil, &bytes.Buffer{})
+	require.NoError(t, err)
+	d, err := setup(o)
+	require.NoError(t, err)
+	require.Len(t, d.layers, 2)
+	width, height := d.autoSize(autoLongSide)
+	rec, err := newRecorder(d, width, height)
+	require.NoError(t, err)
+	require.NoError(t, rec.frame(0))
+	img := rec.canvas.Image()
+	count := map[color.RGBA]int{}
+	legend := map[color.RGBA]int{}
+	bar := height - captionHeight(width)
+	for y := 0; y < height; y++ {
+		for x := 0; x < width; x++ {
+			if y >= bar {
+				legend[img.RGBAAt(x, y)]++
+			} else {
+				count[img.RGBAAt(x, y)]++
+			}
+		}
+	}
+	small, large := scene.AgentHue(scene.TypeHue(0)), scene.AgentHue(scene.TypeHue(1))
+	assert.Positive(t, count[small], "small agents")
+	assert.Greater(t, count[large], count[small]/2, "large agents, fewer but bigger")
+	assert.Positive(t, count[scene.SmallOnlyHatch], "the hatching")
+	assert.Positive(t, count[scene.LargeOutline], "the large mesh's outline")
+	for _, c := range []color.RGBA{small, large, scene.SmallOnlyHatch, scene.TextColor} {
+		assert.Positive(t, legend[c], "the legend shows %v", c)
+	}
+	assert.Equal(t, []string{"small r0.6 3.5m/s", "large r1.8 2.1m/s", "large mesh edge", "only small"}, labels(d.legend()))
+}
+
+func labels(entries []scene.LegendEntry) []string {
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Label)
+	}
+	return out
 }
 
 // TestHeadlessRunWithoutObstacles: -obstacles=false bakes the plain tiled

@@ -20,6 +20,7 @@ func TestParseOptionsDefaults(t *testing.T) {
 	assert.GreaterOrEqual(t, o.workers, 1)
 	assert.Equal(t, defaultTileSize, o.tileSize)
 	assert.True(t, o.obstacles, "crates and a door by default")
+	assert.Equal(t, float32(1.8), o.largeRadius, "large agents beside the small ones by default")
 }
 
 func TestParseOptions(t *testing.T) {
@@ -50,6 +51,12 @@ func TestParseOptions(t *testing.T) {
 		{args: []string{"-workers", "0"}, wantErr: true},
 		{args: []string{"-tile-size", "-1"}, wantErr: true},
 		{args: []string{"-tile-size", "0"}, check: func(t *testing.T, o *options) { assert.Zero(t, o.tileSize) }},
+		{args: []string{"-large-radius", "0"}, check: func(t *testing.T, o *options) { assert.Zero(t, o.largeRadius) }},
+		{args: []string{"-large-radius", "1.2"}, check: func(t *testing.T, o *options) { assert.Equal(t, float32(1.2), o.largeRadius) }},
+		{args: []string{"-large-radius", "0.6"}, wantErr: true},
+		{args: []string{"-large-radius", "-1"}, wantErr: true},
+		{args: []string{"-large-radius", "NaN"}, wantErr: true},
+		{args: []string{"-large-radius", "50"}, wantErr: true},
 		{args: []string{"stray"}, wantErr: true},
 		{args: []string{"-nope"}, wantErr: true},
 	}

@@ -37,6 +37,7 @@ type MeshDifference struct {
 	view                       View
 	smallVersion, largeVersion uint64
 	segments                   [][2]render.Point
+	marked                     []bool // the small-only pixels, row by row
 	hatched                    int
 
 	mask     *render.Raster
@@ -114,6 +115,7 @@ func (d *MeshDifference) compute(width, height int, v View) {
 			d.hatched++
 		}
 	}
+	d.marked = marked
 	d.segments = hatchSegments(d.segments[:0], marked, width, height)
 }
 
