@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image/color"
 	"math"
+	"slices"
 
 	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/navcore/debugdraw"
@@ -39,6 +40,11 @@ type MeshDifference struct {
 	segments                   [][2]render.Point
 	marked                     []bool // the small-only pixels, row by row
 	hatched                    int
+
+	// Scratch reused between computations: the two footprints, the
+	// eroded core and a distance field.
+	smallPixels, largePixels, corePixels []bool
+	distance                             []int32
 
 	mask     *render.Raster
 	recorder debugdraw.Recorder
@@ -92,36 +98,32 @@ func (d *MeshDifference) compute(width, height int, v View) {
 	} else if w, h := d.mask.Size(); w != width || h != height {
 		d.mask = render.NewRaster(width, height)
 	}
-	small := d.footprint(d.small.snapshot, v)
-	large := d.footprint(d.large.snapshot, v)
-	only := make([]bool, len(small))
-	for i := range only {
-		only[i] = small[i] && !large[i]
-	}
-	radius := v.Pixels(d.MinWidth / 2)
+	n := width * height
+	d.smallPixels = d.footprint(d.smallPixels[:0], d.small.snapshot, v)
+	d.largePixels = d.footprint(d.largePixels[:0], d.large.snapshot, v)
+	d.corePixels = slices.Grow(d.corePixels[:0], n)[:n]
+	d.marked = slices.Grow(d.marked[:0], n)[:n]
 	// Erode: keep the small-only pixels farther than radius from the large
 	// mesh; then grow them back by radius inside the small-only region.
-	fromLarge := distanceField(large, width, height)
-	core := make([]bool, len(only))
-	for i := range core {
-		core[i] = only[i] && fromLarge[i] > radius
+	radius := chamferUnits(v.Pixels(d.MinWidth / 2))
+	d.distance = distanceField(d.distance, d.largePixels, width, height)
+	for i := range d.corePixels {
+		d.corePixels[i] = d.smallPixels[i] && !d.largePixels[i] && d.distance[i] > radius
 	}
-	fromCore := distanceField(core, width, height)
-	marked := only // reused: only[i] is read before marked[i] is written
+	d.distance = distanceField(d.distance, d.corePixels, width, height)
 	d.hatched = 0
-	for i := range marked {
-		marked[i] = only[i] && fromCore[i] <= radius
-		if marked[i] {
+	for i := range d.marked {
+		d.marked[i] = d.smallPixels[i] && !d.largePixels[i] && d.distance[i] <= radius
+		if d.marked[i] {
 			d.hatched++
 		}
 	}
-	d.marked = marked
-	d.segments = hatchSegments(d.segments[:0], marked, width, height)
+	d.segments = hatchSegments(d.segments[:0], d.marked, width, height)
 }
 
-// footprint fills the ground polygons of snap into the mask and returns
-// the covered pixels.
-func (d *MeshDifference) footprint(snap *navmesh.Snapshot, v View) []bool {
+// footprint fills the ground polygons of snap into the mask and appends
+// the covered pixels to dst.
+func (d *MeshDifference) footprint(dst []bool, snap *navmesh.Snapshot, v View) []bool {
 	d.mask.Clear(color.RGBA{0, 0, 0, 255})
 	style := navdraw.DefaultStyle()
 	style.PolygonColor = func(*navmesh.Tile, int) color.NRGBA { return color.NRGBA{255, 255, 255, 255} }
@@ -131,21 +133,28 @@ func (d *MeshDifference) footprint(snap *navmesh.Snapshot, v View) []bool {
 	d.recorder.Replay(&d.drawer)
 	d.drawer.Canvas = nil
 	pix := d.mask.Image().Pix
-	covered := make([]bool, len(pix)/4)
-	for i := range covered {
-		covered[i] = pix[4*i] != 0
+	for i := 0; i < len(pix); i += 4 {
+		dst = append(dst, pix[i] != 0)
 	}
-	return covered
+	return dst
 }
 
-// distanceField returns, for every pixel, its distance to the nearest set
-// pixel of seeds (a 3-4 chamfer distance, within 8 % of the Euclidean one)
-// [Units: pixels]; +Inf everywhere when no pixel is set.
-func distanceField(seeds []bool, width, height int) []float32 {
+// chamferUnits converts a distance in pixels to distanceField's units.
+func chamferUnits(pixels float32) int32 {
+	return int32(min(pixels*3, math.MaxInt32/4))
+}
+
+// distanceField fills dst (grown to the image's size) with every pixel's
+// distance to the nearest set pixel of seeds, a 3-4 chamfer distance
+// (within 8 % of the Euclidean one) in thirds of a pixel (chamferUnits);
+// a huge value everywhere when no pixel is set.
+func distanceField(dst []int32, seeds []bool, width, height int) []int32 {
 	const far = math.MaxInt32 / 2
-	d := make([]int32, len(seeds))
+	d := slices.Grow(dst[:0], len(seeds))[:len(seeds)]
 	for i, s := range seeds {
-		if !s {
+		if s {
+			d[i] = 0
+		} else {
 			d[i] = far
 		}
 	}
@@ -188,15 +197,7 @@ func distanceField(seeds []bool, width, height int) []float32 {
 			}
 		}
 	}
-	out := make([]float32, len(d))
-	for i, v := range d {
-		if v >= far {
-			out[i] = float32(math.Inf(1))
-		} else {
-			out[i] = float32(v) / 3
-		}
-	}
-	return out
+	return d
 }
 
 // hatchSegments appends to dst the runs of marked pixels along the

@@ -102,3 +102,25 @@ func countPixels(r *render.Raster, c interface{ RGBA() (r, g, b, a uint32) }) in
 	}
 	return n
 }
+
+// BenchmarkMeshDifference computes the demo's hatching once, as it does
+// whenever the tile cache changes a mesh: both meshes filled into masks at
+// the GIF's size (478×660), two distance fields and the hatch lines.
+func BenchmarkMeshDifference(b *testing.B) {
+	lvl, err := level.Load("", level.Options{Types: level.DefaultTypes()})
+	require.NoError(b, err)
+	small, err := NewNavmeshLayer(lvl.Types[0].Mesh)
+	require.NoError(b, err)
+	large, err := NewNavmeshLayer(lvl.Types[1].Mesh)
+	require.NoError(b, err)
+	difference, err := NewMeshDifference(small, large, 2*(1.8-0.6)+1.2)
+	require.NoError(b, err)
+	canvas := render.NewRaster(478, 660)
+	view := Fit(small.Min, small.Max, 478, 660, 8)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		difference.compute(478, 660, view)
+	}
+	_ = canvas
+}
