@@ -24,6 +24,9 @@ const (
 	queryNodes   = 2048 // the demo's query: random points, picks, drawn paths
 	maxDrawnPath = 64   // corners drawn per agent path
 	maxSamples   = 512  // avoidance samples recorded for the selected agent
+	// maxSearchPath bounds the polygons of a reachability search: the
+	// crowd plugin's path length (plugin.DefaultMaxPath).
+	maxSearchPath = plugin.DefaultMaxPath
 )
 
 // Sim is the demo crowd: an arche world with archenav's crowd plugin
@@ -44,7 +47,9 @@ type Sim struct {
 	filter   *query.Filter
 	random   *rand.Rand
 	drawPath [maxDrawnPath]query.StraightPathPoint
-	retarget []ecs.Entity // agents to give a new target after a tick
+	// searchPath holds the polygons of reachable's searches.
+	searchPath [maxSearchPath]navmesh.Ref
+	retarget   []ecs.Entity // agents to give a new target after a tick
 
 	positions  generic.Map[components.Position]
 	velocities generic.Map[components.Velocity]
@@ -204,16 +209,47 @@ func (s *Sim) typeOfAgent(e ecs.Entity) *crowdType {
 	return &s.types[s.paramsMap.Get(e).Type]
 }
 
-// wanderTarget sends agent e to a random point of its type's navmesh.
+// wanderTries is how many random points wanderTarget draws looking for
+// one the agent can reach.
+const wanderTries = 8
+
+// wanderTarget sends agent e to a random point of its type's navmesh that
+// it can reach as the mesh is now (not behind a closed door or past a
+// crate too big for it to pass); the last point drawn when none of
+// wanderTries is.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point, err := s.typeOfAgent(e).spawns.RandomPoint(s.random.Float32)
-	if err != nil {
-		return fmt.Errorf("sim: random target: %w", err)
+	t := s.typeOfAgent(e)
+	var target geom.Vec3
+	for try := 0; try < wanderTries; try++ {
+		point, err := t.spawns.RandomPoint(s.random.Float32)
+		if err != nil {
+			return fmt.Errorf("sim: random target: %w", err)
+		}
+		target = point.Pos
+		if s.reachable(e, t, target) {
+			break
+		}
 	}
-	if err := s.crowd.RequestMoveTarget(&s.world, e, point.Pos); err != nil {
+	if err := s.crowd.RequestMoveTarget(&s.world, e, target); err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}
 	return nil
+}
+
+// reachable reports whether agent e finds a complete path on its type's
+// mesh to the polygon nearest target; true when it cannot tell (no
+// corridor yet, the search ran out of nodes).
+func (s *Sim) reachable(e ecs.Entity, t *crowdType, target geom.Vec3) bool {
+	corridor := s.corridors.Get(e)
+	if corridor.Corridor == nil || corridor.FirstPoly() == 0 {
+		return true
+	}
+	goal, err := t.query.FindNearestPoly(target, nearestExtents, s.filter)
+	if err != nil || goal.Ref == 0 {
+		return false
+	}
+	_, status, err := t.query.FindPath(corridor.FirstPoly(), goal.Ref, corridor.Position(), goal.Point, s.filter, s.searchPath[:])
+	return err == nil && (!status.Partial() || status.OutOfNodes())
 }
 
 // Spawn adds an agent at the navmesh point nearest pos, of the type its
@@ -337,8 +373,10 @@ func (s *Sim) Stats() Stats {
 }
 
 // Step runs one crowd tick of dt seconds, counts the arrivals and, in
-// Wander mode, gives arrived agents (and those whose path failed) a new
-// random target.
+// Wander mode, gives a new random target to the agents that arrived, those
+// whose path failed and those whose path became partial (their target out
+// of reach: behind a closed door, or past a crate whose hole, grown by a
+// large agent's radius, shuts the corridor to it).
 func (s *Sim) Step(dt float32) error {
 	if !(dt > 0) || dt > 1 {
 		return fmt.Errorf("sim: step: time step %v outside (0, 1] s", dt)
@@ -362,7 +400,7 @@ func (s *Sim) Step(dt float32) error {
 			if s.mode == Wander {
 				s.retarget = append(s.retarget, ev.Entity)
 			}
-		case components.EventPathFailed:
+		case components.EventPathFailed, components.EventPartialPath:
 			if s.mode == Wander {
 				s.retarget = append(s.retarget, ev.Entity)
 			}

@@ -3,9 +3,11 @@ package sim
 import (
 	"testing"
 
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/examples/demo_game/level"
 	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/navcore/geom"
@@ -227,4 +229,26 @@ func TestAgentTypesAreChecked(t *testing.T) {
 		_, err := NewTypes(change(good()), DefaultConfig())
 		assert.Error(t, err, name)
 	}
+}
+
+// TestWanderersPickTargetsTheyCanReach: with the door shut and the crates
+// down (whose holes in the large mesh shut corridors the small agents still
+// pass), the targets Wander gives every agent are ones it can reach on its
+// own mesh as it is now: after the replans no agent's path is partial.
+func TestWanderersPickTargetsTheyCanReach(t *testing.T) {
+	l := twoTypeDungeon(t)
+	s, err := NewTypes(demoTypes(l), DefaultConfig())
+	require.NoError(t, err)
+	run(t, s, 5)
+	require.True(t, s.DoorClosed())
+	s.Wander()
+	run(t, s, 0.5)
+	partial := [2]int{}
+	states := generic.NewMap[components.AgentState](&s.world)
+	for _, e := range s.agents {
+		if states.Get(e).Partial {
+			partial[s.paramsMap.Get(e).Type]++
+		}
+	}
+	assert.Equal(t, [2]int{}, partial, "agents of each type with a partial path")
 }
