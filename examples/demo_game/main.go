@@ -1,7 +1,8 @@
-// Command demo_game is archenav's first demo: it bakes a level, spawns a
-// crowd of agents that walk to random targets, and records what they do as
-// an animated GIF and a final PNG (headless, pure Go). Built with
-// -tags ebiten it opens an interactive window instead.
+// Command demo_game is archenav's first demo: it bakes a level for two
+// agent types (small quick agents and large slow ones, each on its own
+// navmesh), spawns a crowd of both that walk to random targets, and
+// records what they do as an animated GIF and a final PNG (headless, pure
+// Go). Built with -tags ebiten it opens an interactive window instead.
 //
 //	go run ./examples/demo_game                  # writes out/demo_game.gif and .png
 //	go run -tags ebiten ./examples/demo_game     # interactive window

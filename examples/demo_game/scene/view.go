@@ -1,7 +1,9 @@
 // Package scene draws the demo's world — the navmesh, its walls and tile
 // borders, the agents with their velocities, targets and paths, and the
-// debug overlays — through render.Canvas, so the headless GIF writer and the
-// interactive window show the same picture.
+// debug overlays; with several agent types the large type's mesh outline,
+// the hatching of where only the small type's mesh reaches and a legend —
+// through render.Canvas, so the headless GIF writer and the interactive
+// window show the same picture.
 package scene
 
 import (

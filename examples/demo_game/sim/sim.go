@@ -1,8 +1,10 @@
 // Package sim runs the demo's crowd on a navmesh: an arche world with
-// archenav's crowd plugin installed, one entity per agent. It spawns the
-// agents, gives them targets (each its own random one, or one for all),
-// steps the crowd, counts arrivals, reports the stage times, and hands the
-// scene what to draw, debug state included.
+// archenav's crowd plugin installed, one entity per agent, of one agent
+// type (New) or several (NewTypes: small quick agents and large slow ones,
+// say), each type walking the navmesh baked for its size. It spawns the
+// agents, gives them targets (each its own random one it can reach, or one
+// for all), steps the crowd, counts arrivals per type, reports the stage
+// times, and hands the scene what to draw, debug state included.
 package sim
 
 import (
