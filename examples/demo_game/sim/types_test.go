@@ -11,6 +11,7 @@ import (
 	"github.com/archenav/archenav/examples/demo_game/level"
 	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
 
@@ -251,4 +252,71 @@ func TestWanderersPickTargetsTheyCanReach(t *testing.T) {
 		}
 	}
 	assert.Equal(t, [2]int{}, partial, "agents of each type with a partial path")
+}
+
+// cutPairs counts, of 200 seeded pairs of random points of the large
+// type's mesh (as baked), those that each type's mesh as it is now joins
+// by no complete path.
+func cutPairs(t *testing.T, s *Sim) [2]int {
+	t.Helper()
+	rng := newRandom(99)
+	var cut [2]int
+	var path [maxSearchPath]navmesh.Ref
+	for range 200 {
+		a, err := s.types[1].spawns.RandomPoint(rng.Float32)
+		require.NoError(t, err)
+		b, err := s.types[1].spawns.RandomPoint(rng.Float32)
+		require.NoError(t, err)
+		for i := range s.types {
+			q := s.types[i].query
+			from, err := q.FindNearestPoly(a.Pos, nearestExtents, s.filter)
+			require.NoError(t, err)
+			to, err := q.FindNearestPoly(b.Pos, nearestExtents, s.filter)
+			require.NoError(t, err)
+			if from.Ref == 0 || to.Ref == 0 {
+				cut[i]++
+				continue
+			}
+			_, status, err := q.FindPath(from.Ref, to.Ref, from.Point, to.Point, s.filter, path[:])
+			require.NoError(t, err)
+			if status.Partial() {
+				cut[i]++
+			}
+		}
+	}
+	return cut
+}
+
+// TestCratesShutCorridorsToTheLargeAgents: the script's crates carve both
+// meshes, the large one's holes grown by its radius; once they have landed
+// most pairs of places on the large mesh are cut apart there, none on the
+// small mesh, whose agents walk round the crates. Wanderers whose path
+// turns partial get a new target at once: no agent's path stays partial
+// for more than a few ticks.
+func TestCratesShutCorridorsToTheLargeAgents(t *testing.T) {
+	l := twoTypeDungeon(t)
+	s, err := NewTypes(demoTypes(l), DefaultConfig())
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{}, cutPairs(t, s), "nothing cut before the crates")
+	states := generic.NewMap[components.AgentState](&s.world)
+	partialFor := make([]int, len(s.agents))
+	longest := 0
+	for tick := 1; tick <= 10*30; tick++ {
+		require.NoError(t, s.Step(1.0/30))
+		for i, e := range s.agents {
+			if states.Get(e).Partial {
+				partialFor[i]++
+				longest = max(longest, partialFor[i])
+			} else {
+				partialFor[i] = 0
+			}
+		}
+		if tick == 75 { // 2.5 s: the crates have carved, the door is open
+			cut := cutPairs(t, s)
+			assert.Zero(t, cut[0], "pairs the small mesh cuts")
+			assert.Greater(t, cut[1], 50, "pairs the large mesh cuts")
+			t.Logf("at 2.5 s of 200 pairs of places the small mesh cuts %d, the large %d", cut[0], cut[1])
+		}
+	}
+	assert.LessOrEqual(t, longest, 10, "ticks an agent's path stays partial")
 }
