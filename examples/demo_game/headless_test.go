@@ -141,8 +141,8 @@ func TestHeadlessRunOfOneType(t *testing.T) {
 
 // TestRecordedFramesShowTwoTypes: the default demo's frames show the small
 // and the large agents in their two colours, the hatching of where only
-// the small mesh reaches, the large mesh's outline and the legend bar at
-// the bottom.
+// the small mesh reaches (more of it once the crates are down), the large
+// mesh's outline and the legend bar at the bottom.
 func TestRecordedFramesShowTwoTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("bakes the dungeon")
@@ -178,6 +178,17 @@ func TestRecordedFramesShowTwoTypes(t *testing.T) {
 		assert.Positive(t, legend[c], "the legend shows %v", c)
 	}
 	assert.Equal(t, []string{"small r0.6 3.5m/s", "large r1.8 2.1m/s", "large mesh edge", "only small"}, labels(d.legend()))
+
+	// Once the crates have carved, the corridors they shut to the large
+	// agents are hatched too.
+	before := d.difference.Pixels()
+	for tick := 1; tick <= 75; tick++ {
+		require.NoError(t, d.crowd.Step(1.0/tickRate))
+	}
+	require.NoError(t, rec.frame(75))
+	after := d.difference.Pixels()
+	assert.Greater(t, after, before*5/4, "pixels marked only-small at 2.5 s against the start")
+	t.Logf("pixels marked only-small: %d at the start, %d at 2.5 s", before, after)
 }
 
 func labels(entries []scene.LegendEntry) []string {

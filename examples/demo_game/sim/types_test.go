@@ -320,3 +320,26 @@ func TestCratesShutCorridorsToTheLargeAgents(t *testing.T) {
 	}
 	assert.LessOrEqual(t, longest, 10, "ticks an agent's path stays partial")
 }
+
+// TestTwoTypesSameSeedSameRun: with two types (and the script) the same
+// seed gives the same positions to the bit, with one worker or two; another
+// seed another run.
+func TestTwoTypesSameSeedSameRun(t *testing.T) {
+	positions := func(seed uint64, workers int) []geom.Vec3 {
+		// Each run on a fresh bake: the script's obstacles carve the caches.
+		fresh := twoTypeDungeon(t)
+		config := DefaultConfig()
+		config.Seed, config.Workers = seed, workers
+		s, err := NewTypes(demoTypes(fresh), config)
+		require.NoError(t, err)
+		run(t, s, 4)
+		var out []geom.Vec3
+		for _, a := range s.Agents(nil) {
+			out = append(out, a.Position)
+		}
+		return out
+	}
+	one := positions(7, 1)
+	assert.Equal(t, one, positions(7, 2))
+	assert.NotEqual(t, one, positions(8, 1))
+}
