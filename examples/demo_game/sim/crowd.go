@@ -101,7 +101,6 @@ func NewTypes(types []AgentType, config Config) (*Sim, error) {
 		pluginTypes[i] = plugin.AgentTypeConfig{Name: t.Name, Mesh: t.Mesh, TileCache: t.TileCache}
 		maxRadius = max(maxRadius, t.Radius)
 	}
-	config.TileCache = types[0].TileCache
 	p, err := plugin.New(plugin.Config{
 		AgentTypes:      pluginTypes,
 		MaxAgents:       config.MaxAgents,
