@@ -16,20 +16,20 @@ import (
 // reaches and a large type's does not: the passages too narrow for the
 // large agents. A large type's mesh is eroded farther from every wall, so
 // the small mesh also has a thin band along each wall that the large one
-// lacks; that band (anything narrower than MinWidth, measured from the
-// large mesh) is left out, so the hatching shows the places the large
+// lacks; that band (anything narrower than a minimum width, measured from
+// the large mesh) is left out, so the hatching shows the places the large
 // agents cannot get to rather than outlining the whole level.
 //
 // It works on pixels seen from above: both meshes' polygons are filled
-// into a mask at the canvas's size, the pixels only the small mesh covers
-// are opened (eroded and grown again) by MinWidth/2, and what is left is
-// hatched with diagonal lines. Stacked floors are flattened: a small-only
+// into a mask at the canvas's size; of the pixels only the small mesh
+// covers, those farther than half the minimum width from the large mesh
+// are kept and grown back by half that width within the small-only
+// pixels, and what that marks is hatched with diagonal lines. Stacked floors are flattened: a small-only
 // spot under or over a floor of the large mesh is not hatched.
 type MeshDifference struct {
-	// MinWidth is the width of the narrowest small-only region hatched; the
-	// band along the walls, (large radius - small radius) plus the meshes'
-	// rounding, must be narrower [Limit: > 0] [Units: world units].
-	MinWidth float32
+	// minWidth is the width of the narrowest small-only region hatched
+	// [Units: world units].
+	minWidth float32
 
 	small, large *NavmeshLayer
 
@@ -59,7 +59,9 @@ const (
 )
 
 // NewMeshDifference returns the difference of small's mesh minus large's,
-// hatching regions at least minWidth wide [Units: world units].
+// hatching regions at least minWidth wide: wider than the band along the
+// walls, (large radius - small radius) and more at a corner, plus the
+// meshes' rounding [Limit: > 0, finite] [Units: world units].
 func NewMeshDifference(small, large *NavmeshLayer, minWidth float32) (*MeshDifference, error) {
 	if small == nil || large == nil {
 		return nil, errors.New("scene: mesh difference: nil layer")
@@ -67,7 +69,7 @@ func NewMeshDifference(small, large *NavmeshLayer, minWidth float32) (*MeshDiffe
 	if !(minWidth > 0) || math.IsInf(float64(minWidth), 0) {
 		return nil, errors.New("scene: mesh difference: the minimum width must be positive and finite")
 	}
-	return &MeshDifference{MinWidth: minWidth, small: small, large: large}, nil
+	return &MeshDifference{minWidth: minWidth, small: small, large: large}, nil
 }
 
 // Draw hatches the small-only regions on c at view v with SmallOnlyHatch,
@@ -105,7 +107,7 @@ func (d *MeshDifference) compute(width, height int, v View) {
 	d.marked = slices.Grow(d.marked[:0], n)[:n]
 	// Erode: keep the small-only pixels farther than radius from the large
 	// mesh; then grow them back by radius inside the small-only region.
-	radius := chamferUnits(v.Pixels(d.MinWidth / 2))
+	radius := chamferUnits(v.Pixels(d.minWidth / 2))
 	d.distance = distanceField(d.distance, d.largePixels, width, height)
 	for i := range d.corePixels {
 		d.corePixels[i] = d.smallPixels[i] && !d.largePixels[i] && d.distance[i] > radius
