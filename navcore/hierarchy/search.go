@@ -77,6 +77,7 @@ const (
 	phaseNone     phase = iota // no search, or finalized
 	phaseFailed                // failed with an error; must start again
 	phaseAbstract              // A* over ports and clusters
+	phaseStitch                // the corridor stitched from the route's kept ways
 	phaseRefine                // A* over the polygons of the route's tiles
 	phasePlain                 // plain sliced A* on the Query
 	phaseDone                  // corridor ready
@@ -127,11 +128,21 @@ type Searcher struct {
 	goalSlot     uint32
 	startCluster uint32
 	goalCluster  uint32
+	// startRegion and goalRegion are the regions searched on the cluster
+	// level; every other is crossed on the region level, when useRegions.
+	startRegion uint32
+	goalRegion  uint32
+	useRegions  bool
 	startCosts   []float32 // per port of the start tile
 	goalCosts    []float32 // per port of the goal tile
 	directCost   float32   // start to goal inside the start tile
-	local        tileSearch
-	crossings    []searchCrossing
+	// startSearch and goalSearch are the searches inside the start and
+	// goal tiles, kept for stitching; local joins pieces of a corridor.
+	startSearch    tileSearch
+	goalSearch     tileSearch
+	local          tileSearch
+	startCrossings []searchCrossing
+	goalCrossings  []searchCrossing
 	landmarks    *landmarks
 	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
 	goalBounded  bool      // goalBounds are computed
@@ -140,14 +151,21 @@ type Searcher struct {
 	touches      []uint32 // per slot: gen once a route tile links to it
 
 	refine refineSearch
+	// route is the route of the search over ports and clusters, start to
+	// goal; stitch the corridor stitched from it, used when stitched.
+	route    []int32
+	stitch   stitcher
+	stitched bool
+	zzStitched bool
 }
 
 // abstractNode is a port in the search over ports and clusters.
 type abstractNode struct {
 	cost, heuristic float32
 	parent          int32
-	// via is the cluster edge (of the parent's cluster) it was reached
-	// through, -1 for a step of the bottom level.
+	// via is the cluster edge (of the parent's cluster) or the region
+	// edge (of the parent's region, see regionVia) it was reached
+	// through; -1 for a step of the bottom level.
 	via int32
 	// a and b name the port: its tile's slot and its index there for a
 	// node of the bottom level, its cluster number and node index there
@@ -155,6 +173,23 @@ type abstractNode struct {
 	a, b   uint32
 	gen    uint32
 	closed bool
+}
+
+// regionVia is the via of a node reached through region edge k; viaEdge
+// undoes it.
+func regionVia(k int) int32 { return -2 - int32(k) }
+
+// viaEdge returns the edge a node was reached through: a cluster edge,
+// or with region a region edge; ok is false for a step of the bottom
+// level.
+func viaEdge(via int32) (k int, region, ok bool) {
+	switch {
+	case via >= 0:
+		return int(via), false, true
+	case via <= -2:
+		return int(-2 - via), true, true
+	}
+	return 0, false, false
 }
 
 // heapEntry is a node on an open list with the total cost it was pushed
@@ -254,6 +289,7 @@ func (s *Searcher) plainPath(path []navmesh.Ref) (Result, error) {
 // fallback set and the Query's sliced search started when sliced).
 func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
 	s.clearSearch()
+	s.zzStitched = false
 	s.localSettled, s.abstractClosed, s.refineClosed, s.unpaid = 0, 0, 0, 0
 	s.phase = phaseFailed
 	snap := s.mesh.Snapshot()
@@ -306,6 +342,9 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.startSlot, s.goalSlot = startRef.TileIndex(), s.goalRef.TileIndex()
 	s.startCluster = s.v.slots[s.startSlot].cluster
 	s.goalCluster = s.v.slots[s.goalSlot].cluster
+	s.startRegion = s.v.clusterRegion[s.startCluster]
+	s.goalRegion = s.v.clusterRegion[s.goalCluster]
+	s.useRegions = s.h.regionSize > 1
 	s.connectStart()
 	s.connectGoal()
 	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
@@ -339,12 +378,15 @@ func (s *Searcher) clearSearch() {
 	s.phase = phaseNone
 	s.h, s.v, s.snap, s.filter = nil, nil, nil, nil
 	s.status, s.fallback, s.visited = 0, FallbackNone, 0
+	s.stitched = false
 }
 
-// tileCrossings fills s.crossings with the crossings of the tile of
-// graph g, with their portal middles.
-func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
-	s.crossings = s.crossings[:0]
+func (s *Searcher) zzReset() { s.zzStitched = false }
+
+// tileCrossings fills *buf with the crossings of the tile of graph g,
+// with their portal middles.
+func (s *Searcher) tileCrossings(g *tileGraph, buf *[]searchCrossing) []searchCrossing {
+	crossings := (*buf)[:0]
 	t := g.tile
 	base := t.PolyRefBase()
 	add := func(p int, c crossing, other *tileGraph) {
@@ -354,7 +396,7 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 			return
 		}
 		mid := portalMid(t, poly, link, base|navmesh.Ref(c.from), other.tile, &other.tile.Polys[c.to])
-		s.crossings = append(s.crossings, searchCrossing{poly: c.from, port: uint32(p), mid: mid})
+		crossings = append(crossings, searchCrossing{poly: c.from, port: uint32(p), mid: mid})
 	}
 	for p := range g.ports {
 		other := s.v.slots[g.ports[p].neighbour].graph
@@ -366,7 +408,8 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 			add(p, x.crossing, other)
 		}
 	}
-	return s.crossings
+	*buf = crossings
+	return crossings
 }
 
 // connectStart searches the start tile from the start position: the
@@ -374,18 +417,19 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 // tile, of reaching it there.
 func (s *Searcher) connectStart() {
 	g := s.v.slots[s.startSlot].graph
-	crossings := s.tileCrossings(g)
-	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
-	s.local.addSource(s.startRef.PolyIndex(), s.startPos, 0)
+	crossings := s.tileCrossings(g, &s.startCrossings)
+	search := &s.startSearch
+	search.reset(g.tile, &s.h.model, crossings, g.ports)
+	search.addSource(s.startRef.PolyIndex(), s.startPos, 0)
 	goal := uint32(noGoal)
 	if s.goalSlot == s.startSlot {
 		goal = s.goalRef.PolyIndex()
 	}
-	s.local.run(goal, s.goalPos)
-	s.visited += s.local.settled
-	s.localSettled += s.local.settled
-	s.startCosts = append(s.startCosts[:0], s.local.portCost...)
-	s.directCost = s.local.goalCost
+	search.run(goal, s.goalPos)
+	s.visited += search.settled
+	s.localSettled += search.settled
+	s.startCosts = append(s.startCosts[:0], search.portCost...)
+	s.directCost = search.goalCost
 }
 
 // connectGoal searches the goal tile from the goal: the cost of the way
@@ -395,13 +439,14 @@ func (s *Searcher) connectStart() {
 // search from the goal gives the cost of reaching it from every port.
 func (s *Searcher) connectGoal() {
 	g := s.v.slots[s.goalSlot].graph
-	crossings := s.tileCrossings(g)
-	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
-	s.local.addSource(s.goalRef.PolyIndex(), s.goalPos, 0)
-	s.local.run(noGoal, geom.Vec3{})
-	s.visited += s.local.settled
-	s.localSettled += s.local.settled
-	s.goalCosts = append(s.goalCosts[:0], s.local.portCost...)
+	crossings := s.tileCrossings(g, &s.goalCrossings)
+	search := &s.goalSearch
+	search.reset(g.tile, &s.h.model, crossings, g.ports)
+	search.addSource(s.goalRef.PolyIndex(), s.goalPos, 0)
+	search.run(noGoal, geom.Vec3{})
+	s.visited += search.settled
+	s.localSettled += search.settled
+	s.goalCosts = append(s.goalCosts[:0], search.portCost...)
 }
 
 // openAbstract readies the search over ports and clusters and opens the
@@ -462,6 +507,19 @@ func (s *Searcher) advance(iterations int) int {
 			}
 			if goal := &s.nodes[s.goalNode]; goal.gen != s.gen || !goal.closed {
 				s.routeFailed()
+				return used
+			}
+			s.openStitch()
+			s.phase = phaseStitch
+		case phaseStitch:
+			n, done := s.stitchSteps(iterations - used)
+			used += n
+			if !done {
+				continue
+			}
+			if !s.stitch.failed {
+				s.stitched = true
+				s.phase = phaseDone
 				return used
 			}
 			s.allowRoute()
@@ -529,9 +587,29 @@ func (s *Searcher) expand(u int32) {
 		return
 	}
 	if u < s.l0Base {
+		number, node := s.nodes[u].a, s.nodes[u].b
+		if region := v.clusterRegion[number]; s.useRegions && region != s.startRegion && region != s.goalRegion {
+			// A port entered from another region: through the region's
+			// graph to the ports beyond its other border ports.
+			r := v.regions[region]
+			from := r.localOf(number, node)
+			if from < 0 {
+				return
+			}
+			first, end := r.edgesOf(from)
+			for k := first; k < end; k++ {
+				e := &r.edges[k]
+				exit := &r.nodes[e.to]
+				twins := v.links[exit.cluster].twinsOf(int(exit.node))
+				for i := range twins {
+					t := &twins[i]
+					s.reachClusterNode(t.cluster, t.node, &t.rep, cost+e.cost+t.cost, u, regionVia(k))
+				}
+			}
+			return
+		}
 		// A port entered from another cluster: through the cluster's
 		// graph to the ports beyond its other boundary ports.
-		number, node := s.nodes[u].a, s.nodes[u].b
 		c, links := v.clusters[number], v.links[number]
 		first, end := c.edgesOf(int(node))
 		for k := first; k < end; k++ {
@@ -661,13 +739,22 @@ func (s *Searcher) allowRoute() {
 		} else {
 			route = append(route, v.clusters[n.a].nodes[n.b].slot)
 		}
-		if n.via < 0 {
+		k, region, ok := viaEdge(n.via)
+		if !ok {
 			continue
 		}
-		// The cluster edge belongs to the parent's cluster, which is a
-		// cluster node.
+		// The edge belongs to the parent's cluster or region; the parent
+		// is a cluster node.
+		if region {
+			for _, number := range v.regions[v.clusterRegion[s.nodes[n.parent].a]].members {
+				for _, g := range v.clusters[number].tiles {
+					route = append(route, uint32(g.tile.Index()))
+				}
+			}
+			continue
+		}
 		c := v.clusters[s.nodes[n.parent].a]
-		mask, ok := c.mask(int(n.via))
+		mask, ok := c.mask(k)
 		if !ok {
 			for _, g := range c.tiles {
 				route = append(route, uint32(g.tile.Index()))
@@ -695,6 +782,13 @@ func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
 		// Start and goal are one polygon, or the goal is the start.
 		path[0] = s.startRef
 		result.Count = 1
+	} else if s.stitched {
+		s.zzStitched = true
+		corridor := s.stitch.corridor
+		result.Count = copy(path, corridor)
+		if len(corridor) > len(path) {
+			result.Status |= query.StatusBufferTooSmall
+		}
 	} else {
 		var more query.Status
 		result.Count, more = s.refine.writePath(path)

@@ -81,6 +81,9 @@ type extraCrossing struct {
 type edge struct {
 	cost float32
 	to   uint32
+	// path is the way's polygons (see tilePathWord), absentPath when they
+	// did not fit.
+	path uint32
 }
 
 func (g *tileGraph) edgesOf(p int) []edge {
@@ -187,6 +190,7 @@ type graphBuilder struct {
 	entries []searchCrossing
 	search  tileSearch
 	matrix  []float32
+	paths   []uint32 // per pair of ports, as matrix: the way's tilePathWord
 	edges   []edge
 	ports   []port
 	extra   []extraCrossing
@@ -322,6 +326,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 	// The cheapest way from each port to every other.
 	ports := len(b.ports)
 	b.matrix = slices.Grow(b.matrix[:0], ports*ports)[:ports*ports]
+	b.paths = slices.Grow(b.paths[:0], ports*ports)[:ports*ports]
 	start := 0
 	for p := range b.ports {
 		end := start + b.groups[p].end - b.groups[p].first
@@ -333,11 +338,24 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 		}
 		s.run(noGoal, geom.Vec3{})
 		copy(b.matrix[p*ports:(p+1)*ports], s.portCost)
+		for q, state := range s.portState {
+			b.paths[p*ports+q] = absentPath
+			if state >= 0 {
+				b.paths[p*ports+q] = s.tilePathWord(state)
+			}
+		}
 		start = end
 	}
 	b.edges = pruneEdges(b.matrix, ports, b.edges[:0], func(p int, end int) {
 		b.ports[p].packed = packPort(b.ports[p].first(), uint32(min(end, maxTileEdges)))
 	})
+	from := 0
+	for k := range b.edges {
+		for k >= int(b.ports[from].edgeEnd()) {
+			from++
+		}
+		b.edges[k].path = b.paths[from*ports+int(b.edges[k].to)]
+	}
 	if len(b.edges) > maxTileEdges {
 		// Beyond what a port can index (some 16 million edges in one
 		// tile): the graph keeps the first ones only.
@@ -455,7 +473,7 @@ func (b *graphBuilder) scratchBytes() int {
 	s := &b.search
 	return cap(b.passes) + 4*cap(b.parent) + int(unsafe.Sizeof(rawCrossing{}))*cap(b.raw) +
 		int(unsafe.Sizeof(group{}))*cap(b.groups) + int(unsafe.Sizeof(searchCrossing{}))*cap(b.entries) +
-		4*cap(b.matrix) + 8*cap(b.edges) + int(unsafe.Sizeof(port{}))*cap(b.ports) +
+		4*cap(b.matrix) + 4*cap(b.paths) + int(unsafe.Sizeof(edge{}))*cap(b.edges) + int(unsafe.Sizeof(port{}))*cap(b.ports) +
 		int(unsafe.Sizeof(extraCrossing{}))*cap(b.extra) +
-		int(unsafe.Sizeof(tileState{}))*cap(s.states) + 4*(cap(s.linkState)+cap(s.heap)+cap(s.portCost))
+		int(unsafe.Sizeof(tileState{}))*cap(s.states) + 4*(cap(s.linkState)+cap(s.heap)+cap(s.portCost)+cap(s.portState)+cap(s.portCrossing))
 }
