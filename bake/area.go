@@ -25,13 +25,20 @@ func (chf *CompactHeightfield) erode(radius int, distances []uint8) ([]uint8, er
 		return distances, fmt.Errorf("bake: erode walkable area: radius %d is negative", radius)
 	}
 	distances = chf.boundaryDistances(distances)
+	chf.erodeByDistances(distances, radius)
+	return distances, nil
+}
+
+// erodeByDistances clears the area of every span closer than radius to the
+// boundary, given the spans' boundaryDistances: the part of the erosion
+// that depends on the radius.
+func (chf *CompactHeightfield) erodeByDistances(distances []uint8, radius int) {
 	threshold := radius * 2
 	for i, d := range distances {
 		if int(d) < threshold {
 			chf.Areas[i] = NullArea
 		}
 	}
-	return distances, nil
 }
 
 // boundaryDistances returns for each span its chamfer distance to the nearest

@@ -34,6 +34,9 @@ type Baker struct {
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
 	layers        layerBuilder
+	// share, set during a bake of several agent types, connects this bake
+	// to the stages it shares with the other types' bakes.
+	share *stageShare
 }
 
 // handOverIntermediates gives the caller the compact heightfield and the
@@ -115,10 +118,20 @@ func (b *Baker) buildContours(bc *BuildContext, g *Geometry, cfg *Config) (*Comp
 // buildCompactField runs the stages from the span filters to the area
 // volumes on the Baker's rasterized heightfield: the filters cfg selects,
 // the compact heightfield, erosion and g's area volumes. It fills in bc's
-// span counts. The field is the Baker's.
+// span counts. The field is the Baker's. In a bake of several agent types
+// the filters, the compact field and the erosion's distances may come from
+// another type's bake (Baker.share).
 func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*CompactHeightfield, error) {
 	hf, chf, counts := &b.heightfield, &b.compact, bc.Counts()
+	shared, err := b.share.compactFrom(bc.ctx)
+	if err != nil {
+		return nil, err
+	}
 	if err := bc.Run(StageFilters, func() error {
+		if shared != nil {
+			hf.copyFrom(&shared.heightfield)
+			return nil
+		}
 		filterHeightfield(hf, cfg)
 		return nil
 	}); err != nil {
@@ -126,6 +139,11 @@ func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*
 	}
 
 	if err := bc.Run(StageCompact, func() error {
+		if shared != nil {
+			chf.copyFrom(&shared.compact)
+			counts.HeightfieldSpans = shared.heightfieldSpans
+			return nil
+		}
 		if err := checkWalkable(cfg.WalkableHeight, cfg.WalkableClimb); err != nil {
 			return err
 		}
@@ -137,7 +155,7 @@ func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*
 	counts.CompactSpans = len(chf.Spans)
 
 	if err := bc.Run(StageErode, func() (err error) {
-		if b.erosion, err = chf.erode(cfg.WalkableRadius, b.erosion); err != nil {
+		if err := b.erode(chf, cfg.WalkableRadius, counts.HeightfieldSpans, shared); err != nil {
 			return err
 		}
 		counts.WalkableSpans = walkableSpanCount(chf)

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"testing"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -293,11 +294,10 @@ func TestBuildCompactOptions(t *testing.T) {
 // TestCompactHeightfieldBeyond24BitIndices builds a compact heightfield with
 // more than 2^24 spans, where the reference's 24-bit cell index wraps around
 // and the bake silently fails, and checks indices, links and erosion at the
-// far end. It needs about 650 MB and a few seconds, so -short skips it.
+// far end. It needs about 650 MB and 10 s, so it is a long test
+// (ARCHENAV_LONG=1).
 func TestCompactHeightfieldBeyond24BitIndices(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs ~650 MB")
-	}
+	longtest.Skip(t)
 	const width, height = 4096, 4100 // 16,793,600 columns, one span each
 	hf, err := NewHeightfield(width, height, mgl32.Vec3{}, mgl32.Vec3{width, 10, height}, 1, 1)
 	require.NoError(t, err)

@@ -271,6 +271,11 @@ func (s *Settings) Config(bmin, bmax mgl32.Vec3) (*Config, error) {
 	cfg.BMin, cfg.BMax = bmin, bmax
 	cfg.Width, cfg.Height = CalcGridSize(bmin, bmax, cfg.CellSize)
 	if err := validateGrid(cfg.Width, cfg.Height); err != nil {
+		if cfg.Width <= 0 || cfg.Height <= 0 {
+			// Most often a level in the wrong units: say so.
+			return nil, fmt.Errorf("%w: the level is %.3g × %.3g world units (x, z), less than a cell of %v across; "+
+				"check its scale (the defaults are for metres) or lower CellSize", err, bmax[0]-bmin[0], bmax[2]-bmin[2], cfg.CellSize)
+		}
 		return nil, err
 	}
 	return cfg, nil

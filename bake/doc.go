@@ -150,6 +150,22 @@
 //
 //  11. Layers: [BuildHeightfieldLayers] (timed as StageLayers).
 //
+// # Agent types
+//
+// A mesh is baked for one agent size. [SoloTypes], [TiledTypes] and
+// [TileCacheTypes] bake one level for several [AgentType]s (a name and the
+// settings of its mesh) in one call, in parallel, each type's products
+// byte for byte those of its own [Solo], [Tiled] or [TileCache], for any
+// number of workers. Types share the stages whose inputs they have in
+// common: the rasterization when their grid (in a tiled bake, the tile
+// border of WalkableRadius + 3 cells too), cell size and height, slope and
+// climb agree; the span filters, the compact heightfield and the erosion's
+// distances when their height and filters agree too; from the erosion by
+// each type's radius on, each type bakes its own. A tiled bake builds the
+// triangle index once for all types. [TypesStats] counts what was shared;
+// the results' MeshSet methods give the meshes under the types' names for
+// navmesh.SaveSet, one file of all the types.
+//
 // # Results
 //
 // A [SoloResult] holds the products, the [BuildStats] of the bake (time per

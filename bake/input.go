@@ -20,9 +20,13 @@ const MaxAreaID = 63
 type Geometry struct {
 	// Vertices are the triangle corners [Units: world units, y up]
 	Vertices []mgl32.Vec3
-	// Triangles index Vertices, three corners per triangle. The walkable side
-	// is the one the corners wind clockwise around seen from above
-	// (Recast's convention; its normal points up).
+	// Triangles index Vertices, three corners per triangle. A triangle is
+	// walkable on the side its normal (v1-v0)×(v2-v0) points to, so a floor
+	// must have it point up (+y): its corners wind counter-clockwise seen
+	// from above (looking down the y axis with x to the right and z towards
+	// the bottom of the picture, as OpenGL and most OBJ exporters wind
+	// front faces). A level whose floors wind the other way bakes to
+	// nothing (ErrNoPolygons says so).
 	Triangles [][3]int32
 	// Areas optionally gives each triangle an area id (1..MaxAreaID, or
 	// NullArea for "never walkable"); steep triangles are still cleared to

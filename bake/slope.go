@@ -10,8 +10,8 @@ import (
 // MarkWalkableTriangles sets areas[i] to WalkableArea for each triangle whose
 // slope is below maxSlope degrees, and leaves the other areas alone
 // (rcMarkWalkableTriangles). A triangle exactly maxSlope steep, a degenerate
-// one, and one facing down (counter-clockwise seen from above) are not
-// walkable.
+// one, and one facing down ((v1-v0)×(v2-v0) pointing down: clockwise seen
+// from above, see Geometry.Triangles) are not walkable.
 func MarkWalkableTriangles(maxSlope float32, vertices []mgl32.Vec3, triangles [][3]int32, areas []uint8) error {
 	if err := checkSlopeArgs(maxSlope, vertices, triangles, areas); err != nil {
 		return fmt.Errorf("bake: mark walkable triangles: %w", err)

@@ -12,7 +12,11 @@ import (
 )
 
 // ErrNoPolygons is returned by Solo when the level has no walkable polygon
-// to build a tile from.
+// to build a tile from. The error wrapping it says what to check: the
+// faces' winding when the floors face down, the up axis when they stand on
+// their side, the level's scale otherwise. A tiled bake with no walkable
+// polygon is no error (tiles may come later); its Stats.Warnings say the
+// same.
 var ErrNoPolygons = errors.New("no walkable polygons")
 
 // Area ids and polygon flags of RecastDemo's samples, used by
@@ -96,6 +100,24 @@ type SoloResult struct {
 	Stats BuildStats
 }
 
+// NavMesh returns a navigation mesh holding the baked tile, ready for
+// queries and crowds: one tile whose grid origin is the tile's minimum
+// corner, as navmesh.SingleTileParams gives (and a C++ DNAV tile loads
+// with). Each call makes a new mesh from the same tile data.
+func (r *SoloResult) NavMesh() (*navmesh.Mesh, error) {
+	if r == nil || r.TileData == nil {
+		return nil, errors.New("bake: navmesh of an empty solo result")
+	}
+	m, err := navmesh.New(navmesh.SingleTileParams(r.TileData))
+	if err != nil {
+		return nil, fmt.Errorf("bake: solo navmesh: %w", err)
+	}
+	if _, err := m.AddTile(r.TileData, 0); err != nil {
+		return nil, fmt.Errorf("bake: solo navmesh: %w", err)
+	}
+	return m, nil
+}
+
 // Solo bakes the whole level as one tile, in the order of RecastDemo's solo
 // mesh sample: mark walkable triangles and rasterize, the span filters the
 // settings select, the compact heightfield, erosion and the area volumes,
@@ -147,7 +169,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 
 	bc := NewBuildContext(ctx)
 	result := &SoloResult{Config: cfg}
-	if err := bc.Run(StageRasterize, func() error { return b.rasterize(g, cfg) }); err != nil {
+	if err := b.rasterizeShared(bc, func() error { return b.rasterize(g, cfg) }); err != nil {
 		return nil, err
 	}
 	if warning := b.heightfield.ClampWarning(); warning != "" {
@@ -162,7 +184,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, err
 	}
 	if mesh.PolyCount == 0 {
-		return nil, fmt.Errorf("bake: solo: %w", ErrNoPolygons)
+		return nil, fmt.Errorf("bake: solo: %w: %s", ErrNoPolygons, noPolygonsHint(g, settings))
 	}
 	spec := tileSpec{settings: &settings, config: cfg, areaFlags: options.areaFlags}
 	tile, params, err := buildTileStage(bc, mesh, detail, g, spec, &result.Fingerprints, "bake: solo: ")

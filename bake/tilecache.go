@@ -165,44 +165,69 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 		return nil, err
 	}
 
-	result := &TileCacheResult{Baker: b}
-	stats := &result.Stats
-	var withWarnings []finishedJob[*TileLayers]
-	var withLayers []finishedJob[*TileLayers]
+	summary := layersSummary{result: &TileCacheResult{Baker: b}}
 	err = runTileJobs(ctx, b, tileJobs[*TileLayers]{
 		tiles:    tiles,
 		workers:  workers,
 		progress: opts.Progress,
 		build: func(ctx context.Context, tx, ty int, baker *Baker) (*TileLayers, error) {
-			tile, err := b.buildTileLayers(ctx, tx, ty, baker)
-			if err == nil && opts.Compressor != nil {
-				err = tile.Encode(opts.Compressor)
-			}
-			return tile, err
+			return b.buildEncodedLayers(ctx, tx, ty, baker, opts.Compressor)
 		},
-		collect: func(index int, tile *TileLayers) {
-			stats.Triangles += tile.Triangles
-			addCounts(&stats.Counts, &tile.Stats.Counts)
-			for stage, d := range tile.Stats.StageTimes {
-				stats.StageTimes[stage] += d
-			}
-			stats.DroppedWarnings += tile.Stats.DroppedWarnings
-			if len(tile.Layers) > 0 {
-				withLayers = append(withLayers, finishedJob[*TileLayers]{index, tile})
-			}
-			if len(tile.Stats.Warnings) > 0 {
-				withWarnings = append(withWarnings, finishedJob[*TileLayers]{index, tile})
-			}
-		},
+		collect: summary.add,
 	})
 	if err != nil {
 		return nil, err
 	}
+	result := summary.finish(area, workers)
+	result.Stats.Wall = time.Since(start)
+	return result, nil
+}
 
+// buildEncodedLayers bakes the layers of tile (tx, ty) on baker's memory
+// and encodes them with compressor, when it is set.
+func (b *TileBaker) buildEncodedLayers(ctx context.Context, tx, ty int, baker *Baker, compressor tilecache.Compressor) (*TileLayers, error) {
+	tile, err := b.buildTileLayers(ctx, tx, ty, baker)
+	if err == nil && compressor != nil {
+		err = tile.Encode(compressor)
+	}
+	return tile, err
+}
+
+// layersSummary collects the tiles of a tile cache bake as they finish,
+// in any order, into result: the sums, and only the tiles that have layers
+// or warnings.
+type layersSummary struct {
+	result       *TileCacheResult
+	withWarnings []finishedJob[*TileLayers]
+	withLayers   []finishedJob[*TileLayers]
+}
+
+// add adds the tile of grid index index.
+func (s *layersSummary) add(index int, tile *TileLayers) {
+	stats := &s.result.Stats
+	stats.Triangles += tile.Triangles
+	addCounts(&stats.Counts, &tile.Stats.Counts)
+	for stage, d := range tile.Stats.StageTimes {
+		stats.StageTimes[stage] += d
+	}
+	stats.DroppedWarnings += tile.Stats.DroppedWarnings
+	if len(tile.Layers) > 0 {
+		s.withLayers = append(s.withLayers, finishedJob[*TileLayers]{index, tile})
+	}
+	if len(tile.Stats.Warnings) > 0 {
+		s.withWarnings = append(s.withWarnings, finishedJob[*TileLayers]{index, tile})
+	}
+}
+
+// finish returns the result of a bake of the tiles of area on workers
+// goroutines: the tiles with layers in grid order and the stats.
+func (s *layersSummary) finish(area TileRange, workers int) *TileCacheResult {
+	result, b := s.result, s.result.Baker
+	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Range, stats.Workers = b.tilesX, b.tilesY, area, workers
 	byIndex := func(a, b finishedJob[*TileLayers]) int { return a.index - b.index }
-	slices.SortFunc(withLayers, byIndex)
-	for _, f := range withLayers {
+	slices.SortFunc(s.withLayers, byIndex)
+	for _, f := range s.withLayers {
 		tile := f.tile
 		result.Tiles = append(result.Tiles, tile)
 		stats.Layers += len(tile.Layers)
@@ -216,8 +241,8 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 		}
 	}
 	stats.TilesWithLayers = len(result.Tiles)
-	slices.SortFunc(withWarnings, byIndex)
-	for _, f := range withWarnings {
+	slices.SortFunc(s.withWarnings, byIndex)
+	for _, f := range s.withWarnings {
 		for _, w := range f.tile.Stats.Warnings {
 			if len(stats.Warnings) >= maxTiledWarnings {
 				stats.DroppedWarnings++
@@ -226,8 +251,7 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 			stats.Warnings = append(stats.Warnings, fmt.Sprintf("tile (%d, %d): %s", f.tile.X, f.tile.Y, w))
 		}
 	}
-	stats.Wall = time.Since(start)
-	return result, nil
+	return result
 }
 
 // BuildTileLayers bakes the layers of tile (tx, ty) of the grid, for

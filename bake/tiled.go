@@ -50,6 +50,23 @@ type TileBaker struct {
 // the bounds of the vertices: (w + TileSize - 1) / TileSize tiles along x
 // for a level w cells wide, likewise along z.
 func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
+	b, err := newTileBaker(g, settings, opts)
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := b.indexTriangles(workers); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newTileBaker is NewTileBaker without the triangle index: indexTriangles
+// or shareIndex completes it.
+func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
@@ -101,14 +118,20 @@ func NewTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		borderSize:    tileConfig.BorderSize,
 		tileConfig:    tileConfig,
 	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if err := b.indexTriangles(workers); err != nil {
-		return nil, err
-	}
 	return b, nil
+}
+
+// shareIndex takes the chunk tree and the triangle boxes of index, a
+// TileBaker of the same geometry, and its triangle areas when its slope is
+// b's, else marks b's own.
+func (b *TileBaker) shareIndex(index *TileBaker) error {
+	b.chunks, b.boxes = index.chunks, index.boxes
+	if index.settings.AgentMaxSlope == b.settings.AgentMaxSlope {
+		b.areas = index.areas
+		return nil
+	}
+	b.areas = make([]uint8, len(b.geometry.Triangles))
+	return markTriangleAreas(b.areas, b.geometry, b.settings.AgentMaxSlope)
 }
 
 // indexTriangles marks the triangles' areas, bounds each triangle and

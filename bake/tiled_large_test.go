@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -33,9 +34,8 @@ func stackedFloors(size, gap float32, floors int) *Geometry {
 // indexes spans with 24 bits); tiled, each tile holds some 40 000 spans,
 // and a path runs from corner to corner across the tiles.
 func TestTiledLargeLevel(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("bakes 22 million spans (about 10 s on 2 cores)")
-	}
+	// Bakes 22 million spans (about 10 s on 2 cores, minutes under -race).
+	longtest.SkipSoak(t)
 	g := stackedFloors(1000, 3, 2)
 	settings := DefaultSettings()
 	settings.TileSize = 128

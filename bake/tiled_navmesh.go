@@ -30,7 +30,9 @@ func (r *TiledResult) NavMeshParams() navmesh.Params {
 }
 
 // NavMesh returns a navigation mesh holding every baked tile, added row by
-// row, linked to each other across their borders.
+// row, linked to each other across their borders. A bake in which no tile
+// has data gives a mesh without tiles (tiles may be added later); its
+// Stats.Warnings then say what to check.
 func (r *TiledResult) NavMesh() (*navmesh.Mesh, error) {
 	if r == nil || r.Baker == nil {
 		return nil, errors.New("bake: navmesh of an empty tiled result")

@@ -129,11 +129,22 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
 		return nil, err
 	}
+	result, err := b.tiledResult(ctx, workers, area, len(tiles), &summary)
+	if err != nil {
+		return nil, err
+	}
+	result.Stats.Wall = time.Since(start)
+	return result, nil
+}
 
+// tiledResult makes the result of a bake of the baked tiles of area from
+// their summary, on workers goroutines: the tiles with data in grid order,
+// the links placed when the settings ask for them, the stats.
+func (b *TileBaker) tiledResult(ctx context.Context, workers int, area TileRange, baked int, summary *tiledSummary) (*TiledResult, error) {
 	result := &TiledResult{Baker: b}
 	stats := &result.Stats
 	stats.TilesX, stats.TilesY, stats.Range, stats.Workers = b.tilesX, b.tilesY, area, workers
-	stats.TilesBaked = len(tiles)
+	stats.TilesBaked = baked
 	stats.Triangles = summary.triangles
 	stats.Counts = summary.counts
 	stats.StageTimes = summary.stageTimes
@@ -144,6 +155,9 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 		result.Tiles = append(result.Tiles, f.tile)
 	}
 	stats.TilesWithData = len(result.Tiles)
+	if len(result.Tiles) == 0 {
+		stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v: %s", ErrNoPolygons, noPolygonsHint(b.geometry, b.settings)))
+	}
 	if b.settings.Links.Enabled() {
 		elapsed, err := b.placeTiledLinks(ctx, workers, result, summary.solids)
 		if err != nil {
@@ -168,7 +182,6 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 			stats.Warnings = append(stats.Warnings, fmt.Sprintf("tile (%d, %d): %s", f.tile.X, f.tile.Y, w))
 		}
 	}
-	stats.Wall = time.Since(start)
 	return result, nil
 }
 

@@ -239,6 +239,8 @@ func TestTiledNothingWalkable(t *testing.T) {
 	assert.Empty(t, r.Tiles)
 	assert.Zero(t, r.Stats.Counts.Polys)
 	assert.Positive(t, r.Stats.Triangles)
+	require.Len(t, r.Stats.Warnings, 1)
+	assert.Contains(t, r.Stats.Warnings[0], "no walkable polygons: of the level's 2 triangles, 0 are flatter")
 	mesh, err := r.NavMesh()
 	require.NoError(t, err)
 	assert.Zero(t, mesh.TileCount())

@@ -98,9 +98,10 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 }
 
 // rasterizeTile rasterizes the triangles gatherTriangles collected in
-// baker into its heightfield, emptied and sized for cfg.
+// baker into its heightfield, emptied and sized for cfg (or copies the
+// field of another agent type's bake that shares it, Baker.share).
 func (b *TileBaker) rasterizeTile(bc *BuildContext, cfg *Config, baker *Baker) error {
-	return bc.Run(StageRasterize, func() error {
+	return baker.rasterizeShared(bc, func() error {
 		hf := &baker.heightfield
 		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
 			return err

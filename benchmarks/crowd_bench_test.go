@@ -229,13 +229,15 @@ type crowdRun struct {
 // them to their targets. workers is the plugin's worker count; reference
 // turns the improvements over DetourCrowd off.
 func newCrowdRun(mesh *navmesh.Mesh, trips []crowdTrip, workers int, reference bool) (*crowdRun, error) {
-	p, err := plugin.New(plugin.Config{
-		Mesh:      mesh,
-		MaxAgents: len(trips),
-		Workers:   workers,
-		Filters:   []query.Filter{crowdFilter()},
-		Reference: reference,
-	})
+	return newCrowdRunConfig(trips, plugin.Config{Mesh: mesh, Workers: workers, Reference: reference})
+}
+
+// newCrowdRunConfig is newCrowdRun with the plugin's config given: its
+// MaxAgents and Filters are set to the trips' and the crowd's filter.
+func newCrowdRunConfig(trips []crowdTrip, config plugin.Config) (*crowdRun, error) {
+	config.MaxAgents = len(trips)
+	config.Filters = []query.Filter{crowdFilter()}
+	p, err := plugin.New(config)
 	if err != nil {
 		return nil, err
 	}

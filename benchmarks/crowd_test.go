@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/plugin"
 )
 
 func TestCrowdTripsAreSeeded(t *testing.T) {
@@ -72,6 +74,36 @@ func TestCrowdTicksDoNotAllocate(t *testing.T) {
 		})
 		require.NoError(t, stepErr)
 		assert.Zero(t, allocs, "%d workers", workers)
+		_, _, err = run.finish()
+		require.NoError(t, err)
+	}
+}
+
+// TestORCATicksDoNotAllocate is TestCrowdTicksDoNotAllocate with every
+// agent on ORCA: the claim behind BenchmarkCrowdAvoidance's
+// steady-allocs/tick.
+func TestORCATicksDoNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	presets := components.NewAvoidancePresets()
+	presets.List[components.DefaultAgentParams().AvoidancePreset] = avoidancePreset(crowd.AvoidanceORCA)
+	for _, workers := range []int{1, 2} {
+		run, err := newCrowdRunConfig(crowdTrips(t, "dungeon", 100),
+			plugin.Config{Mesh: soloMesh(t, "dungeon"), Workers: workers, AvoidancePresets: presets.List[:]})
+		require.NoError(t, err)
+		for range steadyAfter {
+			require.NoError(t, run.plugin.Step(run.world, crowdDt))
+		}
+		var stepErr error
+		allocs := testing.AllocsPerRun(60, func() {
+			if err := run.plugin.Step(run.world, crowdDt); err != nil {
+				stepErr = err
+			}
+		})
+		require.NoError(t, stepErr)
+		assert.Zero(t, allocs, "%d workers", workers)
+		assert.Zero(t, run.plugin.Stats(run.world).VelocitySamples, "ORCA samples nothing")
 		_, _, err = run.finish()
 		require.NoError(t, err)
 	}

@@ -6,12 +6,15 @@
 #
 # COUNT (default 5) is how many times the bake and query benchmarks run
 # (compare keeps the fastest, as the C++ best-of-5); CROWD=0 skips the crowd,
-# the longest part (about 5 minutes).
+# the longest part (about 5 minutes), and AVOIDANCE=0 the avoidance methods
+# side by side (BenchmarkCrowdAvoidance, about 15 minutes; the first run on a
+# machine also bakes the 1 km level).
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-benchmarks/results.txt}
 count=${COUNT:-5}
 crowd=${CROWD:-1}
+avoidance=${AVOIDANCE:-1}
 
 bench() {
 	go test -run '^$' -bench "$1" -benchtime "$2" -count "$3" -timeout 60m ./benchmarks/
@@ -30,6 +33,9 @@ bench() {
 	bench '^BenchmarkConcurrentQueries$' 50000x 3
 	if [ "$crowd" != 0 ]; then
 		bench '^Benchmark(Crowd|CrowdReferenceMode)$' 600x 1
+	fi
+	if [ "$avoidance" != 0 ]; then
+		bench '^BenchmarkCrowdAvoidance$' 600x 1
 	fi
 	echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"

@@ -42,8 +42,18 @@ const (
 	// OffMeshAnimation stage.
 	AgentOffMesh
 	// AgentInvalid: the agent's polygon went away (its tile was removed)
-	// and no polygon was found near it; it is not moved.
+	// and no polygon was found near it; it is not moved. Unless
+	// Settings.RecoverInvalidAgents is off, it walks again (or returns) as
+	// soon as a polygon is back within reach (EventAgentRecovered).
 	AgentInvalid
+	// AgentReturning: the ground under the agent was cut away (an obstacle
+	// carved it, a door closed on it, its tile changed): it walks to the
+	// nearest free point of the navmesh, which its corridor starts at, under
+	// its own speed and acceleration limits, and walks on from there
+	// (EventGroundLost, then EventGroundRegained). Only with
+	// Settings.WalkBackToMesh; without, it is put there at once, as in the
+	// reference.
+	AgentReturning
 )
 
 // String returns the mode's name.
@@ -55,6 +65,8 @@ func (m AgentMode) String() string {
 		return "off-mesh"
 	case AgentInvalid:
 		return "invalid"
+	case AgentReturning:
+		return "returning"
 	}
 	return "unknown"
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
@@ -28,6 +29,25 @@ func TestDefaultAgentParams(t *testing.T) {
 	assert.Equal(t, uint8(3), p.AvoidancePreset)
 	assert.True(t, p.UpdateFlags.Has(ObstacleAvoidance|Separation))
 	assert.False(t, (AnticipateTurns | Separation).Has(ObstacleAvoidance))
+}
+
+func TestAgentParamsForRadiusScalesTheRanges(t *testing.T) {
+	assert.Equal(t, DefaultAgentParams(), AgentParamsForRadius(0.6))
+	defaults := DefaultAgentParams()
+	for _, radius := range []float32{0.05, 0.3, 0.6, 1, 2.5, 40} {
+		p := AgentParamsForRadius(radius)
+		require.NoError(t, p.Validate(), "radius %v", radius)
+		assert.Equal(t, radius, p.Radius)
+		assert.Equal(t, radius*12, p.CollisionQueryRange, "radius %v", radius)
+		assert.Equal(t, radius*30, p.PathOptimizationRange, "radius %v", radius)
+		assert.InDelta(t, 12, p.CollisionQueryRange/p.Radius, 1e-5)
+		assert.InDelta(t, 30, p.PathOptimizationRange/p.Radius, 1e-5)
+		// Everything else is the default agent's.
+		p.Radius, p.CollisionQueryRange, p.PathOptimizationRange = defaults.Radius, defaults.CollisionQueryRange, defaults.PathOptimizationRange
+		assert.Equal(t, defaults, p, "radius %v", radius)
+	}
+	bad := AgentParamsForRadius(0)
+	assert.ErrorIs(t, bad.Validate(), ErrInvalidParams)
 }
 
 func TestAgentParamsValidate(t *testing.T) {
@@ -92,8 +112,10 @@ func TestEventsReuseTheirBuffer(t *testing.T) {
 
 func TestResourceDefaults(t *testing.T) {
 	filters := NewFilters()
+	want := *query.NewFilter()
+	want.ExcludeFlags = navmesh.FlagDisabled
 	for _, f := range filters.List {
-		assert.Equal(t, *query.NewFilter(), f)
+		assert.Equal(t, want, f)
 	}
 	presets := NewAvoidancePresets()
 	assert.Equal(t, crowd.AvoidancePreset(crowd.AvoidanceLow), presets.List[0])

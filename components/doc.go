@@ -1,7 +1,8 @@
 // Package components holds the data of the archenav crowd as arche ECS
 // components and resources: one entity per agent, with its parameters,
 // position, velocities, path corridor, move target, local boundary,
-// neighbours, corners and off-mesh animation; and the crowd-wide resources
+// neighbours, corners and off-mesh animation; obstacle entities with their
+// shape and behaviour (Obstacle), pose and state; and the crowd-wide resources
 // (navigation mesh, queries, path queue, proximity grid, filters, avoidance
 // presets, time step, settings, events and stats).
 //

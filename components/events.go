@@ -25,6 +25,26 @@ const (
 	EventOffMeshStarted
 	// EventOffMeshFinished: the agent finished crossing and walks again.
 	EventOffMeshFinished
+	// EventGroundLost: the polygon under the agent went away and the agent
+	// now walks back to the nearest free point (AgentReturning); Position
+	// is where it stands, Poly the polygon it walks to.
+	EventGroundLost
+	// EventGroundRegained: a returning agent is back on the navmesh and
+	// walks on.
+	EventGroundRegained
+	// EventAgentInvalid: the polygon under the agent went away and no
+	// polygon was found near it (AgentInvalid).
+	EventAgentInvalid
+	// EventAgentRecovered: an invalid agent found a polygon again; Poly is
+	// that polygon.
+	EventAgentRecovered
+	// EventObstacleLanded: an obstacle's carve or area is in the navmesh
+	// (its tiles were rebuilt); Entity is the obstacle, Position its pose.
+	EventObstacleLanded
+	// EventObstacleRefused: the tile cache could not take an obstacle (no
+	// tile cache, outside every layer, no free slot); it is avoided
+	// instead. Entity is the obstacle, Position its pose.
+	EventObstacleRefused
 )
 
 // String returns the kind's name.
@@ -40,6 +60,18 @@ func (k EventKind) String() string {
 		return "off-mesh started"
 	case EventOffMeshFinished:
 		return "off-mesh finished"
+	case EventGroundLost:
+		return "ground lost"
+	case EventGroundRegained:
+		return "ground regained"
+	case EventAgentInvalid:
+		return "agent invalid"
+	case EventAgentRecovered:
+		return "agent recovered"
+	case EventObstacleLanded:
+		return "obstacle landed"
+	case EventObstacleRefused:
+		return "obstacle refused"
 	}
 	return "unknown"
 }
@@ -48,13 +80,14 @@ func (k EventKind) String() string {
 type Event struct {
 	// Kind says what happened.
 	Kind EventKind
-	// Entity is the agent.
+	// Entity is the agent, or the obstacle for the obstacle events.
 	Entity ecs.Entity
 	// Position is the agent's position when it happened [Units: world units]
 	Position geom.Vec3
 	// Target is the agent's move target [Units: world units]
 	Target geom.Vec3
-	// Poly is the off-mesh connection for the off-mesh events, 0 otherwise.
+	// Poly is the off-mesh connection for the off-mesh events, the polygon
+	// walked to for EventGroundLost and EventAgentRecovered, 0 otherwise.
 	Poly navmesh.Ref
 }
 

@@ -63,10 +63,12 @@ type AgentParams struct {
 	// [Units: world units / s]
 	MaxSpeed float32
 	// CollisionQueryRange is how far away neighbours and walls are taken
-	// into account; usually 12 radii [Limit: > 0] [Units: world units]
+	// into account; usually 12 radii (AgentParamsForRadius sets it so)
+	// [Limit: > 0] [Units: world units]
 	CollisionQueryRange float32
 	// PathOptimizationRange is how far ahead visibility shortcuts look; usually
-	// 30 radii [Limit: > 0] [Units: world units]
+	// 30 radii (AgentParamsForRadius sets it so) [Limit: > 0]
+	// [Units: world units]
 	PathOptimizationRange float32
 	// SeparationWeight scales the push away from neighbours when Separation
 	// is on [Limit: >= 0]
@@ -79,16 +81,86 @@ type AgentParams struct {
 	// Filter picks the query filter (queryFilterType)
 	// [Limit: 0..MaxFilters-1]
 	Filter uint8
+
+	// StoppingDistance is how far (xz) from its target the agent stops,
+	// as Unity's NavMeshAgent.stoppingDistance and Godot's
+	// target_desired_distance: it slows down to stand still there, and
+	// EventTargetReached fires within StoppingDistance +
+	// Settings.ArrivalDistance. 0, the default, walks to the target itself
+	// [Limit: >= 0, finite] [Units: world units]
+	StoppingDistance float32
+	// BrakingDistance is how far before its stopping point the agent starts
+	// to slow down; 0, the default, means two radii, the reference's
+	// [Limit: >= 0, finite] [Units: world units]
+	BrakingDistance float32
+	// AvoidancePriority ranks agents for obstacle avoidance, as Unity's
+	// avoidancePriority and Godot's avoidance_priority (higher here is more
+	// important): an agent avoids a neighbour of higher priority on its own
+	// (the neighbour neither avoids it back nor separates from it), shares
+	// the avoidance with one of equal priority (the reference's reciprocal
+	// avoidance), and takes the whole collision push from a walking
+	// neighbour of higher priority. All 0 by default.
+	AvoidancePriority uint8
+	// AvoidanceLayers are the avoidance layers the agent is in (a bit per
+	// layer), AvoidanceMask the layers whose agents it avoids, as Godot's
+	// avoidance_layers and avoidance_mask: agent A avoids agent B when
+	// A's mask and B's layers share a bit. 0 means DefaultAvoidanceLayers
+	// (layer 1) for both, so by default every agent avoids every other.
+	// Layers select avoidance and separation; the collision pushes still
+	// keep bodies apart.
+	AvoidanceLayers, AvoidanceMask uint32
+}
+
+// DefaultAvoidanceLayers is the avoidance layer set a zero
+// AgentParams.AvoidanceLayers or AvoidanceMask stands for: layer 1.
+const DefaultAvoidanceLayers uint32 = 1
+
+// Layers returns the agent's avoidance layers, DefaultAvoidanceLayers for
+// a zero AvoidanceLayers.
+func (p *AgentParams) Layers() uint32 {
+	if p.AvoidanceLayers == 0 {
+		return DefaultAvoidanceLayers
+	}
+	return p.AvoidanceLayers
+}
+
+// Mask returns the layers the agent avoids, DefaultAvoidanceLayers for a
+// zero AvoidanceMask.
+func (p *AgentParams) Mask() uint32 {
+	if p.AvoidanceMask == 0 {
+		return DefaultAvoidanceLayers
+	}
+	return p.AvoidanceMask
+}
+
+// Avoids reports whether an agent with params p avoids one with params
+// other: p's mask shares a layer with other's layers and other's priority
+// is not lower than p's.
+func (p *AgentParams) Avoids(other *AgentParams) bool {
+	return p.Mask()&other.Layers() != 0 && other.AvoidancePriority >= p.AvoidancePriority
 }
 
 // DefaultAgentParams returns the settings of the reference crowd benchmark:
-// radius 0.6, height 2, acceleration 8, speed 3.5, collision range 7.2 (12
-// radii), path optimization range 18 (30 radii), separation weight 2, every
-// update flag, avoidance preset 3 (high quality, adaptive) and filter 0.
-func DefaultAgentParams() AgentParams {
+// AgentParamsForRadius(0.6), that is radius 0.6, height 2, acceleration 8,
+// speed 3.5, collision range 7.2 (12 radii), path optimization range 18 (30
+// radii), separation weight 2, every update flag, avoidance preset 3 (high
+// quality, adaptive) and filter 0; no stopping distance, braking over two
+// radii, avoidance priority 0, layer 1.
+func DefaultAgentParams() AgentParams { return AgentParamsForRadius(0.6) }
+
+// AgentParamsForRadius returns the default agent (see DefaultAgentParams)
+// resized to radius: CollisionQueryRange is 12 radii and
+// PathOptimizationRange 30 radii, as RecastDemo sets them, so that an agent
+// of another size looks as far ahead, in bodies, as the default one and
+// needs no tuning. Height, acceleration, speed and the rest keep the
+// default values. A crowd takes agents up to its Config.MaxAgentRadius (0.6
+// by default; set it to the largest radius spawned), and the navmesh should
+// be baked for the largest radius too (bake.Settings.AgentRadius).
+//
+// radius [Limit: > 0, finite] [Units: world units]
+func AgentParamsForRadius(radius float32) AgentParams {
 	// The ranges are float32 products, as RecastDemo computes them
-	// (radius * 12.0f): the exact 7.2 rounds to a different float32.
-	radius := float32(0.6)
+	// (radius * 12.0f): for 0.6 the exact 7.2 rounds to another float32.
 	return AgentParams{
 		Radius:                radius,
 		Height:                2,
@@ -131,6 +203,10 @@ func (p *AgentParams) Validate() error {
 		return bad("AvoidancePreset", p.AvoidancePreset, fmt.Sprintf("0..%d", MaxAvoidancePresets-1))
 	case int(p.Filter) >= MaxFilters:
 		return bad("Filter", p.Filter, fmt.Sprintf("0..%d", MaxFilters-1))
+	case !nonNegative(p.StoppingDistance):
+		return bad("StoppingDistance", p.StoppingDistance, "a finite number >= 0")
+	case !nonNegative(p.BrakingDistance):
+		return bad("BrakingDistance", p.BrakingDistance, "a finite number >= 0")
 	}
 	return nil
 }

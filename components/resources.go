@@ -7,6 +7,8 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
+	"github.com/mlange-42/arche/ecs"
 )
 
 // Navigation is the resource holding the navmesh the crowd walks on.
@@ -47,13 +49,24 @@ type Filters struct {
 	List [MaxFilters]query.Filter
 }
 
-// NewFilters returns filters that all pass every polygon at cost 1.
+// NewFilters returns the crowd's default filters: every one passes every
+// polygon at cost 1 but those with navmesh.FlagDisabled (RecastDemo's
+// "disabled" flag), as navtool's filters do; so a door closes for the
+// whole crowd when its polygons get that flag (navmesh.Mesh.SetPolyFlags).
 func NewFilters() Filters {
 	var f Filters
 	for i := range f.List {
-		f.List[i] = *query.NewFilter()
+		f.List[i] = DefaultFilter()
 	}
 	return f
+}
+
+// DefaultFilter returns the filter NewFilters fills the table with:
+// query.NewFilter's, excluding navmesh.FlagDisabled.
+func DefaultFilter() query.Filter {
+	filter := *query.NewFilter()
+	filter.ExcludeFlags = navmesh.FlagDisabled
+	return filter
 }
 
 // AvoidancePresets is the resource holding the obstacle avoidance parameter
@@ -85,12 +98,44 @@ type TimeStep struct {
 	Tick uint64
 }
 
+// TileCache is the resource holding the tile cache whose obstacles carve
+// the crowd's navmesh; its Mesh is Navigation.Mesh. Without it, obstacles
+// that change the navmesh (ObstacleCarves, ObstacleMarksArea) are refused.
+type TileCache struct {
+	// Cache is the tile cache; the ObstacleSync stage adds, moves and
+	// removes its obstacles and runs its Update.
+	Cache *tilecache.Cache
+}
+
+// ObstacleBody is an obstacle the agents avoid and are pushed out of this
+// tick: one that does not carve, or a carving one whose hole is not in the
+// navmesh yet.
+type ObstacleBody struct {
+	// Entity is the obstacle.
+	Entity ecs.Entity
+	// Footprint is its outline at its pose.
+	Footprint Footprint
+	// Velocity is its velocity (ObstacleState.Velocity)
+	// [Units: world units / s]
+	Velocity geom.Vec3
+}
+
 // Settings is the resource holding the crowd-wide tunables the stages read.
 type Settings struct {
 	// PlacementHalfExtents is the box searched for the nearest polygon when
 	// an agent is placed or recovered (m_agentPlacementHalfExtents: 2, 1.5
 	// and 2 maximum agent radii) [Units: world units]
 	PlacementHalfExtents geom.Vec3
+	// TargetHalfExtents is the box searched for the nearest polygon when a
+	// move target is set (plugin.RequestMoveTarget) or its polygon is
+	// found again after a navmesh change: a target off the navmesh, such as
+	// a point clicked on a wall or on a table top, goes to the nearest
+	// polygon point within it, and a target with none inside is refused
+	// with the distance to the nearest polygon. DefaultSettings makes it
+	// (2, 4, 2) or PlacementHalfExtents where that is larger; the reference
+	// uses PlacementHalfExtents (plugin.Config.TargetHalfExtents sets it)
+	// [Limit: each > 0, finite] [Units: world units]
+	TargetHalfExtents geom.Vec3
 	// ArrivalDistance is how near (xz) the target an agent with a complete
 	// corridor must come for the TargetReached event [Limit: >= 0]
 	// [Units: world units]
@@ -141,18 +186,80 @@ type Settings struct {
 	// delay doubles (2, 4, 8, 16 s); a different one, a complete path or a
 	// change of the navmesh's tiles resets it.
 	PartialReplanBackoff bool
+	// PushSpeedLimit bounds how far an agent moves in one tick, its walk
+	// and the collision pushes together: this many times the distance it
+	// walks in a tick at its MaxSpeed (at least 1 m/s). An agent that
+	// runs into a tight crowd is then moved aside over a few ticks instead
+	// of jumping back half a metre at once, and agents spawned on top of
+	// each other part without a jump. 0, as the reference, sets no bound
+	// [Limit: >= 0]
+	PushSpeedLimit float32
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
 	EdgeHeightSnap bool
+	// NoSurfaceJumps refuses a move along the surface that would end
+	// farther from where the agent wanted to go than it started
+	// (crowd.Corridor.MovePositionNoFarther): at a tile border that the
+	// neighbour tile covers only in part, as after a tile cache rebuild,
+	// the reference's move can jump the agent half a metre into the
+	// neighbour tile. The agent then stays where it is for the tick.
+	NoSurfaceJumps bool
+
+	// CheckChangedCorridors checks, in the tick after tiles changed (a tile
+	// cache rebuild, AddTile, RemoveTile, a flag or area edit), every
+	// polygon of every corridor that crosses a changed tile, and replans
+	// the corridors that are blocked; the reference looks only at the next
+	// 10 polygons of each corridor, so agents keep walking towards a closed
+	// door until they are near it. Paths the queue planned on the navmesh
+	// before the change are checked the same way when they arrive.
+	CheckChangedCorridors bool
+	// WalkBackToMesh makes an agent whose polygon went away, and that is
+	// not on another one, walk to the nearest free point under its own
+	// speed and acceleration (AgentReturning); the reference puts it there
+	// in one tick, a jump of up to the placement box. The nearest point is
+	// searched in PlacementHalfExtents, then in four times as wide a box.
+	WalkBackToMesh bool
+	// RecoverInvalidAgents lets an AgentInvalid agent look for a polygon
+	// every tick and walk again as soon as one is within reach; in the
+	// reference it stays invalid until it is teleported.
+	RecoverInvalidAgents bool
+
+	// ObstacleTilesPerTick bounds the tile cache rebuilds the ObstacleSync
+	// stage publishes per tick; the rest wait for the next ticks
+	// [Limit: <= 0 means no limit]
+	ObstacleTilesPerTick int
+	// ObstacleTimePerTick stops the ObstacleSync stage from starting more
+	// tile rebuilds once it has run this long (the builds under way finish;
+	// at least one tile is built per tick) [Limit: <= 0 means no limit]
+	ObstacleTimePerTick time.Duration
+	// CarveInflation grows the footprint of carving obstacles by this much
+	// in xz when they carve, so that agent centres keep a body's width away
+	// from them as from walls; the plugin sets it to the tile cache's agent
+	// radius (Params.WalkableRadius) unless configured. 0 carves the bare
+	// footprint, as the C++ tile cache does [Limit: >= 0]
+	// [Units: world units]
+	CarveInflation float32
+	// CarveDepth is how far below its pose a carving or area obstacle takes
+	// the navmesh, so that it carves (or marks) the floor that slopes away
+	// under its edges, not only floor at or above its base as the C++
+	// does; the plugin sets it to the tile cache's climb height
+	// (Params.WalkableClimb) unless configured [Limit: >= 0]
+	// [Units: world units]
+	CarveDepth float32
 }
 
 // DefaultSettings returns the reference's values for a crowd whose largest
-// agent radius is maxAgentRadius, with an arrival distance of a third of it
-// and the improvements over the reference on (but ContactSliding).
+// agent radius is maxAgentRadius, with an arrival distance of a third of it,
+// a move target searched for within TargetHalfExtents and the improvements
+// over the reference on (but ContactSliding), at most
+// DefaultObstacleTilesPerTick tile rebuilds per tick and no carve
+// inflation.
 func DefaultSettings(maxAgentRadius float32) Settings {
+	placement := geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2}
 	return Settings{
-		PlacementHalfExtents:        geom.Vec3{maxAgentRadius * 2, maxAgentRadius * 1.5, maxAgentRadius * 2},
+		PlacementHalfExtents:        placement,
+		TargetHalfExtents:           geom.Max(placement, geom.Vec3{2, 4, 2}), // RecastDemo's query box
 		ArrivalDistance:             maxAgentRadius / 3,
 		PathQueueIterations:         100,
 		MaxPathQueueRequestsPerTick: 8,
@@ -160,10 +267,23 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		DeadlockBreaker:             true,
 		WallSafeCollisions:          true,
 		EdgeHeightSnap:              true,
+		NoSurfaceJumps:              true,
 		PileFraction:                0.25,
 		PartialReplanBackoff:        true,
+		PushSpeedLimit:              DefaultPushSpeedLimit,
+		CheckChangedCorridors:       true,
+		WalkBackToMesh:              true,
+		RecoverInvalidAgents:        true,
+		ObstacleTilesPerTick:        DefaultObstacleTilesPerTick,
 	}
 }
+
+// DefaultObstacleTilesPerTick is the tile cache rebuilds per tick
+// DefaultSettings allows.
+const DefaultObstacleTilesPerTick = 8
+
+// DefaultPushSpeedLimit is DefaultSettings' PushSpeedLimit.
+const DefaultPushSpeedLimit = 2
 
 // Stats is the resource where the stages and the schedule report what the
 // last tick did.
@@ -174,14 +294,23 @@ type Stats struct {
 	StageDurations []time.Duration
 	// Agents is the number of agents the last tick saw.
 	Agents int
-	// VelocitySamples is the number of candidate velocities scored.
+	// VelocitySamples is the number of candidate velocities the sampling
+	// methods scored.
 	VelocitySamples int
+	// ORCAInfeasible is the number of agents whose ORCA program had no
+	// velocity meeting every half-plane, so that the fallback minimised the
+	// largest violation.
+	ORCAInfeasible int
 	// PathQueuePending is the number of path queue slots in use after the
 	// PathRequest stage.
 	PathQueuePending int
 	// WaitingForQueue is the number of agents waiting for a path queue
 	// slot after the PathRequest stage.
 	WaitingForQueue int
+	// Obstacles is the number of obstacle entities, ObstacleBodies those
+	// avoided as bodies, and ObstacleTilesPending the tile cache changes
+	// left for the next ticks, after the ObstacleSync stage.
+	Obstacles, ObstacleBodies, ObstacleTilesPending int
 	// PathQueueRequests is the number of searches the PathRequest stage
 	// handed to the path queue in the last tick.
 	PathQueueRequests int

@@ -90,4 +90,13 @@ type MoveTarget struct {
 	// again, when Settings.PartialReplanBackoff has lengthened it; 0 means
 	// the reference's 1 s [Units: s]
 	ReplanDelay float32
+	// Requested is the target point as requested (on the navmesh then);
+	// Position may move away from it when the navmesh changes under it.
+	// [Units: world units]
+	Requested geom.Vec3
+	// Displaced reports that the navmesh under Requested went away (an
+	// obstacle carved it, a door closed on it) and Position is the nearest
+	// point left; with Settings.WalkBackToMesh the target moves back when
+	// the navmesh changes again.
+	Displaced bool
 }

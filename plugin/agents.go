@@ -7,6 +7,7 @@ import (
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 )
 
@@ -48,26 +49,106 @@ func (p *Plugin) checkParams(params *components.AgentParams, what string) error 
 		return fmt.Errorf("plugin: %s: %w: %w", what, ErrInvalidInput, err)
 	}
 	if params.Radius > p.config.MaxAgentRadius {
-		return fmt.Errorf("plugin: %s: radius %v above the crowd's maximum %v: %w",
+		return fmt.Errorf("plugin: %s: radius %v above the crowd's maximum %v (raise Config.MaxAgentRadius): %w",
 			what, params.Radius, p.config.MaxAgentRadius, ErrInvalidInput)
 	}
 	return nil
 }
 
-// place finds the navmesh point nearest pos for an agent with params.
-func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, what string) (navmesh.Ref, geom.Vec3, error) {
+// searchBox is a box searched for the polygon nearest a point: its half
+// extents and the setting that sizes it, for the error.
+type searchBox struct {
+	halfExtents geom.Vec3
+	setting     string
+}
+
+// placementBox is the box of Spawn and Teleport.
+func (p *Plugin) placementBox() searchBox {
+	return searchBox{p.settings.Get().PlacementHalfExtents, "Settings.PlacementHalfExtents (2, 1.5, 2 × Config.MaxAgentRadius)"}
+}
+
+// targetBox is the box of RequestMoveTarget.
+func (p *Plugin) targetBox() searchBox {
+	return searchBox{p.settings.Get().TargetHalfExtents, "Config.TargetHalfExtents (or Settings.TargetHalfExtents)"}
+}
+
+// place finds the navmesh point nearest pos within box for an agent with
+// params. When there is none, the error says how far the nearest polygon
+// is and which setting to widen.
+func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, box searchBox, what string) (navmesh.Ref, geom.Vec3, error) {
 	if !geom.IsFinite(pos) {
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w", what, pos, ErrInvalidInput)
 	}
 	filter := &p.filters.Get().List[int(params.Filter)%components.MaxFilters]
-	nearest, err := p.query.FindNearestPoly(pos, p.settings.Get().PlacementHalfExtents, filter)
+	nearest, err := p.query.FindNearestPoly(pos, box.halfExtents, filter)
 	if err != nil {
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: %w", what, pos, ErrInvalidInput, err)
 	}
 	if nearest.Ref == 0 {
-		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w", what, pos, ErrOffMesh)
+		extents := box.halfExtents
+		if distance, found := p.nearestPolyDistance(pos, extents, filter); found {
+			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon within ±(%.3g, %.3g, %.3g) of it, "+
+				"the nearest is %.3g away; widen %s to snap from there",
+				what, pos, ErrOffMesh, extents[0], extents[1], extents[2], distance, box.setting)
+		}
+		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon the agent's filter %d passes on the whole navmesh",
+			what, pos, ErrOffMesh, params.Filter)
 	}
 	return nearest.Ref, nearest.Point, nil
+}
+
+// nearestPolyDistance returns the straight-line distance from pos to the
+// nearest polygon filter passes, searching boxes that double from extents
+// until one holds the whole navmesh; found is false when no polygon
+// passes. It runs only for an error message.
+func (p *Plugin) nearestPolyDistance(pos, extents geom.Vec3, filter *query.Filter) (distance float32, found bool) {
+	snap := p.config.Mesh.Snapshot()
+	first := true
+	var bmin, bmax geom.Vec3
+	for i := 0; i < snap.MaxTiles(); i++ {
+		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
+			if first {
+				bmin, bmax, first = tile.Header.BMin, tile.Header.BMax, false
+			}
+			bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
+		}
+	}
+	if first {
+		return 0, false
+	}
+	// The half extents that reach every corner of the mesh from pos.
+	var reach geom.Vec3
+	for a := range 3 {
+		reach[a] = max(bmax[a]-pos[a], pos[a]-bmin[a], extents[a])
+	}
+	for range 64 { // doubling reaches any float32 box long before
+		nearest, err := p.query.FindNearestPoly(pos, extents, filter)
+		if err != nil {
+			return 0, false
+		}
+		if nearest.Ref != 0 {
+			distance, found = geom.Dist(pos, nearest.Point), true
+			break
+		}
+		if extents[0] >= reach[0] && extents[1] >= reach[1] && extents[2] >= reach[2] {
+			return 0, false
+		}
+		extents = geom.Min(geom.Scale(extents, 2), reach)
+	}
+	if !found {
+		return 0, false
+	}
+	// The box found a polygon, not necessarily the nearest: every polygon
+	// nearer lies in the cube of that distance.
+	cube := max(distance, 1e-3)
+	_ = p.query.QueryPolygonsFunc(pos, geom.Vec3{cube, cube, cube}, filter, func(tile *navmesh.Tile, refs []navmesh.Ref) {
+		for _, ref := range refs {
+			if closest, _ := tile.ClosestPointOnPoly(&tile.Polys[ref.PolyIndex()], pos); geom.Dist(pos, closest) < distance {
+				distance = geom.Dist(pos, closest)
+			}
+		}
+	})
+	return distance, true
 }
 
 // agentCount returns the number of agents in the world.
@@ -129,7 +210,7 @@ func (p *Plugin) Spawn(world *ecs.World, pos geom.Vec3, params components.AgentP
 	if n := p.agentCount(world); n >= p.config.MaxAgents {
 		return ecs.Entity{}, fmt.Errorf("plugin: %s: %d agents: %w", what, n, ErrTooManyAgents)
 	}
-	ref, nearest, err := p.place(pos, &params, what)
+	ref, nearest, err := p.place(pos, &params, p.placementBox(), what)
 	if err != nil {
 		return ecs.Entity{}, err
 	}
@@ -166,7 +247,7 @@ func (p *Plugin) SpawnBatch(world *ecs.World, specs []AgentSpec, dst []ecs.Entit
 		if err := p.checkParams(&specs[i].Params, what); err != nil {
 			return dst, fmt.Errorf("%w (spec %d)", err, i)
 		}
-		ref, pos, err := p.place(specs[i].Position, &specs[i].Params, what)
+		ref, pos, err := p.place(specs[i].Position, &specs[i].Params, p.placementBox(), what)
 		if err != nil {
 			return dst, fmt.Errorf("%w (spec %d)", err, i)
 		}
@@ -215,10 +296,15 @@ func (p *Plugin) cancelRequest(target *components.MoveTarget) {
 	}
 }
 
-// RequestMoveTarget sends agent e to the navmesh point nearest pos. The
-// path is planned by the next ticks; EventTargetReached, EventPathFailed or
-// EventPartialPath tell how it went. It fails with ErrPathQueueFull when
-// Config.MaxPendingRequests agents already wait for a path.
+// RequestMoveTarget sends agent e to the navmesh point nearest pos, found
+// within Settings.TargetHalfExtents of it (Config.TargetHalfExtents: by
+// default ±2 across and ±4 up and down), so a target off the navmesh, such
+// as a point on a wall, snaps to the floor next to it; one with no polygon
+// in that box fails with ErrOffMesh, the error giving the distance to the
+// nearest polygon. The path is planned by the next ticks;
+// EventTargetReached, EventPathFailed or EventPartialPath tell how it went.
+// It fails with ErrPathQueueFull when Config.MaxPendingRequests agents
+// already wait for a path.
 func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	const what = "request move target"
 	if err := p.checkWorld(world, what, true); err != nil {
@@ -228,7 +314,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 		return err
 	}
 	params, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
-	ref, nearest, err := p.place(pos, params, what)
+	ref, nearest, err := p.place(pos, params, p.targetBox(), what)
 	if err != nil {
 		return err
 	}
@@ -246,6 +332,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.State = components.TargetRequesting
 	target.Ref = ref
 	target.Position = nearest
+	target.Requested, target.Displaced = nearest, false
 	target.Replan = false
 	target.Arrived = false
 	target.PartialReported = false
@@ -299,7 +386,7 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 		return err
 	}
 	params, position, vel, state, corridor, target, boundary, neighbours, corners, anim := p.agents.Get(e)
-	ref, nearest, err := p.place(pos, params, what)
+	ref, nearest, err := p.place(pos, params, p.placementBox(), what)
 	if err != nil {
 		return err
 	}

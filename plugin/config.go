@@ -3,11 +3,14 @@ package plugin
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
 )
@@ -26,11 +29,41 @@ const (
 	maxPathQueueRequestsPerTick = crowd.MaxPathQueueSlots
 )
 
-// Config sets up a crowd. Only Mesh is required: a zero field takes the
-// default given in its comment (the reference crowd's value).
+// Config sets up a crowd. Only Mesh (or TileCache) is required: a zero
+// field takes the default given in its comment (the reference crowd's
+// value).
 type Config struct {
-	// Mesh is the navmesh the agents walk on. Required.
+	// Mesh is the navmesh the agents walk on. Required unless TileCache is
+	// given; then it must be TileCache.Mesh() or nil.
 	Mesh *navmesh.Mesh
+	// TileCache, when not nil, is the tile cache the navmesh is built from:
+	// obstacle entities that carve or mark an area change the navmesh
+	// through it (see SpawnObstacle), and the ObstacleSync stage runs its
+	// Update every tick. The plugin adds, moves and removes the cache's
+	// obstacles; leave them to it.
+	TileCache *tilecache.Cache
+	// ObstacleTilesPerTick bounds the tile rebuilds per tick
+	// [Limit: >= 0; 0 = components.DefaultObstacleTilesPerTick]
+	ObstacleTilesPerTick int
+	// ObstacleTimePerTick stops the tile rebuilds of a tick once they have
+	// run this long (at least one tile is built) [Limit: >= 0; 0 = no
+	// limit]
+	ObstacleTimePerTick time.Duration
+	// CarveInflation grows carving obstacles in xz when they carve, so that
+	// agent centres keep away from them as from walls [Limit: finite;
+	// 0 = the tile cache's agent radius and one cell (Params.WalkableRadius
+	// + Params.CellSize), < 0 = the bare footprint, as the C++ tile cache
+	// carves] [Units: world units]. The extra cell is there because the
+	// cache simplifies a hole's outline (by up to Params.
+	// MaxSimplificationError cells, 1.3 in RecastDemo): its polygons may
+	// reach a few tenths into the carved cells, mostly near tile borders.
+	CarveInflation float32
+	// CarveDepth is how far below its pose an obstacle takes the navmesh,
+	// so that it carves the floor sloping away under its edges
+	// [Limit: finite; 0 = the tile cache's climb height
+	// (Params.WalkableClimb), < 0 = none, floors at or above the pose only,
+	// as the C++] [Units: world units]
+	CarveDepth float32
 	// MaxAgents bounds the number of agents (the proximity grid is sized
 	// for it) [Limit: 0..2^22; 0 = DefaultMaxAgents]
 	MaxAgents int
@@ -38,6 +71,16 @@ type Config struct {
 	// grid's cells and the placement search box [Limit: >= 0, finite;
 	// 0 = DefaultMaxAgentRadius] [Units: world units]
 	MaxAgentRadius float32
+	// TargetHalfExtents is the box RequestMoveTarget searches for the
+	// navmesh point nearest a target (the Settings resource's
+	// TargetHalfExtents, which may be changed between ticks): a target
+	// off the navmesh within it is snapped to the nearest polygon point, one
+	// farther away is refused with ErrOffMesh and the distance to the
+	// nearest polygon. Widen it to snap targets from farther away
+	// [Limit: each > 0, finite; zero = (2, 4, 2) or the placement box
+	// (2, 1.5, 2 MaxAgentRadius) where larger, the placement box with
+	// Reference] [Units: world units]
+	TargetHalfExtents geom.Vec3
 	// Workers is the number of goroutines the parallel stages use
 	// [Limit: 0..systems.MaxWorkers; 0 = 1]. Results do not depend on it.
 	Workers int
@@ -83,8 +126,9 @@ type Config struct {
 	// [Limit: 0..64; 0 = 4]
 	CollisionIterations int
 	// Filters are the query filters agents pick from with
-	// AgentParams.Filter [Limit: len <= 16]; missing ones pass every
-	// polygon at cost 1.
+	// AgentParams.Filter [Limit: len <= 16]; missing ones are
+	// components.DefaultFilter: every polygon at cost 1 but those with
+	// navmesh.FlagDisabled (closed doors).
 	Filters []query.Filter
 	// AvoidancePresets are the obstacle avoidance settings agents pick from
 	// with AgentParams.AvoidancePreset [Limit: len <= 8]; missing ones are
@@ -96,9 +140,12 @@ type Config struct {
 	TimeStep float32
 	// Reference turns the improvements over DetourCrowd off (the deadlock
 	// breaker, pile breaking, wall-safe collisions, the height snap on
-	// polygon edges, the partial replan backoff, growing node pools and the
-	// planning of out-of-reach targets to their nearest reachable point)
-	// and schedules the path queue as dtPathQueue does
+	// polygon edges, the push speed limit, the refusal of surface moves
+	// that jump, the partial replan backoff, growing node pools, the
+	// planning of out-of-reach targets to their nearest reachable point,
+	// the full check of corridors through changed tiles, the walk back to
+	// the navmesh and the recovery of invalid agents) and schedules the
+	// path queue as dtPathQueue does
 	// (crowd.PathQueueConfig.ReferenceSchedule), for comparisons with
 	// dtCrowd 1.6.0.
 	//
@@ -126,9 +173,22 @@ func (c Config) withDefaults() (Config, error) {
 		return Config{}, fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
 	}
 	finite := func(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+	if c.Mesh == nil && c.TileCache != nil {
+		c.Mesh = c.TileCache.Mesh()
+	}
 	switch {
 	case c.Mesh == nil:
 		return bad("nil Mesh")
+	case c.TileCache != nil && c.TileCache.Mesh() != c.Mesh:
+		return bad("Mesh is not TileCache.Mesh()")
+	case c.ObstacleTilesPerTick < 0:
+		return bad("ObstacleTilesPerTick %d, want >= 0", c.ObstacleTilesPerTick)
+	case c.ObstacleTimePerTick < 0:
+		return bad("ObstacleTimePerTick %v, want >= 0", c.ObstacleTimePerTick)
+	case !finite(c.CarveInflation):
+		return bad("CarveInflation %v, want a finite number", c.CarveInflation)
+	case !finite(c.CarveDepth):
+		return bad("CarveDepth %v, want a finite number", c.CarveDepth)
 	case c.MaxAgents < 0 || c.MaxAgents > 1<<22:
 		return bad("MaxAgents %d, want 0..%d", c.MaxAgents, 1<<22)
 	case !finite(c.MaxAgentRadius) || c.MaxAgentRadius < 0:
@@ -155,6 +215,9 @@ func (c Config) withDefaults() (Config, error) {
 		return bad("%d AvoidancePresets, want at most %d", len(c.AvoidancePresets), components.MaxAvoidancePresets)
 	case !finite(c.TimeStep) || c.TimeStep < 0:
 		return bad("TimeStep %v, want a finite number >= 0", c.TimeStep)
+	case c.TargetHalfExtents != (geom.Vec3{}) && !(geom.IsFinite(c.TargetHalfExtents) &&
+		c.TargetHalfExtents[0] > 0 && c.TargetHalfExtents[1] > 0 && c.TargetHalfExtents[2] > 0):
+		return bad("TargetHalfExtents %v, want finite numbers > 0 (or all 0 for the default)", c.TargetHalfExtents)
 	}
 	for i := range c.AvoidancePresets {
 		if err := c.AvoidancePresets[i].Validate(); err != nil {
@@ -210,6 +273,22 @@ func (c Config) withDefaults() (Config, error) {
 	if c.TimeStep == 0 {
 		c.TimeStep = DefaultTimeStep
 	}
+	if c.ObstacleTilesPerTick == 0 {
+		c.ObstacleTilesPerTick = components.DefaultObstacleTilesPerTick
+	}
+	switch {
+	case c.CarveInflation < 0:
+		c.CarveInflation = -1
+	case c.CarveInflation == 0 && c.TileCache != nil:
+		p := c.TileCache.Params()
+		c.CarveInflation = p.WalkableRadius + p.CellSize
+	}
+	switch {
+	case c.CarveDepth < 0:
+		c.CarveDepth = -1
+	case c.CarveDepth == 0 && c.TileCache != nil:
+		c.CarveDepth = c.TileCache.Params().WalkableClimb
+	}
 	return c, nil
 }
 
@@ -224,9 +303,24 @@ func (c *Config) settings() components.Settings {
 	s.DeadlockBreaker = !c.Reference
 	s.WallSafeCollisions = !c.Reference
 	s.EdgeHeightSnap = !c.Reference
+	s.NoSurfaceJumps = !c.Reference
 	if c.Reference {
 		s.PileFraction = 0
+		s.PushSpeedLimit = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
+	switch {
+	case c.TargetHalfExtents != geom.Vec3{}:
+		s.TargetHalfExtents = c.TargetHalfExtents
+	case c.Reference:
+		s.TargetHalfExtents = s.PlacementHalfExtents
+	}
+	s.CheckChangedCorridors = !c.Reference
+	s.WalkBackToMesh = !c.Reference
+	s.RecoverInvalidAgents = !c.Reference
+	s.ObstacleTilesPerTick = c.ObstacleTilesPerTick
+	s.ObstacleTimePerTick = c.ObstacleTimePerTick
+	s.CarveInflation = max(0, c.CarveInflation)
+	s.CarveDepth = max(0, c.CarveDepth)
 	return s
 }

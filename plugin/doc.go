@@ -20,6 +20,22 @@
 // itself a System with Initialize / Update / Finalize, ready for an
 // arche-model Model.
 //
+// Obstacles are entities too (SpawnObstacle, SetObstaclePose, SetObstacle,
+// RemoveObstacle or world.RemoveEntity): with Config.TileCache they carve
+// the navmesh (Unity's policy: once they stand still) or mark an area, and
+// without changing the navmesh agents steer around them and are pushed out
+// of them. The first stage, ObstacleSync, keeps the tile cache in step and
+// runs its budgeted Update, so the rest of the tick sees one navmesh.
+//
+// Doors: the default filters (components.DefaultFilter) exclude
+// navmesh.FlagDisabled, RecastDemo's "disabled" flag. On a plain navmesh,
+// close a door by setting that flag on its polygons (Mesh.SetPolyFlags;
+// bake them as navmesh.AreaDoor to find them) and open it by clearing it.
+// With a tile cache, make the door an obstacle: MarkingArea(navmesh.AreaDoor)
+// while open, Carving() while closed. Agents standing in a closing door walk
+// out at their own speed, and every corridor through it is replanned the
+// tick it closes.
+//
 // The agent API checks its input: a position off the navmesh, a NaN, a dead
 // or unknown entity, a call while a query locks the world, a full agent pool
 // or path request backlog each give an error wrapping one of this package's

@@ -27,4 +27,9 @@ var (
 	// ErrPathQueueFull: Config.MaxPendingRequests agents already wait for a
 	// path; request again after a tick or two.
 	ErrPathQueueFull = errors.New("plugin: path request backlog full")
+	// ErrNoTileCache: an obstacle that carves or marks an area needs
+	// Config.TileCache.
+	ErrNoTileCache = errors.New("plugin: no tile cache for an obstacle that changes the navmesh")
+	// ErrNotObstacle: the entity is dead, zero, or not an obstacle.
+	ErrNotObstacle = errors.New("plugin: not a live obstacle")
 )

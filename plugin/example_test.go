@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/plugin"
@@ -164,4 +165,51 @@ func TestFollowTheLeaderChangesMotion(t *testing.T) {
 	assert.Greater(t, geom.Dist2D(follower.Position, start), float32(20), "with it the follower crosses the level")
 	assert.Less(t, geom.Dist2D(follower.Position, leader.Position), float32(3))
 	assert.True(t, leader.Arrived)
+}
+
+// A crowd switches its agents' avoidance from DetourCrowd's adaptive
+// sampling to ORCA between two ticks: preset 3 (every agent's by default)
+// is replaced, and the VelocitySampling stage stops scoring samples.
+func ExamplePlugin_SetAvoidancePreset() {
+	mesh, _, err := navmesh.LoadFile("../testdata/navmesh_solo_dungeon.bin")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	world := ecs.NewWorld()
+	if err := p.Install(&world); err != nil {
+		log.Fatal(err)
+	}
+	params := components.DefaultAgentParams()
+	for _, start := range []geom.Vec3{{-9.17, 10.2, -20.34}, {-12, 10.2, -18}} {
+		agent, err := p.Spawn(&world, start, params)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := p.RequestMoveTarget(&world, agent, geom.Vec3{11.2, 10.2, -0.93}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	step := func() {
+		for range 30 {
+			if err := p.Step(&world, 1.0/60); err != nil {
+				log.Fatal(err)
+			}
+		}
+	}
+	step()
+	fmt.Println("sampling, samples scored in the last tick:", p.Stats(&world).VelocitySamples > 0)
+
+	if err := p.SetAvoidancePreset(&world, int(params.AvoidancePreset), crowd.ORCAPreset()); err != nil {
+		log.Fatal(err)
+	}
+	step()
+	preset, _ := p.AvoidancePreset(&world, int(params.AvoidancePreset))
+	fmt.Printf("%s, samples scored in the last tick: %d\n", preset.Method, p.Stats(&world).VelocitySamples)
+	// Output:
+	// sampling, samples scored in the last tick: true
+	// orca, samples scored in the last tick: 0
 }

@@ -43,8 +43,12 @@ type Plugin struct {
 	stats     generic.Resource[components.Stats]
 	timeStep  generic.Resource[components.TimeStep]
 	events    generic.Resource[components.Events]
+	presets   generic.Resource[components.AvoidancePresets]
 	corridors []*crowd.Corridor // corridors of removed agents, for reuse
-	listener  removalListener
+	// obstacles creates and reads obstacle entities.
+	obstacles    generic.Map3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
+	obstacleMask ecs.Mask
+	listener     removalListener
 
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
@@ -74,8 +78,9 @@ func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
 // (Navigation, Queries, PathQueue, ProximityGrid, Filters,
-// AvoidancePresets, TimeStep, Settings, Events, Stats) and, with more than
-// one worker, a systems.Workers pool. The plugin's listener joins the
+// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
+// TileCache when Config.TileCache is set) and, with more than one worker,
+// a systems.Workers pool. The plugin's listener joins the
 // world's shared listener.Dispatch resource; when there is none, Install
 // adds one and makes it the world's listener (a listener set on the world
 // without a Dispatch resource is replaced, so share a Dispatch). A plugin is
@@ -138,6 +143,10 @@ func (p *Plugin) Install(world *ecs.World) error {
 	ecs.AddResource(world, &settings)
 	ecs.AddResource(world, &components.Events{})
 	ecs.AddResource(world, &components.Stats{})
+	ecs.AddResource(world, &components.ObstacleBodies{})
+	if c.TileCache != nil {
+		ecs.AddResource(world, &components.TileCache{Cache: c.TileCache})
+	}
 	if workers != nil {
 		ecs.AddResource(world, workers)
 	}
@@ -169,6 +178,14 @@ func (p *Plugin) Install(world *ecs.World) error {
 	p.stats = generic.NewResource[components.Stats](world)
 	p.timeStep = generic.NewResource[components.TimeStep](world)
 	p.events = generic.NewResource[components.Events](world)
+	p.obstacles = generic.NewMap3[components.Obstacle, components.ObstaclePose, components.ObstacleState](world)
+	obstacleIDs := []ecs.ID{
+		ecs.ComponentID[components.Obstacle](world),
+		ecs.ComponentID[components.ObstaclePose](world),
+		ecs.ComponentID[components.ObstacleState](world),
+	}
+	p.obstacleMask = ecs.All(obstacleIDs...)
+	p.presets = generic.NewResource[components.AvoidancePresets](world)
 
 	p.listener = removalListener{
 		plugin: p,
@@ -210,6 +227,47 @@ func (p *Plugin) Stats(world *ecs.World) *components.Stats {
 		return nil
 	}
 	return p.stats.Get()
+}
+
+// AvoidancePreset returns avoidance preset index
+// [Limit: 0..components.MaxAvoidancePresets-1].
+func (p *Plugin) AvoidancePreset(world *ecs.World, index int) (crowd.AvoidanceParams, error) {
+	const what = "avoidance preset"
+	if err := p.checkPreset(world, index, what, false); err != nil {
+		return crowd.AvoidanceParams{}, err
+	}
+	return p.presets.Get().List[index], nil
+}
+
+// SetAvoidancePreset replaces avoidance preset index
+// [Limit: 0..components.MaxAvoidancePresets-1] after validating params:
+// from the next tick on, every agent whose AgentParams.AvoidancePreset is
+// index avoids with them (switching its method, say, from adaptive sampling
+// to ORCA). On error nothing changes.
+func (p *Plugin) SetAvoidancePreset(world *ecs.World, index int, params crowd.AvoidanceParams) error {
+	const what = "set avoidance preset"
+	if err := p.checkPreset(world, index, what, true); err != nil {
+		return err
+	}
+	if err := params.Validate(); err != nil {
+		return fmt.Errorf("plugin: %s %d: %w: %w", what, index, ErrInvalidInput, err)
+	}
+	p.presets.Get().List[index] = params
+	return nil
+}
+
+// checkPreset checks the world and a preset index.
+func (p *Plugin) checkPreset(world *ecs.World, index int, what string, mutating bool) error {
+	if err := p.checkWorld(world, what, mutating); err != nil {
+		return err
+	}
+	if index < 0 || index >= components.MaxAvoidancePresets {
+		return fmt.Errorf("plugin: %s: index %d not in 0..%d: %w", what, index, components.MaxAvoidancePresets-1, ErrInvalidInput)
+	}
+	if !p.presets.Has() {
+		return fmt.Errorf("plugin: %s: no AvoidancePresets resource: %w", what, ErrNotInstalled)
+	}
+	return nil
 }
 
 // removalListener releases the path queue request and recycles the corridor

@@ -2,13 +2,14 @@ package plugin
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/longtest"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -16,11 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// long turns on the long property runs:
-//
-//	go test ./plugin -run TestCrowdPropertiesLong -timeout 30m -args -long
-var long = flag.Bool("long", false, "run the long crowd property tests")
 
 // propertyRun describes one long run of a crowd with random targets.
 type propertyRun struct {
@@ -35,6 +31,13 @@ type propertyRun struct {
 	// reference runs the crowd with Config.Reference, for comparison: the
 	// stuck bound is not checked then.
 	reference bool
+	// avoidance is every agent's avoidance method (preset 3's).
+	avoidance crowd.AvoidanceMethod
+}
+
+// propertyResult is what a property run measured.
+type propertyResult struct {
+	arrivals, partials, stuck int
 }
 
 // TestCrowdProperties runs crowds with random targets, a new one each time
@@ -46,26 +49,54 @@ func TestCrowdProperties(t *testing.T) {
 	runs := []propertyRun{
 		{level: "dungeon", agents: 120, ticks: 1200, workers: 2, seed: 1, maxStuck: 2},
 		{level: "nav_test", agents: 120, ticks: 1200, workers: 1, seed: 2, maxStuck: 2},
+		{level: "dungeon", agents: 120, ticks: 1200, workers: 2, seed: 1, maxStuck: 2, avoidance: crowd.AvoidanceORCA},
 	}
-	if testing.Short() {
+	if testing.Short() || longtest.Race {
+		// Under the race detector (ten times slower) the short runs: the
+		// full ones run in CI's race-free pass.
 		for i := range runs {
 			runs[i].agents, runs[i].ticks = 60, 400
 		}
 	}
 	for _, run := range runs {
-		t.Run(fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%d agents/%d ticks/%v", run.level, run.agents, run.ticks, run.avoidance), func(t *testing.T) {
 			checkCrowdProperties(t, run)
 		})
 	}
 }
 
-// TestCrowdPropertiesLong is the long version: hundreds of agents, thousands
-// of ticks, and the same runs with Config.Reference for comparison. It runs
-// only with -args -long (two to three minutes).
-func TestCrowdPropertiesLong(t *testing.T) {
-	if !*long {
-		t.Skip("run with -args -long")
+// TestORCAPropertiesLong runs the long property runs with ORCA and, on the
+// same seeds, with adaptive sampling: ORCA keeps every agent on the mesh
+// and its corridor, hardly any stuck, and brings nearly as many agents to
+// their targets (at least 90 %; the runs are chaotic, so one seed's count
+// moves by a few percent with any change). Behind internal/longtest
+// (ARCHENAV_LONG=1, without the race detector), one to five minutes.
+func TestORCAPropertiesLong(t *testing.T) {
+	longtest.SkipSoak(t)
+	for _, run := range []propertyRun{
+		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
+		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
+		{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
+	} {
+		name := fmt.Sprintf("%s/%d agents/%d ticks", run.level, run.agents, run.ticks)
+		t.Run(name, func(t *testing.T) {
+			sampling := checkCrowdProperties(t, run)
+			run.avoidance = crowd.AvoidanceORCA
+			orca := checkCrowdProperties(t, run)
+			t.Logf("arrivals: adaptive %d, ORCA %d; stuck: adaptive %d, ORCA %d", sampling.arrivals, orca.arrivals, sampling.stuck, orca.stuck)
+			assert.GreaterOrEqual(t, float64(orca.arrivals), 0.9*float64(sampling.arrivals))
+		})
 	}
+}
+
+// TestCrowdPropertiesLong is the long version: hundreds of agents, thousands
+// of ticks, and the same runs with Config.Reference for comparison. A soak
+// test (two to three minutes): it runs with ARCHENAV_LONG=1 and without the
+// race detector,
+//
+//	ARCHENAV_LONG=1 go test ./plugin -run TestCrowdPropertiesLong -timeout 30m
+func TestCrowdPropertiesLong(t *testing.T) {
+	longtest.SkipSoak(t)
 	for _, run := range []propertyRun{
 		{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 12},
 		{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 25},
@@ -100,7 +131,7 @@ func propertyLevel(t *testing.T, level string) *navmesh.Mesh {
 	return mesh
 }
 
-func checkCrowdProperties(t *testing.T, run propertyRun) {
+func checkCrowdProperties(t *testing.T, run propertyRun) propertyResult {
 	mesh := propertyLevel(t, run.level)
 	q, err := query.New(mesh, 2048)
 	require.NoError(t, err)
@@ -112,7 +143,11 @@ func checkCrowdProperties(t *testing.T, run propertyRun) {
 		return p.Pos
 	}
 
-	p, err := New(Config{Mesh: mesh, MaxAgents: run.agents, Workers: run.workers, Reference: run.reference})
+	config := Config{Mesh: mesh, MaxAgents: run.agents, Workers: run.workers, Reference: run.reference}
+	if run.avoidance == crowd.AvoidanceORCA {
+		config.AvoidancePresets = orcaConfig(run.workers).AvoidancePresets
+	}
+	p, err := New(config)
 	require.NoError(t, err)
 	world := ecs.NewWorld()
 	require.NoError(t, p.Install(&world))
@@ -188,15 +223,17 @@ func checkCrowdProperties(t *testing.T, run propertyRun) {
 			stuck++
 		}
 	}
-	t.Logf("%s: %d arrivals, %d partial paths, %d stuck, %d off-mesh, %d off-corridor agent-ticks",
-		run.level, arrivals, partials, stuck, offMesh, offCorridor)
+	t.Logf("%s, %v: %d arrivals, %d partial paths, %d stuck, %d off-mesh, %d off-corridor agent-ticks",
+		run.level, run.avoidance, arrivals, partials, stuck, offMesh, offCorridor)
+	result := propertyResult{arrivals: arrivals, partials: partials, stuck: stuck}
 	if run.reference {
-		return // the reference is only measured
+		return result // the reference is only measured
 	}
 	assert.Zero(t, offMesh, "agent-ticks off the navmesh")
 	assert.Zero(t, offCorridor, "agent-ticks off their corridor's first polygon")
 	assert.LessOrEqual(t, stuck, run.maxStuck, "stuck agents")
 	assert.GreaterOrEqual(t, arrivals, run.agents*run.ticks/4800, "the crowd gets somewhere")
+	return result
 }
 
 // onMesh reports whether a polygon lies under or over pos: within 1 cm in

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/archenav/archenav/components"
@@ -18,6 +19,7 @@ type System = systems.System
 
 // Names of the crowd's stages, in the order they run.
 const (
+	StageObstacleSync     = "ObstacleSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
 	StageBoundaryUpdate   = "BoundaryUpdate"
@@ -29,11 +31,13 @@ const (
 	StageOffMeshAnimation = "OffMeshAnimation"
 )
 
-// ErrUnknownStage is returned for a stage name the schedule does not have.
+// ErrUnknownStage is returned for a stage name the schedule does not have;
+// the error lists the names it has.
 var ErrUnknownStage = errors.New("plugin: unknown stage")
 
 // ErrScheduleStarted is returned when the schedule is changed after
-// Initialize.
+// Initialize (the first Step or Update initializes it): add, replace and
+// reorder systems before that.
 var ErrScheduleStarted = errors.New("plugin: schedule already initialized")
 
 type scheduleStage struct {
@@ -60,9 +64,10 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the nine stages of the crowd with fresh systems.
+// NewSchedule returns the ten stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
+		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
 		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},
@@ -100,17 +105,54 @@ func (s *Schedule) find(name string) *scheduleStage {
 }
 
 func (s *Schedule) edit(name string, sys System) (*scheduleStage, error) {
-	if s.initialized {
-		return nil, fmt.Errorf("plugin: schedule: change %s: %w", name, ErrScheduleStarted)
+	st := s.find(name)
+	if st == nil {
+		return nil, fmt.Errorf("plugin: schedule: %q: %w; %s", name, ErrUnknownStage, s.stageHint(name))
 	}
 	if sys == nil {
 		return nil, fmt.Errorf("plugin: schedule: change %s: nil system: %w", name, ErrInvalidInput)
 	}
-	st := s.find(name)
-	if st == nil {
-		return nil, fmt.Errorf("plugin: schedule: %q: %w", name, ErrUnknownStage)
+	if s.initialized {
+		return nil, fmt.Errorf("plugin: schedule: change %s: %w: change the schedule before the first Step", name, ErrScheduleStarted)
 	}
 	return st, nil
+}
+
+// stageHint names the stage meant by a mistyped name, when one is close,
+// and lists the stages.
+func (s *Schedule) stageHint(name string) string {
+	list := "the stages are " + strings.Join(s.names, ", ") + " (plugin.Stage... constants)"
+	best, bestDistance := "", 3 // suggest only within two edits
+	for _, stage := range s.names {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(stage)); d < bestDistance {
+			best, bestDistance = stage, d
+		}
+	}
+	if best != "" {
+		return fmt.Sprintf("did you mean %s? %s", best, list)
+	}
+	return list
+}
+
+// editDistance returns the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	previous := make([]int, len(b)+1)
+	current := make([]int, len(b)+1)
+	for j := range previous {
+		previous[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		current[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
+		}
+		previous, current = current, previous
+	}
+	return previous[len(b)]
 }
 
 // Before runs sys right before stage (after systems added earlier).

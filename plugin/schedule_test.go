@@ -35,7 +35,7 @@ func (r *stageRecorder) Update(w *ecs.World) {
 func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s := NewSchedule()
 	assert.Equal(t, []string{
-		StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
+		StageObstacleSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
 		StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
 	}, s.Stages())
 	sys, ok := s.Stage(StageSteering)
@@ -61,11 +61,12 @@ func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s.Initialize(&world)
 	assert.Equal(t, []string{"init first", "init before steering 1", "init before steering 2", "init after steering", "init last"}, log)
 	assert.ErrorIs(t, s.After(StageSteering, &recorder{}), ErrScheduleStarted)
+	assert.ErrorContains(t, s.After(StageSteering, &recorder{}), "change the schedule before the first Step")
 
 	log = nil
 	s.Update(&world) // a bare world: the stages find no resources and do nothing
 	assert.Equal(t, []string{
-		"first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		StageObstacleSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
 		"before steering 1", "before steering 2", StageSteering, "after steering",
 		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
 	}, log)
@@ -114,4 +115,46 @@ func TestScheduleIsASystem(t *testing.T) {
 	assert.Positive(t, stats.VelocitySamples)
 	assert.Positive(t, stats.StageDurations[4])
 	_ = components.TimeStep{}
+}
+
+// TestScheduleUnknownStageSaysWhichStagesThereAre: a mistyped stage name is
+// an unknown stage, before or after the schedule started, and the error
+// names the stage meant and lists them all.
+func TestScheduleUnknownStageSaysWhichStagesThereAre(t *testing.T) {
+	tests := []struct {
+		name, want string
+	}{
+		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
+		{"steering", "did you mean Steering?"},
+		{"collision", "; the stages are ObstacleSync, PathRequest, "},
+		{"", "; the stages are ObstacleSync, PathRequest, "},
+	}
+	for _, started := range []bool{false, true} {
+		s := NewSchedule()
+		if started {
+			world := ecs.NewWorld()
+			s.Initialize(&world)
+		}
+		for _, tt := range tests {
+			for what, call := range map[string]func(string, System) error{"before": s.Before, "after": s.After, "replace": s.Replace} {
+				err := call(tt.name, &recorder{})
+				assert.ErrorIs(t, err, ErrUnknownStage, "%s %q, started %v", what, tt.name, started)
+				assert.NotErrorIs(t, err, ErrScheduleStarted)
+				assert.ErrorContains(t, err, tt.want)
+			}
+		}
+		// A nil system for an unknown stage: the stage is what is wrong.
+		assert.ErrorIs(t, s.After("Nope", nil), ErrUnknownStage)
+	}
+	assert.NotContains(t, NewSchedule().stageHint("Collision"), "did you mean")
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"steering", "stering", 1}, {"kitten", "sitting", 3}, {"same", "same", 0}} {
+		assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q %q", tt.a, tt.b)
+		assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q %q", tt.b, tt.a)
+	}
 }

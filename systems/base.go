@@ -2,6 +2,7 @@ package systems
 
 import (
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -20,6 +21,7 @@ type stage struct {
 	eventsRes   generic.Resource[components.Events]
 	statsRes    generic.Resource[components.Stats]
 	workersRes  generic.Resource[Workers]
+	bodiesRes   generic.Resource[components.ObstacleBodies]
 
 	// Valid during an Update.
 	queries  []*query.Query
@@ -30,6 +32,8 @@ type stage struct {
 	stats    *components.Stats
 	workers  *Workers
 	agents   []agent
+	// bodies are this tick's obstacle bodies, nil when there are none.
+	bodies *components.ObstacleBodies
 }
 
 func (s *stage) init(world *ecs.World) {
@@ -41,6 +45,7 @@ func (s *stage) init(world *ecs.World) {
 	s.eventsRes = generic.NewResource[components.Events](world)
 	s.statsRes = generic.NewResource[components.Stats](world)
 	s.workersRes = generic.NewResource[Workers](world)
+	s.bodiesRes = generic.NewResource[components.ObstacleBodies](world)
 }
 
 // begin fetches the resources and lists the agents. It reports false, and
@@ -84,6 +89,12 @@ func (s *stage) beginResources() bool {
 	}
 	if s.workersRes.Has() {
 		s.workers = s.workersRes.Get()
+	}
+	s.bodies = nil
+	if s.bodiesRes.Has() {
+		if b := s.bodiesRes.Get(); len(b.List) > 0 {
+			s.bodies = b
+		}
 	}
 	return true
 }
@@ -132,8 +143,45 @@ func (s *stage) emitPending() {
 			s.emit(a.event, a)
 			a.event = 0
 		}
+		if a.event2 != 0 {
+			s.emitPoly(a.event2, a, a.eventPoly)
+			a.event2, a.eventPoly = 0, 0
+		}
 	}
+}
+
+// emitPoly adds an event for agent a naming polygon poly.
+func (s *stage) emitPoly(kind components.EventKind, a *agent, poly navmesh.Ref) {
+	if s.events == nil {
+		return
+	}
+	s.events.Add(components.Event{Kind: kind, Entity: a.entity, Position: a.position.Vec3(), Target: a.target.Position, Poly: poly})
+}
+
+// raiseGround records one of the ground events (lost, regained, invalid,
+// recovered) for emitPending, which emits it after the agent's other event
+// of the pass; poly is the polygon the event names.
+func (a *agent) raiseGround(kind components.EventKind, poly navmesh.Ref) {
+	a.event2, a.eventPoly = kind, poly
 }
 
 // walking reports whether the agent is moved by the crowd this tick.
 func walking(a *agent) bool { return a.state.Mode == components.AgentWalking }
+
+// onFoot reports whether the agent moves under its own speed this tick:
+// walking, or returning to the navmesh (components.AgentReturning).
+func onFoot(a *agent) bool {
+	return a.state.Mode == components.AgentWalking || a.state.Mode == components.AgentReturning
+}
+
+// returning reports whether the agent walks back to the navmesh.
+func returning(a *agent) bool { return a.state.Mode == components.AgentReturning }
+
+// arrivalDistance is how near (xz) its target an agent must come to have
+// arrived: its stopping distance plus Settings.ArrivalDistance.
+func arrivalDistance(a *agent, settings *components.Settings) float32 {
+	if a.params.StoppingDistance > 0 {
+		return a.params.StoppingDistance + settings.ArrivalDistance
+	}
+	return settings.ArrivalDistance
+}

@@ -19,6 +19,9 @@ const maxNeighbourCandidates = 32
 // lists its nearest neighbours: other agents within the range whose
 // vertical extents overlap.
 //
+// A returning agent (components.AgentReturning) gets its neighbours but no
+// walls: it stands off the navmesh.
+//
 // Resources: Queries, Filters, ProximityGrid; optional Workers.
 type BoundaryUpdate struct {
 	stage
@@ -70,7 +73,7 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 	ids := s.scratch[worker][:]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
-		if !walking(a) {
+		if !onFoot(a) {
 			continue
 		}
 		filter := s.filter(a.params)
@@ -78,9 +81,10 @@ func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
 		queryRange := a.params.CollisionQueryRange
 		height := a.params.Height
 
+		// A returning agent stands off the navmesh: it has no walls.
 		updateThreshold := queryRange * 0.25
-		if geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
-			!a.boundary.IsValid(q, filter) {
+		if walking(a) && (geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
+			!a.boundary.IsValid(q, filter)) {
 			_ = a.boundary.Update(a.corridor.FirstPoly(), pos, queryRange, q, filter)
 		}
 

@@ -40,18 +40,38 @@ const collisionResolveFactor = float32(0.7)
 // pile of more agents the pushes cancel out and the pile stays. Agents
 // that flow past each other are left alone, so dense crowds keep moving.
 //
-// Resources: Queries, Filters; optional Settings, Workers.
+// An agent is pushed out of the obstacle bodies near it (ObstacleBodies:
+// obstacles that do not carve, or whose hole is not in the navmesh yet),
+// taking the whole push, by at most as far as it or the body moves in a
+// tick, so that a body that appears on an agent lets it walk out instead of
+// throwing it. Of two walking agents of different AvoidancePriority the
+// lower takes the whole push. With Settings.PushSpeedLimit, no agent
+// moves further in a tick, its walk and the pushes together, than that
+// many times its walking step.
+//
+// Resources: Queries, Filters; optional ObstacleBodies, Settings, Workers.
 type CollisionResolve struct {
 	stage
 
 	// Per Update, indexed like the agent table: positions before and after
 	// the current pass, radii, neighbours as table indices (-1: none) and
-	// the walls near each agent.
+	// the walls near each agent; origins are the positions at the start of
+	// the tick (before Integrate moved them), pushLimits how far the
+	// tick's walk and pushes may take each agent from there
+	// (Settings.PushSpeedLimit, 0 for no bound).
 	positions, next []geom.Vec3
+	origins         []geom.Vec3
+	pushLimits      []float32
 	radii           []float32
 	neighbours      [][maxContacts]int32
 	walls           []nearWalls
 	waits           []bool
+
+	// The obstacle bodies each agent may be pushed out of, and how far
+	// they may still push it this tick.
+	bodyContacts [][maxBodyContacts]int32
+	bodyBudget   []float32
+	bodyScratch  []bodyScratch
 
 	// With Settings.PileFraction: a grid of the positions of the walking
 	// agents that can be part of a pile (piling), at the start of the stage.
@@ -93,7 +113,16 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.waits = make([]bool, n, n+n/2)
 		s.piling = make([]bool, n, n+n/2)
 		s.heights = make([]float32, n, n+n/2)
+		s.bodyContacts = make([][maxBodyContacts]int32, n, n+n/2)
+		s.bodyBudget = make([]float32, n, n+n/2)
+		s.origins = make([]geom.Vec3, n, n+n/2)
+		s.pushLimits = make([]float32, n, n+n/2)
 	}
+	s.origins, s.pushLimits = s.origins[:n], s.pushLimits[:n]
+	if w := s.workerCount(); len(s.bodyScratch) < w {
+		s.bodyScratch = make([]bodyScratch, w)
+	}
+	s.bodyContacts, s.bodyBudget = s.bodyContacts[:n], s.bodyBudget[:n]
 	s.piling, s.heights = s.piling[:n], s.heights[:n]
 	s.positions, s.next = s.positions[:n], s.next[:n]
 	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
@@ -107,7 +136,7 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.positions, s.next = s.next, s.positions
 	}
 	for i := range s.agents {
-		if a := &s.agents[i]; walking(a) {
+		if a := &s.agents[i]; onFoot(a) {
 			*a.position = components.Position(s.positions[i])
 		}
 	}
@@ -119,6 +148,12 @@ func (s *CollisionResolve) copyAgents() {
 	for i := range s.agents {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
+		s.pushLimits[i] = 0
+		if limit := s.settings.PushSpeedLimit; limit > 0 {
+			// Where the tick started: Integrate moved it by its velocity.
+			s.origins[i] = geom.Mad(s.positions[i], a.velocity.Actual, -s.dt)
+			s.pushLimits[i] = limit * max(a.params.MaxSpeed, minPushSpeed) * s.dt
+		}
 		s.radii[i] = a.params.Radius
 		s.heights[i] = a.params.Height
 		s.piling[i] = walking(a) && slowForPile(a)
@@ -133,7 +168,7 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 		s.waits[i] = waiting(a)
 		list := &s.neighbours[i]
 		count := 0
-		if walking(a) {
+		if onFoot(a) {
 			for _, nb := range a.neighbours.Slice() {
 				if j := s.table.lookup(nb.Entity); j >= 0 {
 					list[count] = int32(j)
@@ -156,6 +191,12 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 				w.touch(pos[0], pos[2], 0)
 			}
 		}
+		s.bodyBudget[i] = 0
+		if s.bodies != nil && onFoot(a) {
+			contacts := &s.bodyContacts[i]
+			s.bodyContactList(a, s.positions[i], contacts, &s.bodyScratch[worker])
+			s.bodyBudget[i] = s.bodyPushBudget(a, contacts[:])
+		}
 	}
 }
 
@@ -165,7 +206,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		pos := s.positions[i]
-		if !walking(a) {
+		if !onFoot(a) {
 			s.next[i] = pos
 			continue
 		}
@@ -215,6 +256,14 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 			disp = geom.Scale(disp, 1.0/w)
 		}
 		next := geom.Add(pos, disp)
+		if s.bodyBudget[i] > 0 {
+			next[0], next[2], s.bodyBudget[i] = s.pushOutOfBodies(next[0], next[2], radius, s.bodyContacts[i][:], s.bodyBudget[i])
+			disp = geom.Sub(next, pos)
+		}
+		if limit := s.pushLimits[i]; limit > 0 {
+			next = limitPush(s.origins[i], next, limit)
+			disp = geom.Sub(next, pos)
+		}
 		if w := &s.walls[i]; wallSafe {
 			next[0], next[2] = w.keepInside(next[0], next[2])
 			disp = geom.Sub(next, pos)
@@ -243,6 +292,13 @@ func (s *CollisionResolve) share(i, j int, diff geom.Vec3) float32 {
 	case jBlocked && !iBlocked:
 		return 1
 	case iBlocked && !jBlocked:
+		return 0
+	}
+	// The lower priority gives way.
+	if pi, pj := s.agents[i].params.AvoidancePriority, s.agents[j].params.AvoidancePriority; pi != pj && walking(&s.agents[j]) && walking(&s.agents[i]) {
+		if pi < pj {
+			return 1
+		}
 		return 0
 	}
 	iWaits, jWaits := s.waits[i], s.waits[j]
@@ -282,6 +338,22 @@ func slowForPile(a *agent) bool {
 // pileSpeedShare is the share of its maximum speed below which an agent
 // can be part of a pile (see slowForPile).
 const pileSpeedShare = float32(0.5)
+
+// minPushSpeed is the least speed Settings.PushSpeedLimit scales, so that
+// agents that cannot walk are still pushed apart [Units: world units / s]
+const minPushSpeed = float32(1)
+
+// limitPush returns next moved back (xz) towards origin to within limit of
+// it.
+func limitPush(origin, next geom.Vec3, limit float32) geom.Vec3 {
+	dx, dz := next[0]-origin[0], next[2]-origin[2]
+	distSqr := dx*dx + dz*dz
+	if distSqr <= limit*limit {
+		return next
+	}
+	scale := limit / geom.Sqrt(distSqr)
+	return geom.Vec3{origin[0] + dx*scale, next[1], origin[2] + dz*scale}
+}
 
 // yieldingShare is the part of an overlap a walking agent moves by when the
 // other agent waits.

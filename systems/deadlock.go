@@ -43,7 +43,7 @@ func (s *Steering) breakDeadlock(a *agent, desired geom.Vec3) geom.Vec3 {
 	target := a.target
 	// The corridor's end: the target, or the nearest reachable point to it.
 	remaining := geom.Dist2D(pos, a.corridor.Target())
-	if target.State != components.TargetValid || target.Arrived || remaining <= s.settings.ArrivalDistance {
+	if target.State != components.TargetValid || target.Arrived || remaining <= arrivalDistance(a, &s.settings) {
 		*progress = components.Progress{}
 		return desired
 	}

@@ -1,6 +1,9 @@
 // Package systems runs the archenav crowd as arche systems: one exported
-// type per stage of DetourCrowd's dtCrowd::update, in this order:
+// type per stage of DetourCrowd's dtCrowd::update, after a first stage of
+// archenav's own for obstacles, in this order:
 //
+//	ObstacleSync      obstacle entities into the tile cache, its budgeted
+//	                  update, this tick's obstacle bodies
 //	PathRequest       path validity, move requests, the path queue
 //	TopologyOptimize  one corridor replanned locally per tick
 //	BoundaryUpdate    proximity grid, neighbours, local walls
@@ -20,8 +23,8 @@
 //
 // The per-agent work of BoundaryUpdate, Steering, VelocitySampling,
 // CollisionResolve and SurfaceClamp (and the per-agent parts of
-// PathRequest) is spread over the goroutines of a Workers resource when
-// there is one. Each agent's work reads only what earlier stages, or the
+// PathRequest), and the tile rebuilds of ObstacleSync, are spread over the
+// goroutines of a Workers resource when there is one. Each agent's work reads only what earlier stages, or the
 // agent itself, wrote, and everything that depends on order (path queue
 // requests, the topology pick, events) runs in one pass in entity order, so
 // the results are bit-identical whatever the number of workers.

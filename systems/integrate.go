@@ -7,7 +7,8 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
-// Integrate is the sixth stage (dtCrowd's integrate): each walking agent's
+// Integrate is the sixth stage (dtCrowd's integrate): each walking (or
+// returning) agent's
 // velocity moves towards the planned one by at most MaxAcceleration·dt, and
 // its position moves by velocity·dt; a velocity slower than 0.0001 becomes
 // zero.
@@ -36,7 +37,7 @@ func (s *Integrate) Update(world *ecs.World) {
 	q := s.filter.Query(world)
 	for q.Next() {
 		params, state, velocity, position := q.Get()
-		if state.Mode != components.AgentWalking {
+		if state.Mode != components.AgentWalking && state.Mode != components.AgentReturning {
 			continue
 		}
 		integrate(params, velocity, position, dt)

@@ -199,6 +199,7 @@ func TestPileBreakingWithWorkers(t *testing.T) {
 			ecs.GetResource[components.Queries](w.world).PerWorker = queries
 		}
 		run(w, &BoundaryUpdate{}, 1)
+		w.settings().PushSpeedLimit = 0 // the pile breaking alone
 		var s CollisionResolve
 		run(w, &s, 20)
 		var got []geom.Vec3
@@ -247,6 +248,7 @@ func TestPileBreakingSparesMovingAgents(t *testing.T) {
 				agents = append(agents, e)
 			}
 			run(w, &BoundaryUpdate{}, 1)
+			w.settings().PushSpeedLimit = 0 // the pile breaking alone
 			var s CollisionResolve
 			run(w, &s, 20)
 			closest := float32(math.MaxFloat32)

@@ -61,6 +61,22 @@ var outOfReachDelay = float32(math.Inf(1))
 // nor come back to it every second.
 // It raises EventPathFailed and EventPartialPath.
 //
+// When the navmesh changed since the last tick (a tile cache rebuild,
+// AddTile, RemoveTile, a flag or area edit) it learns which tiles from the
+// snapshot (navmesh.Snapshot.ChangesSince) and, with
+// Settings.CheckChangedCorridors, checks every polygon of every corridor
+// that crosses one of them, replanning those that are blocked; paths the
+// queue planned before a change are checked the same way. An agent whose
+// polygon went away and that is not over another one walks back to the
+// nearest free point (Settings.WalkBackToMesh: AgentReturning,
+// EventGroundLost; the reference puts it there at once), or becomes
+// AgentInvalid (EventAgentInvalid) when there is none near; an invalid
+// agent looks for ground every tick and walks again when it finds some
+// (Settings.RecoverInvalidAgents, EventAgentRecovered). A target whose
+// polygon went away moves to the nearest point left (searched wider with
+// Settings.WalkBackToMesh), and back towards where it was requested when
+// the navmesh changes again.
+//
 // Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
 // Events, Stats, Workers.
 type PathRequest struct {
@@ -69,6 +85,7 @@ type PathRequest struct {
 
 	pathQueue *crowd.PathQueue
 	snapshot  *navmesh.Snapshot // the tile set of the last Update
+	changed   changedTiles      // the tiles changed since the last Update
 	// planNearest: out-of-reach targets are planned to their nearest
 	// reachable point (the queue does not search them in full).
 	planNearest bool
@@ -114,6 +131,11 @@ func (s *PathRequest) Update(world *ecs.World) {
 			s.agents[i].target.ReplanDelay = 0
 		}
 	}
+	if s.settings.CheckChangedCorridors {
+		s.changed.update(s.snapshot)
+	} else {
+		s.changed.active = false
+	}
 
 	s.parallel(s.checkJob)
 	for i := range s.agents {
@@ -148,30 +170,40 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
-		if !walking(a) {
-			continue
-		}
 		target := a.target
-		target.ReplanTime += s.dt
 		filter := s.filter(a.params)
 		replan := false
+		if a.state.Mode == components.AgentInvalid && s.settings.RecoverInvalidAgents && s.recoverInvalid(a, q, filter) {
+			replan = true
+		}
+		if !onFoot(a) {
+			continue
+		}
+		target.ReplanTime += s.dt
 
 		// The agent's own polygon first.
 		agentRef := a.corridor.FirstPoly()
-		agentPos := a.position.Vec3()
+		agentPos := a.corridor.Position()
+		if walking(a) {
+			agentPos = a.position.Vec3()
+		}
 		if !q.IsValidPolyRef(agentRef, filter) {
-			nearest, err := q.FindNearestPoly(agentPos, s.settings.PlacementHalfExtents, filter)
-			if err != nil || nearest.Ref == 0 {
-				a.corridor.Reset(0, agentPos)
-				a.state.Partial = false
+			if s.settings.WalkBackToMesh {
+				var ok bool
+				if agentRef, agentPos, ok = s.regainGround(a, q, filter); !ok {
+					continue
+				}
+			} else {
+				nearest, err := q.FindNearestPoly(agentPos, s.settings.PlacementHalfExtents, filter)
+				if err != nil || nearest.Ref == 0 {
+					s.invalidate(a, agentPos)
+					continue
+				}
+				agentRef, agentPos = nearest.Ref, nearest.Point
+				a.corridor.FixPathStart(agentRef, agentPos)
 				a.boundary.Reset()
-				a.state.Mode = components.AgentInvalid
-				continue
+				*a.position = components.Position(agentPos)
 			}
-			agentRef, agentPos = nearest.Ref, nearest.Point
-			a.corridor.FixPathStart(agentRef, agentPos)
-			a.boundary.Reset()
-			*a.position = components.Position(agentPos)
 			replan = true
 		}
 
@@ -182,12 +214,11 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 		// Then the target's polygon.
 		if target.State != components.TargetFailed {
 			if !q.IsValidPolyRef(target.Ref, filter) {
-				nearest, err := q.FindNearestPoly(target.Position, s.settings.PlacementHalfExtents, filter)
-				target.Ref = 0
-				if err == nil && nearest.Ref != 0 {
-					target.Ref = nearest.Ref
-					target.Position = nearest.Point
+				if !s.placeTarget(target, q, filter) {
+					target.Ref = 0
 				}
+				replan = true
+			} else if s.restoreTarget(target, q, filter) {
 				replan = true
 			}
 			if target.Ref == 0 {
@@ -201,7 +232,7 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 			}
 		}
 
-		if !a.corridor.IsValid(checkLookAhead, q, filter) {
+		if !a.corridor.IsValid(checkLookAhead, q, filter) || s.changed.blocked(a.corridor.Path(), q, filter) {
 			replan = true
 		}
 		delay := targetReplanDelay
@@ -262,6 +293,10 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 		filter := s.filter(a.params)
 		path := a.corridor.Path()
 		pos := a.position.Vec3()
+		if returning(a) {
+			// Plan from the free point the agent walks to.
+			pos = a.corridor.Position()
+		}
 
 		goalRef, goalPos, outOfReach := s.aim(q, path[0], pos, target, filter)
 		count := 0
@@ -472,6 +507,13 @@ func (s *PathRequest) installPath(a *agent) {
 	// The queue searched from the corridor's last polygon; it must still be.
 	if valid && path[npath-1] != res[0] {
 		valid = false
+	}
+	if valid && s.settings.CheckChangedCorridors && !pathPasses(res[:nres], s.queries[0], s.filter(a.params)) {
+		// Planned on the navmesh before a change that blocked it: plan
+		// again.
+		requestReplan(target)
+		target.ReplanTime = 0
+		return
 	}
 	if valid {
 		if npath > 1 {

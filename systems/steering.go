@@ -18,8 +18,12 @@ const offMeshTriggerRadius = float32(2.25)
 // off-mesh connection whose start is within 2.25 radii (EventOffMeshStarted).
 // Then it sets the desired velocity: towards the next corner, or smoothly
 // towards the one after (AnticipateTurns), slowing down within two radii of
-// the target; or the requested velocity. With Separation, neighbours push
-// the desired velocity away in proportion to SeparationWeight.
+// the target; or the requested velocity. With Separation, the neighbours
+// the agent avoids (AgentParams.Avoids: in its avoidance mask, of no lower
+// priority) push the desired velocity away in proportion to
+// SeparationWeight. Near the end of a path the agent slows down over its
+// BrakingDistance (two radii by default) to stand still at its
+// StoppingDistance from the target (the target itself by default).
 //
 // When Settings.DeadlockBreaker is on, an agent with a path that has not
 // moved half a radius in a second is nudged sideways for a while (see
@@ -53,6 +57,10 @@ func (s *Steering) steerAgents(worker, begin, end int) {
 	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		if returning(a) {
+			s.steerBack(a, q)
+			continue
+		}
 		if !walking(a) || a.target.State == components.TargetNone {
 			continue
 		}
@@ -132,10 +140,8 @@ func (s *Steering) steer(a *agent) {
 			desired = straightSteerDirection(a)
 		}
 		// Slow down near the end of the path.
-		slowDownRadius := a.params.Radius * 2
-		speedScale := distanceToGoal(a, slowDownRadius) / slowDownRadius
 		velocity.DesiredSpeed = a.params.MaxSpeed
-		desired = geom.Scale(desired, velocity.DesiredSpeed*speedScale)
+		desired = geom.Scale(desired, velocity.DesiredSpeed*speedScale(a))
 	}
 
 	if a.params.UpdateFlags.Has(components.Separation) {
@@ -159,7 +165,7 @@ func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
 	var disp geom.Vec3
 	for _, nb := range a.neighbours.Slice() {
 		j := s.table.lookup(nb.Entity)
-		if j < 0 {
+		if j < 0 || !a.params.Avoids(s.agents[j].params) {
 			continue
 		}
 		other := s.agents[j].position
@@ -221,6 +227,22 @@ func straightSteerDirection(a *agent) geom.Vec3 {
 	pos := a.position
 	p0 := corners.Points[0].Pos
 	return geom.Normalize(geom.Vec3{p0[0] - pos[0], 0, p0[2] - pos[2]})
+}
+
+// speedScale is the share of its speed an agent walks with near the end of
+// its path: 1 until its braking distance (two radii by default) before its
+// stopping point, then falling to 0 there (AgentParams.StoppingDistance
+// before the target, the target itself by default).
+func speedScale(a *agent) float32 {
+	braking := a.params.BrakingDistance
+	if braking <= 0 {
+		braking = a.params.Radius * 2
+	}
+	stop := a.params.StoppingDistance
+	if stop <= 0 {
+		return distanceToGoal(a, braking) / braking
+	}
+	return max(0, distanceToGoal(a, braking+stop)-stop) / braking
 }
 
 // distanceToGoal returns the xz distance to the target when it is among

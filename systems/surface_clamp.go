@@ -14,9 +14,12 @@ import (
 // With Settings.EdgeHeightSnap, an agent that ends on a polygon edge (it
 // slides along a wall) gets the height of the surface there; the reference
 // keeps its old height, which drifts off a sloped floor tick after tick.
-// Finally an agent with a complete corridor that came within
-// Settings.ArrivalDistance (xz) of its target raises EventTargetReached,
-// once per target.
+// Finally an agent with a complete corridor that came within its
+// AgentParams.StoppingDistance plus Settings.ArrivalDistance (xz) of its
+// target raises EventTargetReached, once per target. A returning agent
+// (components.AgentReturning) is not held to the surface: the free point
+// it walks to follows it along the navmesh's edge, and it walks again once
+// it reaches it or steps onto the navmesh (EventGroundRegained).
 //
 // Resources: Queries, Filters; optional Settings, Events, Workers.
 type SurfaceClamp struct {
@@ -44,9 +47,12 @@ func (s *SurfaceClamp) Update(world *ecs.World) {
 
 func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 	q := s.queries[worker]
-	arrivalSqr := s.settings.ArrivalDistance * s.settings.ArrivalDistance
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		if returning(a) {
+			s.clampReturning(a, q, s.filter(a.params))
+			continue
+		}
 		if !walking(a) {
 			continue
 		}
@@ -55,9 +61,12 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 		// The move snaps the height to the polygon's detail surface; when it
 		// fails (the polygon went away) the agent stays where the corridor
 		// is and PathRequest recovers it next tick.
-		if s.settings.EdgeHeightSnap {
+		switch {
+		case s.settings.NoSurfaceJumps:
+			_ = corridor.MovePositionNoFarther(a.position.Vec3(), q, filter, s.settings.EdgeHeightSnap)
+		case s.settings.EdgeHeightSnap:
 			_ = corridor.MovePositionToSurface(a.position.Vec3(), q, filter)
-		} else {
+		default:
 			_ = corridor.MovePosition(a.position.Vec3(), q, filter)
 		}
 		*a.position = components.Position(corridor.Position())
@@ -68,9 +77,10 @@ func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
 			a.state.Partial = false
 			continue
 		}
+		arrival := arrivalDistance(a, &s.settings)
 		if target.State == components.TargetValid && !target.Arrived && !a.state.Partial &&
 			corridor.LastPoly() == target.Ref &&
-			geom.Dist2DSqr(a.position.Vec3(), target.Position) <= arrivalSqr {
+			geom.Dist2DSqr(a.position.Vec3(), target.Position) <= arrival*arrival {
 			target.Arrived = true
 			a.event = components.EventTargetReached
 		}

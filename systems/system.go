@@ -13,6 +13,7 @@ type System interface {
 
 // Interface checks.
 var (
+	_ System = (*ObstacleSync)(nil)
 	_ System = (*PathRequest)(nil)
 	_ System = (*TopologyOptimize)(nil)
 	_ System = (*BoundaryUpdate)(nil)

@@ -3,6 +3,7 @@ package systems
 import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
 )
@@ -24,8 +25,10 @@ type agent struct {
 	corners    *components.Corners
 	animation  *components.OffMeshAnimation
 
-	// event is an event the agent raised in a parallel pass.
-	event components.EventKind
+	// event is an event the agent raised in a parallel pass; event2 a
+	// ground event raised in the same pass, naming eventPoly.
+	event, event2 components.EventKind
+	eventPoly     navmesh.Ref
 	// cancel is a path queue request the agent dropped in a parallel pass.
 	cancel crowd.PathRequestID
 }

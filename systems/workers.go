@@ -157,15 +157,30 @@ func (w *Workers) work(job func(worker, begin, end int), worker, total, chunk in
 // scratch. A nil pool, a closed one, one worker or a small total run
 // everything on the caller.
 func (w *Workers) run(workers, total int, job func(worker, begin, end int)) {
+	w.runChunks(workers, total, workChunk, job)
+}
+
+// Run calls job over [0, total) in ranges of one index or more, spread over
+// at most workers of the pool's goroutines (the caller's included), and
+// returns when every range is done; job gets the index of the worker running
+// it, in 0..workers-1. It is tilecache.Runner's method, so that a tile
+// cache's rebuilds run on the crowd's workers. A nil or closed pool runs
+// everything on the caller.
+func (w *Workers) Run(workers, total int, job func(worker, begin, end int)) {
+	w.runChunks(workers, total, 1, job)
+}
+
+// runChunks is run with chunks of at least minChunk indices [Limit: >= 1].
+func (w *Workers) runChunks(workers, total, minChunk int, job func(worker, begin, end int)) {
 	if total <= 0 {
 		return
 	}
-	if w == nil || w.closed || workers <= 1 || w.count <= 1 || total <= workChunk {
+	if w == nil || w.closed || workers <= 1 || w.count <= 1 || total <= minChunk {
 		job(0, 0, total)
 		return
 	}
 	active := min(workers, w.count)
-	chunk := max(workChunk, total/(active*chunksPerWorker))
+	chunk := max(minChunk, total/(active*chunksPerWorker))
 
 	w.mu.Lock()
 	w.gen++

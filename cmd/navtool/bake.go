@@ -39,6 +39,8 @@ type bakeOptions struct {
 	tiles *bake.TileRange
 	// tileCache selects the tile cache bake.
 	tileCache bool
+	// agentTypesPath is the -agent-types file, "" for one bake.
+	agentTypesPath string
 }
 
 // defaultTileCacheTileSize is the tile side of a tile cache bake without
@@ -57,11 +59,17 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
 	flags.BoolVar(&o.autoLinks, "auto-links", false, "place drop and jump links along the mesh's edges with the default link settings (the settings file's \"links\" keys tune them)")
 	flags.BoolVar(&o.tileCache, "tilecache", false, "bake tile cache layers (Sample_TempObstacles), tiles of 48 cells unless told otherwise")
+	flags.StringVar(&o.agentTypesPath, "agent-types", "", "bake one mesh per agent type of the JSON `file` (a list of {name, radius, height, climb, slope, ...settings keys}, see the README) and write them all to one own file")
 	var tiles string
 	flags.StringVar(&tiles, "tiles", "", "bake only the tiles `X0:X1,Y0:Y1` (inclusive, on the whole level's grid) of a tiled or tile cache bake; merge the parts with navtool merge")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-o out.navmesh] [-format own|dnav|mset|tset] [-tile-size N] [-tiles X0:X1,Y0:Y1] [-tilecache] [-auto-links] [-workers N] [-json] input.obj")
+		fmt.Fprintln(flags.Output(), "usage: navtool bake [-config settings.json] [-agent-types types.json] [-o out.navmesh] [-format own|dnav|mset|tset] [-tile-size N] [-tiles X0:X1,Y0:Y1] [-tilecache] [-auto-links] [-workers N] [-json] input.obj")
 		fmt.Fprintln(flags.Output(), "Bakes a navigation mesh or tile cache layers from an OBJ level with RecastDemo's pipeline and prints a summary.")
+		fmt.Fprintln(flags.Output(), "With -agent-types it bakes one per agent type, sharing the work the types' settings allow. The types file is")
+		fmt.Fprintln(flags.Output(), "a JSON array of objects, each with a \"name\" (unique), optional \"radius\", \"height\", \"climb\" (world units)")
+		fmt.Fprintln(flags.Output(), "and \"slope\" (degrees), the -config values when left out, and any other settings key (cellSize, regionMinSize,")
+		fmt.Fprintln(flags.Output(), "links, ...) overriding -config for that type:")
+		fmt.Fprintln(flags.Output(), `  [{"name": "soldier", "radius": 0.6, "height": 2}, {"name": "ogre", "radius": 1.5, "height": 3, "climb": 0.6}]`)
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -157,6 +165,9 @@ func runBake(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
+	if o.agentTypesPath != "" {
+		return runBakeTypes(ctx, o, g, settings, stdout)
+	}
 	if o.tileSizeSet {
 		settings.TileSize = o.tileSize
 	}
@@ -203,7 +214,7 @@ func runBake(args []string, stdout io.Writer) error {
 		}
 		report.setSolo(result)
 		soloTile = result.TileData
-		if mesh, err = soloMesh(result.TileData); err != nil {
+		if mesh, err = result.NavMesh(); err != nil {
 			return err
 		}
 	} else {

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/navcore/navmesh"
 )
 
 // FuzzParseBakeSettings feeds arbitrary bytes to the settings parser: it
@@ -42,5 +43,36 @@ func FuzzParseBakeSettings(f *testing.F) {
 		for i := range g.OffMeshConnections {
 			require.NoError(t, g.OffMeshConnections[i].Validate())
 		}
+	})
+}
+
+// FuzzParseAgentTypes feeds arbitrary bytes to the -agent-types parser: it
+// must not panic, and types it accepts must have settings that validate and
+// names a mesh set takes.
+func FuzzParseAgentTypes(f *testing.F) {
+	for _, seed := range []string{
+		soldierAndOgre,
+		`[{"name": "a"}]`,
+		`[{"name": "jumper", "links": {"jumps": true}, "tileSize": 48}, {"name": "é", "slope": 30}]`,
+		`[{"name": "a", "agentRadius": 1}]`,
+		`[{"name": "a"}, {"name": "a"}]`,
+		`[{"name": "a", "radius": -1}]`,
+		`[]`,
+		`{"name": "a"}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, file []byte) {
+		types, err := parseAgentTypes(file, defaultBakeSettings())
+		if err != nil {
+			require.Nil(t, types)
+			return
+		}
+		names := make([]string, len(types))
+		for i := range types {
+			require.NoError(t, types[i].Settings.Validate())
+			names[i] = types[i].Name
+		}
+		require.NoError(t, navmesh.ValidateMeshNames(names))
 	})
 }

@@ -17,9 +17,12 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/crowdcheck"
+	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/archenav/archenav/plugin"
 	"github.com/mlange-42/arche/ecs"
 )
@@ -40,8 +43,11 @@ type crowdOptions struct {
 	json         bool
 	reference    bool
 	fullSearch   bool
+	connected    bool
 	tracePath    string
 	tripsPath    string
+	obstacles    crowdObstacleOptions
+	avoidance    crowd.AvoidanceMethod
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
@@ -60,22 +66,34 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.BoolVar(&opts.fullSearch, "full-search-unreachable", false, "search out-of-reach targets in full, as the reference does (implied by -reference)")
 	fs.StringVar(&opts.tracePath, "trace", "", "write the positions and target states of tick 0 and every 30th tick to `file` (the format of plugin/testdata/reference)")
 	fs.StringVar(&opts.tripsPath, "write-scenario", "", "write the agents' starts and targets to `file` as a -scenario CSV")
+	fs.StringVar(&opts.obstacles.tsetPath, "tset", "", "walk on the navmesh of tile cache `file` (RecastDemo's TSET or an archenav cache) instead of -navmesh")
+	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
+	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
+	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
+	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd -navmesh FILE (-agents N [-seed S] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]...) (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
 		return nil, err
 	}
+	method, err := crowd.ParseAvoidanceMethod(*avoidance)
+	if err != nil {
+		return nil, fmt.Errorf("-avoidance %q: want adaptive, grid or orca", *avoidance)
+	}
+	opts.avoidance = method
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
-	case opts.navmeshPath == "":
-		return nil, errors.New("-navmesh is required")
+	case opts.obstacles.check(opts.navmeshPath) != nil:
+		return nil, opts.obstacles.check(opts.navmeshPath)
 	case (opts.agents > 0) == (opts.scenarioPath != ""):
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
+	case opts.connected && opts.scenarioPath != "":
+		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
 	case opts.ticks < 1:
@@ -138,27 +156,47 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 }
 
 // randomCrowdTrips picks n seeded random starts and targets on mesh: start
-// and target of agent i are the (2i)th and (2i+1)th random points.
-func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64) ([]crowdTrip, error) {
+// and target of agent i are the (2i)th and (2i+1)th random points. They
+// come from Detour's FindRandomPoint over the whole mesh (the points the
+// C++ comparison runs use), or with connected from the largest connected
+// part only (query.LargestComponentSampler), so that every target is in
+// reach.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
 	q, err := query.New(mesh, 2048)
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	random := func() float32 { return rng.Float32() }
+	point := func() (query.RandomPoint, error) { return q.FindRandomPoint(filter, random) }
+	if connected {
+		sampler, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+		if err != nil {
+			return nil, err
+		}
+		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random) }
+	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
-		start, err := q.FindRandomPoint(filter, random)
+		start, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random start: %w", err)
 		}
-		target, err := q.FindRandomPoint(filter, random)
+		target, err := point()
 		if err != nil {
 			return nil, fmt.Errorf("random target: %w", err)
 		}
 		trips[i] = crowdTrip{start.Pos, target.Pos}
 	}
 	return trips, nil
+}
+
+// crowdFilter is the agents' filter: everything but RecastDemo's
+// "disabled" flag, as in the reference crowd benchmark.
+func crowdFilter() *query.Filter {
+	filter := query.NewFilter()
+	filter.ExcludeFlags = navmesh.FlagDisabled
+	return filter
 }
 
 // crowdReport is the result of a run; -json prints it as is.
@@ -185,6 +223,31 @@ type crowdReport struct {
 	// ReachedReachable counts the agents that reached a target within
 	// their reach.
 	ReachedReachable int `json:"reachedReachable"`
+	// ObstacleAgentTicks counts the agent-ticks of walking agents whose
+	// centre lies nearer an obstacle's footprint than their radius less
+	// 0.1 m, from one second after the obstacle's carve landed.
+	ObstacleAgentTicks int `json:"obstacleAgentTicks"`
+	// InvalidAgents counts the agents that are AgentInvalid at the end.
+	InvalidAgents int `json:"invalidAgents"`
+	// MaxStepDistance is the largest move (xz) of one agent in one tick,
+	// to a tenth of a millimetre [Units: world units]
+	MaxStepDistance float32 `json:"maxStepDistance"`
+	// ObstacleMs is the mean time of the ObstacleSync stage per tick
+	// [Units: ms]
+	ObstacleMs float64 `json:"obstacleMs"`
+	// TargetsInObstacles counts the agents whose target lay in an
+	// obstacle's footprint grown by their radius at some tick: they may
+	// not reach it while it stands.
+	TargetsInObstacles int `json:"targetsInObstacles"`
+	// Avoidance names the agents' avoidance method.
+	Avoidance string `json:"avoidance"`
+	// VelocityChangePerTick is the mean change of a walking agent's velocity
+	// from one tick to the next [Units: world units per second]: lower is
+	// smoother.
+	VelocityChangePerTick float64 `json:"velocityChangePerTick"`
+	// ORCAInfeasiblePerTick is the mean number of agents per tick whose ORCA
+	// program was infeasible and fell back.
+	ORCAInfeasiblePerTick float64 `json:"orcaInfeasiblePerTick"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -200,12 +263,11 @@ func runCrowd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
+	mesh, cache, err := crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers)
 	if err != nil {
 		return err
 	}
-	filter := *query.NewFilter()
-	filter.ExcludeFlags = navmesh.FlagDisabled
+	filter := *crowdFilter()
 
 	var trips []crowdTrip
 	if opts.scenarioPath != "" {
@@ -218,7 +280,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.scenarioPath, err)
 		}
-	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed); err != nil {
+	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed, opts.connected); err != nil {
 		return err
 	}
 	if opts.tripsPath != "" {
@@ -236,7 +298,7 @@ func runCrowd(args []string, stdout io.Writer) error {
 		defer f.Close()
 		tracer = newCrowdTracer(f)
 	}
-	report, err := simulateCrowd(mesh, filter, trips, opts, tracer)
+	report, err := simulateCrowd(mesh, cache, filter, trips, opts, tracer)
 	if err != nil {
 		return err
 	}
@@ -254,13 +316,15 @@ func runCrowd(args []string, stdout io.Writer) error {
 
 // simulateCrowd runs the trips through the plugin on a bare world and
 // measures it.
-func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
+func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filter, trips []crowdTrip, opts *crowdOptions, tracer *crowdTracer) (*crowdReport, error) {
 	config := plugin.Config{
-		Mesh:      mesh,
-		MaxAgents: len(trips),
-		Workers:   opts.workers,
-		Filters:   []query.Filter{filter},
-		Reference: opts.reference,
+		Mesh:             mesh,
+		TileCache:        cache,
+		MaxAgents:        len(trips),
+		Workers:          opts.workers,
+		Filters:          []query.Filter{filter},
+		Reference:        opts.reference,
+		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
 	p, err := plugin.New(config)
@@ -287,14 +351,20 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 		}
 	}
 
-	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents)
+	checker, err := crowdcheck.New(mesh, &filter, p, &world, agents)
 	if err != nil {
 		return nil, err
 	}
-	if err := checker.classify(); err != nil {
+	if err := checker.Classify(); err != nil {
 		return nil, err
 	}
-	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{}}
+	obstacles, err := newObstacleDriver(p, &world, agents, &opts.obstacles, opts.dt)
+	if err != nil {
+		return nil, err
+	}
+	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
+		Avoidance: opts.avoidance.String()}
+	infeasible := 0
 	times := make([]float64, opts.ticks)
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
@@ -303,6 +373,9 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	steadyFrom := int(math.Ceil(1 / opts.dt)) // the first tick after one second
 	dt := float32(opts.dt)
 	for tick := 0; tick < opts.ticks; tick++ {
+		if err := obstacles.before(tick); err != nil {
+			return nil, err
+		}
 		metrics.Read(allocs)
 		before := allocs[0].Value.Uint64()
 		start := time.Now()
@@ -316,10 +389,15 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 			steadyAllocCount += allocs[0].Value.Uint64() - before
 		}
 
-		for i, d := range p.Stats(&world).StageDurations {
+		stats := p.Stats(&world)
+		for i, d := range stats.StageDurations {
 			stageTotals[i] += d
 		}
-		if err := checker.check(tick); err != nil {
+		infeasible += stats.ORCAInfeasible
+		if err := checker.Check(); err != nil {
+			return nil, err
+		}
+		if err := obstacles.after(tick); err != nil {
 			return nil, err
 		}
 		if tracer != nil {
@@ -337,13 +415,48 @@ func simulateCrowd(mesh *navmesh.Mesh, filter query.Filter, trips []crowdTrip, o
 	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
 		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
 	}
-	report.OffMeshViolations = checker.offMesh
-	report.WallPenetrations = checker.wallPenetrations
-	report.OverlapAgentTicks = checker.overlaps
-	if err := checker.finish(report, trips); err != nil {
+	report.ObstacleAgentTicks = obstacles.insideTicks
+	// To a tenth of a millimetre: steps at the push speed limit differ by
+	// float32 rounding from run to run.
+	report.MaxStepDistance = float32(math.Round(float64(obstacles.maxStep)*1e4) / 1e4)
+	report.ObstacleMs = report.StageMs[plugin.StageObstacleSync]
+	report.TargetsInObstacles = obstacles.coveredTargets()
+	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
 		return nil, err
 	}
+	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
+	targets := make([]geom.Vec3, len(trips))
+	for i, trip := range trips {
+		targets[i] = trip.target
+	}
+	r := checker.Finish(targets)
+	report.OffMeshViolations = r.OffMesh
+	report.WallPenetrations = r.WallPenetrations
+	report.OverlapAgentTicks = r.OverlapAgentTicks
+	report.VelocityChangePerTick = r.VelocityChangePerTick
+	report.OutOfReach = r.OutOfReach
+	report.Reached = r.Reached
+	report.ReachedReachable = r.ReachedReachable
+	report.StuckAgents = r.Stuck
+	report.PartialPaths = r.PartialPaths
+	report.WaitingForPath = r.WaitingForPath
 	return report, nil
+}
+
+// avoidancePresets returns the presets for every agent's avoidance method:
+// the agents use preset 3 (components.DefaultAgentParams), the reference's
+// high-quality adaptive preset; grid keeps its parameters and samples its
+// 33×33 grid, orca is crowd.ORCAPreset.
+func avoidancePresets(method crowd.AvoidanceMethod) []crowd.AvoidanceParams {
+	presets := components.NewAvoidancePresets()
+	preset := &presets.List[components.DefaultAgentParams().AvoidancePreset]
+	switch method {
+	case crowd.AvoidanceORCA:
+		*preset = crowd.ORCAPreset()
+	default:
+		preset.Method = method
+	}
+	return presets.List[:]
 }
 
 // writeFileWith creates path and writes it with write.
@@ -373,9 +486,9 @@ func summarizeTimes(times []float64) crowdTimes {
 }
 
 func printCrowdReport(w io.Writer, r *crowdReport) error {
-	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d\n"+
+	_, err := fmt.Fprintf(w, "agents %d, ticks %d, workers %d, avoidance %s\n"+
 		"ms per tick: mean %.3f, p50 %.3f, p99 %.3f, max %.3f\n",
-		r.Agents, r.Ticks, r.Workers, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
+		r.Agents, r.Ticks, r.Workers, r.Avoidance, r.MsPerTick.Mean, r.MsPerTick.P50, r.MsPerTick.P99, r.MsPerTick.Max)
 	if err != nil {
 		return err
 	}
@@ -391,9 +504,13 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
+		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
+		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
-		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
+		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
+		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
 	return err
 }
 

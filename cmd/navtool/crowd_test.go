@@ -3,17 +3,28 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 const crowdTestMesh = "../../testdata/navmesh_solo_dungeon.bin"
+
+// The tile cache of dungeon and its obstacle states, from the tile cache's
+// test data.
+const (
+	crowdTestTSET           = "../../navcore/tilecache/testdata/tc48_dungeon.tset"
+	crowdTestObstacles      = "../../navcore/tilecache/testdata/tc48_dungeon_obstacles.csv"
+	crowdTestMovedObstacles = "../../navcore/tilecache/testdata/tc48_dungeon_obstacles_moved.csv"
+)
 
 func TestCrowdCommandJSON(t *testing.T) {
 	var stdout bytes.Buffer
@@ -23,7 +34,9 @@ func TestCrowdCommandJSON(t *testing.T) {
 	var report map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
-		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable"} {
+		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable",
+		"obstacleAgentTicks", "invalidAgents", "maxStepDistance", "obstacleMs", "targetsInObstacles",
+		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
@@ -36,9 +49,31 @@ func TestCrowdCommandJSON(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, times["max"].(float64), times["p99"].(float64))
 	stages := report["stageMs"].(map[string]any)
-	assert.Len(t, stages, 9)
+	assert.Len(t, stages, 10)
 	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
 	assert.Greater(t, report["reached"].(float64), 0.0)
+	assert.Equal(t, "adaptive", report["avoidance"], "the reference's method by default")
+	assert.Greater(t, report["velocityChangePerTick"].(float64), 0.0)
+	assert.Less(t, report["velocityChangePerTick"].(float64), 8.0/60+1e-6, "within the acceleration limit")
+	assert.Zero(t, report["orcaInfeasiblePerTick"])
+}
+
+// TestCrowdCommandAvoidance runs the same crowd with each method: each is
+// named in the report, and none leaves the mesh.
+func TestCrowdCommandAvoidance(t *testing.T) {
+	for _, method := range []string{"adaptive", "grid", "orca"} {
+		var stdout bytes.Buffer
+		require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "40", "-seed", "5", "-ticks", "120",
+			"-avoidance", method, "-json"}, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Equal(t, method, report.Avoidance)
+		assert.Zero(t, report.OffMeshViolations, method)
+		assert.Zero(t, report.WallPenetrations, method)
+		assert.Greater(t, report.VelocityChangePerTick, 0.0, method)
+	}
+	err := run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "rvo"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "-avoidance")
 }
 
 func TestCrowdCommandScenario(t *testing.T) {
@@ -72,23 +107,61 @@ func TestCrowdCommandBadInput(t *testing.T) {
 	empty := write("empty.csv", "sx,sy,sz,tx,ty,tz\n")
 	offMesh := write("off.csv", "sx,sy,sz,tx,ty,tz\n1000,0,1000,0,0,0\n")
 	for name, args := range map[string][]string{
-		"no navmesh":     {"-agents", "3"},
-		"no agents":      {"-navmesh", crowdTestMesh},
-		"both":           {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
-		"ticks":          {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
-		"dt":             {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
-		"workers":        {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
-		"extra argument": {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
-		"missing column": {"-navmesh", crowdTestMesh, "-scenario", noColumn},
-		"NaN":            {"-navmesh", crowdTestMesh, "-scenario", nan},
-		"no rows":        {"-navmesh", crowdTestMesh, "-scenario", empty},
-		"off the mesh":   {"-navmesh", crowdTestMesh, "-scenario", offMesh},
-		"no such mesh":   {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"no navmesh":         {"-agents", "3"},
+		"no agents":          {"-navmesh", crowdTestMesh},
+		"both":               {"-navmesh", crowdTestMesh, "-agents", "3", "-scenario", nan},
+		"ticks":              {"-navmesh", crowdTestMesh, "-agents", "3", "-ticks", "0"},
+		"dt":                 {"-navmesh", crowdTestMesh, "-agents", "3", "-dt", "-1"},
+		"workers":            {"-navmesh", crowdTestMesh, "-agents", "3", "-workers", "0"},
+		"extra argument":     {"-navmesh", crowdTestMesh, "-agents", "3", "more"},
+		"missing column":     {"-navmesh", crowdTestMesh, "-scenario", noColumn},
+		"NaN":                {"-navmesh", crowdTestMesh, "-scenario", nan},
+		"no rows":            {"-navmesh", crowdTestMesh, "-scenario", empty},
+		"off the mesh":       {"-navmesh", crowdTestMesh, "-scenario", offMesh},
+		"no such mesh":       {"-navmesh", filepath.Join(dir, "nope.bin"), "-agents", "3"},
+		"mesh and tset":      {"-navmesh", crowdTestMesh, "-tset", crowdTestTSET, "-agents", "3"},
+		"no tset":            {"-navmesh", crowdTestMesh, "-agents", "3", "-obstacles", crowdTestObstacles, "-obstacles-at", "1"},
+		"no tick":            {"-tset", crowdTestTSET, "-agents", "3", "-obstacles", crowdTestObstacles},
+		"bad tick":           {"-tset", crowdTestTSET, "-agents", "3", "-obstacles", crowdTestObstacles, "-obstacles-at", "x"},
+		"ticks backward":     {"-tset", crowdTestTSET, "-agents", "3", "-obstacles", crowdTestObstacles, "-obstacles-at", "9", "-obstacles", crowdTestObstacles, "-obstacles-at", "3"},
+		"bad obstacles":      {"-tset", crowdTestTSET, "-agents", "3", "-obstacles", nan, "-obstacles-at", "1"},
+		"no such tset":       {"-tset", filepath.Join(dir, "nope.tset"), "-agents", "3"},
+		"connected scenario": {"-navmesh", crowdTestMesh, "-scenario", empty, "-connected"},
+		"avoidance":          {"-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "sampling"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		assert.Error(t, err, name)
 		assert.True(t, strings.HasPrefix(err.Error(), "crowd: "), name)
 	}
+}
+
+// TestCrowdCommandConnected: with -connected every target is in reach on
+// nav_test's solo tile, where most of FindRandomPoint's are not.
+func TestCrowdCommandConnected(t *testing.T) {
+	mesh := filepath.Join(t.TempDir(), "nav_test.navmesh")
+	require.NoError(t, run([]string{"bake", "-o", mesh, "../../testdata/nav_test.obj"}, &bytes.Buffer{}, &bytes.Buffer{}))
+	reports := map[bool]crowdReport{}
+	for _, connected := range []bool{false, true} {
+		args := []string{"crowd", "-navmesh", mesh, "-agents", "100", "-seed", "3", "-ticks", "30", "-json"}
+		if connected {
+			args = append(args, "-connected")
+		}
+		var stdout bytes.Buffer
+		require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		reports[connected] = report
+	}
+	assert.Greater(t, reports[false].OutOfReach, 50)
+	assert.Zero(t, reports[true].OutOfReach)
+	assert.Zero(t, reports[true].PartialPaths)
+}
+
+func mustLoad(t *testing.T, path string) *navmesh.Mesh {
+	t.Helper()
+	mesh, _, err := navmesh.LoadFile(path)
+	require.NoError(t, err)
+	return mesh
 }
 
 func TestReadCrowdScenario(t *testing.T) {
@@ -101,31 +174,88 @@ func TestReadCrowdScenario(t *testing.T) {
 }
 
 // TestCrowdCommandOutOfReach bakes nav_test, where most random targets are
-// out of reach, and runs 1000 agents for 120 ticks: planned to the nearest
-// reachable point, no agent waits for a path at the end; searched in full,
-// as the reference does, many still do.
+// out of reach, and runs 400 agents (1000 in the long test, ARCHENAV_LONG=1)
+// for 120 ticks: planned to the nearest reachable point, no agent waits
+// for a path at the end; searched in full, as the reference does, many
+// still do.
 func TestCrowdCommandOutOfReach(t *testing.T) {
 	mesh := filepath.Join(t.TempDir(), "nav_test.navmesh")
 	require.NoError(t, run([]string{"bake", "-o", mesh, "../../testdata/nav_test.obj"}, &bytes.Buffer{}, &bytes.Buffer{}))
-	reports := map[bool]crowdReport{}
-	for _, full := range []bool{false, true} {
-		args := []string{"crowd", "-navmesh", mesh, "-agents", "1000", "-seed", "3", "-ticks", "120", "-json"}
-		if full {
-			args = append(args, "-full-search-unreachable")
-		}
-		var stdout bytes.Buffer
-		require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
-		var report crowdReport
-		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
-		reports[full] = report
-		t.Logf("full search %v: %d out of reach, %d waiting, %d reached (%d of the reachable)",
-			full, report.OutOfReach, report.WaitingForPath, report.Reached, report.ReachedReachable)
+	for _, c := range []struct {
+		agents, minWaiting int
+		long               bool
+	}{{400, 20, false}, {1000, 100, true}} {
+		t.Run(fmt.Sprint(c.agents, " agents"), func(t *testing.T) {
+			if c.long {
+				longtest.Skip(t)
+			}
+			reports := map[bool]crowdReport{}
+			for _, full := range []bool{false, true} {
+				args := []string{"crowd", "-navmesh", mesh, "-agents", fmt.Sprint(c.agents), "-seed", "3", "-ticks", "120", "-json"}
+				if full {
+					args = append(args, "-full-search-unreachable")
+				}
+				var stdout bytes.Buffer
+				require.NoError(t, run(args, &stdout, &bytes.Buffer{}))
+				var report crowdReport
+				require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+				reports[full] = report
+				t.Logf("full search %v: %d out of reach, %d waiting, %d reached (%d of the reachable)",
+					full, report.OutOfReach, report.WaitingForPath, report.Reached, report.ReachedReachable)
+			}
+			nearest, full := reports[false], reports[true]
+			assert.Equal(t, nearest.OutOfReach, full.OutOfReach)
+			assert.Greater(t, nearest.OutOfReach, c.agents*6/10)
+			assert.Zero(t, nearest.WaitingForPath)
+			assert.Equal(t, nearest.OutOfReach, nearest.PartialPaths)
+			assert.Greater(t, full.WaitingForPath, c.minWaiting)
+			assert.LessOrEqual(t, nearest.ReachedReachable, nearest.Reached)
+		})
 	}
-	nearest, full := reports[false], reports[true]
-	assert.Equal(t, nearest.OutOfReach, full.OutOfReach)
-	assert.Greater(t, nearest.OutOfReach, 600)
-	assert.Zero(t, nearest.WaitingForPath)
-	assert.Equal(t, nearest.OutOfReach, nearest.PartialPaths)
-	assert.Greater(t, full.WaitingForPath, 100)
-	assert.LessOrEqual(t, nearest.ReachedReachable, nearest.Reached)
+}
+
+// TestCrowdCommandObstacles runs a crowd on the tile cache of dungeon whose
+// reference obstacles appear, move and go, beside the same crowd without
+// them: nobody leaves the navmesh, walks into a wall or into an obstacle
+// whose carve has landed, ends invalid or jumps further than without
+// obstacles, and as many arrive but for those whose targets were covered;
+// two workers give the same figures. (The run, 200 agents with the
+// states at ticks 120, 300 and 480 for 900 ticks, is the same with other
+// numbers; its figures are in the README.)
+func TestCrowdCommandObstacles(t *testing.T) {
+	cleared := filepath.Join(t.TempDir(), "cleared.csv")
+	require.NoError(t, os.WriteFile(cleared, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n"), 0o644))
+	base := []string{"crowd", "-tset", crowdTestTSET, "-agents", "60", "-seed", "2", "-ticks", "600", "-json"}
+	states := []string{"-obstacles", crowdTestObstacles, "-obstacles-at", "60",
+		"-obstacles", crowdTestMovedObstacles, "-obstacles-at", "200", "-obstacles", cleared, "-obstacles-at", "340"}
+	report := func(args ...string) crowdReport {
+		var stdout bytes.Buffer
+		require.NoError(t, run(append(append([]string(nil), base...), args...), &stdout, &bytes.Buffer{}))
+		var r crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &r))
+		return r
+	}
+	without := report()
+	with := report(states...)
+	t.Logf("without: reached %d, largest step %.3f; with: reached %d (%d targets covered), largest step %.3f, obstacle stage %.3f ms/tick",
+		without.Reached, without.MaxStepDistance, with.Reached, with.TargetsInObstacles, with.MaxStepDistance, with.ObstacleMs)
+	assert.Zero(t, with.OffMeshViolations)
+	assert.Zero(t, with.WallPenetrations)
+	assert.Zero(t, with.ObstacleAgentTicks)
+	assert.Zero(t, with.InvalidAgents)
+	assert.Greater(t, with.TargetsInObstacles, 0)
+	assert.Zero(t, without.TargetsInObstacles)
+	assert.LessOrEqual(t, with.MaxStepDistance, without.MaxStepDistance)
+	assert.Less(t, with.MaxStepDistance, float32(0.3))
+	assert.GreaterOrEqual(t, with.Reached, without.Reached-with.TargetsInObstacles)
+	assert.Greater(t, with.ObstacleMs, 0.0)
+
+	two := report(append(states, "-workers", "2")...)
+	for _, pair := range [][2]int{
+		{with.Reached, two.Reached}, {with.OverlapAgentTicks, two.OverlapAgentTicks},
+		{with.StuckAgents, two.StuckAgents}, {with.PartialPaths, two.PartialPaths},
+	} {
+		assert.Equal(t, pair[0], pair[1], "two workers")
+	}
+	assert.Equal(t, with.MaxStepDistance, two.MaxStepDistance, "two workers")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -84,9 +85,11 @@ func runInfo(args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("info", flag.ContinueOnError)
 	flags.SetOutput(stdout)
 	asJSON := flags.Bool("json", false, "print the report as JSON")
+	typeName := flags.String("type", "", "report only the mesh of agent type `NAME` of a file of several (navtool bake -agent-types)")
 	flags.Usage = func() {
-		fmt.Fprintln(flags.Output(), "usage: navtool info [-json] FILE")
-		fmt.Fprintln(flags.Output(), "Reads a DNAV tile, a RecastDemo MSET tile set or an archenav mesh file and prints its contents.")
+		fmt.Fprintln(flags.Output(), "usage: navtool info [-json] [-type NAME] FILE")
+		fmt.Fprintln(flags.Output(), "Reads a DNAV tile, a RecastDemo MSET tile set or an archenav mesh file and prints its contents;")
+		fmt.Fprintln(flags.Output(), "for an archenav file of several agent types' meshes, the types and each one's contents.")
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -97,17 +100,88 @@ func runInfo(args []string, stdout io.Writer) error {
 		return errors.New("want exactly one FILE")
 	}
 	path := flags.Arg(0)
-	mesh, format, err := navmesh.LoadFile(path)
+	set, format, err := navmesh.LoadSetFile(path)
 	if err != nil {
 		return err
 	}
-	report := buildInfoReport(path, format, mesh)
+	var report any
+	switch {
+	case *typeName != "":
+		mesh := set.Find(*typeName)
+		if mesh == nil {
+			return fmt.Errorf("%s has no mesh of agent type %q (it has %s)", path, *typeName, typeList(set.Names()))
+		}
+		report = buildInfoReport(path, format, mesh)
+	case len(set) == 1 && set[0].Name == "":
+		report = buildInfoReport(path, format, set[0].Mesh)
+	default:
+		report = buildInfoSetReport(path, format, set)
+	}
 	if *asJSON {
 		encoder := json.NewEncoder(stdout)
 		encoder.SetIndent("", "  ")
 		return encoder.Encode(report)
 	}
-	return printInfo(stdout, report)
+	switch r := report.(type) {
+	case *infoSetReport:
+		return printInfoSet(stdout, r)
+	default:
+		return printInfo(stdout, r.(*infoReport))
+	}
+}
+
+// infoSetReport is what `navtool info` prints for a file of several agent
+// types' meshes (navmesh.SaveSet): the types, then each mesh's report
+// under its name.
+type infoSetReport struct {
+	File   string      `json:"file"`
+	Format string      `json:"format"`
+	Types  []string    `json:"types"`
+	Meshes []namedInfo `json:"meshes"`
+}
+
+// namedInfo is one mesh's report with its type's name.
+type namedInfo struct {
+	Name string `json:"name"`
+	*infoReport
+}
+
+func buildInfoSetReport(path string, format navmesh.Format, set navmesh.MeshSet) *infoSetReport {
+	report := &infoSetReport{File: path, Format: format.String(), Types: set.Names()}
+	for _, m := range set {
+		report.Meshes = append(report.Meshes, namedInfo{Name: m.Name, infoReport: buildInfoReport(path, format, m.Mesh)})
+	}
+	return report
+}
+
+func printInfoSet(w io.Writer, r *infoSetReport) error {
+	fmt.Fprintf(w, "file:    %s\n", r.File)
+	fmt.Fprintf(w, "format:  %s, %d agent types: %s\n", r.Format, len(r.Types), typeList(r.Types))
+	for _, m := range r.Meshes {
+		fmt.Fprintf(w, "\ntype %q:\n", m.Name)
+		var block strings.Builder
+		if err := printInfo(&block, m.infoReport); err != nil {
+			return err
+		}
+		lines := strings.Split(strings.TrimSuffix(block.String(), "\n"), "\n")
+		for _, line := range lines[2:] { // the file and format lines are the set's
+			if line == "" {
+				fmt.Fprintln(w)
+				continue
+			}
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	return nil
+}
+
+// typeList joins names for a message: "soldier", "ogre".
+func typeList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, name := range names {
+		quoted[i] = strconv.Quote(name)
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // buildInfoReport gathers the counts of every tile of one snapshot of mesh.

@@ -169,5 +169,5 @@ func TestInfoErrors(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run([]string{"info", "-h"}, &stdout, &stderr), "help is not an error")
-	assert.Contains(t, stdout.String(), "usage: navtool info [-json] FILE")
+	assert.Contains(t, stdout.String(), "usage: navtool info [-json] [-type NAME] FILE")
 }

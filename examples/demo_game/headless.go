@@ -123,6 +123,7 @@ type recorder struct {
 	background []byte // the navmesh drawn once
 	animation  *render.Animation
 	agents     []scene.Agent
+	obstacles  []scene.Obstacle
 	textScale  int
 }
 
@@ -143,6 +144,8 @@ func newRecorder(d *demo, width, height int) (*recorder, error) {
 func (r *recorder) draw(tick int, caption string) {
 	copy(r.canvas.Image().Pix, r.background)
 	r.agents = r.demo.crowd.Agents(r.agents)
+	r.obstacles = r.demo.crowd.Obstacles(r.obstacles, -1)
+	scene.DrawObstacles(r.canvas, r.view, r.obstacles)
 	scene.DrawAgents(r.canvas, r.view, r.demo.layer, r.agents, nil, scene.DefaultOverlays)
 	width, _ := r.canvas.Size()
 	render.FillRect(r.canvas, 0, 0, float32(width), float32(captionHeight(width)), scene.TextBackground)
@@ -153,6 +156,9 @@ func (r *recorder) draw(tick int, caption string) {
 func (r *recorder) caption(tick int) string {
 	stats := r.demo.crowd.Stats()
 	text := fmt.Sprintf("t=%4.1fs  %d agents  %d arrivals", float64(tick)/tickRate, stats.Agents, stats.Arrivals)
+	if r.demo.crowd.DoorClosed() && fitsCaption("archenav  "+text+"  door shut", r.canvas.Image().Bounds().Dx()) {
+		text += "  door shut"
+	}
 	width, _ := r.canvas.Size()
 	if titled := "archenav  " + text; fitsCaption(titled, width) {
 		return titled

@@ -26,7 +26,8 @@ func TestHeadlessRunWritesGIFAndPNG(t *testing.T) {
 
 	out := stdout.String()
 	assert.Contains(t, out, "level dungeon.obj: baked 10133 triangles")
-	assert.Contains(t, out, "41 tiles, 143 polygons", "tiled by default")
+	assert.Contains(t, out, "48 tiles, 145 polygons", "a tile cache by default")
+	assert.Contains(t, out, "(a tile cache: 48 layers)")
 	assert.Contains(t, out, "crowd: 6 agents, 30 ticks")
 	assert.Contains(t, out, filepath.Join(dir, gifName))
 
@@ -104,4 +105,17 @@ func TestRecordedFramesShowAgentsWhereTheyAre(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 4, rec.animation.Len())
+}
+
+// TestHeadlessRunWithoutObstacles: -obstacles=false bakes the plain tiled
+// navmesh of before, RecastDemo's 41 tiles of 32 cells.
+func TestHeadlessRunWithoutObstacles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"-out", t.TempDir(), "-agents", "4", "-seconds", "0.5", "-size", "240x200", "-obstacles=false"}, &stdout, &stderr)
+	require.NoError(t, err, stderr.String())
+	assert.Contains(t, stdout.String(), "41 tiles, 143 polygons")
+	assert.NotContains(t, stdout.String(), "tile cache")
 }

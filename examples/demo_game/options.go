@@ -20,6 +20,7 @@ type options struct {
 	seed       uint64
 	tileSize   int  // cells per tile side; 0 bakes one tile
 	links      bool // bake with the automatic drop and jump links
+	obstacles  bool // bake a tile cache and play the crates-and-door script
 	workers    int
 	headless   bool    // with the window built in: write the GIF instead
 	screenshot string  // window: save a screenshot here ...
@@ -50,7 +51,8 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.out, "out", "out", "output `DIR` for demo_game.gif and demo_game.png")
 	fs.StringVar(&size, "size", size, "image or window size `WxH` in pixels, or auto (640 on the level's long side)")
 	fs.IntVar(&o.tileSize, "tile-size", defaultTileSize, "bake a tiled navmesh with tiles of `N` cells (0.3 units each) a side; 0 bakes one tile")
-	fs.BoolVar(&o.links, "links", false, "bake the .obj level with automatic drop and jump links (drawn like any off-mesh connection)")
+	fs.BoolVar(&o.links, "links", false, "bake the .obj level with automatic drop and jump links (drawn like any off-mesh connection; no obstacles then)")
+	fs.BoolVar(&o.obstacles, "obstacles", true, "bake an .obj level into a tile cache, so that crates and a door carve it: crates dropped in the agents' way at 1.5 s, a door closed at 3 s and opened at 7 s")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed for spawn points and targets")
 	fs.IntVar(&o.workers, "workers", min(runtime.GOMAXPROCS(0), 4), "goroutines stepping the crowd")
 	if haveWindow {

@@ -19,6 +19,7 @@ func TestParseOptionsDefaults(t *testing.T) {
 	assert.Equal(t, uint64(1), o.seed)
 	assert.GreaterOrEqual(t, o.workers, 1)
 	assert.Equal(t, defaultTileSize, o.tileSize)
+	assert.True(t, o.obstacles, "crates and a door by default")
 }
 
 func TestParseOptions(t *testing.T) {

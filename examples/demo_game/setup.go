@@ -19,7 +19,7 @@ type demo struct {
 }
 
 func setup(o *options) (*demo, error) {
-	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers, Links: o.links})
+	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers, Links: o.links, TileCache: o.obstacles && !o.links})
 	if err != nil {
 		return nil, err
 	}
@@ -32,6 +32,7 @@ func setup(o *options) (*demo, error) {
 	config.MaxAgents = max(maxAgents, o.agents)
 	config.Seed = o.seed
 	config.Workers = o.workers
+	config.TileCache = lvl.Cache
 	crowd, err := sim.New(lvl.Mesh, config)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", lvl.Name, err)
@@ -48,6 +49,9 @@ func (d *demo) bakeSummary() string {
 	}
 	summary := fmt.Sprintf("level %s: %s in %.1f ms -> %d tiles, %d polygons, %d vertices, %d wall edges",
 		l.Name, verb, float64(l.BakeTime.Microseconds())/1000, l.Tiles, l.Polygons, l.Vertices, d.layer.Walls())
+	if l.Cache != nil {
+		summary += fmt.Sprintf(" (a tile cache: %d layers)", l.Cache.LayerCount())
+	}
 	if l.OffMeshConnections > 0 {
 		summary += fmt.Sprintf(", %d off-mesh links", l.OffMeshConnections)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/examples/demo_game/scene"
 	"github.com/archenav/archenav/examples/demo_game/sim"
+	"github.com/archenav/archenav/navcore/crowd"
 )
 
 // haveWindow reports whether this build has the interactive window (build
@@ -86,6 +87,9 @@ type game struct {
 	screenshotSaved bool
 	quit            bool
 	err             error
+	// dragging is the crate the left button drags, -1 for none.
+	dragging  int
+	obstacles []scene.Obstacle
 }
 
 func newGame(d *demo, o *options, width, height int) *game {
@@ -99,6 +103,7 @@ func newGame(d *demo, o *options, width, height int) *game {
 		showHelp:   true,
 		exitAfter:  time.Duration(o.exitAfter * float64(time.Second)),
 		screenshot: o.screenshot,
+		dragging:   -1,
 	}
 	g.hudScale = hudScaleFor(width)
 	hudHeight := hudLines*render.GlyphHeight*g.hudScale + 4
@@ -133,6 +138,26 @@ var behaviourKeys = []keyBinding{
 	{ebiten.Key5, "5 separation", func(g *game) *bool { return &g.behaviour.Separation }},
 }
 
+// The avoidance methods M cycles through, and what the HUD calls them.
+var (
+	avoidanceCycle = []crowd.AvoidanceMethod{crowd.AvoidanceAdaptive, crowd.AvoidanceORCA, crowd.AvoidanceGrid}
+	avoidanceNames = map[crowd.AvoidanceMethod]string{
+		crowd.AvoidanceAdaptive: "adaptive sampling",
+		crowd.AvoidanceORCA:     "ORCA",
+		crowd.AvoidanceGrid:     "grid sampling (slow)",
+	}
+)
+
+// nextAvoidance returns the method after m in avoidanceCycle.
+func nextAvoidance(m crowd.AvoidanceMethod) crowd.AvoidanceMethod {
+	for i, c := range avoidanceCycle {
+		if c == m {
+			return avoidanceCycle[(i+1)%len(avoidanceCycle)]
+		}
+	}
+	return avoidanceCycle[0]
+}
+
 func (g *game) Update() error {
 	if g.quit {
 		return ebiten.Termination
@@ -164,6 +189,14 @@ func (g *game) handleInput() {
 		g.demo.crowd.Wander()
 		g.say("wandering: every agent has its own random target")
 	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyM) {
+		next := nextAvoidance(g.demo.crowd.Avoidance())
+		if err := g.demo.crowd.SetAvoidance(next); err != nil {
+			g.say(err.Error())
+		} else {
+			g.say("avoidance: " + avoidanceNames[next])
+		}
+	}
 	for _, k := range overlayKeys {
 		if inpututil.IsKeyJustPressed(k.key) {
 			flag := k.toggle(g)
@@ -177,13 +210,15 @@ func (g *game) handleInput() {
 			g.demo.crowd.SetBehaviour(g.behaviour)
 		}
 	}
+	if g.handleObstacles() {
+		return
+	}
 	left := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft)
 	right := inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight)
 	if !left && !right {
 		return
 	}
-	cx, cy := ebiten.CursorPosition()
-	x, z := g.view.ToWorld(render.Point{X: float32(cx) + 0.5, Y: float32(cy) + 0.5})
+	x, z := g.cursorWorld()
 	point, ok := g.demo.crowd.PointAt(x, z, g.demo.layer.Min[1], g.demo.layer.Max[1])
 	if !ok {
 		g.say("no navmesh there")
@@ -200,6 +235,46 @@ func (g *game) handleInput() {
 	if err != nil {
 		g.say(err.Error())
 	}
+}
+
+// cursorWorld returns the world x and z under the mouse.
+func (g *game) cursorWorld() (x, z float32) {
+	cx, cy := ebiten.CursorPosition()
+	return g.view.ToWorld(render.Point{X: float32(cx) + 0.5, Y: float32(cy) + 0.5})
+}
+
+// handleObstacles drops a crate at the mouse on O and drags a crate with
+// the left button; it reports whether it used the mouse this frame.
+func (g *game) handleObstacles() bool {
+	x, z := g.cursorWorld()
+	if inpututil.IsKeyJustPressed(ebiten.KeyO) {
+		point, ok := g.demo.crowd.PointAt(x, z, g.demo.layer.Min[1], g.demo.layer.Max[1])
+		switch _, err := g.demo.crowd.DropCrate(point); {
+		case !ok:
+			g.say("no navmesh there")
+		case err != nil:
+			g.say(err.Error())
+		default:
+			g.say("crate dropped: it carves once it stands still (drag it with the mouse)")
+		}
+	}
+	if g.dragging >= 0 {
+		if !ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) {
+			g.dragging = -1
+			return true
+		}
+		if err := g.demo.crowd.MoveObstacle(g.dragging, x, z); err != nil {
+			g.say(err.Error())
+		}
+		return true
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		if i := g.demo.crowd.ObstacleAt(x, z); i >= 0 {
+			g.dragging = i
+			return true
+		}
+	}
+	return false
 }
 
 // say shows message on the HUD for a while.
@@ -231,6 +306,8 @@ func (g *game) Draw(screen *ebiten.Image) {
 		g.debug = g.demo.crowd.Debug(g.debug, selected)
 		debug = g.debug
 	}
+	g.obstacles = g.demo.crowd.Obstacles(g.obstacles, g.dragging)
+	scene.DrawObstacles(g.canvas, g.view, g.obstacles)
 	scene.DrawAgents(g.canvas, g.view, g.demo.layer, g.agents, debug, g.overlays)
 	g.drawHUD()
 
@@ -268,8 +345,8 @@ func (g *game) drawHUD() {
 	lineHeight := float32(render.GlyphHeight * g.hudScale)
 	render.FillRect(g.canvas, 0, 0, float32(g.width), hudLines*lineHeight+4, scene.TextBackground)
 	stats := g.demo.crowd.Stats()
-	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d",
-		stats.Agents, ebiten.ActualFPS(), stats.MillisecondsPerTick(), stats.Arrivals)
+	status := fmt.Sprintf("agents %d  fps %.0f  tick %.2f ms  arrivals %d  M: %s",
+		stats.Agents, ebiten.ActualFPS(), stats.MillisecondsPerTick(), stats.Arrivals, avoidanceNames[g.demo.crowd.Avoidance()])
 	if g.selected >= 0 {
 		status += fmt.Sprintf("  agent %d", g.selected)
 	}
@@ -281,7 +358,7 @@ func (g *game) drawHUD() {
 	for _, s := range stats.Stages {
 		fmt.Fprintf(&stages, " %s %.2f", shortStageName(s.Name), float64(s.Time.Microseconds())/1000)
 	}
-	help := "click: target  right click: add agent  space: pause  .: step  W: wander  Q: quit"
+	help := "click: target  right click: add agent  O: crate (drag it)  space: pause  .: step  W: wander  Q: quit"
 	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
 		help = "overlays follow the agent under the mouse (all agents when none)  H: help"
 	}

@@ -23,3 +23,21 @@ func TestEnabledFollowsTheSwitch(t *testing.T) {
 		})
 	}
 }
+
+func TestSkipSoakRunsOnlyWithoutTheRaceDetector(t *testing.T) {
+	t.Setenv(EnvVar, "1")
+	ran := false
+	t.Run("soak", func(t *testing.T) {
+		SkipSoak(t)
+		ran = true
+	})
+	assert.Equal(t, !Race && !testing.Short(), ran)
+
+	t.Setenv(EnvVar, "")
+	ran = false
+	t.Run("off", func(t *testing.T) {
+		SkipSoak(t)
+		ran = true
+	})
+	assert.False(t, ran)
+}

@@ -24,6 +24,12 @@ type ObstacleCircle struct {
 	DesiredVelocity geom.Vec3
 	// Radius [Limit: >= 0] [Units: world units]
 	Radius float32
+	// Responsibility is the share of avoiding this obstacle the sampling
+	// agent takes on: 0.5, the reference's reciprocal avoidance, assumes the
+	// obstacle avoids back as much; 1 takes it all (an obstacle that does
+	// not avoid, a neighbour with a higher priority). 0 means 0.5
+	// [Limit: 0..1]
+	Responsibility float32
 }
 
 // ObstacleSegment is a static wall segment, usually from the local boundary
@@ -47,7 +53,9 @@ type ObstacleAvoidance struct {
 	sampledSegments []sampledSegment
 
 	// Per sampling call.
-	params         AvoidanceParams
+	params AvoidanceParams
+	// reciprocal: every circle's responsibility is the reference's 1/2.
+	reciprocal     bool
 	invHorizonTime float32
 	invMaxSpeed    float32
 	cutoff         impactCutoff
@@ -96,6 +104,22 @@ func (a *ObstacleAvoidance) AddCircle(position geom.Vec3, radius float32, veloci
 		DesiredVelocity: desiredVelocity,
 		Radius:          radius,
 	})
+	return nil
+}
+
+// AddCircleWithResponsibility adds a circular obstacle of which the
+// sampling agent takes on the given share of the avoidance
+// (ObstacleCircle.Responsibility; clamped to 0.05..1, 0 means 0.5). It
+// returns an ErrCapacity error, and adds nothing, when the circles are
+// full.
+func (a *ObstacleAvoidance) AddCircleWithResponsibility(position geom.Vec3, radius float32, velocity, desiredVelocity geom.Vec3, responsibility float32) error {
+	if err := a.AddCircle(position, radius, velocity, desiredVelocity); err != nil {
+		return err
+	}
+	if !(responsibility > 0) {
+		responsibility = 0.5
+	}
+	a.circles[len(a.circles)-1].Responsibility = max(0.05, min(1, responsibility))
 	return nil
 }
 
@@ -149,6 +173,10 @@ type sampledCircle struct {
 	// gapSqr: offset² minus the squared sum of the radii (negative when
 	// they overlap).
 	gapSqr float32
+	// scale and carry give the relative velocity of a candidate c for the
+	// circle's responsibility w: c·scale - velocity·carry - the obstacle's,
+	// with scale 1/w and carry (1-w)/w (2 and 1 for the reciprocal 1/2).
+	scale, carry float32
 }
 
 // sampledSegment is a wall segment as one sampling call sees it.
@@ -168,6 +196,7 @@ type sampledSegment struct {
 // given radius at position, wanting desiredVelocity.
 func (a *ObstacleAvoidance) prepare(position geom.Vec3, radius float32, desiredVelocity geom.Vec3) {
 	a.sampledCircles = a.sampledCircles[:len(a.circles)]
+	a.reciprocal = true
 	for i := range a.circles {
 		c := &a.circles[i]
 		direction := geom.Normalize(geom.Sub(c.Position, position))
@@ -185,6 +214,11 @@ func (a *ObstacleAvoidance) prepare(position geom.Vec3, radius float32, desiredV
 		s.offsetX, s.offsetZ = c.Position[0]-position[0], c.Position[2]-position[2]
 		r := radius + c.Radius
 		s.gapSqr = s.offsetX*s.offsetX + s.offsetZ*s.offsetZ - r*r
+		s.scale, s.carry = 2, 1
+		if w := c.Responsibility; w > 0 && w != 0.5 {
+			s.scale, s.carry = 1/w, (1-w)/w
+			a.reciprocal = false
+		}
 	}
 	const touchRadius = float32(0.01)
 	a.sampledSegments = a.sampledSegments[:len(a.segments)]
@@ -204,7 +238,7 @@ func (a *ObstacleAvoidance) begin(params *AvoidanceParams, position geom.Vec3, r
 	if params == nil {
 		return fmt.Errorf("crowd: obstacle avoidance: nil params: %w", ErrInvalidParam)
 	}
-	if err := params.Validate(); err != nil {
+	if err := params.validateSampling(); err != nil {
 		return err
 	}
 	if !(maxSpeed >= 0) || math.IsInf(float64(maxSpeed), 1) {
@@ -409,6 +443,9 @@ candidates:
 			c := &a.sampledCircles[i]
 			rx := twiceX - c.velocityX
 			rz := twiceZ - c.velocityZ
+			if !a.reciprocal {
+				rx, rz = c.relative(cx, cz, vx, vz)
+			}
 			// Sweep the agent's circle along (rx, rz) against the obstacle's
 			// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
 			speedSqr := rx*rx + rz*rz
@@ -478,6 +515,9 @@ candidates:
 			c := &a.sampledCircles[i]
 			rx := twiceX - c.velocityX
 			rz := twiceZ - c.velocityZ
+			if !a.reciprocal {
+				rx, rz = c.relative(cx, cz, vx, vz)
+			}
 			side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
 		}
 		if n := len(a.sampledCircles); n > 0 {
@@ -504,6 +544,13 @@ candidates:
 		}
 	}
 	return best, bestPenalty, ok
+}
+
+// relative returns the velocity of candidate (cx, cz) relative to the
+// circle for an agent moving at (vx, vz) that takes on the circle's share
+// of the avoidance.
+func (c *sampledCircle) relative(cx, cz, vx, vz float32) (rx, rz float32) {
+	return cx*c.scale - vx*c.carry - c.velocityX, cz*c.scale - vz*c.carry - c.velocityZ
 }
 
 // minf and clampf follow the reference's dtMin and dtClamp exactly, NaN and

@@ -231,6 +231,7 @@ func TestAvoidancePresets(t *testing.T) {
 				VelocityBias: 0.5, WeightDesiredVelocity: 2, WeightCurrentVelocity: 0.75, WeightSide: 0.75,
 				WeightTimeOfImpact: 2.5, HorizonTime: 2.5, GridSize: 33,
 				AdaptiveDivisions: tt.divisions, AdaptiveRings: tt.rings, AdaptiveDepth: tt.depth,
+				ORCA: DefaultORCAParams(),
 			}, p)
 		})
 	}
@@ -477,4 +478,22 @@ func BenchmarkObstacleAvoidance(b *testing.B) {
 			}
 		})
 	}
+	// ORCA on the same neighbours and walls, beside the samplers.
+	b.Run("orca", func(b *testing.B) {
+		a, err := NewReciprocalAvoidance(6, 8)
+		require.NoError(b, err)
+		for _, c := range s.circles {
+			require.NoError(b, a.AddNeighbour(ORCANeighbour{Position: c.position, Velocity: c.velocity, Radius: c.radius, Responsibility: 0.5}))
+		}
+		for _, seg := range s.segments {
+			require.NoError(b, a.AddSegment(seg[0], seg[1]))
+		}
+		agent := ORCAAgent{Position: s.position, Radius: s.radius, MaxSpeed: s.maxSpeed, Velocity: s.velocity, PreferredVelocity: s.desiredVelocity}
+		params := DefaultORCAParams()
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			_, _, _ = a.Solve(&agent, &params, 1.0/60)
+		}
+	})
 }

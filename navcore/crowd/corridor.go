@@ -261,7 +261,29 @@ func (c *Corridor) MovePositionToSurface(pos geom.Vec3, q *query.Query, filter *
 	return c.movePosition("move position to surface", pos, q, filter, true)
 }
 
+// MovePositionNoFarther is MovePositionToSurface (or, with snapOnEdges
+// false, MovePosition), except that a move that would end farther (xz) from
+// pos than the corridor's position already is, or farther from where it
+// starts than pos is, fails with ErrMoveAway and changes nothing (sliding
+// along a wall does neither). Detour's moveAlongSurface treats a tile border edge
+// that the neighbour tile covers only in part as open along its whole
+// length: a move into the uncovered part ends at the neighbour's wall
+// point nearest pos, which can be far from both (the two sides of a
+// border differ after one of them is rebuilt by a tile cache, say), and
+// the agent would jump there.
+func (c *Corridor) MovePositionNoFarther(pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool) error {
+	return c.move("move position no farther", pos, q, filter, snapOnEdges, true)
+}
+
+// moveAwayTolerance is how much farther from its goal a move may end than
+// it started before MovePositionNoFarther refuses it [Units: world units]
+const moveAwayTolerance = float32(0.001)
+
 func (c *Corridor) movePosition(op string, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool) error {
+	return c.move(op, pos, q, filter, snapOnEdges, false)
+}
+
+func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges, noFarther bool) error {
 	if err := checkQuery(op, q); err != nil {
 		return err
 	}
@@ -271,6 +293,15 @@ func (c *Corridor) movePosition(op string, pos geom.Vec3, q *query.Query, filter
 	result, visited, _, err := q.MoveAlongSurface(c.path[0], c.position, pos, filter, c.visited[:])
 	if err != nil {
 		return fmt.Errorf("crowd: %s: %w", op, err)
+	}
+	if noFarther {
+		goal := geom.Dist2D(c.position, pos)
+		if after := geom.Dist2D(result, pos); after > goal+moveAwayTolerance {
+			return fmt.Errorf("crowd: %s: the move ends %v from its goal, %v more than it starts: %w", op, after, after-goal, ErrMoveAway)
+		}
+		if moved := geom.Dist2D(result, c.position); moved > goal+moveAwayTolerance {
+			return fmt.Errorf("crowd: %s: the move goes %v, %v beyond its goal: %w", op, moved, moved-goal, ErrMoveAway)
+		}
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
 	// The height of the first polygon's surface, or the old height when the

@@ -2,7 +2,9 @@
 // depend on an ECS: the path corridor, the local boundary, the proximity grid,
 // obstacle avoidance and the path queue (DetourCrowd's dtPathCorridor,
 // dtLocalBoundary, dtProximityGrid, dtObstacleAvoidanceQuery and
-// dtPathQueue).
+// dtPathQueue). Beside DetourCrowd's velocity sampling (ObstacleAvoidance)
+// it offers optimal reciprocal collision avoidance (ReciprocalAvoidance,
+// ORCA); an AvoidanceParams preset says which one an agent uses.
 //
 // Every type is built once with its capacities fixed and then allocates
 // nothing per tick. None of them is safe for concurrent mutation: give each
@@ -22,5 +24,7 @@
 // results are bit-identical to the C++ build on amd64, except where a
 // documented fault of the reference is fixed. The PathQueue shares its
 // budget over its searches by default, which changes when a path arrives;
-// PathQueueConfig.ReferenceSchedule schedules as dtPathQueue does.
+// PathQueueConfig.ReferenceSchedule schedules as dtPathQueue does. ORCA,
+// which DetourCrowd does not have, is deterministic too: the same inputs in
+// the same order give the same bits.
 package crowd

@@ -15,6 +15,10 @@ var (
 	// ErrInvalidParam is returned for an argument or parameter outside its
 	// documented limits (negative sizes, NaN coordinates, ...).
 	ErrInvalidParam = errors.New("crowd: invalid parameter")
+	// ErrMoveAway is returned by Corridor.MovePositionNoFarther for a move
+	// that would end farther from its goal than it starts, or go further
+	// than its goal.
+	ErrMoveAway = errors.New("crowd: move would end farther from its goal")
 )
 
 // checkQuery returns an ErrInvalidParam error for a nil query.

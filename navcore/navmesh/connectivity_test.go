@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -355,7 +356,11 @@ func TestFlagConnectivityFollowsTilesAndFlags(t *testing.T) {
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	var removed []*navmesh.TileData
-	for step := range 60 {
+	steps := 20 // each checked against two floods
+	if longtest.Enabled() {
+		steps = 60
+	}
+	for step := range steps {
 		s := mesh.Snapshot()
 		switch {
 		case step%3 == 0:

@@ -3,7 +3,8 @@
 // references (Ref), links between polygons inside a tile and across tile
 // borders, off-mesh connections, the tile-data builder (BuildTileData) and
 // the file formats (LoadFile reads the C++ tile blob DNAV, RecastDemo's tile
-// set MSET and this package's own file, which Save writes).
+// set MSET and this package's own file, which Save writes; SaveSet and
+// LoadSet keep a MeshSet, one named mesh per agent type, in one own file).
 //
 // A Mesh is safe for any number of concurrent readers while tiles are added
 // and removed: readers take a Snapshot, an immutable view of the tile set,

@@ -73,6 +73,24 @@ func TestWriteFuzzSeeds(t *testing.T) {
 		"detail_mesh": ownDetail,
 		"no_tiles":    ownEmpty,
 	})
+
+	detailMesh := &savedMesh{
+		params: Params{TileWidth: 6, TileHeight: 3, MaxTiles: 2, MaxPolys: 2},
+		tiles:  []savedTile{{ref: EncodeRef(3, 1, 0), data: detail, flags: []uint16{1, 0x8001}, areas: []uint8{0, 63}}},
+	}
+	emptyMesh := &savedMesh{params: Params{TileWidth: 1, TileHeight: 1, MaxTiles: 1, MaxPolys: 1}}
+	twoTypes, err := encodeOwnSet(&savedSet{names: []string{"soldier", "ogre"}, meshes: []*savedMesh{testSavedMesh(t), detailMesh}})
+	require.NoError(t, err)
+	oneNamed, err := encodeOwnSet(&savedSet{names: []string{"cart"}, meshes: []*savedMesh{detailMesh}})
+	require.NoError(t, err)
+	threeEmpty, err := encodeOwnSet(&savedSet{names: []string{"a", "é", "c c"}, meshes: []*savedMesh{emptyMesh, emptyMesh, emptyMesh}})
+	require.NoError(t, err)
+	writeSeeds(t, "FuzzLoadSet", map[string][]byte{
+		"two_types":   twoTypes,
+		"one_named":   oneNamed,
+		"three_empty": threeEmpty,
+		"single_mesh": ownDetail,
+	})
 }
 
 // detailTestTile builds a two-polygon tile with a detail mesh that adds a

@@ -15,13 +15,7 @@ func Save(w io.Writer, m *Mesh) error {
 	if m == nil {
 		return fmt.Errorf("navmesh: save: nil mesh")
 	}
-	snapshot := m.Snapshot()
-	saved := &savedMesh{params: snapshot.Params(), tiles: make([]savedTile, 0, snapshot.TileCount())}
-	forEachTile(snapshot, func(tile *Tile) {
-		flags, areas := runtimeFlagsAndAreas(tile)
-		saved.tiles = append(saved.tiles, savedTile{ref: tile.Ref(), flags: flags, areas: areas, data: tile.Data})
-	})
-	file, err := encodeOwn(saved)
+	file, err := encodeOwn(savedFromMesh(m))
 	if err != nil {
 		return err
 	}
@@ -35,7 +29,9 @@ func Save(w io.Writer, m *Mesh) error {
 // with every tile in its saved slot with its saved salt, and the saved
 // polygon flags and areas (a tile whose flags or areas had changed is
 // added as a copy of its data carrying them). The whole input is read and checked before the
-// mesh is built; on any error no mesh is returned.
+// mesh is built; on any error no mesh is returned. A file SaveSet wrote
+// with several meshes gives an error wrapping ErrSeveralMeshes (LoadSet
+// reads it); one with a single mesh gives that mesh.
 func Load(r io.Reader) (*Mesh, error) {
 	file, err := io.ReadAll(r)
 	if err != nil {
@@ -53,6 +49,8 @@ func Load(r io.Reader) (*Mesh, error) {
 // one-tile mesh whose grid is the tile's bounds, like dtNavMesh::init with
 // tile data), a RecastDemo tile set (MSET) or an archenav mesh file. It
 // returns the mesh and the format found. On any error no mesh is returned.
+// An archenav file of several meshes (one per agent type, see SaveSet)
+// gives an error wrapping ErrSeveralMeshes: LoadSetFile reads it.
 func LoadFile(path string) (*Mesh, Format, error) {
 	file, err := os.ReadFile(path)
 	if err != nil {

@@ -88,7 +88,7 @@ func TestOwnFormatRejectsHostileInput(t *testing.T) {
 		wantMsg  string
 	}{
 		{"wrong magic", func(b []byte) []byte { copy(b, "ANAVMESS"); return b }, false, ErrUnknownFormat, "magic"},
-		{"wrong version", func(b []byte) []byte { le.PutUint32(b[8:], 2); return b }, false, ErrUnsupportedVersion, "version 2"},
+		{"wrong version", func(b []byte) []byte { le.PutUint32(b[8:], 3); return b }, false, ErrUnsupportedVersion, "version 3"},
 		{"checksum", func(b []byte) []byte { b[len(b)-1]++; return b }, true, ErrMalformedFile, "checksum"},
 		{"reserved", func(b []byte) []byte { le.PutUint32(b[12:], 1); return b }, false, ErrMalformedFile, "reserved"},
 		{"bad params", func(b []byte) []byte { le.PutUint32(b[36:], 0); return b }, false, ErrMalformedFile, "MaxTiles 0"},

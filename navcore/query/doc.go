@@ -15,6 +15,13 @@
 // are one of the sentinels ErrInvalidParam, ErrInvalidRef, ErrBufferTooSmall,
 // ErrNotFound and ErrNoSlicedQuery, usable with errors.Is.
 //
+// Beyond Detour: Components gives the connected parts of the mesh a search
+// with a filter cannot leave, OutOfReach and FindNearestPolyInComponent
+// answer from them in O(1) or near it, and LargestComponentSampler draws
+// random points, evenly by area, on the largest part (where to spawn agents
+// and pick their targets, so that none starts on an island such as the top
+// of a wall).
+//
 // Positions, extents, radii and lengths are in world units, y up; a
 // position must be finite. Costs are filter costs: for the default filter,
 // the distance travelled times the area cost.

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -94,6 +96,12 @@ type Cache struct {
 	results  []buildResult
 	batch    navmesh.Batch
 	refs     []navmesh.TileRef
+
+	// The state of an UpdateWith's builds (see buildPendingOn).
+	built       []atomic.Bool
+	runDeadline time.Time
+	runResults  []buildResult
+	runJob      func(worker, begin, end int)
 }
 
 // cachedLayer is one layer slot.

@@ -32,6 +32,12 @@ type Budget struct {
 // changes queued. In steady state Update allocates only the published tile
 // data and the mesh's new snapshot.
 func (c *Cache) Update(budget Budget) (upToDate bool, err error) {
+	return c.update(budget, nil, 0)
+}
+
+// update is Update, with the tile builds on runner's goroutines (at most
+// workers of them) when runner is not nil.
+func (c *Cache) update(budget Budget, runner Runner, workers int) (upToDate bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.resolve()
@@ -47,7 +53,12 @@ func (c *Cache) Update(budget Budget) (upToDate bool, err error) {
 		c.results = make([]buildResult, n, max(n, 2*cap(c.results)))
 	}
 	results := c.results[:n]
-	done := c.buildPending(results, deadline)
+	var done int
+	if runner != nil {
+		done = c.buildPendingOn(runner, workers, results, deadline)
+	} else {
+		done = c.buildPending(results, deadline)
+	}
 
 	c.batch.Reset()
 	var buildErr error

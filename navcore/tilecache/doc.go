@@ -41,7 +41,8 @@
 // ReadTSET and WriteTSET read and write RecastDemo's tile cache file;
 // Cache.Save writes this package's own file, which keeps the refs of layers
 // and obstacles and the obstacles themselves, with a CRC-32; Load reads
-// either. Readers check every length before use and build nothing from a
+// either. SaveSet and LoadSet keep one named cache per agent type in one
+// own file. Readers check every length before use and build nothing from a
 // file with an error.
 //
 // A Cache is safe for concurrent use; steady-state obstacle changes and the

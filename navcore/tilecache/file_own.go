@@ -15,30 +15,54 @@ import (
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
-// The archenav tile cache file, little-endian throughout:
+// The archenav tile cache file, little-endian throughout. Version 1 holds
+// one cache:
 //
 //	magic        8 bytes  "ANAVTCCH"
 //	version      uint32   1
 //	reserved     uint32   0
-//	mesh params  28 bytes as in TSET (dtNavMeshParams)
-//	cache params 52 bytes as in TSET (dtTileCacheParams)
-//	layer count  uint32
-//	per layer:   ref uint32, size uint32, the encoded layer
-//	obstacle count uint32
-//	per obstacle, in the order they were added: ref uint64, shape, area,
-//	             point count, 0 (4 bytes), then 47 float32: position (3),
-//	             radius, height, min (3), max (3), half extents (3), yaw,
-//	             16 prism points (x, z)
+//	cache        the cache section:
+//	  mesh params  28 bytes as in TSET (dtNavMeshParams)
+//	  cache params 52 bytes as in TSET (dtTileCacheParams)
+//	  layer count  uint32
+//	  per layer:   ref uint32, size uint32, the encoded layer
+//	  obstacle count uint32
+//	  per obstacle, in the order they were added: ref uint64, shape, area,
+//	               point count, 0 (4 bytes), then 47 float32: position (3),
+//	               radius, height, min (3), max (3), half extents (3), yaw,
+//	               16 prism points (x, z)
 //	checksum     uint32   CRC-32 (IEEE) of every byte before it
+//
+// Version 2 holds one named cache per agent type (SaveSet):
+//
+//	magic        8 bytes  "ANAVTCCH"
+//	version      uint32   2
+//	reserved     uint32   0
+//	cache count  uint32   1..navmesh.MaxMeshSetSize
+//	per cache, in the set's order:
+//	  name size  uint32   1..navmesh.MaxMeshNameLength
+//	  name       UTF-8 bytes, no control characters, unique in the file
+//	  size       uint64   size of the cache section that follows
+//	  cache      the cache section, as in version 1
+//	checksum     uint32   CRC-32 (IEEE) of every byte before it
+//
+// SaveSet writes version 1 for a set of one unnamed cache, as Save does.
 const (
-	ownMagic          = "ANAVTCCH"
-	ownVersion uint32 = 1
+	ownMagic             = "ANAVTCCH"
+	ownVersion    uint32 = 1
+	ownSetVersion uint32 = 2
 
-	ownHeaderSize       = 8 + 4 + 4 + meshParamsSize + 52 + 4
+	ownPrefixSize       = 8 + 4 + 4
+	ownSectionHeader    = meshParamsSize + 52 + 4
+	ownHeaderSize       = ownPrefixSize + ownSectionHeader
 	ownLayerHeaderSize  = 8
 	ownObstacleSize     = 8 + 4 + 47*4
 	ownChecksumSize     = 4
 	ownMinObstacleBlock = 4
+	// ownSetEntrySize is the smallest entry of a cache in a version 2
+	// file: the name size, a one-byte name, the section size and a section
+	// without layers or obstacles.
+	ownSetEntrySize = 4 + 1 + 8 + ownSectionHeader + ownMinObstacleBlock
 )
 
 // Format names a tile cache file format.
@@ -93,11 +117,22 @@ func (c *Cache) Save(w io.Writer) error {
 }
 
 func (c *Cache) encodeOwn() []byte {
-	le := binary.LittleEndian
-	out := make([]byte, 0, ownHeaderSize)
+	out := appendOwnPrefix(make([]byte, 0, ownHeaderSize), ownVersion)
+	out = c.appendSection(out)
+	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+}
+
+// appendOwnPrefix appends the magic, the version and the reserved field.
+func appendOwnPrefix(out []byte, version uint32) []byte {
 	out = append(out, ownMagic...)
-	out = le.AppendUint32(out, ownVersion)
-	out = le.AppendUint32(out, 0)
+	out = binary.LittleEndian.AppendUint32(out, version)
+	return binary.LittleEndian.AppendUint32(out, 0)
+}
+
+// appendSection appends the cache section of c: the parameters, the layers
+// and the obstacles. c.mu must be held.
+func (c *Cache) appendSection(out []byte) []byte {
+	le := binary.LittleEndian
 	out = appendMeshParams(out, c.mesh.Params())
 	out = appendCacheParams(out, c.params)
 	out = le.AppendUint32(out, uint32(c.layerCount))
@@ -137,7 +172,7 @@ func (c *Cache) encodeOwn() []byte {
 			out = le.AppendUint32(out, math.Float32bits(f))
 		}
 	}
-	return le.AppendUint32(out, crc32.ChecksumIEEE(out))
+	return out
 }
 
 // savedObstacle is one obstacle of an archenav file.
@@ -146,88 +181,192 @@ type savedObstacle struct {
 	obstacle Obstacle
 }
 
-// decodeOwn decodes an archenav tile cache file into its tile set and
-// obstacles. Every size and count is checked against the bytes present
-// before it is used.
+// savedCache is one cache of an archenav file: its tile set and
+// obstacles.
+type savedCache struct {
+	set       *TileSet
+	obstacles []savedObstacle
+}
+
+// savedCaches is the content of an archenav file of either version: a
+// version 1 file holds one cache named "".
+type savedCaches struct {
+	names  []string
+	caches []savedCache
+}
+
+// decodeOwn decodes an archenav tile cache file that holds one cache (any
+// version 1 file, or a version 2 file of one cache) into its tile set and
+// obstacles. A file of several caches gives an error wrapping
+// ErrSeveralCaches.
 func decodeOwn(file []byte) (*TileSet, []savedObstacle, error) {
+	saved, err := decodeOwnSet(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(saved.caches) != 1 {
+		return nil, nil, fmt.Errorf("tilecache: archenav: the file holds %d caches (%s): load it with LoadSet: %w",
+			len(saved.caches), quotedNames(saved.names), ErrSeveralCaches)
+	}
+	return saved.caches[0].set, saved.caches[0].obstacles, nil
+}
+
+// decodeOwnSet decodes an archenav tile cache file of either version.
+// Every size and count is checked against the bytes present before it is
+// used.
+func decodeOwnSet(file []byte) (*savedCaches, error) {
 	le := binary.LittleEndian
 	if len(file) < len(ownMagic)+4 {
-		return nil, nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), ownHeaderSize+ownChecksumSize)
+		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), ownHeaderSize+ownChecksumSize)
 	}
 	if string(file[:len(ownMagic)]) != ownMagic {
-		return nil, nil, fmt.Errorf("tilecache: archenav: header: magic %q, want %q: %w", file[:len(ownMagic)], ownMagic, ErrUnknownFormat)
+		return nil, fmt.Errorf("tilecache: archenav: header: magic %q, want %q: %w", file[:len(ownMagic)], ownMagic, ErrUnknownFormat)
 	}
-	if version := le.Uint32(file[8:]); version != ownVersion {
-		return nil, nil, fmt.Errorf("tilecache: archenav: header: version %d, want %d: %w", version, ownVersion, ErrUnsupportedVersion)
+	version := le.Uint32(file[8:])
+	if version != ownVersion && version != ownSetVersion {
+		return nil, fmt.Errorf("tilecache: archenav: header: version %d, want %d or %d: %w", version, ownVersion, ownSetVersion, ErrUnsupportedVersion)
 	}
-	if len(file) < ownHeaderSize+ownMinObstacleBlock+ownChecksumSize {
-		return nil, nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), ownHeaderSize+ownMinObstacleBlock+ownChecksumSize)
+	minSize := ownHeaderSize + ownMinObstacleBlock + ownChecksumSize
+	if version == ownSetVersion {
+		minSize = ownPrefixSize + 4 + ownSetEntrySize + ownChecksumSize
+	}
+	if len(file) < minSize {
+		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), minSize)
 	}
 	body := file[:len(file)-ownChecksumSize]
 	if stored, computed := le.Uint32(file[len(body):]), crc32.ChecksumIEEE(body); stored != computed {
-		return nil, nil, malformed("archenav", fmt.Sprintf("checksum at offset %#x", len(body)), "stored %#08x, computed %#08x (truncated or corrupted)", stored, computed)
+		return nil, malformed("archenav", fmt.Sprintf("checksum at offset %#x", len(body)), "stored %#08x, computed %#08x (truncated or corrupted)", stored, computed)
 	}
 	if reserved := le.Uint32(file[12:]); reserved != 0 {
-		return nil, nil, malformed("archenav", "header", "reserved field is %#x, want 0", reserved)
+		return nil, malformed("archenav", "header", "reserved field is %#x, want 0", reserved)
 	}
-	set := &TileSet{MeshParams: decodeMeshParams(file[16:]), CacheParams: decodeCacheParams(file[16+meshParamsSize:])}
+	if version == ownVersion {
+		cache, err := decodeSection(body, ownPrefixSize, "")
+		if err != nil {
+			return nil, err
+		}
+		return &savedCaches{names: []string{""}, caches: []savedCache{cache}}, nil
+	}
+	return decodeSetEntries(body)
+}
+
+// decodeSetEntries decodes the caches of a version 2 file's body.
+func decodeSetEntries(body []byte) (*savedCaches, error) {
+	le := binary.LittleEndian
+	count := le.Uint32(body[ownPrefixSize:])
+	roomFor := (len(body) - ownPrefixSize - 4) / ownSetEntrySize
+	if count == 0 || count > navmesh.MaxMeshSetSize || uint64(count) > uint64(roomFor) {
+		return nil, malformed("archenav", "header", "%d caches: want 1..%d and the file has room for %d", count, navmesh.MaxMeshSetSize, roomFor)
+	}
+	saved := &savedCaches{names: make([]string, 0, count), caches: make([]savedCache, 0, count)}
+	offset := ownPrefixSize + 4
+	for i := 0; i < int(count); i++ {
+		where := fmt.Sprintf("cache %d at offset %#x", i, offset)
+		if len(body)-offset < 4 {
+			return nil, malformed("archenav", where, "truncated name size")
+		}
+		nameSize := uint64(le.Uint32(body[offset:]))
+		offset += 4
+		if nameSize == 0 || nameSize > navmesh.MaxMeshNameLength || nameSize > uint64(len(body)-offset) {
+			return nil, malformed("archenav", where, "name size %d: want 1..%d, %d bytes left", nameSize, navmesh.MaxMeshNameLength, len(body)-offset)
+		}
+		name := string(body[offset : offset+int(nameSize)])
+		offset += int(nameSize)
+		if err := navmesh.ValidateMeshName(name); err != nil {
+			return nil, malformed("archenav", where, "%v", err)
+		}
+		if previous := slices.Index(saved.names, name); previous >= 0 {
+			return nil, malformed("archenav", where, "name %q already used by cache %d", name, previous)
+		}
+		if len(body)-offset < 8 {
+			return nil, malformed("archenav", where, "truncated section size")
+		}
+		size := le.Uint64(body[offset:])
+		offset += 8
+		if size > uint64(len(body)-offset) {
+			return nil, malformed("archenav", where, "section size %d, %d bytes left", size, len(body)-offset)
+		}
+		end := offset + int(size)
+		cache, err := decodeSection(body[:end], offset, fmt.Sprintf("cache %q: ", name))
+		if err != nil {
+			return nil, err
+		}
+		saved.names = append(saved.names, name)
+		saved.caches = append(saved.caches, cache)
+		offset = end
+	}
+	if offset != len(body) {
+		return nil, malformed("archenav", fmt.Sprintf("offset %#x", offset), "%d bytes after the last cache", len(body)-offset)
+	}
+	return saved, nil
+}
+
+// decodeSection decodes the cache section that starts at offset start and
+// ends at the end of body; label starts the place of its errors
+// ("cache \"ogre\": "). Offsets in errors are offsets in body.
+func decodeSection(body []byte, start int, label string) (savedCache, error) {
+	le := binary.LittleEndian
+	if len(body)-start < ownSectionHeader+ownMinObstacleBlock {
+		return savedCache{}, malformed("archenav", label+"header", "truncated: %d bytes for the cache, want at least %d", len(body)-start, ownSectionHeader+ownMinObstacleBlock)
+	}
+	set := &TileSet{MeshParams: decodeMeshParams(body[start:]), CacheParams: decodeCacheParams(body[start+meshParamsSize:])}
 	if err := checkFileParams(set); err != nil {
-		return nil, nil, malformed("archenav", "header", "%v", err)
+		return savedCache{}, malformed("archenav", label+"header", "%v", err)
 	}
 	bits := newLayerRefBits(set.CacheParams.MaxTiles)
-	offset := ownHeaderSize - 4
+	offset := start + ownSectionHeader - 4
 	layerCount := le.Uint32(body[offset:])
 	offset += 4
 	if maxCount := (len(body) - offset) / (ownLayerHeaderSize + EncodedLayerHeaderSize); uint64(layerCount) > uint64(set.CacheParams.MaxTiles) || uint64(layerCount) > uint64(maxCount) {
-		return nil, nil, malformed("archenav", "header", "%d layers: the cache holds %d and the file has room for %d", layerCount, set.CacheParams.MaxTiles, maxCount)
+		return savedCache{}, malformed("archenav", label+"header", "%d layers: the cache holds %d and the file has room for %d", layerCount, set.CacheParams.MaxTiles, maxCount)
 	}
 	set.Layers = make([]StoredLayer, 0, layerCount)
 	slots := map[uint32]bool{}
 	for i := 0; i < int(layerCount); i++ {
-		where := fmt.Sprintf("layer %d at offset %#x", i, offset)
+		where := fmt.Sprintf("%slayer %d at offset %#x", label, i, offset)
 		if len(body)-offset < ownLayerHeaderSize {
-			return nil, nil, malformed("archenav", where, "truncated layer header")
+			return savedCache{}, malformed("archenav", where, "truncated layer header")
 		}
 		ref := LayerRef(le.Uint32(body[offset:]))
 		size := uint64(le.Uint32(body[offset+4:]))
 		offset += ownLayerHeaderSize
 		salt, slot := bits.decode(ref)
 		if salt == 0 || int64(slot) >= int64(set.CacheParams.MaxTiles) || slots[slot] {
-			return nil, nil, malformed("archenav", where, "layer ref %#x: salt %d, slot %d (want salt >= 1, a free slot below %d)", uint32(ref), salt, slot, set.CacheParams.MaxTiles)
+			return savedCache{}, malformed("archenav", where, "layer ref %#x: salt %d, slot %d (want salt >= 1, a free slot below %d)", uint32(ref), salt, slot, set.CacheParams.MaxTiles)
 		}
 		slots[slot] = true
 		if size < EncodedLayerHeaderSize || size > uint64(len(body)-offset) {
-			return nil, nil, malformed("archenav", where, "layer size %d, want %d..%d", size, EncodedLayerHeaderSize, len(body)-offset)
+			return savedCache{}, malformed("archenav", where, "layer size %d, want %d..%d", size, EncodedLayerHeaderSize, len(body)-offset)
 		}
 		data := body[offset : offset+int(size)]
 		if _, err := DecodeLayerHeader(data); err != nil {
-			return nil, nil, malformed("archenav", where, "%v", err)
+			return savedCache{}, malformed("archenav", where, "%v", err)
 		}
 		set.Layers = append(set.Layers, StoredLayer{Ref: ref, Data: bytes.Clone(data)})
 		offset += int(size)
 	}
 
 	if len(body)-offset < 4 {
-		return nil, nil, malformed("archenav", fmt.Sprintf("obstacles at offset %#x", offset), "truncated obstacle count")
+		return savedCache{}, malformed("archenav", fmt.Sprintf("%sobstacles at offset %#x", label, offset), "truncated obstacle count")
 	}
 	obstacleCount := le.Uint32(body[offset:])
 	offset += 4
 	if maxCount := (len(body) - offset) / ownObstacleSize; uint64(obstacleCount) > uint64(set.CacheParams.MaxObstacles) || uint64(obstacleCount) > uint64(maxCount) {
-		return nil, nil, malformed("archenav", "obstacles", "%d obstacles: the cache holds %d and the file has room for %d", obstacleCount, set.CacheParams.MaxObstacles, maxCount)
+		return savedCache{}, malformed("archenav", label+"obstacles", "%d obstacles: the cache holds %d and the file has room for %d", obstacleCount, set.CacheParams.MaxObstacles, maxCount)
 	}
 	obstacles := make([]savedObstacle, 0, obstacleCount)
 	obstacleSlots := map[uint32]bool{}
 	for i := 0; i < int(obstacleCount); i++ {
-		where := fmt.Sprintf("obstacle %d at offset %#x", i, offset)
+		where := fmt.Sprintf("%sobstacle %d at offset %#x", label, i, offset)
 		b := body[offset : offset+ownObstacleSize]
 		ref := ObstacleRef(le.Uint64(b))
 		slot, salt := uint32(ref), uint32(ref>>32)
 		if salt == 0 || int64(slot) >= int64(set.CacheParams.MaxObstacles) || obstacleSlots[slot] {
-			return nil, nil, malformed("archenav", where, "obstacle ref %#x: salt %d, slot %d (want salt >= 1, a free slot below %d)", uint64(ref), salt, slot, set.CacheParams.MaxObstacles)
+			return savedCache{}, malformed("archenav", where, "obstacle ref %#x: salt %d, slot %d (want salt >= 1, a free slot below %d)", uint64(ref), salt, slot, set.CacheParams.MaxObstacles)
 		}
 		obstacleSlots[slot] = true
 		if b[11] != 0 {
-			return nil, nil, malformed("archenav", where, "padding byte is %#x, want 0", b[11])
+			return savedCache{}, malformed("archenav", where, "padding byte is %#x, want 0", b[11])
 		}
 		var f [47]float32
 		for j := range f {
@@ -243,15 +382,15 @@ func decodeOwn(file []byte) (*TileSet, []savedObstacle, error) {
 			o.Points[j] = mgl32.Vec2{f[15+2*j], f[16+2*j]}
 		}
 		if err := o.check(); err != nil {
-			return nil, nil, malformed("archenav", where, "%v", err)
+			return savedCache{}, malformed("archenav", where, "%v", err)
 		}
 		obstacles = append(obstacles, savedObstacle{ref: ref, obstacle: o})
 		offset += ownObstacleSize
 	}
 	if offset != len(body) {
-		return nil, nil, malformed("archenav", fmt.Sprintf("offset %#x", offset), "%d bytes after the last obstacle", len(body)-offset)
+		return savedCache{}, malformed("archenav", fmt.Sprintf("%soffset %#x", label, offset), "%d bytes after the last obstacle", len(body)-offset)
 	}
-	return set, obstacles, nil
+	return savedCache{set: set, obstacles: obstacles}, nil
 }
 
 // Load reads a tile cache file in either format, told apart by its magic

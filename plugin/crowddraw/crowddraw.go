@@ -227,10 +227,11 @@ func agentLayers(layers Layers) navdraw.AgentLayers {
 
 // AvoidanceSamples scores agent e's candidate velocities again as the
 // VelocitySampling stage did in the last tick (its neighbours as moving
-// circles, the wall segments that face it, the adaptive sampler with the
-// agent's preset), records them into debug (reset first) and normalizes
-// their penalties, ready for navdraw.AvoidanceSamples. An agent without
-// obstacle avoidance records nothing.
+// circles, the wall segments that face it, the sampler and the parameters
+// of the agent's preset), records them into debug (reset first) and
+// normalizes their penalties, ready for navdraw.AvoidanceSamples. An agent
+// without obstacle avoidance, or whose preset avoids with ORCA (which
+// scores no samples), records nothing.
 func (c *Crowd) AvoidanceSamples(e ecs.Entity, debug *crowd.AvoidanceDebug) error {
 	if debug == nil {
 		return errors.New("crowddraw: avoidance samples: nil debug recorder")
@@ -245,6 +246,10 @@ func (c *Crowd) AvoidanceSamples(e ecs.Entity, debug *crowd.AvoidanceDebug) erro
 	}
 	if !c.presets.Has() {
 		return errors.New("crowddraw: avoidance samples: the world has no avoidance presets")
+	}
+	preset := &c.presets.Get().List[int(params.AvoidancePreset)%components.MaxAvoidancePresets]
+	if preset.Method == crowd.AvoidanceORCA {
+		return nil
 	}
 	position := c.positions.Get(e).Vec3()
 	velocity := c.velocities.Get(e)
@@ -262,8 +267,11 @@ func (c *Crowd) AvoidanceSamples(e ecs.Entity, debug *crowd.AvoidanceDebug) erro
 		}
 		_ = c.avoidance.AddSegment(s.P, s.Q)
 	}
-	preset := &c.presets.Get().List[int(params.AvoidancePreset)%components.MaxAvoidancePresets]
-	if _, _, err := c.avoidance.SampleVelocityAdaptive(position, params.Radius, velocity.DesiredSpeed,
+	sample := c.avoidance.SampleVelocityAdaptive
+	if preset.Method == crowd.AvoidanceGrid {
+		sample = c.avoidance.SampleVelocityGrid
+	}
+	if _, _, err := sample(position, params.Radius, velocity.DesiredSpeed,
 		velocity.Actual, velocity.Desired, preset, debug); err != nil {
 		return fmt.Errorf("crowddraw: avoidance samples: %w", err)
 	}

@@ -144,3 +144,26 @@ func TestDrawAgentAndAvoidanceSamples(t *testing.T) {
 	_, err = crowddraw.New(nil)
 	assert.Error(t, err)
 }
+
+// TestAvoidanceSamplesFollowTheMethod: the samples are those of the
+// agent's preset's method: the grid's 33×33 candidates, none for ORCA.
+func TestAvoidanceSamplesFollowTheMethod(t *testing.T) {
+	world, p, _, agents := dungeonCrowd(t)
+	c, err := crowddraw.New(world)
+	require.NoError(t, err)
+	debug, err := crowd.NewAvoidanceDebug(2048)
+	require.NoError(t, err)
+	preset := components.DefaultAgentParams().AvoidancePreset
+	require.NoError(t, c.AvoidanceSamples(agents[3], debug))
+	adaptive := len(debug.Samples())
+
+	grid := crowd.AvoidancePreset(crowd.AvoidanceHigh)
+	grid.Method = crowd.AvoidanceGrid
+	require.NoError(t, p.SetAvoidancePreset(world, int(preset), grid))
+	require.NoError(t, c.AvoidanceSamples(agents[3], debug))
+	assert.Greater(t, len(debug.Samples()), 4*adaptive, "the grid scores far more candidates")
+
+	require.NoError(t, p.SetAvoidancePreset(world, int(preset), crowd.ORCAPreset()))
+	require.NoError(t, c.AvoidanceSamples(agents[3], debug))
+	assert.Empty(t, debug.Samples(), "ORCA scores none")
+}

@@ -72,3 +72,16 @@ func TestRunNeedsResults(t *testing.T) {
 	err := run(nil, strings.NewReader("PASS\n"), &bytes.Buffer{})
 	assert.ErrorContains(t, err, "no benchmark results")
 }
+
+func TestAvoidanceTablePairsTheMethods(t *testing.T) {
+	const lines = `BenchmarkCrowdAvoidance/nav_test/agents=2000/method=adaptive/workers=1-2 	600	12000000 ns/op	0.1 allocs/tick	6.000 avoid-ms	0.0800 dv/tick	0 infeasible/tick	0 off-mesh	2900000 overlap	15.0 p99-ms	298.0 reached-1m	0 steady-allocs/tick	11.00 stuck	0 wall-pen
+BenchmarkCrowdAvoidance/nav_test/agents=2000/method=orca/workers=1-2 	600	7000000 ns/op	0.1 allocs/tick	1.000 avoid-ms	0.0650 dv/tick	95.00 infeasible/tick	0 off-mesh	3500000 overlap	9.0 p99-ms	310.0 reached-1m	0 steady-allocs/tick	9.000 stuck	0 wall-pen
+BenchmarkCrowdAvoidance/dungeon/agents=100/method=adaptive/workers=1-2 	600	800000 ns/op	0.1 allocs/tick	0.500 avoid-ms	0.0560 dv/tick	0 infeasible/tick	0 off-mesh	1 overlap	1.0 p99-ms	26.0 reached-1m	0 steady-allocs/tick	0 stuck	0 wall-pen
+`
+	var out bytes.Buffer
+	require.NoError(t, run(nil, strings.NewReader(lines), &out))
+	text := out.String()
+	assert.Contains(t, text, "| nav_test | 2000 | 1 | 12.0 / 7.00 | – / – | 6.00 / 1.00 | 6.0× | 298 / 310 | 11 / 9 | 2900000 / 3500000 | 0 / 0 | 0.080 / 0.065 | 95.0 |")
+	assert.Contains(t, text, "| dungeon | 100 | 1 | 0.800 / – | – / – | 0.500 / – | – |", "a method missing shows as –")
+	assert.Less(t, strings.Index(text, "| dungeon | 100 |"), strings.Index(text, "| nav_test | 2000 |"), "rows by level, then agents")
+}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -105,6 +107,7 @@ func (rs results) metric(name, unit string) figure {
 func writeTables(w io.Writer, rs results) error {
 	for _, section := range []func(io.Writer, results) error{
 		soloTable, stageTable, tiledTable, tileCacheTable, queryTable, workloadTable, concurrentTable, crowdTable, crowdReferenceTable,
+		avoidanceTable,
 	} {
 		if err := section(w, rs); err != nil {
 			return err
@@ -357,6 +360,86 @@ func crowdReferenceTable(w io.Writer, rs results) error {
 	}
 	if err := heading(w, "Crowd in reference mode (ms per tick, 1 worker)",
 		"plugin.Config.Reference: deadlock breaker, wall-safe collisions and edge height snap off, so agents move as in dtCrowd."); err != nil {
+		return err
+	}
+	return t.write(w)
+}
+
+// avoidanceRow is one crowd of BenchmarkCrowdAvoidance, without its method.
+type avoidanceRow struct {
+	level           string
+	agents, workers int
+}
+
+// avoidanceRows lists the crowds of BenchmarkCrowdAvoidance that ran with
+// adaptive sampling, by workers, level and agents.
+func avoidanceRows(rs results) []avoidanceRow {
+	var rows []avoidanceRow
+	for name := range rs {
+		var row avoidanceRow
+		var method string
+		rest, ok := strings.CutPrefix(name, "BenchmarkCrowdAvoidance/")
+		if !ok {
+			continue
+		}
+		level, rest, ok := strings.Cut(rest, "/")
+		if !ok {
+			continue
+		}
+		if _, err := fmt.Sscanf(strings.ReplaceAll(rest, "/", " "), "agents=%d method=%s workers=%d", &row.agents, &method, &row.workers); err != nil || method != "adaptive" {
+			continue
+		}
+		row.level = level
+		rows = append(rows, row)
+	}
+	slices.SortFunc(rows, func(a, b avoidanceRow) int {
+		return cmp.Or(cmp.Compare(a.workers, b.workers), cmp.Compare(a.level, b.level), cmp.Compare(a.agents, b.agents))
+	})
+	return rows
+}
+
+func avoidanceTable(w io.Writer, rs results) error {
+	rows := avoidanceRows(rs)
+	if len(rows) == 0 {
+		return nil
+	}
+	t := &table{header: []string{"level", "agents", "workers", "ms per tick adaptive / ORCA",
+		"CPU ms per tick adaptive / ORCA", "avoidance stage ms adaptive / ORCA", "stage ORCA cheaper by", "reached adaptive / ORCA",
+		"stuck", "overlap agent-ticks", "off-mesh + wall", "velocity change per tick (m/s)", "ORCA infeasible per tick"}}
+	pair := func(adaptive, orca figure, integer bool) string {
+		if integer {
+			return adaptive.integer() + " / " + orca.integer()
+		}
+		return adaptive.String() + " / " + orca.String()
+	}
+	for _, row := range rows {
+		name := fmt.Sprintf("BenchmarkCrowdAvoidance/%s/agents=%d/method=", row.level, row.agents)
+		workers := fmt.Sprintf("/workers=%d", row.workers)
+		adaptive, orca := name+"adaptive"+workers, name+"orca"+workers
+		metric := func(unit string, integer bool) string {
+			return pair(rs.metric(adaptive, unit), rs.metric(orca, unit), integer)
+		}
+		cheaper := missing
+		if a, o := rs.metric(adaptive, "avoid-ms"), rs.metric(orca, "avoid-ms"); a.ok && o.ok && o.v > 0 {
+			cheaper = fmt.Sprintf("%.1f×", a.v/o.v)
+		}
+		violations := func(name string) figure {
+			offMesh, wall := rs.metric(name, "off-mesh"), rs.metric(name, "wall-pen")
+			return figure{offMesh.v + wall.v, offMesh.ok && wall.ok}
+		}
+		t.add(row.level, fmt.Sprint(row.agents), fmt.Sprint(row.workers),
+			pair(rs.ms(adaptive), rs.ms(orca), false), metric("cpu-ms", false), metric("avoid-ms", false), cheaper,
+			metric("reached-1m", true), metric("stuck", true), metric("overlap", true),
+			pair(violations(adaptive), violations(orca), true), metric("dv/tick", false),
+			rs.metric(orca, "infeasible/tick").String())
+	}
+	if err := heading(w, "Avoidance methods side by side (BenchmarkCrowdAvoidance)",
+		"The crowds of BenchmarkCrowd (same trips) with preset 3 as the reference's adaptive sampling and as ORCA, one 10 s run each; "+
+			"bigworld: the 1 km level, each agent going to a point within 50 m. CPU ms: CPU time of all threads per tick, "+
+			"about workers × the wall time on an idle machine. "+
+			"reached: agents within 1 m of their target at the end; stuck: complete path, less than 0.5 m in the last 2 s; "+
+			"overlap: agent-ticks of pairs closer than their radii minus 0.1 m; off-mesh + wall: agent-ticks off the navmesh or off the "+
+			"corridor's first polygon; velocity change: mean |v(t) - v(t-1)| of a walking agent, lower is smoother."); err != nil {
 		return err
 	}
 	return t.write(w)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 //go:embed assets/dungeon.obj
@@ -37,7 +38,14 @@ func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 		settings.Links = bake.DefaultLinkSettings()
 	}
 	var mesh *navmesh.Mesh
-	if opts.TileSize > 0 {
+	var cache *tilecache.Cache
+	switch {
+	case opts.TileCache:
+		if cache, err = bakeTileCache(geometry, settings, opts); err != nil {
+			return nil, fmt.Errorf("level: %s: %w", name, err)
+		}
+		mesh = cache.Mesh()
+	case opts.TileSize > 0:
 		result, err := bake.Tiled(context.Background(), geometry, settings, bake.TiledOptions{TileSize: opts.TileSize, Workers: opts.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
@@ -45,21 +53,49 @@ func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 		if mesh, err = result.NavMesh(); err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
-	} else {
+	default:
 		result, err := bake.Solo(context.Background(), geometry, settings)
 		if err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
-		if mesh, err = singleTileMesh(result.TileData); err != nil {
+		if mesh, err = result.NavMesh(); err != nil {
 			return nil, fmt.Errorf("level: %s: %w", name, err)
 		}
 	}
 	l := &Level{
 		Name:      name,
 		Mesh:      mesh,
+		Cache:     cache,
 		Baked:     true,
 		BakeTime:  time.Since(start),
 		Triangles: len(geometry.Triangles),
 	}
 	return l.finish(), nil
+}
+
+// tileCacheSize is the tile size of a tile cache bake when Options.TileSize
+// is 0: RecastDemo's TempObstacles sample's [Units: cells]
+const tileCacheSize = 48
+
+// bakeTileCache bakes geometry's heightfield layers and builds every tile
+// of the cache's navmesh.
+func bakeTileCache(geometry *bake.Geometry, settings bake.Settings, opts Options) (*tilecache.Cache, error) {
+	size := opts.TileSize
+	if size == 0 {
+		size = tileCacheSize
+	}
+	result, err := bake.TileCache(context.Background(), geometry, settings, bake.TileCacheOptions{TileSize: size, Workers: opts.Workers})
+	if err != nil {
+		return nil, err
+	}
+	cache, _, err := result.Cache(tilecache.Options{Workers: max(opts.Workers, 1)})
+	if err != nil {
+		return nil, err
+	}
+	for done := false; !done; {
+		if done, err = cache.Update(tilecache.Budget{}); err != nil {
+			return nil, err
+		}
+	}
+	return cache, nil
 }

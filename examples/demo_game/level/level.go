@@ -1,6 +1,7 @@
 // Package level gives the demo its navmesh: the level embedded in the binary
 // (RecastDemo's dungeon, see assets/README.md) or a file named on the
-// command line, baked or loaded, with the figures the demo prints.
+// command line, baked (as one tile, tiled, or into a tile cache whose
+// obstacles can carve it) or loaded, with the figures the demo prints.
 package level
 
 import (
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 // Level is a navmesh ready for the crowd.
@@ -31,6 +33,9 @@ type Level struct {
 	// OffMeshConnections counts the navmesh's off-mesh connections (the
 	// bake's drop and jump links with Options.Links).
 	OffMeshConnections int
+	// Cache is the tile cache the mesh is built from, with
+	// Options.TileCache; nil otherwise.
+	Cache *tilecache.Cache
 }
 
 // Options tune baking.
@@ -43,6 +48,10 @@ type Options struct {
 	// Links places the bake's drop and jump links
 	// (bake.DefaultLinkSettings).
 	Links bool
+	// TileCache bakes an .obj level into a tile cache (bake.TileCache, tiles
+	// of TileSize cells, 48 when 0) and builds the navmesh from it, so that
+	// obstacles can carve it; not with Links.
+	TileCache bool
 }
 
 // Load returns the level in path: a Wavefront .obj file is baked (see
@@ -52,6 +61,9 @@ type Options struct {
 func Load(path string, opts Options) (*Level, error) {
 	if opts.TileSize < 0 {
 		return nil, fmt.Errorf("level: tile size %d is negative", opts.TileSize)
+	}
+	if opts.TileCache && opts.Links {
+		return nil, fmt.Errorf("level: a tile cache with drop and jump links is not supported here")
 	}
 	if path == "" {
 		return Embedded(opts)
@@ -90,17 +102,4 @@ func loadNavmesh(name string, file []byte) (*Level, error) {
 		return nil, fmt.Errorf("level: %s: not an .obj level nor a navmesh file this demo reads: %w", name, err)
 	}
 	return (&Level{Name: name, Mesh: mesh, BakeTime: time.Since(start)}).finish(), nil
-}
-
-// singleTileMesh returns a mesh holding just data, its one tile spanning the
-// tile's bounds.
-func singleTileMesh(data *navmesh.TileData) (*navmesh.Mesh, error) {
-	mesh, err := navmesh.New(navmesh.SingleTileParams(data))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := mesh.AddTile(data, 0); err != nil {
-		return nil, err
-	}
-	return mesh, nil
 }

@@ -101,6 +101,9 @@ func Palette(layer *NavmeshLayer) color.Palette {
 	for _, c := range []color.RGBA{Background, Wall, InnerEdge, TileBorder, OffMeshLink, AgentOutline, VelocityLine, TextColor, TextBackground, CornerMark, NeighbourLine, BoundaryLine} {
 		add(c)
 	}
+	for _, c := range obstacleColors {
+		add(c)
+	}
 	for i := range agentHues {
 		add(AgentHue(i))
 		add(pathShade(i))

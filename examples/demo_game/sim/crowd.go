@@ -38,15 +38,18 @@ type Sim struct {
 	mode      Mode
 	target    geom.Vec3 // the common target in Gather mode
 	behaviour Behaviour
+	avoidance crowd.AvoidanceMethod
 	stats     Stats
 
 	query  *query.Query
 	filter *query.Filter
-	// regionFilter passes the main region only: spawn points and targets.
-	regionFilter *query.Filter
-	random       *rand.Rand
-	drawPath     [maxDrawnPath]query.StraightPathPoint
-	retarget     []ecs.Entity // agents to give a new target after a tick
+	// spawns draws spawn points and targets on the mesh's largest
+	// connected part, so no agent starts on an island it cannot leave,
+	// such as the top of a wall.
+	spawns   *query.ComponentSampler
+	random   *rand.Rand
+	drawPath [maxDrawnPath]query.StraightPathPoint
+	retarget []ecs.Entity // agents to give a new target after a tick
 
 	positions  generic.Map[components.Position]
 	velocities generic.Map[components.Velocity]
@@ -59,6 +62,16 @@ type Sim struct {
 
 	drawing *crowddraw.Crowd
 	samples *crowd.AvoidanceDebug
+
+	// obstacles are the crates and the door; doorIndex is the door's index
+	// (-1 without one); elapsed is the simulated time and scriptStep how
+	// far the obstacle script has got.
+	obstacles      []obstacle
+	doorIndex      int
+	doorHalfLength float32
+	doorClosed     bool
+	elapsed        float64
+	scriptStep     int
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
@@ -71,8 +84,14 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
+	filter := query.NewFilter()
+	spawns, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+	if err != nil {
+		return nil, fmt.Errorf("sim: spawn points: %w", err)
+	}
 	p, err := plugin.New(plugin.Config{
 		Mesh:            mesh,
+		TileCache:       config.TileCache,
 		MaxAgents:       config.MaxAgents,
 		MaxAgentRadius:  config.Radius,
 		Workers:         config.Workers,
@@ -82,24 +101,23 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
 	s := &Sim{
-		config:       config,
-		world:        ecs.NewWorld(),
-		crowd:        p,
-		index:        make(map[ecs.Entity]int, config.Agents),
-		behaviour:    DefaultBehaviour,
-		query:        q,
-		filter:       query.NewFilter(),
-		regionFilter: newRegionFilter(mesh),
-		random:       newRandom(config.Seed),
+		config:    config,
+		world:     ecs.NewWorld(),
+		crowd:     p,
+		index:     make(map[ecs.Entity]int, config.Agents),
+		behaviour: DefaultBehaviour,
+		query:     q,
+		filter:    filter,
+		spawns:    spawns,
+		random:    newRandom(config.Seed),
+		doorIndex: -1,
 	}
 	if err := p.Install(&s.world); err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
-	s.params = components.DefaultAgentParams()
-	s.params.Radius, s.params.Height = config.Radius, config.Height
+	s.params = components.AgentParamsForRadius(config.Radius) // the look-ahead ranges scale with it
+	s.params.Height = config.Height
 	s.params.MaxSpeed, s.params.MaxAcceleration = config.MaxSpeed, config.MaxAcceleration
-	s.params.CollisionQueryRange = config.Radius * 12
-	s.params.PathOptimizationRange = config.Radius * 30
 	s.params.UpdateFlags = s.behaviour.flags()
 
 	s.positions = generic.NewMap[components.Position](&s.world)
@@ -119,7 +137,7 @@ func New(mesh *navmesh.Mesh, config Config) (*Sim, error) {
 
 	specs := make([]plugin.AgentSpec, config.Agents)
 	for i := range specs {
-		point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+		point, err := s.spawns.RandomPoint(s.random.Float32)
 		if err != nil {
 			return nil, fmt.Errorf("sim: spawn agent %d: %w", i, err)
 		}
@@ -165,7 +183,7 @@ func (s *Sim) register(e ecs.Entity) {
 
 // wanderTarget sends agent e to a random navmesh point.
 func (s *Sim) wanderTarget(e ecs.Entity) error {
-	point, err := randomPoint(s.query, s.regionFilter, s.random.Float32)
+	point, err := s.spawns.RandomPoint(s.random.Float32)
 	if err != nil {
 		return fmt.Errorf("sim: random target: %w", err)
 	}
@@ -233,6 +251,25 @@ func (s *Sim) SetBehaviour(b Behaviour) {
 // Behaviour returns the steering options.
 func (s *Sim) Behaviour() Behaviour { return s.behaviour }
 
+// SetAvoidance switches every agent's obstacle avoidance to method, from
+// the next tick: the reference's high-quality adaptive sampling (the
+// default), its 33×33 grid, or ORCA with its default parameters.
+func (s *Sim) SetAvoidance(method crowd.AvoidanceMethod) error {
+	preset := crowd.AvoidancePreset(crowd.AvoidanceHigh)
+	preset.Method = method
+	if method == crowd.AvoidanceORCA {
+		preset = crowd.ORCAPreset()
+	}
+	if err := s.crowd.SetAvoidancePreset(&s.world, int(s.params.AvoidancePreset), preset); err != nil {
+		return fmt.Errorf("sim: set avoidance: %w", err)
+	}
+	s.avoidance = method
+	return nil
+}
+
+// Avoidance returns the agents' obstacle avoidance method.
+func (s *Sim) Avoidance() crowd.AvoidanceMethod { return s.avoidance }
+
 // Stats returns the figures so far, with the last tick's stage times.
 func (s *Sim) Stats() Stats {
 	st := s.stats
@@ -253,6 +290,10 @@ func (s *Sim) Step(dt float32) error {
 	if !(dt > 0) || dt > 1 {
 		return fmt.Errorf("sim: step: time step %v outside (0, 1] s", dt)
 	}
+	if err := s.runScript(s.elapsed); err != nil {
+		return fmt.Errorf("sim: step: %w", err)
+	}
+	s.elapsed += float64(dt)
 	start := time.Now()
 	if err := s.crowd.Step(&s.world, dt); err != nil {
 		return fmt.Errorf("sim: step: %w", err)

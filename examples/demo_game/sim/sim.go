@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 // Config sets up the demo crowd.
@@ -33,6 +34,14 @@ type Config struct {
 	// ArrivalDistance: an agent this close to its target has arrived
 	// [Limit: > 0] [Units: world units]
 	ArrivalDistance float32
+	// TileCache, when not nil, is the cache the navmesh is built from:
+	// crates and doors carve it.
+	TileCache *tilecache.Cache
+	// Script plays the default run's obstacles on a level with a tile
+	// cache: a door across a passage the agents use at 1 s, crates
+	// dropped in their ways at 1.5 s, the door closed at 3 s and opened at
+	// 7 s.
+	Script bool
 }
 
 // DefaultConfig returns RecastDemo's crowd tool agent (radius 0.6, height 2,
@@ -48,6 +57,7 @@ func DefaultConfig() Config {
 		MaxSpeed:        3.5,
 		MaxAcceleration: 8,
 		ArrivalDistance: 1.0,
+		Script:          true,
 	}
 }
 

@@ -1,0 +1,268 @@
+// Package crowdcheck measures how a crowd behaves, tick by tick: agents off
+// the navmesh or off their corridor, overlapping pairs, how much velocities
+// change, and at the end agents arrived, stuck or still waiting for a path.
+// `navtool crowd` and the crowd benchmarks share it, so that their figures
+// mean the same.
+package crowdcheck
+
+import (
+	"math"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/plugin"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// Tolerances of the checks.
+const (
+	// OnMeshXZ is how far (xz) from the nearest polygon a walking agent may
+	// be and still count as on the mesh [Units: world units]
+	OnMeshXZ = float32(0.01)
+	// OnMeshY is how far above or below the surface it may be.
+	OnMeshY = float32(0.5)
+	// OverlapSlack: two agents overlap when closer than the sum of their
+	// radii minus this [Units: world units]
+	OverlapSlack = float32(0.1)
+	// StuckWindow, StuckMove: an agent with a complete path, more than
+	// ReachedDistance from its target, that moved less than StuckMove over
+	// the last StuckWindow ticks is stuck.
+	StuckWindow     = 120
+	StuckMove       = float32(0.5)
+	ReachedDistance = float32(1)
+)
+
+// Result holds what a run measured.
+type Result struct {
+	// OffMesh counts agent-ticks of walking agents off the navmesh.
+	OffMesh int
+	// WallPenetrations counts agent-ticks of walking agents off the first
+	// polygon of their corridor.
+	WallPenetrations int
+	// OverlapAgentTicks counts pairs of walking agents closer than the sum
+	// of their radii minus OverlapSlack, summed over the ticks.
+	OverlapAgentTicks int
+	// VelocityChangePerTick is the mean change of a walking agent's
+	// velocity from one tick to the next, |v(t) - v(t-1)| in xz, over
+	// every agent-tick after the first: lower is smoother
+	// [Units: world units per second]
+	VelocityChangePerTick float64
+
+	// The end of the run (Finish).
+
+	// OutOfReach counts the agents whose target lies in another connected
+	// component of the navmesh than their start.
+	OutOfReach int
+	// Reached counts the agents within ReachedDistance (xz) of their
+	// target; ReachedReachable those of them whose target is within reach.
+	Reached, ReachedReachable int
+	// Stuck counts the agents with a complete path, not arrived, that moved
+	// less than StuckMove in the last StuckWindow ticks.
+	Stuck int
+	// PartialPaths counts agents whose corridor ends short of the target.
+	PartialPaths int
+	// WaitingForPath counts agents still waiting for a path.
+	WaitingForPath int
+}
+
+// Checker measures a run of agents of one plugin.
+type Checker struct {
+	p      *plugin.Plugin
+	world  *ecs.World
+	agents []ecs.Entity
+	q      *query.Query
+	filter *query.Filter
+
+	infos      []plugin.AgentInfo
+	outOfReach []bool        // target in another connected component than the start
+	history    [][]geom.Vec3 // ring of the last StuckWindow+1 positions per agent
+	cells      map[[2]int32][]int32
+	ticks      int
+
+	// velocities holds each agent's velocity at the last check, walking
+	// tells whether it was walking then.
+	velocities      []geom.Vec3
+	walking         []bool
+	velocityChange  float64
+	velocitySamples int
+
+	result Result
+}
+
+// New returns a checker of agents, walking on mesh with filter, in world.
+func New(mesh *navmesh.Mesh, filter *query.Filter, p *plugin.Plugin, world *ecs.World, agents []ecs.Entity) (*Checker, error) {
+	q, err := query.New(mesh, 2048)
+	if err != nil {
+		return nil, err
+	}
+	c := &Checker{
+		p: p, world: world, agents: agents, q: q, filter: filter,
+		infos:      make([]plugin.AgentInfo, len(agents)),
+		history:    make([][]geom.Vec3, StuckWindow+1),
+		cells:      map[[2]int32][]int32{},
+		velocities: make([]geom.Vec3, len(agents)),
+		walking:    make([]bool, len(agents)),
+	}
+	for i := range c.history {
+		c.history[i] = make([]geom.Vec3, len(agents))
+	}
+	return c, nil
+}
+
+// Classify finds, before the first tick, the agents whose target lies in
+// another connected component of the navmesh than their start.
+func (c *Checker) Classify() error {
+	c.outOfReach = make([]bool, len(c.agents))
+	snap := c.q.Mesh().Snapshot()
+	for i, e := range c.agents {
+		info, err := c.p.State(c.world, e)
+		if err != nil {
+			return err
+		}
+		target, err := c.q.FindNearestPoly(info.TargetPosition, geom.Vec3{OnMeshXZ, OnMeshY, OnMeshXZ}, c.filter)
+		if err != nil {
+			return err
+		}
+		c.outOfReach[i] = info.Poly != 0 && target.Ref != 0 && !snap.SameComponent(info.Poly, target.Ref)
+	}
+	return nil
+}
+
+// Check records the positions after a tick (call it after every tick, the
+// first one included) and counts off-mesh agents, agents off their
+// corridor, overlapping pairs and velocity changes. Agents crossing an
+// off-mesh connection are in the air by design and not checked.
+func (c *Checker) Check() error {
+	ring := c.history[c.ticks%len(c.history)]
+	c.ticks++
+	for i, e := range c.agents {
+		info, err := c.p.State(c.world, e)
+		if err != nil {
+			return err
+		}
+		c.infos[i] = info
+		ring[i] = info.Position
+		walking := info.Mode == components.AgentWalking
+		if walking && c.walking[i] {
+			dx, dz := info.Velocity[0]-c.velocities[i][0], info.Velocity[2]-c.velocities[i][2]
+			c.velocityChange += math.Sqrt(float64(dx*dx + dz*dz))
+			c.velocitySamples++
+		}
+		c.velocities[i], c.walking[i] = info.Velocity, walking
+		if !walking {
+			continue
+		}
+		if !c.onMesh(info.Position) {
+			c.result.OffMesh++
+		}
+		if !c.onPoly(info.Poly, info.Position) {
+			c.result.WallPenetrations++
+		}
+	}
+	c.result.OverlapAgentTicks += c.countOverlaps()
+	return nil
+}
+
+// onMesh reports whether a polygon lies under or over pos within the
+// tolerances.
+func (c *Checker) onMesh(pos geom.Vec3) bool {
+	nearest, err := c.q.FindNearestPoly(pos, geom.Vec3{OnMeshXZ * 10, OnMeshY, OnMeshXZ * 10}, c.filter)
+	if err != nil || nearest.Ref == 0 {
+		return false
+	}
+	return geom.Dist2D(nearest.Point, pos) <= OnMeshXZ && geom.Abs(nearest.Point[1]-pos[1]) <= OnMeshY
+}
+
+// onPoly reports whether pos lies on polygon ref (xz, within tolerance):
+// the polygon the agent's corridor starts with.
+func (c *Checker) onPoly(ref navmesh.Ref, pos geom.Vec3) bool {
+	closest, _, err := c.q.ClosestPointOnPoly(ref, pos)
+	return err == nil && geom.Dist2D(closest, pos) <= OnMeshXZ
+}
+
+// countOverlaps counts the pairs of walking agents on the same level closer
+// than the sum of their radii minus the slack.
+func (c *Checker) countOverlaps() int {
+	const cell = float32(1.2) // >= twice the largest radius used
+	for k, list := range c.cells {
+		c.cells[k] = list[:0]
+	}
+	key := func(p geom.Vec3) [2]int32 {
+		return [2]int32{int32(math.Floor(float64(p[0] / cell))), int32(math.Floor(float64(p[2] / cell)))}
+	}
+	for i := range c.infos {
+		if c.infos[i].Mode == components.AgentWalking {
+			k := key(c.infos[i].Position)
+			c.cells[k] = append(c.cells[k], int32(i))
+		}
+	}
+	params := components.DefaultAgentParams()
+	limit := 2*params.Radius - OverlapSlack
+	n := 0
+	for i := range c.infos {
+		if c.infos[i].Mode != components.AgentWalking {
+			continue
+		}
+		p := c.infos[i].Position
+		k := key(p)
+		for dx := int32(-1); dx <= 1; dx++ {
+			for dz := int32(-1); dz <= 1; dz++ {
+				for _, j := range c.cells[[2]int32{k[0] + dx, k[1] + dz}] {
+					if int(j) <= i {
+						continue
+					}
+					o := c.infos[j].Position
+					if geom.Abs(o[1]-p[1]) >= params.Height {
+						continue
+					}
+					if geom.Dist2D(o, p) < limit {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
+// Finish returns the figures of the run, given each agent's target: the
+// counts of Check and the state at the end (agents near their target, stuck
+// agents, partial paths and agents still waiting for a path).
+func (c *Checker) Finish(targets []geom.Vec3) Result {
+	r := c.result
+	if c.velocitySamples > 0 {
+		r.VelocityChangePerTick = c.velocityChange / float64(c.velocitySamples)
+	}
+	var past []geom.Vec3
+	if c.ticks > StuckWindow {
+		past = c.history[(c.ticks-1-StuckWindow)%len(c.history)]
+	}
+	for i := range c.agents {
+		info := c.infos[i]
+		dist := geom.Dist2D(info.Position, targets[i])
+		if c.outOfReach != nil && c.outOfReach[i] {
+			r.OutOfReach++
+		}
+		if dist <= ReachedDistance {
+			r.Reached++
+			if c.outOfReach == nil || !c.outOfReach[i] {
+				r.ReachedReachable++
+			}
+		}
+		if info.Partial {
+			r.PartialPaths++
+		}
+		switch info.Target {
+		case components.TargetRequesting, components.TargetWaitingForQueue, components.TargetWaitingForPath:
+			r.WaitingForPath++
+		}
+		complete := info.Target == components.TargetValid && !info.Partial
+		if past != nil && complete && dist > ReachedDistance &&
+			geom.Dist2D(info.Position, past[i]) < StuckMove {
+			r.Stuck++
+		}
+	}
+	return r
+}
