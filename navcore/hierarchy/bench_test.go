@@ -45,7 +45,7 @@ var (
 
 // bigBenchLevel bakes (or reads from the cache) the 1 km level and picks
 // reachable pairs: 200 per class, and 200 random pairs of any kind.
-func bigBenchLevel(b *testing.B) *benchLevel {
+func bigBenchLevel(b testing.TB) *benchLevel {
 	bigLevelOnce.Do(func() {
 		mesh, err := bigworld.Default().CachedMesh(context.Background(), 0)
 		if err != nil {

@@ -4,8 +4,6 @@ import (
 	"math"
 	"slices"
 	"unsafe"
-
-	"github.com/archenav/archenav/navcore/geom"
 )
 
 // clusterGraph is the upper level of a hierarchy for one cluster of tiles
@@ -70,12 +68,10 @@ type clusterLinks struct {
 }
 
 // twin is a port a node's crossings arrive at: node node of cluster
-// number cluster, with its representative point, and the cost of the
-// step.
+// number cluster, and the cost of the step.
 type twin struct {
 	cluster, node uint32
 	cost          float32
-	rep           geom.Vec3
 }
 
 func (l *clusterLinks) twinsOf(node int) []twin {
@@ -117,7 +113,7 @@ func buildLinks(c *clusterGraph, slots []slotEntry, model *costModel) *clusterLi
 						return
 					}
 				}
-				l.twins = append(l.twins, twin{cluster: beyond.cluster, node: node, cost: distance(&p.rep, &other.ports[q].rep), rep: other.ports[q].rep})
+				l.twins = append(l.twins, twin{cluster: beyond.cluster, node: node, cost: distance(&p.rep, &other.ports[q].rep)})
 			}
 			step(p.first())
 			for _, x := range g.extraOf(int(n.port)) {

@@ -94,11 +94,11 @@ type Hierarchy struct {
 	latest     atomic.Pointer[version]
 	refreshing atomic.Bool // a goroutine computes landmarks
 
-	mu              sync.Mutex // serializes builds; guards the fields below
-	recent          [recentVersions]*version
-	nextRecent      int
-	clusterIndex    map[clusterKey]uint32
-	clusterKeys     []clusterKey
+	mu           sync.Mutex // serializes builds; guards the fields below
+	recent       [recentVersions]*version
+	nextRecent   int
+	clusterIndex map[clusterKey]uint32
+	clusterKeys  []clusterKey
 	// clusterRegion gives, per cluster number, its region's number;
 	// regionIndex numbers the regions by their key and regionClusters
 	// lists each one's cluster numbers, sorted.

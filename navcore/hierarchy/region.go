@@ -21,15 +21,14 @@ import (
 // rebuilds the regions of the clusters whose graphs or steps changed.
 type regionGraph struct {
 	// members are the numbers of the region's clusters that have tiles,
-	// sorted; memberBase gives, per member, the index in local of its
-	// first node.
-	members    []uint32
-	memberBase []uint32
-	// local gives, per node of each member, its index among nodes, -1 for
-	// a node inside the region.
-	local []int32
-	nodes []regionNode
-	edges []clusterEdge
+	// in the order of their grid keys (so that the graph does not depend
+	// on how the hierarchy numbered them); memberNodes gives, per member, the end of its nodes in
+	// nodes (which come member after member, each member's by node index,
+	// so that localOf finds them by binary search).
+	members     []uint32
+	memberNodes []uint32
+	nodes       []regionNode
+	edges       []clusterEdge
 	// paths hold, per edge, its way over the cluster level (see
 	// regionPathWord).
 	paths []uint64
@@ -53,16 +52,24 @@ func (r *regionGraph) edgesOf(node int) (first, end int) {
 // localOf returns the index among r.nodes of node node of cluster number
 // cluster, -1 when it is not a node of the region level.
 func (r *regionGraph) localOf(cluster, node uint32) int {
-	for k, m := range r.members {
-		if m == cluster {
-			return int(r.local[r.memberBase[k]+node])
-		}
+	k := slices.Index(r.members, cluster)
+	if k < 0 {
+		return -1
 	}
-	return -1
+	first := uint32(0)
+	if k > 0 {
+		first = r.memberNodes[k-1]
+	}
+	nodes := r.nodes[first:r.memberNodes[k]]
+	i, ok := slices.BinarySearchFunc(nodes, node, func(n regionNode, node uint32) int { return int(n.node) - int(node) })
+	if !ok {
+		return -1
+	}
+	return int(first) + i
 }
 
 func (r *regionGraph) memoryBytes() int {
-	return int(unsafe.Sizeof(*r)) + 4*(cap(r.members)+cap(r.memberBase)+cap(r.local)) +
+	return int(unsafe.Sizeof(*r)) + 4*(cap(r.members)+cap(r.memberNodes)) +
 		cap(r.nodes)*int(unsafe.Sizeof(regionNode{})) + cap(r.edges)*int(unsafe.Sizeof(clusterEdge{})) + 8*cap(r.paths)
 }
 
@@ -122,17 +129,23 @@ func (b *regionBuilder) buildRegion(v *version, region uint32, numbers []uint32,
 	if len(r.members) == 0 {
 		return nil
 	}
+	slices.SortFunc(r.members, func(a, b uint32) int {
+		ka, kb := v.clusters[a].key, v.clusters[b].key
+		if ka.y != kb.y {
+			return int(ka.y - kb.y)
+		}
+		return int(ka.x - kb.x)
+	})
 	// Number the members' nodes as states, and pick the region's nodes.
 	b.base = b.base[:0]
 	b.local = b.local[:0]
 	b.nodes = b.nodes[:0]
 	b.nodeState = b.nodeState[:0]
 	states := uint32(0)
-	r.memberBase = make([]uint32, len(r.members))
+	r.memberNodes = make([]uint32, len(r.members))
 	for k, number := range r.members {
 		c := v.clusters[number]
 		b.base = append(b.base, states)
-		r.memberBase[k] = states
 		for n := range c.nodes {
 			cn := &c.nodes[n]
 			g := v.slots[cn.slot].graph
@@ -146,6 +159,7 @@ func (b *regionBuilder) buildRegion(v *version, region uint32, numbers []uint32,
 			}
 		}
 		states += uint32(len(c.nodes))
+		r.memberNodes[k] = uint32(len(b.nodes))
 	}
 	n := int(states)
 	b.cost = slices.Grow(b.cost[:0], n)[:n]
@@ -168,7 +182,6 @@ func (b *regionBuilder) buildRegion(v *version, region uint32, numbers []uint32,
 		}
 		b.nodes[i].edgeEnd = uint32(len(b.edges))
 	}
-	r.local = slices.Clone(b.local)
 	r.nodes = slices.Clone(b.nodes)
 	r.edges = slices.Clone(b.edges)
 	r.paths = slices.Clone(b.paths)

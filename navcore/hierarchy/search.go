@@ -133,9 +133,9 @@ type Searcher struct {
 	startRegion uint32
 	goalRegion  uint32
 	useRegions  bool
-	startCosts   []float32 // per port of the start tile
-	goalCosts    []float32 // per port of the goal tile
-	directCost   float32   // start to goal inside the start tile
+	startCosts  []float32 // per port of the start tile
+	goalCosts   []float32 // per port of the goal tile
+	directCost  float32   // start to goal inside the start tile
 	// startSearch and goalSearch are the searches inside the start and
 	// goal tiles, kept for stitching; local joins pieces of a corridor.
 	startSearch    tileSearch
@@ -143,12 +143,12 @@ type Searcher struct {
 	local          tileSearch
 	startCrossings []searchCrossing
 	goalCrossings  []searchCrossing
-	landmarks    *landmarks
-	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
-	goalBounded  bool      // goalBounds are computed
-	allowed      []uint32  // per slot: gen when the refinement may enter it
-	routeTiles   []uint32
-	touches      []uint32 // per slot: gen once a route tile links to it
+	landmarks      *landmarks
+	goalBounds     []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
+	goalBounded    bool      // goalBounds are computed
+	allowed        []uint32  // per slot: gen when the refinement may enter it
+	routeTiles     []uint32
+	touches        []uint32 // per slot: gen once a route tile links to it
 
 	refine refineSearch
 	// route is the route of the search over ports and clusters, start to
@@ -156,7 +156,6 @@ type Searcher struct {
 	route    []int32
 	stitch   stitcher
 	stitched bool
-	zzStitched bool
 }
 
 // abstractNode is a port in the search over ports and clusters.
@@ -289,7 +288,6 @@ func (s *Searcher) plainPath(path []navmesh.Ref) (Result, error) {
 // fallback set and the Query's sliced search started when sliced).
 func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
 	s.clearSearch()
-	s.zzStitched = false
 	s.localSettled, s.abstractClosed, s.refineClosed, s.unpaid = 0, 0, 0, 0
 	s.phase = phaseFailed
 	snap := s.mesh.Snapshot()
@@ -380,8 +378,6 @@ func (s *Searcher) clearSearch() {
 	s.status, s.fallback, s.visited = 0, FallbackNone, 0
 	s.stitched = false
 }
-
-func (s *Searcher) zzReset() { s.zzStitched = false }
 
 // tileCrossings fills *buf with the crossings of the tile of graph g,
 // with their portal middles.
@@ -603,7 +599,7 @@ func (s *Searcher) expand(u int32) {
 				twins := v.links[exit.cluster].twinsOf(int(exit.node))
 				for i := range twins {
 					t := &twins[i]
-					s.reachClusterNode(t.cluster, t.node, &t.rep, cost+e.cost+t.cost, u, regionVia(k))
+					s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, regionVia(k))
 				}
 			}
 			return
@@ -617,7 +613,7 @@ func (s *Searcher) expand(u int32) {
 			twins := links.twinsOf(int(e.to))
 			for i := range twins {
 				t := &twins[i]
-				s.reachClusterNode(t.cluster, t.node, &t.rep, cost+e.cost+t.cost, u, int32(k))
+				s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, int32(k))
 			}
 		}
 		return
@@ -676,20 +672,29 @@ func (s *Searcher) reachPort(slot, port uint32, rep *geom.Vec3, cost float32, pa
 	s.reachNode(s.l0Base+int32(s.l0Offset[slot]+port), slot, port, rep, cost, parent, via)
 }
 
-// reachClusterNode is reachPort for node node of cluster number.
+// reachClusterNode is reachPort for node node of cluster number; rep
+// may be nil, for the port's own.
 func (s *Searcher) reachClusterNode(number, node uint32, rep *geom.Vec3, cost float32, parent, via int32) {
 	if number == s.startCluster || number == s.goalCluster {
 		n := &s.v.clusters[number].nodes[node]
+		if rep == nil {
+			rep = &s.v.slots[n.slot].graph.ports[n.port].rep
+		}
 		s.reachNode(s.l0Base+int32(s.l0Offset[n.slot]+n.port), n.slot, n.port, rep, cost, parent, via)
 		return
 	}
 	s.reachNode(int32(s.v.clusterNodeBase[number]+node), number, node, rep, cost, parent, via)
 }
 
-// reachNode records that node i, named (a, b), is reached at cost.
+// reachNode records that node i, named (a, b), is reached at cost; rep,
+// the node's representative point, may be nil for a cluster node.
 func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32, parent, via int32) {
 	n := &s.nodes[i]
 	if n.gen != s.gen {
+		if rep == nil {
+			c := &s.v.clusters[a].nodes[b]
+			rep = &s.v.slots[c.slot].graph.ports[c.port].rep
+		}
 		h := distance(rep, &s.goalPos) * heuristicScale
 		if i < s.l0Base && s.landmarks != nil {
 			if !s.goalBounded {
@@ -783,7 +788,6 @@ func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
 		path[0] = s.startRef
 		result.Count = 1
 	} else if s.stitched {
-		s.zzStitched = true
 		corridor := s.stitch.corridor
 		result.Count = copy(path, corridor)
 		if len(corridor) > len(path) {

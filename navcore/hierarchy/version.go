@@ -20,8 +20,8 @@ type version struct {
 	slots []slotEntry
 	// clusters and links are indexed by the hierarchy's cluster numbers;
 	// nil for a cluster without tiles.
-	clusters  []*clusterGraph
-	links     []*clusterLinks
+	clusters []*clusterGraph
+	links    []*clusterLinks
 	// regions are indexed by the hierarchy's region numbers; nil for a
 	// region without nodes, or all nil without a top level.
 	regions []*regionGraph
