@@ -19,8 +19,11 @@ type Options struct {
 	ClusterSize int
 	// RegionSize is the side of a region, the top level's unit, in
 	// clusters: long searches cross the regions between their start and
-	// goal on the top level. 1 leaves the top level out; larger regions
-	// make long searches cheaper and a tile change dearer
+	// goal on the top level, closing fewer nodes. 1 leaves the top level
+	// out. On the 1 km level of internal/bigworld regions of 2 close 40 %
+	// fewer nodes on long searches but take as long (each node costs
+	// more), add a tenth to the memory and double a tile change's cost,
+	// so the default leaves them out
 	// [Limit: 0..MaxRegionSize; 0 = DefaultRegionSize]
 	RegionSize int
 	// MaxPortWidth bounds the stretch of tile border one port covers:
@@ -51,7 +54,7 @@ const (
 	// one bit per tile of a cluster's ways in a 64-bit mask.
 	MaxClusterSize = 8
 	// DefaultRegionSize is the region side when Options.RegionSize is 0.
-	DefaultRegionSize = 2
+	DefaultRegionSize = 1
 	// MaxRegionSize is the largest Options.RegionSize.
 	MaxRegionSize = 8
 	// DefaultLandmarks is the number of landmarks when Options.Landmarks

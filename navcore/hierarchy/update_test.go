@@ -284,7 +284,7 @@ func TestUpdateMatchesFreshBuild(t *testing.T) {
 				swapWith = other
 			}
 			filter := costlyFilter()
-			opts := Options{ManualLandmarks: true, Workers: 2}
+			opts := Options{ManualLandmarks: true, Workers: 2, RegionSize: 2}
 			h, err := New(mesh, filter, opts)
 			require.NoError(t, err)
 			w := newTileSwapper(t, mesh, swapWith, 5)
