@@ -169,9 +169,11 @@ type abstractNode struct {
 	// a and b name the port: its tile's slot and its index there for a
 	// node of the bottom level, its cluster number and node index there
 	// for a cluster node.
-	a, b   uint32
-	gen    uint32
-	closed bool
+	a, b uint32
+	// heapIndex is its place on the open list, -1 off it.
+	heapIndex int32
+	gen       uint32
+	closed    bool
 }
 
 // regionVia is the via of a node reached through region edge k; viaEdge
@@ -192,7 +194,8 @@ func viaEdge(via int32) (k int, region, ok bool) {
 }
 
 // heapEntry is a node on an open list with the total cost it was pushed
-// with. The lists keep no place per node: a node whose cost drops is
+// with. The Searcher's list keeps each node once (abstractNode.heapIndex);
+// the other lists keep no place per node: a node whose cost drops is
 // pushed again, and entries whose total no longer matches, or whose node
 // is closed, are skipped when they come out.
 type heapEntry struct {
@@ -472,7 +475,7 @@ func (s *Searcher) openAbstract() {
 	s.startNode = s.l0Base + int32(ports)
 	s.goalNode = s.startNode + 1
 	start := &s.nodes[s.startNode]
-	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, gen: s.gen}
+	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, heapIndex: -1, gen: s.gen}
 	s.push(s.startNode, start.heuristic)
 }
 
@@ -706,7 +709,7 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 				h = s.landmarkBound(int(i), h)
 			}
 		}
-		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, heapIndex: -1, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
@@ -719,7 +722,7 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 func (s *Searcher) reachGoal(cost float32, parent int32) {
 	n := &s.nodes[s.goalNode]
 	if n.gen != s.gen {
-		*n = abstractNode{cost: float32(math.Inf(1)), gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heapIndex: -1, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
@@ -802,23 +805,64 @@ func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
 	return result, nil
 }
 
-// push puts node i on the open list with total cost total.
+// push puts node i on the open list with total cost total, or moves it
+// up there when it is on it already (its total only ever drops). The
+// list keeps each node once, at the place its heapIndex says.
 func (s *Searcher) push(i int32, total float32) {
-	s.heap = pushEntry(s.heap, heapEntry{total: total, node: i})
+	n := &s.nodes[i]
+	at := n.heapIndex
+	if at < 0 {
+		s.heap = append(s.heap, heapEntry{})
+		at = int32(len(s.heap) - 1)
+	}
+	h := s.heap
+	for at > 0 {
+		parent := (at - 1) / 2
+		if h[parent].total <= total {
+			break
+		}
+		h[at] = h[parent]
+		s.nodes[h[at].node].heapIndex = at
+		at = parent
+	}
+	h[at] = heapEntry{total: total, node: i}
+	n.heapIndex = at
 }
 
-// pop takes the cheapest open node off the open list, skipping stale
-// entries; ok is false when none is left.
+// pop takes the cheapest open node off the open list; ok is false when
+// none is left.
 func (s *Searcher) pop() (int32, bool) {
-	for len(s.heap) > 0 {
-		var e heapEntry
-		s.heap, e = popEntry(s.heap)
-		n := &s.nodes[e.node]
-		if !n.closed && e.total == n.cost+n.heuristic {
-			return e.node, true
-		}
+	h := s.heap
+	if len(h) == 0 {
+		return 0, false
 	}
-	return 0, false
+	top := h[0].node
+	s.nodes[top].heapIndex = -1
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	s.heap = h
+	if len(h) == 0 {
+		return top, true
+	}
+	at, n := 0, len(h)
+	for {
+		child := 2*at + 1
+		if child >= n {
+			break
+		}
+		if child+1 < n && h[child+1].total < h[child].total {
+			child++
+		}
+		if h[child].total >= last.total {
+			break
+		}
+		h[at] = h[child]
+		s.nodes[h[at].node].heapIndex = int32(at)
+		at = child
+	}
+	h[at] = last
+	s.nodes[last.node].heapIndex = int32(at)
+	return top, true
 }
 
 // pushEntry adds e to the binary heap h.
