@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"github.com/archenav/archenav/navcore/geom"
 	"math"
 	"slices"
 	"unsafe"
@@ -29,6 +30,18 @@ type clusterGraph struct {
 	// paths hold, per edge, its way over the ports of the bottom level
 	// (see clusterPathWord).
 	paths []uint64
+	// lower and upper bound the points of its nodes' ports, so that a
+	// search can bound their distance to a point without reading them.
+	lower, upper geom.Vec3
+}
+
+// farthest returns the largest distance from p to a point of c's nodes'
+// ports (at least: to the corner of their box farthest from p).
+func (c *clusterGraph) farthest(p *geom.Vec3) float32 {
+	dx := max(p.X()-c.lower.X(), c.upper.X()-p.X())
+	dy := max(p.Y()-c.lower.Y(), c.upper.Y()-p.Y())
+	dz := max(p.Z()-c.lower.Z(), c.upper.Z()-p.Z())
+	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
 }
 
 // clusterNode is one node of the upper level: port port of the tile in
@@ -267,6 +280,16 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 		start = end
 	}
 	c.nodes = slices.Clone(b.nodes)
+	for k, n := range c.nodes {
+		rep := tiles[c.tileIndex(n.slot)].ports[n.port].rep
+		if k == 0 {
+			c.lower, c.upper = rep, rep
+		}
+		for axis := range 3 {
+			c.lower[axis] = min(c.lower[axis], rep[axis])
+			c.upper[axis] = max(c.upper[axis], rep[axis])
+		}
+	}
 	c.edges = slices.Clone(b.out)
 	c.paths = slices.Clone(b.outPaths)
 	switch {

@@ -694,18 +694,30 @@ func (s *Searcher) reachClusterNode(number, node uint32, rep *geom.Vec3, cost fl
 func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32, parent, via int32) {
 	n := &s.nodes[i]
 	if n.gen != s.gen {
-		if rep == nil {
-			c := &s.v.clusters[a].nodes[b]
-			rep = &s.v.slots[c.slot].graph.ports[c.port].rep
+		var h float32
+		if i < s.l0Base && s.landmarks != nil && !s.goalBounded {
+			// The first cluster node of the search: short searches,
+			// which stay in the start and goal clusters, skip this.
+			s.boundGoal()
 		}
-		h := distance(rep, &s.goalPos) * heuristicScale
-		if i < s.l0Base && s.landmarks != nil {
-			if !s.goalBounded {
-				// The first cluster node of the search: short searches,
-				// which stay in the start and goal clusters, skip this.
-				s.boundGoal()
+		switch {
+		case i < s.l0Base && s.landmarks != nil && rep == nil:
+			// The landmarks' bound first: when it beats the distance to
+			// the farthest of the cluster's ports, the port's own point
+			// (three reads away) cannot raise it.
+			h = s.landmarkBound(int(i), 0)
+			c := s.v.clusters[a]
+			if h < c.farthest(&s.goalPos)*heuristicScale {
+				node := &c.nodes[b]
+				h = max(h, distance(&s.v.slots[node.slot].graph.ports[node.port].rep, &s.goalPos)*heuristicScale)
 			}
-			if s.landmarks != nil {
+		default:
+			if rep == nil {
+				c := &s.v.clusters[a].nodes[b]
+				rep = &s.v.slots[c.slot].graph.ports[c.port].rep
+			}
+			h = distance(rep, &s.goalPos) * heuristicScale
+			if i < s.l0Base && s.landmarks != nil {
 				h = s.landmarkBound(int(i), h)
 			}
 		}
