@@ -205,7 +205,7 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 			b.adjStart[local] = uint32(len(b.adjacency))
 			tileEdges := g.edgesOf(p)
 			for r, e := range tileEdges {
-				b.adjacency = append(b.adjacency, edge{cost: e.cost, to: b.portBase[i] + e.to})
+				b.adjacency = append(b.adjacency, edge{cost: e.cost, to: b.portBase[i] + uint32(e.to)})
 				b.adjRank = append(b.adjRank, uint8(min(r, 255)))
 			}
 			j := c.tileIndex(g.ports[p].neighbour)

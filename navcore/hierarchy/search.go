@@ -109,8 +109,9 @@ type Searcher struct {
 	visited          int
 	// The nodes each part of the search closed, for tests.
 	localSettled, abstractClosed, refineClosed int
-	// unpaid counts the nodes InitSlicedFindPath closed that no update has
-	// counted yet.
+	// unpaid counts the nodes closed outside the iterations (by
+	// InitSlicedFindPath, and by the searches joining a stitched corridor)
+	// that no update has counted yet.
 	unpaid int
 
 	// The search over ports and clusters. Its nodes are numbered: the
@@ -627,7 +628,7 @@ func (s *Searcher) expand(u int32) {
 	// The bottom level: through the tile, and across the border.
 	g := entry.graph
 	for _, e := range g.edgesOf(int(p)) {
-		s.reachPort(slot, e.to, &g.ports[e.to].rep, cost+e.cost, u, -1)
+		s.reachPort(slot, uint32(e.to), &g.ports[e.to].rep, cost+e.cost, u, -1)
 	}
 	if slot == s.goalSlot {
 		if c := s.goalCosts[p]; c < float32(math.Inf(1)) {

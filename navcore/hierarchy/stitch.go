@@ -61,9 +61,12 @@ func (s *Searcher) openStitch() {
 	st.failed = false
 }
 
-// stitchSteps stitches up to iterations steps of the route (a step and the
-// nodes of any search joining pieces count one each); done is set at the
-// goal or when stitching failed (s.stitch.failed).
+// stitchSteps stitches up to iterations steps of the route; done is set
+// at the goal or when stitching failed (s.stitch.failed). A step counts
+// one iteration; the nodes of the searches joining pieces count as
+// visited and are paid for by the next updates of a sliced search (as the
+// searches inside the start and goal tiles are), so that an update never
+// uses more than it was given.
 func (s *Searcher) stitchSteps(iterations int) (used int, done bool) {
 	st := &s.stitch
 	for used < iterations {
@@ -71,7 +74,9 @@ func (s *Searcher) stitchSteps(iterations int) (used int, done bool) {
 			return used, true
 		}
 		used++
-		used += s.stitchStep(s.route[st.at-1], s.route[st.at])
+		closed := s.stitchStep(s.route[st.at-1], s.route[st.at])
+		s.visited += closed
+		s.unpaid += closed
 		st.at++
 	}
 	return used, st.failed || st.at >= len(s.route)
@@ -182,7 +187,7 @@ func (s *Searcher) stitchClusterEdge(c *clusterGraph, k int, slot, port uint32) 
 		edges := g.edgesOf(int(port))
 		if rank < len(edges) {
 			closed += s.stitchEdge(slot, port, &edges[rank])
-			port = edges[rank].to
+			port = uint32(edges[rank].to)
 			continue
 		}
 		x, ok := g.crossingOf(int(port), rank-len(edges))
@@ -230,7 +235,7 @@ func (s *Searcher) portOfNode(i int32) (slot, port uint32) {
 func (s *Searcher) stitchTileEdge(slot, from, to uint32) int {
 	edges := s.v.slots[slot].graph.edgesOf(int(from))
 	for k := range edges {
-		if edges[k].to == to {
+		if uint32(edges[k].to) == to {
 			return s.stitchEdge(slot, from, &edges[k])
 		}
 	}
@@ -241,16 +246,16 @@ func (s *Searcher) stitchTileEdge(slot, from, to uint32) int {
 // stitchEdge adds the polygons of tile edge e out of port from, or marks
 // them pending when they were not kept or do not start where the corridor
 // ends.
-func (s *Searcher) stitchEdge(slot, from uint32, e *edge) int {
+func (s *Searcher) stitchEdge(slot, from uint32, e *tileEdge) int {
 	st := &s.stitch
 	if st.pending {
 		return 0
 	}
-	steps, source, ok := pathSteps(e.path)
+	steps, ok := pathSteps(e.path)
 	g := s.v.slots[slot].graph
 	last := st.last()
-	x, haveSource := g.crossingOf(int(from), source)
-	if !ok || !haveSource || last.TileIndex() != slot || last.PolyIndex() != x.from {
+	x := g.ports[from].first()
+	if !ok || last.TileIndex() != slot || last.PolyIndex() != x.from {
 		st.pending = true
 		return 0
 	}
