@@ -279,6 +279,13 @@ func (c *Corridor) MovePositionNoFarther(pos geom.Vec3, q *query.Query, filter *
 // it started before MovePositionNoFarther refuses it [Units: world units]
 const moveAwayTolerance = float32(0.001)
 
+// The refusals of MovePositionNoFarther, made once: a crowd meets some at
+// tile borders every tick, and formatting them would allocate.
+var (
+	errMoveEndsFarther = fmt.Errorf("crowd: move position no farther: the move ends farther from its goal than it starts: %w", ErrMoveAway)
+	errMoveGoesBeyond  = fmt.Errorf("crowd: move position no farther: the move goes farther than its goal: %w", ErrMoveAway)
+)
+
 func (c *Corridor) movePosition(op string, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool) error {
 	return c.move(op, pos, q, filter, snapOnEdges, false)
 }
@@ -297,10 +304,10 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	if noFarther {
 		goal := geom.Dist2D(c.position, pos)
 		if after := geom.Dist2D(result, pos); after > goal+moveAwayTolerance {
-			return fmt.Errorf("crowd: %s: the move ends %v from its goal, %v more than it starts: %w", op, after, after-goal, ErrMoveAway)
+			return errMoveEndsFarther
 		}
 		if moved := geom.Dist2D(result, c.position); moved > goal+moveAwayTolerance {
-			return fmt.Errorf("crowd: %s: the move goes %v, %v beyond its goal: %w", op, moved, moved-goal, ErrMoveAway)
+			return errMoveGoesBeyond
 		}
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
