@@ -3,6 +3,7 @@ package crowd
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -49,6 +50,27 @@ type Corridor struct {
 	shortcut [corridorMaxShortcut]navmesh.Ref
 
 	validity validityCache
+
+	// What FindCorners remembers of the mesh (see cornerEnds): the
+	// position the last move left inside the first polygon, and the
+	// target's closest point on the last polygon.
+	inside  insidePoint
+	clamped clampedTarget
+}
+
+// insidePoint records that pos lay inside polygon ref (seen from above) in
+// snapshot: ClosestPointOnPolyBoundary returns it unchanged.
+type insidePoint struct {
+	snapshot *navmesh.Snapshot
+	ref      navmesh.Ref
+	pos      geom.Vec3
+}
+
+// clampedTarget is ClosestPointOnPolyBoundary(ref, target) in snapshot.
+type clampedTarget struct {
+	snapshot        *navmesh.Snapshot
+	ref             navmesh.Ref
+	target, closest geom.Vec3
 }
 
 // NewCorridor returns an empty corridor holding up to maxPath polygons
@@ -99,7 +121,11 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	if len(corners) == 0 {
 		return 0, nil
 	}
-	n, _, err := q.FindStraightPath(c.position, c.target, c.path[:c.count], corners, 0)
+	start, end, err := c.cornerEnds(q)
+	if err != nil {
+		return 0, fmt.Errorf("crowd: find corners: %w", err)
+	}
+	n, _, err := q.FindStraightPathOnCorridor(start, end, c.target, c.path[:c.count], corners, 0)
 	if err != nil {
 		return 0, fmt.Errorf("crowd: find corners: %w", err)
 	}
@@ -126,6 +152,39 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 		}
 	}
 	return n, nil
+}
+
+// cornerEnds returns the position and the target moved onto the first and
+// the last polygon, as FindStraightPath moves them
+// (ClosestPointOnPolyBoundary), without looking the polygons up when the
+// corridor knows the answer: the same position inside the same first
+// polygon, or the same target on the same last polygon, in the same mesh
+// snapshot (a snapshot never changes) give the same points.
+func (c *Corridor) cornerEnds(q *query.Query) (start, end geom.Vec3, err error) {
+	snapshot := q.Mesh().Snapshot()
+	first, last := c.path[0], c.path[c.count-1]
+	start = c.position
+	if in := &c.inside; in.snapshot != snapshot || in.ref != first || !sameBits(in.pos, c.position) {
+		if start, err = q.ClosestPointOnPolyBoundary(first, c.position); err != nil {
+			return geom.Vec3{}, geom.Vec3{}, err
+		}
+	}
+	if t := &c.clamped; t.snapshot != snapshot || t.ref != last || !sameBits(t.target, c.target) {
+		closest, err := q.ClosestPointOnPolyBoundary(last, c.target)
+		if err != nil {
+			return geom.Vec3{}, geom.Vec3{}, err
+		}
+		*t = clampedTarget{snapshot: snapshot, ref: last, target: c.target, closest: closest}
+	}
+	return start, c.clamped.closest, nil
+}
+
+// sameBits reports whether a and b are the same bit for bit (unlike ==,
+// which takes -0 for 0 and no NaN for itself).
+func sameBits(a, b geom.Vec3) bool {
+	return math.Float32bits(a[0]) == math.Float32bits(b[0]) &&
+		math.Float32bits(a[1]) == math.Float32bits(b[1]) &&
+		math.Float32bits(a[2]) == math.Float32bits(b[2])
 }
 
 // OptimizePathVisibility shortcuts the start of the corridor towards next
@@ -316,12 +375,21 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	// component of result and then passing it on would make the copy read
 	// across the write, which stalls store forwarding.
 	y := c.position[1]
+	snapshot := q.Mesh().Snapshot()
+	inside := false
 	if h, err := q.PolyHeight(c.path[0], result); err == nil {
-		y = h
+		y, inside = h, true
 	} else if snapOnEdges {
 		y = edgeHeight(q, c.path[0], geom.Vec3{result[0], y, result[2]})
 	}
 	c.position = geom.Vec3{result[0], y, result[2]}
+	// PolyHeight found a ground polygon's point inside it with the test
+	// ClosestPointOnPolyBoundary makes, which then returns it unchanged:
+	// FindCorners need not ask.
+	if _, poly, err := snapshot.TileAndPoly(c.path[0]); inside && err == nil &&
+		poly.Type() == navmesh.PolyTypeGround && q.Mesh().Snapshot() == snapshot {
+		c.inside = insidePoint{snapshot: snapshot, ref: c.path[0], pos: c.position}
+	}
 	return nil
 }
 
