@@ -45,17 +45,17 @@ type Corridor struct {
 	path     []navmesh.Ref // the whole buffer; count are in use
 	count    int
 
+	// What FindCorners remembers of the mesh (see cornerEnds), next to
+	// the fields it reads anyway: the position the last move left inside
+	// the first polygon, and the target's closest point on the last one.
+	inside  insidePoint
+	clamped clampedTarget
+
 	// Scratch for the local searches.
 	visited  [corridorMaxVisited]navmesh.Ref
 	shortcut [corridorMaxShortcut]navmesh.Ref
 
 	validity validityCache
-
-	// What FindCorners remembers of the mesh (see cornerEnds): the
-	// position the last move left inside the first polygon, and the
-	// target's closest point on the last polygon.
-	inside  insidePoint
-	clamped clampedTarget
 }
 
 // insidePoint records that pos lay inside polygon ref (seen from above) in
