@@ -11,10 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 )
+
+// typeTestLevels are the levels the agent-type bakes are compared on:
+// dungeon by default, nav_test too with ARCHENAV_LONG=1 (CI).
+func typeTestLevels() []string {
+	if longtest.Enabled() {
+		return []string{"dungeon", "nav_test"}
+	}
+	return []string{"dungeon"}
+}
 
 // testAgentTypes returns five types over the default settings that share
 // in every way there is: ogre shares the soldier's rasterization only (it
@@ -62,7 +72,7 @@ func requireSameSolo(t *testing.T, want, got *SoloResult, name string) {
 
 func TestSoloTypesEqualSeparateBakes(t *testing.T) {
 	types := testAgentTypes()
-	for _, level := range []string{"dungeon", "nav_test"} {
+	for _, level := range typeTestLevels() {
 		t.Run(level, func(t *testing.T) {
 			g := loadTestMesh(t, level)
 			separate := make([]*SoloResult, len(types))

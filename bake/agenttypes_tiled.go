@@ -117,7 +117,12 @@ func TileCacheTypes(ctx context.Context, g *Geometry, types []AgentType, opts Ti
 		ctx = context.Background()
 	}
 	bakers, areas, err := typeTileBakers(g, types, TiledOptions{TileSize: opts.TileSize, Workers: opts.Workers}, opts.Tiles,
-		func(b *TileBaker) error { return b.checkLayerTileSize(0) })
+		func(b *TileBaker) error {
+			if err := b.checkLayerTileSize(0); err != nil {
+				return err
+			}
+			return b.checkNoLayerLinks()
+		})
 	if err != nil {
 		return nil, err
 	}

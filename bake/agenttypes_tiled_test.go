@@ -87,7 +87,7 @@ func navmeshFile(t *testing.T, r *TiledResult) []byte {
 
 func TestTiledTypesEqualSeparateBakes(t *testing.T) {
 	types := tiledAgentTypes()
-	for _, level := range []string{"dungeon", "nav_test"} {
+	for _, level := range typeTestLevels() {
 		t.Run(level, func(t *testing.T) {
 			g := loadTestMesh(t, level)
 			separate := make([]*TiledResult, len(types))
@@ -165,8 +165,9 @@ func TestTileCacheTypesEqualSeparateBakes(t *testing.T) {
 	types := tiledAgentTypes()
 	for i := range types {
 		types[i].Settings.TileSize = 48
+		types[i].Settings.Links = LinkSettings{} // layers hold no links (ErrLinksInLayers)
 	}
-	for _, level := range []string{"dungeon", "nav_test"} {
+	for _, level := range typeTestLevels() {
 		t.Run(level, func(t *testing.T) {
 			g := loadTestMesh(t, level)
 			opts := TileCacheOptions{Workers: 2, Compressor: tilecache.FastLZ{}}

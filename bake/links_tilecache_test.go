@@ -77,3 +77,27 @@ func TestLinksInTileCacheTiles(t *testing.T) {
 	assert.NotSame(t, before.Data, after.Data, "the tile was built again")
 	checkStored("after the obstacle")
 }
+
+// TestTileCacheBakesRefuseLinks: layers hold no off-mesh connections, so a
+// tile cache bake whose settings place links says so instead of dropping
+// them, for every entry point.
+func TestTileCacheBakesRefuseLinks(t *testing.T) {
+	level := loadTestMesh(t, "dungeon")
+	s := linkSettings()
+	s.TileSize = 48
+	_, err := TileCache(context.Background(), level, s, TileCacheOptions{})
+	assert.ErrorIs(t, err, ErrLinksInLayers, "TileCache")
+
+	_, err = TileCacheTypes(context.Background(), level, []AgentType{{Name: "walker", Settings: s}}, TileCacheOptions{})
+	assert.ErrorIs(t, err, ErrLinksInLayers, "TileCacheTypes")
+
+	baker, err := NewTileBaker(level, s, TiledOptions{})
+	require.NoError(t, err)
+	_, err = baker.BuildTileLayers(context.Background(), 1, 1)
+	assert.ErrorIs(t, err, ErrLinksInLayers, "BuildTileLayers")
+
+	s.Links = LinkSettings{}
+	result, err := TileCache(context.Background(), level, s, TileCacheOptions{})
+	require.NoError(t, err)
+	assert.NotEmpty(t, result.Tiles, "without links the same bake goes through")
+}

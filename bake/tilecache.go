@@ -2,6 +2,7 @@ package bake
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -140,6 +141,23 @@ func TileCache(ctx context.Context, g *Geometry, settings Settings, opts TileCac
 	return result, nil
 }
 
+// ErrLinksInLayers is returned by the tile cache bakes when the settings
+// place links: heightfield layers and the tile cache files hold no
+// off-mesh connections. Bake the layers without links, place them with
+// TileBaker.PlaceLinks on the mesh the cache builds and give them to the
+// cache's mesh process (tilecache.RecastDemoProcess.OffMeshConnections,
+// through ConnectionParams); every tile the cache builds, after obstacles
+// too, then stores the links that start in it.
+var ErrLinksInLayers = errors.New("tile cache layers hold no links: place them with TileBaker.PlaceLinks and give them to the cache's mesh process")
+
+// checkNoLayerLinks refuses a layer bake whose settings place links.
+func (b *TileBaker) checkNoLayerLinks() error {
+	if b.settings.Links.Enabled() {
+		return fmt.Errorf("bake: tile cache: %w", ErrLinksInLayers)
+	}
+	return nil
+}
+
 // BuildAllLayers bakes the layers of every tile of the grid (or of
 // opts.Tiles) as TileCache does, on opts.Workers goroutines, calling
 // opts.Progress after each tile; opts.TileSize must be 0 or the baker's. A
@@ -150,6 +168,9 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 		ctx = context.Background()
 	}
 	if err := b.checkLayerTileSize(opts.TileSize); err != nil {
+		return nil, err
+	}
+	if err := b.checkNoLayerLinks(); err != nil {
 		return nil, err
 	}
 	area, err := b.tileRange(opts.Tiles)
@@ -265,6 +286,9 @@ func (b *TileBaker) BuildTileLayers(ctx context.Context, tx, ty int) (*TileLayer
 		return nil, fmt.Errorf("bake: build tile layers (%d, %d): %w of %d×%d tiles", tx, ty, errTileOutOfGrid, b.tilesX, b.tilesY)
 	}
 	if err := b.checkLayerTileSize(0); err != nil {
+		return nil, err
+	}
+	if err := b.checkNoLayerLinks(); err != nil {
 		return nil, err
 	}
 	baker := b.getBaker()

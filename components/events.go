@@ -89,6 +89,9 @@ type Event struct {
 	// Poly is the off-mesh connection for the off-mesh events, the polygon
 	// walked to for EventGroundLost and EventAgentRecovered, 0 otherwise.
 	Poly navmesh.Ref
+	// Type is the agent's type (AgentParams.Type; AgentTypes names it), 0
+	// for the obstacle events.
+	Type uint8
 }
 
 // Events is the resource collecting the events of the current tick, in the

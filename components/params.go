@@ -14,6 +14,9 @@ const (
 	// MaxAvoidancePresets is the number of obstacle avoidance parameter sets
 	// an agent can pick from (DT_CROWD_MAX_OBSTAVOIDANCE_PARAMS).
 	MaxAvoidancePresets = 8
+	// MaxAgentTypes is the number of agent types (navmeshes) a crowd can
+	// hold; see AgentTypes.
+	MaxAgentTypes = 16
 )
 
 // ErrInvalidParams is wrapped by the errors of AgentParams.Validate.
@@ -78,9 +81,18 @@ type AgentParams struct {
 	// AvoidancePreset picks the obstacle avoidance parameters
 	// (obstacleAvoidanceType) [Limit: 0..MaxAvoidancePresets-1]
 	AvoidancePreset uint8
-	// Filter picks the query filter (queryFilterType)
-	// [Limit: 0..MaxFilters-1]
+	// Filter picks the query filter (queryFilterType) from the agent
+	// type's filters [Limit: 0..MaxFilters-1]
 	Filter uint8
+	// Type is the agent's type: the index of the navmesh it walks on in
+	// the AgentTypes resource (plugin.Config.AgentTypes; the plugin's
+	// AgentType method finds the index of a name). 0, the default, is the
+	// crowd's first (or only) type. Change it with plugin.UpdateParams,
+	// which moves the agent onto the other mesh and drops its path request
+	// from its old type's queue; written directly, the agent's corridor
+	// and request still belong to the old type [Limit: 0..MaxAgentTypes-1,
+	// and below the crowd's number of types]
+	Type uint8
 
 	// StoppingDistance is how far (xz) from its target the agent stops,
 	// as Unity's NavMeshAgent.stoppingDistance and Godot's
@@ -203,6 +215,8 @@ func (p *AgentParams) Validate() error {
 		return bad("AvoidancePreset", p.AvoidancePreset, fmt.Sprintf("0..%d", MaxAvoidancePresets-1))
 	case int(p.Filter) >= MaxFilters:
 		return bad("Filter", p.Filter, fmt.Sprintf("0..%d", MaxFilters-1))
+	case int(p.Type) >= MaxAgentTypes:
+		return bad("Type", p.Type, fmt.Sprintf("0..%d", MaxAgentTypes-1))
 	case !nonNegative(p.StoppingDistance):
 		return bad("StoppingDistance", p.StoppingDistance, "a finite number >= 0")
 	case !nonNegative(p.BrakingDistance):

@@ -19,6 +19,47 @@ type Navigation struct {
 	Mesh *navmesh.Mesh
 }
 
+// AgentTypes is the resource naming the crowd's agent types, each with
+// the navmesh its agents walk on (AgentParams.Type indexes List). List[0]
+// is the first type: its mesh, queries, filters, path queue and tile cache
+// are the Navigation, Queries, Filters, PathQueue and TileCache resources,
+// which the stages read for it. The stages read the rest from List[i] for
+// i >= 1. Without the resource the crowd has that one type. Neighbours,
+// avoidance and collisions work across all types.
+type AgentTypes struct {
+	// List holds the types [Limit: len <= MaxAgentTypes]
+	List []AgentType
+}
+
+// AgentType is one agent type of the crowd: a name and what its agents'
+// queries run on.
+type AgentType struct {
+	// Name names the type in events, read-outs and reports.
+	Name string
+	// Mesh is the navmesh of the type's agents.
+	Mesh *navmesh.Mesh
+	// Queries holds one query on Mesh per worker, as Queries.PerWorker
+	// [Limit: as many as the Queries resource holds].
+	Queries []*query.Query
+	// Filters are the filters the type's agents pick from with
+	// AgentParams.Filter.
+	Filters *Filters
+	// PathQueue runs the type's long path searches.
+	PathQueue *crowd.PathQueue
+	// PathQueueIterations is the A* budget of the type's path queue per
+	// tick [Limit: >= 0; 0 = Settings.PathQueueIterations]
+	PathQueueIterations int
+	// RequestsPerTick bounds the searches handed to the type's path queue
+	// per tick [Limit: >= 0; 0 = Settings.MaxPathQueueRequestsPerTick]
+	RequestsPerTick int
+	// TileCache, when not nil, is the tile cache Mesh is built from:
+	// obstacle entities carve it, each footprint grown by CarveInflation
+	// (the type's agent radius and one cell, as Settings.CarveInflation
+	// for the first type) [Units: world units]
+	TileCache      *tilecache.Cache
+	CarveInflation float32
+}
+
 // Queries is the resource holding one navmesh query per worker goroutine
 // (the reference's m_navquery, 512 nodes each). Stages that spread agents
 // over goroutines use as many workers as there are queries.

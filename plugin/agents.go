@@ -52,6 +52,10 @@ func (p *Plugin) checkParams(params *components.AgentParams, what string) error 
 		return fmt.Errorf("plugin: %s: radius %v above the crowd's maximum %v (raise Config.MaxAgentRadius): %w",
 			what, params.Radius, p.config.MaxAgentRadius, ErrInvalidInput)
 	}
+	if int(params.Type) >= len(p.config.AgentTypes) {
+		return fmt.Errorf("plugin: %s: agent type %d, the crowd has %d (%v): %w",
+			what, params.Type, len(p.config.AgentTypes), p.AgentTypeNames(), ErrInvalidInput)
+	}
 	return nil
 }
 
@@ -72,27 +76,28 @@ func (p *Plugin) targetBox() searchBox {
 	return searchBox{p.settings.Get().TargetHalfExtents, "Config.TargetHalfExtents (or Settings.TargetHalfExtents)"}
 }
 
-// place finds the navmesh point nearest pos within box for an agent with
-// params. When there is none, the error says how far the nearest polygon
-// is and which setting to widen.
+// place finds the point nearest pos within box on the navmesh of the
+// type of an agent with params. When there is none, the error says how far
+// the nearest polygon is and which setting to widen.
 func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, box searchBox, what string) (navmesh.Ref, geom.Vec3, error) {
 	if !geom.IsFinite(pos) {
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w", what, pos, ErrInvalidInput)
 	}
-	filter := &p.filters.Get().List[int(params.Filter)%components.MaxFilters]
-	nearest, err := p.query.FindNearestPoly(pos, box.halfExtents, filter)
+	t := p.typeOf(params)
+	filter := &t.filters.List[int(params.Filter)%components.MaxFilters]
+	nearest, err := t.query.FindNearestPoly(pos, box.halfExtents, filter)
 	if err != nil {
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: %w", what, pos, ErrInvalidInput, err)
 	}
 	if nearest.Ref == 0 {
 		extents := box.halfExtents
-		if distance, found := p.nearestPolyDistance(pos, extents, filter); found {
+		if distance, found := p.nearestPolyDistance(t, pos, extents, filter); found {
 			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon within ±(%.3g, %.3g, %.3g) of it, "+
 				"the nearest is %.3g away; widen %s to snap from there",
 				what, pos, ErrOffMesh, extents[0], extents[1], extents[2], distance, box.setting)
 		}
-		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon the agent's filter %d passes on the whole navmesh",
-			what, pos, ErrOffMesh, params.Filter)
+		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon the agent's filter %d passes on the whole navmesh of agent type %s",
+			what, pos, ErrOffMesh, params.Filter, t.name)
 	}
 	return nearest.Ref, nearest.Point, nil
 }
@@ -101,8 +106,8 @@ func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, box search
 // nearest polygon filter passes, searching boxes that double from extents
 // until one holds the whole navmesh; found is false when no polygon
 // passes. It runs only for an error message.
-func (p *Plugin) nearestPolyDistance(pos, extents geom.Vec3, filter *query.Filter) (distance float32, found bool) {
-	snap := p.config.Mesh.Snapshot()
+func (p *Plugin) nearestPolyDistance(t *agentType, pos, extents geom.Vec3, filter *query.Filter) (distance float32, found bool) {
+	snap := t.mesh.Snapshot()
 	first := true
 	var bmin, bmax geom.Vec3
 	for i := 0; i < snap.MaxTiles(); i++ {
@@ -122,7 +127,7 @@ func (p *Plugin) nearestPolyDistance(pos, extents geom.Vec3, filter *query.Filte
 		reach[a] = max(bmax[a]-pos[a], pos[a]-bmin[a], extents[a])
 	}
 	for range 64 { // doubling reaches any float32 box long before
-		nearest, err := p.query.FindNearestPoly(pos, extents, filter)
+		nearest, err := t.query.FindNearestPoly(pos, extents, filter)
 		if err != nil {
 			return 0, false
 		}
@@ -141,7 +146,7 @@ func (p *Plugin) nearestPolyDistance(pos, extents geom.Vec3, filter *query.Filte
 	// The box found a polygon, not necessarily the nearest: every polygon
 	// nearer lies in the cube of that distance.
 	cube := max(distance, 1e-3)
-	_ = p.query.QueryPolygonsFunc(pos, geom.Vec3{cube, cube, cube}, filter, func(tile *navmesh.Tile, refs []navmesh.Ref) {
+	_ = t.query.QueryPolygonsFunc(pos, geom.Vec3{cube, cube, cube}, filter, func(tile *navmesh.Tile, refs []navmesh.Ref) {
 		for _, ref := range refs {
 			if closest, _ := tile.ClosestPointOnPoly(&tile.Polys[ref.PolyIndex()], pos); geom.Dist(pos, closest) < distance {
 				distance = geom.Dist(pos, closest)
@@ -289,9 +294,9 @@ func (p *Plugin) Remove(world *ecs.World, e ecs.Entity) error {
 // cancelRequest drops the agent's path queue request, if any
 // (crowd.PathQueue.Abandon: in Reference mode it runs on and expires, as in
 // dtCrowd).
-func (p *Plugin) cancelRequest(target *components.MoveTarget) {
+func (p *Plugin) cancelRequest(params *components.AgentParams, target *components.MoveTarget) {
 	if target.Request != 0 {
-		p.pathQueue.Abandon(target.Request)
+		p.typeOf(params).pathQueue.Abandon(target.Request)
 		target.Request = 0
 	}
 }
@@ -328,7 +333,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 		}
 	}
 	p.requestsSinceTick++
-	p.cancelRequest(target)
+	p.cancelRequest(params, target)
 	target.State = components.TargetRequesting
 	target.Ref = ref
 	target.Position = nearest
@@ -353,8 +358,8 @@ func (p *Plugin) RequestMoveVelocity(world *ecs.World, e ecs.Entity, vel geom.Ve
 	if !geom.IsFinite(vel) {
 		return fmt.Errorf("plugin: %s: velocity %v: %w", what, vel, ErrInvalidInput)
 	}
-	_, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
-	p.cancelRequest(target)
+	params, _, _, _, _, target, _, _, _, _ := p.agents.Get(e)
+	p.cancelRequest(params, target)
 	*target = components.MoveTarget{State: components.TargetVelocity, Velocity: vel, ReplanTime: target.ReplanTime}
 	return nil
 }
@@ -368,8 +373,8 @@ func (p *Plugin) ResetMoveTarget(world *ecs.World, e ecs.Entity) error {
 	if err := p.checkAgent(world, e, what); err != nil {
 		return err
 	}
-	_, _, vel, _, _, target, _, _, _, _ := p.agents.Get(e)
-	p.cancelRequest(target)
+	params, _, vel, _, _, target, _, _, _, _ := p.agents.Get(e)
+	p.cancelRequest(params, target)
 	*target = components.MoveTarget{State: components.TargetNone, ReplanTime: target.ReplanTime}
 	vel.Desired = geom.Vec3{}
 	return nil
@@ -390,6 +395,17 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	if err != nil {
 		return err
 	}
+	return p.reset(params, params, ref, nearest, position, vel, state, corridor, target, boundary, neighbours, corners, anim, what)
+}
+
+// reset puts an agent, now with params, at point nearest of polygon ref,
+// standing still and walking, its move target planned again from there;
+// old are its params before (the type whose queue may hold its request).
+func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nearest geom.Vec3,
+	position *components.Position, vel *components.Velocity, state *components.AgentState,
+	corridor *components.Corridor, target *components.MoveTarget, boundary *components.Boundary,
+	neighbours *components.Neighbours, corners *components.Corners, anim *components.OffMeshAnimation, what string,
+) error {
 	if corridor.Corridor == nil {
 		c, err := p.newCorridor(ref, nearest)
 		if err != nil {
@@ -397,6 +413,8 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 		}
 		corridor.Corridor = c
 	}
+	p.cancelRequest(old, target)
+	*old = *params
 	corridor.Reset(ref, nearest)
 	*position = components.Position(nearest)
 	*vel = components.Velocity{}
@@ -405,7 +423,6 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	*neighbours = components.Neighbours{}
 	*corners = components.Corners{}
 	*anim = components.OffMeshAnimation{}
-	p.cancelRequest(target)
 	if target.State.HasPath() && target.Ref != 0 {
 		target.State = components.TargetRequesting
 		target.Replan = false
@@ -415,7 +432,13 @@ func (p *Plugin) Teleport(world *ecs.World, e ecs.Entity, pos geom.Vec3) error {
 	return nil
 }
 
-// UpdateParams replaces agent e's parameters.
+// UpdateParams replaces agent e's parameters. A new Type moves the agent
+// onto the other type's navmesh: to its point nearest the agent's position
+// within Settings.PlacementHalfExtents (with the new filter), standing
+// still, a move target it had found again on that navmesh (within
+// Settings.TargetHalfExtents) and planned from there. When the new navmesh
+// has no polygon that near the agent (ErrOffMesh) or none near its target,
+// UpdateParams fails and changes nothing.
 func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.AgentParams) error {
 	const what = "update params"
 	if err := p.checkWorld(world, what, true); err != nil {
@@ -427,8 +450,39 @@ func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.
 	if err := p.checkParams(&params, what); err != nil {
 		return err
 	}
-	pParams, _, _, _, _, _, _, _, _, _ := p.agents.Get(e)
-	*pParams = params
+	pParams, position, vel, state, corridor, target, boundary, neighbours, corners, anim := p.agents.Get(e)
+	if params.Type == pParams.Type {
+		*pParams = params
+		return nil
+	}
+	// A new type: find the agent, and its target, on the new navmesh first.
+	ref, nearest, err := p.place(position.Vec3(), &params, p.placementBox(), what)
+	if err != nil {
+		return fmt.Errorf("%w (moving to agent type %s)", err, p.types[params.Type].name)
+	}
+	retarget := target.State.HasPath() && target.State != components.TargetVelocity
+	var targetRef navmesh.Ref
+	var targetPos geom.Vec3
+	if retarget {
+		requested := target.Requested
+		if requested == (geom.Vec3{}) {
+			requested = target.Position
+		}
+		if targetRef, targetPos, err = p.place(requested, &params, p.targetBox(), what); err != nil {
+			return fmt.Errorf("%w (the move target, moving to agent type %s)", err, p.types[params.Type].name)
+		}
+	}
+	old := *pParams
+	if err := p.reset(pParams, &params, ref, nearest, position, vel, state, corridor, target, boundary, neighbours, corners, anim, what); err != nil {
+		*pParams = old
+		return err
+	}
+	if retarget {
+		target.Ref, target.Position, target.Displaced = targetRef, targetPos, false
+		target.State = components.TargetRequesting
+		target.Replan, target.Arrived, target.PartialReported = false, false, false
+		target.PartialEnd, target.ReplanDelay = 0, 0
+	}
 	return nil
 }
 
@@ -448,8 +502,12 @@ type AgentInfo struct {
 	Position geom.Vec3
 	// Velocity is its actual velocity [Units: world units / s]
 	Velocity geom.Vec3
-	// Poly is the polygon it stands on, 0 when invalid.
+	// Poly is the polygon it stands on, 0 when invalid; a polygon of its
+	// type's navmesh.
 	Poly navmesh.Ref
+	// Type is its agent type (AgentParams.Type), TypeName that type's name.
+	Type     uint8
+	TypeName string
 }
 
 // State returns a read-out of agent e. Read-outs work while queries lock
@@ -462,8 +520,10 @@ func (p *Plugin) State(world *ecs.World, e ecs.Entity) (AgentInfo, error) {
 	if err := p.checkAgent(world, e, what); err != nil {
 		return AgentInfo{}, err
 	}
-	_, position, vel, state, corridor, target, _, _, _, _ := p.agents.Get(e)
+	params, position, vel, state, corridor, target, _, _, _, _ := p.agents.Get(e)
 	info := AgentInfo{
+		Type:           params.Type,
+		TypeName:       p.typeOf(params).name,
 		Mode:           state.Mode,
 		Target:         target.State,
 		TargetPosition: target.Position,

@@ -162,6 +162,14 @@ type Config struct {
 	// targets, removing agents or changing tiles during a run follows the
 	// C++ code paths but is not compared with a recorded run.
 	Reference bool
+	// AgentTypes, when not empty, are the crowd's agent types, each with
+	// its navmesh (see AgentTypeConfig); leave Mesh and TileCache nil then:
+	// AgentTypes[0] sets them, and it is the type of agents whose
+	// AgentParams.Type is 0. Without AgentTypes the crowd has one type,
+	// DefaultAgentTypeName, made of Mesh, TileCache, Filters and PathQueue
+	// (Config then returns it in AgentTypes) [Limit: len <=
+	// components.MaxAgentTypes]
+	AgentTypes []AgentTypeConfig
 	// OnEvent, when not nil, is called after each tick with each of the
 	// tick's events, in order. The world is not locked then.
 	OnEvent func(world *ecs.World, ev components.Event)
@@ -173,6 +181,13 @@ func (c Config) withDefaults() (Config, error) {
 		return Config{}, fmt.Errorf("%w: %s", ErrInvalidConfig, fmt.Sprintf(format, args...))
 	}
 	finite := func(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+	if len(c.AgentTypes) > 0 && c.Mesh == nil && c.TileCache == nil {
+		// Checked fully by resolveAgentTypes, below.
+		c.Mesh, c.TileCache = c.AgentTypes[0].Mesh, c.AgentTypes[0].TileCache
+		if c.Mesh == nil && c.TileCache != nil {
+			c.Mesh = c.TileCache.Mesh()
+		}
+	}
 	if c.Mesh == nil && c.TileCache != nil {
 		c.Mesh = c.TileCache.Mesh()
 	}
@@ -224,12 +239,8 @@ func (c Config) withDefaults() (Config, error) {
 			return bad("AvoidancePresets[%d]: %v", i, err)
 		}
 	}
-	for i := range c.Filters {
-		for area, cost := range c.Filters[i].AreaCost {
-			if !finite(cost) || cost < 0 {
-				return bad("Filters[%d].AreaCost[%d] %v, want a finite number >= 0", i, area, cost)
-			}
-		}
+	if err := checkFilters(c.Filters); err != nil {
+		return bad("%v", err)
 	}
 
 	if c.MaxAgents == 0 {
@@ -288,6 +299,9 @@ func (c Config) withDefaults() (Config, error) {
 		c.CarveDepth = -1
 	case c.CarveDepth == 0 && c.TileCache != nil:
 		c.CarveDepth = c.TileCache.Params().WalkableClimb
+	}
+	if err := c.resolveAgentTypes(); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }

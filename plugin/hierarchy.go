@@ -8,22 +8,23 @@ import (
 	"github.com/archenav/archenav/navcore/query"
 )
 
-// newPathQueue makes the crowd's path queue, with a hierarchy for the
-// first filter when c.HierarchicalPaths asks for one (not with Reference).
-func newPathQueue(c *Config) (*crowd.PathQueue, error) {
-	config := c.PathQueue
+// newPathQueue makes the path queue of agent type t, with a hierarchy for
+// its first filter when c.HierarchicalPaths asks for one (not with
+// Reference).
+func newPathQueue(c *Config, t *AgentTypeConfig) (*crowd.PathQueue, error) {
+	config := t.PathQueue
 	if c.HierarchicalPaths && !c.Reference {
 		filter := query.NewFilter()
-		if len(c.Filters) > 0 {
-			filter = &c.Filters[0]
+		if len(t.Filters) > 0 {
+			filter = &t.Filters[0]
 		}
-		h, err := hierarchy.New(c.Mesh, filter, hierarchy.Options{Workers: c.Workers})
+		h, err := hierarchy.New(t.Mesh, filter, hierarchy.Options{Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("hierarchical paths: %w", err)
 		}
 		config.Hierarchy = h
 	}
-	return crowd.NewPathQueue(c.Mesh, config)
+	return crowd.NewPathQueue(t.Mesh, config)
 }
 
 // Hierarchy returns the hierarchy the path queue plans with

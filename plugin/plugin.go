@@ -34,6 +34,9 @@ type Plugin struct {
 	// Installed resources and accessors.
 	query     *query.Query // for the agent API
 	pathQueue *crowd.PathQueue
+	// types are the agent types, types[0] holding query and pathQueue.
+	types     []agentType
+	paramsID  ecs.ID
 	workers   *systems.Workers
 	agents    agentMap
 	filter    *generic.Filter0
@@ -77,9 +80,11 @@ func (p *Plugin) Config() Config { return p.config }
 func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
-// (Navigation, Queries, PathQueue, ProximityGrid, Filters,
+// (Navigation, Queries, PathQueue, ProximityGrid, Filters, AgentTypes,
 // AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
-// TileCache when Config.TileCache is set) and, with more than one worker,
+// TileCache when Config.TileCache is set; the first agent type's mesh,
+// queries, queue, filters and cache are those of Navigation, Queries,
+// PathQueue, Filters and TileCache) and, with more than one worker,
 // a systems.Workers pool. The plugin's listener joins the
 // world's shared listener.Dispatch resource; when there is none, Install
 // adds one and makes it the world's listener (a listener set on the world
@@ -101,28 +106,49 @@ func (p *Plugin) Install(world *ecs.World) error {
 	c := &p.config
 
 	// Build everything first, so that an error adds nothing.
-	queries := make([]*query.Query, c.Workers)
-	for i := range queries {
-		q, err := query.New(c.Mesh, c.QueryNodes)
-		if err != nil {
-			return fmt.Errorf("plugin: install: %w", err)
+	types := make([]agentType, len(c.AgentTypes))
+	typeList := make([]components.AgentType, len(c.AgentTypes))
+	for t := range c.AgentTypes {
+		tc := &c.AgentTypes[t]
+		queries := make([]*query.Query, c.Workers)
+		for i := range queries {
+			q, err := query.New(tc.Mesh, c.QueryNodes)
+			if err != nil {
+				return fmt.Errorf("plugin: install: agent type %s: %w", tc.Name, err)
+			}
+			queries[i] = q
 		}
-		queries[i] = q
-	}
-	apiQuery, err := query.New(c.Mesh, c.QueryNodes)
-	if err != nil {
-		return fmt.Errorf("plugin: install: %w", err)
-	}
-	pathQueue, err := newPathQueue(c)
-	if err != nil {
-		return fmt.Errorf("plugin: install: %w", err)
+		apiQuery, err := query.New(tc.Mesh, c.QueryNodes)
+		if err != nil {
+			return fmt.Errorf("plugin: install: agent type %s: %w", tc.Name, err)
+		}
+		pathQueue, err := newPathQueue(c, tc)
+		if err != nil {
+			return fmt.Errorf("plugin: install: agent type %s: %w", tc.Name, err)
+		}
+		filters := components.NewFilters()
+		copy(filters.List[:], tc.Filters)
+		// Budgets equal to the first type's follow the Settings resource,
+		// as the first type's do.
+		iterations, requests := tc.PathQueueIterations, tc.RequestsPerTick
+		if iterations == c.PathQueueIterations {
+			iterations = 0
+		}
+		if requests == c.RequestsPerTick {
+			requests = 0
+		}
+		types[t] = agentType{name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
+		typeList[t] = components.AgentType{
+			Name: tc.Name, Mesh: tc.Mesh, Queries: queries, Filters: &filters, PathQueue: pathQueue,
+			PathQueueIterations: iterations, RequestsPerTick: requests,
+			TileCache: tc.TileCache, CarveInflation: max(0, tc.CarveInflation),
+		}
 	}
 	grid, err := crowd.NewProximityGrid(c.MaxAgents*4, c.MaxAgentRadius*3)
 	if err != nil {
 		return fmt.Errorf("plugin: install: %w", err)
 	}
-	filters := components.NewFilters()
-	copy(filters.List[:], c.Filters)
+	queries, apiQuery, pathQueue, filters := typeList[0].Queries, types[0].query, types[0].pathQueue, typeList[0].Filters
 	presets := components.NewAvoidancePresets()
 	copy(presets.List[:], c.AvoidancePresets)
 	var workers *systems.Workers
@@ -137,7 +163,8 @@ func (p *Plugin) Install(world *ecs.World) error {
 	ecs.AddResource(world, &components.Queries{PerWorker: queries})
 	ecs.AddResource(world, &components.PathQueue{Queue: pathQueue})
 	ecs.AddResource(world, &components.ProximityGrid{Grid: grid})
-	ecs.AddResource(world, &filters)
+	ecs.AddResource(world, filters)
+	ecs.AddResource(world, &components.AgentTypes{List: typeList})
 	ecs.AddResource(world, &presets)
 	ecs.AddResource(world, &components.TimeStep{Dt: c.TimeStep})
 	ecs.AddResource(world, &settings)
@@ -154,6 +181,8 @@ func (p *Plugin) Install(world *ecs.World) error {
 	p.world = world
 	p.query = apiQuery
 	p.pathQueue = pathQueue
+	p.types = types
+	p.paramsID = ecs.ComponentID[components.AgentParams](world)
 	p.workers = workers
 	p.agents = generic.NewMap10[
 		components.AgentParams, components.Position, components.Velocity,
@@ -285,7 +314,11 @@ func (l *removalListener) Notify(world *ecs.World, evt ecs.EntityEvent) {
 	}
 	target := (*components.MoveTarget)(world.Get(evt.Entity, l.target))
 	if target.Request != 0 {
-		l.plugin.pathQueue.Abandon(target.Request)
+		queue := l.plugin.pathQueue
+		if world.Has(evt.Entity, l.plugin.paramsID) {
+			queue = l.plugin.typeOf((*components.AgentParams)(world.Get(evt.Entity, l.plugin.paramsID))).pathQueue
+		}
+		queue.Abandon(target.Request)
 		target.Request = 0
 	}
 	if world.Has(evt.Entity, l.path) {

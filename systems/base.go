@@ -22,10 +22,14 @@ type stage struct {
 	statsRes    generic.Resource[components.Stats]
 	workersRes  generic.Resource[Workers]
 	bodiesRes   generic.Resource[components.ObstacleBodies]
+	typesRes    generic.Resource[components.AgentTypes]
 
 	// Valid during an Update.
-	queries  []*query.Query
-	filters  *components.Filters
+	queries []*query.Query
+	filters *components.Filters
+	// types are the agent types: types[0] is queries and filters, the
+	// others come from the AgentTypes resource.
+	types    []stageType
 	settings components.Settings
 	dt       float32
 	events   *components.Events
@@ -46,6 +50,13 @@ func (s *stage) init(world *ecs.World) {
 	s.statsRes = generic.NewResource[components.Stats](world)
 	s.workersRes = generic.NewResource[Workers](world)
 	s.bodiesRes = generic.NewResource[components.ObstacleBodies](world)
+	s.typesRes = generic.NewResource[components.AgentTypes](world)
+}
+
+// stageType is what a stage uses of one agent type.
+type stageType struct {
+	queries []*query.Query
+	filters *components.Filters
 }
 
 // begin fetches the resources and lists the agents. It reports false, and
@@ -71,6 +82,19 @@ func (s *stage) beginResources() bool {
 		return false
 	}
 	s.filters = s.filtersRes.Get()
+	s.types = append(s.types[:0], stageType{s.queries, s.filters})
+	if s.typesRes.Has() {
+		list := s.typesRes.Get().List
+		for i := 1; i < len(list) && i < components.MaxAgentTypes; i++ {
+			t := &list[i]
+			if len(t.Queries) == 0 || t.Queries[0] == nil || t.Filters == nil {
+				// A broken type: its agents use the first type's.
+				s.types = append(s.types, s.types[0])
+				continue
+			}
+			s.types = append(s.types, stageType{t.Queries, t.Filters})
+		}
+	}
 	if s.settingsRes.Has() {
 		s.settings = *s.settingsRes.Get()
 	} else {
@@ -102,7 +126,11 @@ func (s *stage) beginResources() bool {
 // workerCount is the number of goroutines the parallel passes use: one per
 // query, at most the pool's size.
 func (s *stage) workerCount() int {
-	return min(len(s.queries), s.workers.Count())
+	n := min(len(s.queries), s.workers.Count())
+	for i := 1; i < len(s.types); i++ {
+		n = min(n, len(s.types[i].queries))
+	}
+	return n
 }
 
 // parallel runs job over every agent of the Update, spread over the
@@ -112,9 +140,32 @@ func (s *stage) parallel(job func(worker, begin, end int)) {
 	s.workers.run(s.workerCount(), len(s.agents), job)
 }
 
-// filter returns the query filter an agent uses.
+// agentType returns the type an agent with params p walks as: its Type,
+// or the first type when the crowd has no such type.
+func (s *stage) agentType(p *components.AgentParams) *stageType {
+	if t := int(p.Type); t < len(s.types) {
+		return &s.types[t]
+	}
+	return &s.types[0]
+}
+
+// query returns the query worker runs for an agent with params p: one on
+// its type's navmesh.
+func (s *stage) query(worker int, p *components.AgentParams) *query.Query {
+	return s.agentType(p).queries[worker]
+}
+
+// typeIndex returns the index of the type an agent with params p walks as.
+func (s *stage) typeIndex(p *components.AgentParams) int {
+	if t := int(p.Type); t < len(s.types) {
+		return t
+	}
+	return 0
+}
+
+// filter returns the query filter an agent uses, from its type's filters.
 func (s *stage) filter(p *components.AgentParams) *query.Filter {
-	return &s.filters.List[int(p.Filter)%components.MaxFilters]
+	return &s.agentType(p).filters.List[int(p.Filter)%components.MaxFilters]
 }
 
 // emit adds an event for agent a, when there is an Events resource.
@@ -127,6 +178,7 @@ func (s *stage) emit(kind components.EventKind, a *agent) {
 		Entity:   a.entity,
 		Position: a.position.Vec3(),
 		Target:   a.target.Position,
+		Type:     a.params.Type,
 	}
 	if kind == components.EventOffMeshStarted || kind == components.EventOffMeshFinished {
 		ev.Poly = a.animation.Poly
@@ -155,7 +207,7 @@ func (s *stage) emitPoly(kind components.EventKind, a *agent, poly navmesh.Ref) 
 	if s.events == nil {
 		return
 	}
-	s.events.Add(components.Event{Kind: kind, Entity: a.entity, Position: a.position.Vec3(), Target: a.target.Position, Poly: poly})
+	s.events.Add(components.Event{Kind: kind, Entity: a.entity, Position: a.position.Vec3(), Target: a.target.Position, Poly: poly, Type: a.params.Type})
 }
 
 // raiseGround records one of the ground events (lost, regained, invalid,

@@ -72,13 +72,13 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 }
 
 func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
-	q := s.queries[worker]
 	ids := s.scratch[worker][:]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		if !onFoot(a) {
 			continue
 		}
+		q := s.query(worker, a.params)
 		filter := s.filter(a.params)
 		pos := a.position.Vec3()
 		queryRange := a.params.CollisionQueryRange

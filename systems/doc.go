@@ -21,6 +21,11 @@
 // components (package plugin adds them all). A stage whose resources are
 // missing does nothing.
 //
+// With agent types (the AgentTypes resource) every per-agent query runs on
+// the navmesh of the agent's type (AgentParams.Type): its queries, filters,
+// path queue and changed tiles; the proximity grid, avoidance and
+// collisions span all types.
+//
 // The per-agent work of BoundaryUpdate, Steering, VelocitySampling,
 // CollisionResolve and SurfaceClamp (and the per-agent parts of
 // PathRequest), and the tile rebuilds of ObstacleSync, are spread over the

@@ -39,8 +39,13 @@ const maxObstacleSpeed = float32(30)
 // when an obstacle's tiles are rebuilt and EventObstacleRefused, and fills
 // the obstacle counts of Stats.
 //
-// Resources: ObstacleBodies; optional TileCache, Settings, TimeStep,
-// Events, Stats, Workers.
+// With agent types (the AgentTypes resource), an obstacle carves (or marks)
+// every type's tile cache, each footprint grown by its type's
+// AgentType.CarveInflation; it has landed when every cache has rebuilt its
+// tiles, and a cache that refuses it makes it refused in all.
+//
+// Resources: ObstacleBodies; optional TileCache, AgentTypes, Settings,
+// TimeStep, Events, Stats, Workers.
 type ObstacleSync struct {
 	filter      *generic.Filter3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
 	cacheRes    generic.Resource[components.TileCache]
@@ -51,6 +56,7 @@ type ObstacleSync struct {
 	statsRes    generic.Resource[components.Stats]
 	workersRes  generic.Resource[Workers]
 	queriesRes  generic.Resource[components.Queries]
+	typesRes    generic.Resource[components.AgentTypes]
 
 	// entries are the obstacles known to the stage, in the order they were
 	// first seen; slots maps an entity ID to 1 + its entry's index.
@@ -59,7 +65,10 @@ type ObstacleSync struct {
 	tick    uint64
 
 	// Valid during an Update.
-	cache    *tilecache.Cache
+	cache *tilecache.Cache
+	// more are the other agent types' tile caches, each with its carve
+	// inflation.
+	more     []extraCache
 	settings components.Settings
 	events   *components.Events
 }
@@ -90,12 +99,21 @@ type obstacleEntry struct {
 	cachedInflation float32
 	cachedDepth     float32
 	landed          bool
+	// more are its obstacles in the other agent types' caches
+	// (ObstacleSync.more), valid while ref is not 0.
+	more [components.MaxAgentTypes - 1]tilecache.ObstacleRef
 
 	// refused is set while the cache refuses it, as refusedObstacle at
 	// refusedPose.
 	refused         bool
 	refusedObstacle components.Obstacle
 	refusedPose     components.ObstaclePose
+}
+
+// extraCache is the tile cache of an agent type after the first.
+type extraCache struct {
+	cache     *tilecache.Cache
+	inflation float32
 }
 
 // Initialize prepares the stage for world.
@@ -109,6 +127,7 @@ func (s *ObstacleSync) Initialize(world *ecs.World) {
 	s.statsRes = generic.NewResource[components.Stats](world)
 	s.workersRes = generic.NewResource[Workers](world)
 	s.queriesRes = generic.NewResource[components.Queries](world)
+	s.typesRes = generic.NewResource[components.AgentTypes](world)
 }
 
 // Finalize does nothing.
@@ -127,6 +146,15 @@ func (s *ObstacleSync) Update(world *ecs.World) {
 	s.cache = nil
 	if s.cacheRes.Has() {
 		s.cache = s.cacheRes.Get().Cache
+	}
+	s.more = s.more[:0]
+	if s.cache != nil && s.typesRes.Has() {
+		list := s.typesRes.Get().List
+		for i := 1; i < len(list) && i < components.MaxAgentTypes; i++ {
+			if list[i].TileCache != nil {
+				s.more = append(s.more, extraCache{list[i].TileCache, max(0, list[i].CarveInflation)})
+			}
+		}
 	}
 	s.events = nil
 	if s.eventsRes.Has() {
@@ -157,6 +185,9 @@ func (s *ObstacleSync) Update(world *ecs.World) {
 		// A layer that cannot be built keeps its old tile; nothing else to
 		// do about it here.
 		_, _ = s.cache.UpdateWith(budget, workers, count)
+		for _, more := range s.more {
+			_, _ = more.cache.UpdateWith(budget, workers, count)
+		}
 		s.noteLanded()
 	}
 	bodies := s.listBodies()
@@ -165,6 +196,9 @@ func (s *ObstacleSync) Update(world *ecs.World) {
 		stats.Obstacles, stats.ObstacleBodies, stats.ObstacleTilesPending = len(s.entries), bodies, 0
 		if s.cache != nil {
 			stats.ObstacleTilesPending = s.cache.Pending()
+			for _, more := range s.more {
+				stats.ObstacleTilesPending += more.cache.Pending()
+			}
 		}
 	}
 }
@@ -253,8 +287,11 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 		// Its old hole must not stay behind.
 		s.removeFromCache(e)
 	}
+	if err == nil {
+		err = s.syncMore(e, o, pose, depth)
+	}
 	if err != nil {
-		e.ref = 0
+		s.removeFromCache(e)
 		s.refuse(e, o, pose)
 		return
 	}
@@ -262,10 +299,41 @@ func (s *ObstacleSync) syncCache(e *obstacleEntry, o *components.Obstacle, pose 
 	e.landed, e.refused = false, false
 }
 
-// removeFromCache takes the obstacle out of the tile cache, if it is in.
+// syncMore adds or moves the obstacle in the other agent types' caches,
+// each grown by its type's inflation when it carves.
+func (s *ObstacleSync) syncMore(e *obstacleEntry, o *components.Obstacle, pose *components.ObstaclePose, depth float32) error {
+	for k, more := range s.more {
+		inflation := float32(0)
+		if o.Effect == components.ObstacleCarves {
+			inflation = more.inflation
+		}
+		c := o.CacheObstacle(*pose, inflation, depth, more.cache.Params().CellSize)
+		if e.more[k] != 0 {
+			if err := more.cache.MoveObstacle(e.more[k], c); err == nil {
+				continue
+			}
+			_ = more.cache.RemoveObstacle(e.more[k])
+			e.more[k] = 0
+		}
+		ref, err := more.cache.AddObstacle(c)
+		if err != nil {
+			return err
+		}
+		e.more[k] = ref
+	}
+	return nil
+}
+
+// removeFromCache takes the obstacle out of the tile caches, if it is in.
 func (s *ObstacleSync) removeFromCache(e *obstacleEntry) {
 	if e.ref != 0 && s.cache != nil {
 		_ = s.cache.RemoveObstacle(e.ref)
+	}
+	for k := range e.more {
+		if e.more[k] != 0 && k < len(s.more) {
+			_ = s.more[k].cache.RemoveObstacle(e.more[k])
+		}
+		e.more[k] = 0
 	}
 	e.ref, e.landed = 0, false
 }
@@ -310,13 +378,24 @@ func (s *ObstacleSync) noteLanded() {
 		if e.ref == 0 || e.landed {
 			continue
 		}
-		if up, err := s.cache.ObstacleUpToDate(e.ref); err == nil && up {
+		if up, err := s.cache.ObstacleUpToDate(e.ref); err == nil && up && s.moreUpToDate(e) {
 			e.landed = true
 			if s.events != nil {
 				s.events.Add(components.Event{Kind: components.EventObstacleLanded, Entity: e.entity, Position: e.pose.Position})
 			}
 		}
 	}
+}
+
+// moreUpToDate reports whether the other agent types' caches have rebuilt
+// the obstacle's tiles.
+func (s *ObstacleSync) moreUpToDate(e *obstacleEntry) bool {
+	for k, more := range s.more {
+		if up, err := more.cache.ObstacleUpToDate(e.more[k]); err != nil || !up {
+			return false
+		}
+	}
+	return true
 }
 
 // listBodies writes the obstacle states and lists the bodies of this tick,

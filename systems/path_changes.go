@@ -125,8 +125,8 @@ func (s *PathRequest) requested(target *components.MoveTarget) geom.Vec3 {
 
 // restoreTarget moves a displaced target back towards where it was
 // requested once the navmesh has changed, and reports whether it moved.
-func (s *PathRequest) restoreTarget(target *components.MoveTarget, q *query.Query, filter *query.Filter) bool {
-	if !target.Displaced || !s.changed.active {
+func (s *PathRequest) restoreTarget(target *components.MoveTarget, changed *changedTiles, q *query.Query, filter *query.Filter) bool {
+	if !target.Displaced || !changed.active {
 		return false
 	}
 	requested := s.requested(target)

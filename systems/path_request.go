@@ -77,15 +77,19 @@ var outOfReachDelay = float32(math.Inf(1))
 // Settings.WalkBackToMesh), and back towards where it was requested when
 // the navmesh changes again.
 //
-// Resources: Queries, Filters, PathQueue; optional Settings, TimeStep,
-// Events, Stats, Workers.
+// With agent types (the AgentTypes resource) each type's agents use their
+// type's queue, within its budgets (AgentType.PathQueueIterations and
+// RequestsPerTick), and their type's navmesh changes.
+//
+// Resources: Queries, Filters, PathQueue; optional AgentTypes, Settings,
+// TimeStep, Events, Stats, Workers.
 type PathRequest struct {
 	stage
 	pathQueueRes generic.Resource[components.PathQueue]
 
-	pathQueue *crowd.PathQueue
-	snapshot  *navmesh.Snapshot // the tile set of the last Update
-	changed   changedTiles      // the tiles changed since the last Update
+	// perType holds, per agent type, its queue and what the stage knows of
+	// its navmesh.
+	perType []pathRequestType
 	// planNearest: out-of-reach targets are planned to their nearest
 	// reachable point (the queue does not search them in full).
 	planNearest bool
@@ -94,6 +98,15 @@ type PathRequest struct {
 	result      []navmesh.Ref
 
 	checkJob, quickSearchJob func(worker, begin, end int)
+}
+
+// pathRequestType is the PathRequest stage's state for one agent type.
+type pathRequestType struct {
+	pathQueue *crowd.PathQueue
+	snapshot  *navmesh.Snapshot // the tile set of the last Update
+	changed   changedTiles      // the tiles changed since the last Update
+	// iterations and requests are the queue's budgets per tick.
+	iterations, requests int
 }
 
 type pathRequestScratch struct {
@@ -116,44 +129,56 @@ func (s *PathRequest) Update(world *ecs.World) {
 	if !s.begin(world) || !s.pathQueueRes.Has() {
 		return
 	}
-	s.pathQueue = s.pathQueueRes.Get().Queue
-	if s.pathQueue == nil {
+	if queue := s.pathQueueRes.Get().Queue; queue == nil || !s.beginTypes(queue) {
 		return
 	}
-	s.pathQueue.SetHierarchical(s.settings.HierarchicalPaths)
 	if n := s.workerCount(); len(s.scratch) < n {
 		s.scratch = make([]pathRequestScratch, n)
 	}
-	if snapshot := s.queries[0].Mesh().Snapshot(); snapshot != s.snapshot {
-		// Tiles came or went: unreachable targets may be reachable now.
-		s.snapshot = snapshot
-		for i := range s.agents {
-			s.agents[i].target.ReplanDelay = 0
+	for t := range s.perType {
+		pt := &s.perType[t]
+		pt.pathQueue.SetHierarchical(s.settings.HierarchicalPaths)
+		if snapshot := s.types[t].queries[0].Mesh().Snapshot(); snapshot != pt.snapshot {
+			// Tiles came or went: unreachable targets may be reachable now.
+			pt.snapshot = snapshot
+			for i := range s.agents {
+				if a := &s.agents[i]; s.typeIndex(a.params) == t {
+					a.target.ReplanDelay = 0
+				}
+			}
 		}
-	}
-	if s.settings.CheckChangedCorridors {
-		s.changed.update(s.snapshot)
-	} else {
-		s.changed.active = false
+		if s.settings.CheckChangedCorridors {
+			pt.changed.update(pt.snapshot)
+		} else {
+			pt.changed.active = false
+		}
 	}
 
 	s.parallel(s.checkJob)
 	for i := range s.agents {
 		if a := &s.agents[i]; a.cancel != 0 {
-			s.pathQueue.Abandon(a.cancel)
+			s.queueOf(a).Abandon(a.cancel)
 			a.cancel = 0
 		}
 	}
-	s.planNearest = !s.pathQueue.FullSearchUnreachable()
+	s.planNearest = !s.perType[0].pathQueue.FullSearchUnreachable()
 	s.parallel(s.quickSearchJob)
-	requested := s.requestPaths()
-	s.pathQueue.Update(max(1, s.settings.PathQueueIterations))
+	requested := 0
+	for t := range s.perType {
+		pt := &s.perType[t]
+		requested += s.requestPaths(t, pt.pathQueue, pt.requests)
+		pt.pathQueue.Update(max(1, pt.iterations))
+	}
 	s.collectPaths()
 	s.emitPending()
 
 	if s.stats != nil {
 		s.stats.Agents = len(s.agents)
-		s.stats.PathQueuePending = s.pathQueue.Pending()
+		pending := 0
+		for t := range s.perType {
+			pending += s.perType[t].pathQueue.Pending()
+		}
+		s.stats.PathQueuePending = pending
 		waiting := 0
 		for i := range s.agents {
 			if s.agents[i].target.State == components.TargetWaitingForQueue {
@@ -165,11 +190,56 @@ func (s *PathRequest) Update(world *ecs.World) {
 	}
 }
 
+// beginTypes lists the agent types' path queues and budgets, first's
+// being first; it reports false when a type has no queue.
+func (s *PathRequest) beginTypes(first *crowd.PathQueue) bool {
+	if cap(s.perType) < len(s.types) {
+		grown := make([]pathRequestType, len(s.types))
+		copy(grown, s.perType)
+		s.perType = grown
+	}
+	s.perType = s.perType[:len(s.types)]
+	var list []components.AgentType
+	if s.typesRes.Has() {
+		list = s.typesRes.Get().List
+	}
+	for t := range s.perType {
+		pt := &s.perType[t]
+		pt.pathQueue = first
+		pt.iterations, pt.requests = s.settings.PathQueueIterations, s.settings.MaxPathQueueRequestsPerTick
+		if t == 0 {
+			continue
+		}
+		if t >= len(list) || list[t].PathQueue == nil {
+			return false
+		}
+		pt.pathQueue = list[t].PathQueue
+		if list[t].PathQueueIterations > 0 {
+			pt.iterations = list[t].PathQueueIterations
+		}
+		if list[t].RequestsPerTick > 0 {
+			pt.requests = list[t].RequestsPerTick
+		}
+	}
+	return true
+}
+
+// queueOf returns the path queue of the agent's type.
+func (s *PathRequest) queueOf(a *agent) *crowd.PathQueue {
+	return s.perType[s.typeIndex(a.params)].pathQueue
+}
+
+// changedOf returns what is known of the changed tiles of the agent's
+// type's navmesh.
+func (s *PathRequest) changedOf(a *agent) *changedTiles {
+	return &s.perType[s.typeIndex(a.params)].changed
+}
+
 // checkPathValidity is dtCrowd::checkPathValidity for agents[begin:end].
 func (s *PathRequest) checkPathValidity(worker, begin, end int) {
-	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		q := s.query(worker, a.params)
 		target := a.target
 		filter := s.filter(a.params)
 		replan := false
@@ -218,7 +288,7 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 					target.Ref = 0
 				}
 				replan = true
-			} else if s.restoreTarget(target, q, filter) {
+			} else if s.restoreTarget(target, s.changedOf(a), q, filter) {
 				replan = true
 			}
 			if target.Ref == 0 {
@@ -232,7 +302,7 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 			}
 		}
 
-		if !a.corridor.IsValid(checkLookAhead, q, filter) || s.changed.blocked(a.corridor.Path(), q, filter) {
+		if !a.corridor.IsValid(checkLookAhead, q, filter) || s.changedOf(a).blocked(a.corridor.Path(), q, filter) {
 			replan = true
 		}
 		delay := targetReplanDelay
@@ -282,7 +352,6 @@ func requestReplan(target *components.MoveTarget) {
 // iterations is used at once; otherwise the agent heads for the best
 // polygon found and waits for the path queue.
 func (s *PathRequest) quickSearch(worker, begin, end int) {
-	q := s.queries[worker]
 	reqPath := s.scratch[worker].path[:]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
@@ -290,6 +359,7 @@ func (s *PathRequest) quickSearch(worker, begin, end int) {
 		if a.state.Mode == components.AgentInvalid || target.State != components.TargetRequesting {
 			continue
 		}
+		q := s.query(worker, a.params)
 		filter := s.filter(a.params)
 		path := a.corridor.Path()
 		pos := a.position.Vec3()
@@ -385,27 +455,29 @@ func (s *PathRequest) settleOutOfReach(a *agent, goal navmesh.Ref) {
 	}
 }
 
-// requestPaths hands the agents waiting for the queue to it, those that
-// waited longest first, at most Settings.MaxPathQueueRequestsPerTick (the
-// reference's addToPathQueue ordering, ties included), and returns how many
-// the queue took.
-func (s *PathRequest) requestPaths() int {
+// requestPaths hands the agents of agent type t waiting for the queue to
+// it, those that waited longest first, at most perTick
+// (Settings.MaxPathQueueRequestsPerTick for the first type; the reference's
+// addToPathQueue ordering, ties included), and returns how many the queue
+// took.
+func (s *PathRequest) requestPaths(t int, queue *crowd.PathQueue, perTick int) int {
 	requested := 0
-	maxQueue := max(1, s.settings.MaxPathQueueRequestsPerTick)
+	maxQueue := max(1, perTick)
 	s.queue = s.queue[:0]
 	for i := range s.agents {
 		a := &s.agents[i]
-		if a.state.Mode == components.AgentInvalid || a.target.State != components.TargetWaitingForQueue {
+		if a.state.Mode == components.AgentInvalid || a.target.State != components.TargetWaitingForQueue ||
+			(len(s.perType) > 1 && s.typeIndex(a.params) != t) {
 			continue
 		}
 		s.queue = insertByReplanTime(s.queue, i, s.agents, maxQueue)
 	}
 	for _, i := range s.queue {
-		if s.pathQueue.Full() {
+		if queue.Full() {
 			break
 		}
 		a := &s.agents[i]
-		id, err := s.pathQueue.Request(a.corridor.LastPoly(), a.target.Ref,
+		id, err := queue.Request(a.corridor.LastPoly(), a.target.Ref,
 			a.corridor.Target(), a.target.Position, s.filter(a.params))
 		if err == nil {
 			a.target.Request = id
@@ -448,7 +520,8 @@ func (s *PathRequest) collectPaths() {
 		if target.State != components.TargetWaitingForPath {
 			continue
 		}
-		switch s.pathQueue.Status(target.Request) {
+		queue := s.queueOf(a)
+		switch queue.Status(target.Request) {
 		case crowd.PathRequestWaiting:
 			continue
 		case crowd.PathRequestDone:
@@ -457,7 +530,7 @@ func (s *PathRequest) collectPaths() {
 			// Failed or expired: try again while the target is valid. A failed
 			// request is dropped to free its slot (a reference-schedule queue
 			// lets it expire, as dtPathQueue does).
-			s.pathQueue.Abandon(target.Request)
+			queue.Abandon(target.Request)
 			target.Request = 0
 			if target.Ref != 0 {
 				target.State = components.TargetRequesting
@@ -498,8 +571,9 @@ func (s *PathRequest) installPath(a *agent) {
 	npath := len(path)
 	targetPos := target.Position
 
-	goal, _, outOfReach, _ := s.pathQueue.Goal(target.Request)
-	nres, status, err := s.pathQueue.Result(target.Request, res)
+	queue, q := s.queueOf(a), s.query(0, a.params)
+	goal, _, outOfReach, _ := queue.Goal(target.Request)
+	nres, status, err := queue.Result(target.Request, res)
 	target.Request = 0
 	valid := err == nil && nres > 0
 	a.state.Partial = err == nil && status.Partial()
@@ -508,7 +582,7 @@ func (s *PathRequest) installPath(a *agent) {
 	if valid && path[npath-1] != res[0] {
 		valid = false
 	}
-	if valid && s.settings.CheckChangedCorridors && !pathPasses(res[:nres], s.queries[0], s.filter(a.params)) {
+	if valid && s.settings.CheckChangedCorridors && !pathPasses(res[:nres], q, s.filter(a.params)) {
 		// Planned on the navmesh before a change that blocked it: plan
 		// again.
 		requestReplan(target)
@@ -535,7 +609,7 @@ func (s *PathRequest) installPath(a *agent) {
 		}
 		if res[nres-1] != target.Ref {
 			// Partial: aim at the point of the last polygon nearest the target.
-			nearest, _, err := s.queries[0].ClosestPointOnPoly(res[nres-1], targetPos)
+			nearest, _, err := q.ClosestPointOnPoly(res[nres-1], targetPos)
 			if err == nil {
 				targetPos = nearest
 			} else {

@@ -54,9 +54,9 @@ func (s *Steering) Update(world *ecs.World) {
 }
 
 func (s *Steering) steerAgents(worker, begin, end int) {
-	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		q := s.query(worker, a.params)
 		if returning(a) {
 			s.steerBack(a, q)
 			continue

@@ -46,9 +46,9 @@ func (s *SurfaceClamp) Update(world *ecs.World) {
 }
 
 func (s *SurfaceClamp) clampAgents(worker, begin, end int) {
-	q := s.queries[worker]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
+		q := s.query(worker, a.params)
 		if returning(a) {
 			s.clampReturning(a, q, s.filter(a.params))
 			continue

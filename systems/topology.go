@@ -56,6 +56,6 @@ func (s *TopologyOptimize) Update(world *ecs.World) {
 	if bestState == nil || bestCorridor.Corridor == nil {
 		return
 	}
-	_, _ = bestCorridor.OptimizePathTopology(s.queries[0], s.filter(bestParams))
+	_, _ = bestCorridor.OptimizePathTopology(s.query(0, bestParams), s.filter(bestParams))
 	bestState.TopologyOptimizationTime = 0
 }

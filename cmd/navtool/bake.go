@@ -57,7 +57,7 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags.IntVar(&o.tileSize, "tile-size", 0, "tile side in `cells`; 0 bakes one solo tile (without the flag: the settings' tileSize)")
 	flags.IntVar(&o.workers, "workers", 0, "`goroutines` baking tiles; 0 means GOMAXPROCS")
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
-	flags.BoolVar(&o.autoLinks, "auto-links", false, "place drop and jump links along the mesh's edges with the default link settings (the settings file's \"links\" keys tune them)")
+	flags.BoolVar(&o.autoLinks, "auto-links", false, "place drop and jump links along the mesh's edges with the default link settings (the settings file's \"links\" keys tune them); not with -tilecache: its layers hold no links")
 	flags.BoolVar(&o.tileCache, "tilecache", false, "bake tile cache layers (Sample_TempObstacles), tiles of 48 cells unless told otherwise")
 	flags.StringVar(&o.agentTypesPath, "agent-types", "", "bake one mesh per agent type of the JSON `file` (a list of {name, radius, height, climb, slope, ...settings keys}, see the README) and write them all to one own file")
 	var tiles string

@@ -180,6 +180,7 @@ func TestBakeErrors(t *testing.T) {
 		{[]string{"-config", write("off.json", `{"offMeshConnections": [{"radius": -1}]}`), dungeonOBJ}, "offMeshConnections[0]"},
 		{[]string{"-config", write("nested.json", `{"offMeshConnections": [{"radius": 1, "speed": 2}]}`), dungeonOBJ}, "unknown field"},
 		{[]string{"-config", filepath.Join(dir, "none.json"), dungeonOBJ}, "none.json"},
+		{[]string{"-tilecache", "-auto-links", dungeonOBJ}, "PlaceLinks"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/internal/crowdcheck"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -48,16 +47,20 @@ type crowdOptions struct {
 	tripsPath    string
 	obstacles    crowdObstacleOptions
 	avoidance    crowd.AvoidanceMethod
+	// types are the agent types of -navmesh NAME=FILE, typedAgents the
+	// -agents NAME=N.
+	types       []crowdType
+	typedAgents []typedCount
 }
 
 func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs := flag.NewFlagSet("crowd", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	opts := &crowdOptions{}
-	fs.StringVar(&opts.navmeshPath, "navmesh", "", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh)")
-	fs.IntVar(&opts.agents, "agents", 0, "number of agents at seeded random starts and targets")
+	fs.Var(navmeshFlag{opts}, "navmesh", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh); or NAME=FILE, repeated, one agent type each (FILE may be a mesh set file holding a mesh NAME)")
+	fs.Var(agentsFlag{opts}, "agents", "number of agents at seeded random starts and targets; with typed meshes NAME=N, repeated: N agents of type NAME on its own mesh")
 	fs.Uint64Var(&opts.seed, "seed", 1, "random seed for -agents")
-	fs.StringVar(&opts.scenarioPath, "scenario", "", "CSV `file` whose header names sx,sy,sz,tx,ty,tz (one agent per row)")
+	fs.StringVar(&opts.scenarioPath, "scenario", "", "CSV `file` whose header names sx,sy,sz,tx,ty,tz (one agent per row), and type (the agent type's NAME) with typed meshes")
 	fs.IntVar(&opts.ticks, "ticks", 600, "number of ticks to run")
 	fs.Float64Var(&opts.dt, "dt", 1.0/60, "tick length in seconds")
 	fs.IntVar(&opts.workers, "workers", 1, "goroutines for the parallel stages")
@@ -74,7 +77,7 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]...) (-agents N [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -85,6 +88,15 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, fmt.Errorf("-avoidance %q: want adaptive, grid or orca", *avoidance)
 	}
 	opts.avoidance = method
+	if len(opts.types) > 0 || len(opts.typedAgents) > 0 {
+		if fs.NArg() > 0 {
+			return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
+		}
+		if err := opts.checkTypes(); err != nil {
+			return nil, err
+		}
+		return opts, opts.checkRun()
+	}
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -96,18 +108,30 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
-	case opts.ticks < 1:
-		return nil, fmt.Errorf("-ticks %d: want >= 1", opts.ticks)
-	case !(opts.dt > 0) || math.IsInf(opts.dt, 0):
-		return nil, fmt.Errorf("-dt %v: want a positive number", opts.dt)
-	case opts.workers < 1:
-		return nil, fmt.Errorf("-workers %d: want >= 1", opts.workers)
 	}
-	return opts, nil
+	return opts, opts.checkRun()
 }
 
-// crowdTrip is one agent of a run: where it starts and where it goes.
-type crowdTrip struct{ start, target geom.Vec3 }
+// checkRun checks the flags of the run's length and workers.
+func (opts *crowdOptions) checkRun() error {
+	switch {
+	case opts.ticks < 1:
+		return fmt.Errorf("-ticks %d: want >= 1", opts.ticks)
+	case !(opts.dt > 0) || math.IsInf(opts.dt, 0):
+		return fmt.Errorf("-dt %v: want a positive number", opts.dt)
+	case opts.workers < 1:
+		return fmt.Errorf("-workers %d: want >= 1", opts.workers)
+	}
+	return nil
+}
+
+// crowdTrip is one agent of a run: where it starts and where it goes, and
+// with agent types its type (typeName from a scenario's type column).
+type crowdTrip struct {
+	start, target geom.Vec3
+	typ           int
+	typeName      string
+}
 
 // readCrowdScenario reads the sx,sy,sz,tx,ty,tz columns of a CSV, found by
 // header name; other columns are ignored.
@@ -127,6 +151,7 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 			return nil, fmt.Errorf("header has no %q column", name)
 		}
 	}
+	typeCol := slices.IndexFunc(header, func(h string) bool { return strings.TrimSpace(h) == "type" })
 	var trips []crowdTrip
 	for row := 2; ; row++ {
 		record, err := reader.Read()
@@ -147,7 +172,11 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 			}
 			v[i] = float32(f)
 		}
-		trips = append(trips, crowdTrip{geom.Vec3{v[0], v[1], v[2]}, geom.Vec3{v[3], v[4], v[5]}})
+		trip := crowdTrip{start: geom.Vec3{v[0], v[1], v[2]}, target: geom.Vec3{v[3], v[4], v[5]}}
+		if typeCol >= 0 && typeCol < len(record) {
+			trip.typeName = strings.TrimSpace(record[typeCol])
+		}
+		trips = append(trips, trip)
 	}
 	if len(trips) == 0 {
 		return nil, errors.New("no agents")
@@ -186,7 +215,7 @@ func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint
 		if err != nil {
 			return nil, fmt.Errorf("random target: %w", err)
 		}
-		trips[i] = crowdTrip{start.Pos, target.Pos}
+		trips[i] = crowdTrip{start: start.Pos, target: target.Pos}
 	}
 	return trips, nil
 }
@@ -201,17 +230,19 @@ func crowdFilter() *query.Filter {
 
 // crowdReport is the result of a run; -json prints it as is.
 type crowdReport struct {
-	Agents            int                `json:"agents"`
-	Ticks             int                `json:"ticks"`
-	Workers           int                `json:"workers"`
-	MsPerTick         crowdTimes         `json:"msPerTick"`
-	StageMs           map[string]float64 `json:"stageMs"`
-	Reached           int                `json:"reached"`
-	OffMeshViolations int                `json:"offMeshViolations"`
-	WallPenetrations  int                `json:"wallPenetrations"`
-	OverlapAgentTicks int                `json:"overlapAgentTicks"`
-	StuckAgents       int                `json:"stuckAgents"`
-	AllocsPerTick     float64            `json:"allocsPerTick"`
+	Agents    int                `json:"agents"`
+	Ticks     int                `json:"ticks"`
+	Workers   int                `json:"workers"`
+	MsPerTick crowdTimes         `json:"msPerTick"`
+	StageMs   map[string]float64 `json:"stageMs"`
+	// PerType gives, with agent types, each type's figures, keyed by name.
+	PerType           map[string]*crowdTypeReport `json:"perType,omitempty"`
+	Reached           int                         `json:"reached"`
+	OffMeshViolations int                         `json:"offMeshViolations"`
+	WallPenetrations  int                         `json:"wallPenetrations"`
+	OverlapAgentTicks int                         `json:"overlapAgentTicks"`
+	StuckAgents       int                         `json:"stuckAgents"`
+	AllocsPerTick     float64                     `json:"allocsPerTick"`
 	// SteadyAllocsPerTick averages the allocations of the ticks after the
 	// first second, once the crowd has set itself up.
 	SteadyAllocsPerTick float64 `json:"steadyAllocsPerTick"`
@@ -263,8 +294,14 @@ func runCrowd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, cache, err := crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers)
-	if err != nil {
+	var mesh *navmesh.Mesh
+	var cache *tilecache.Cache
+	if len(opts.types) > 0 {
+		if err := loadCrowdTypes(opts.types); err != nil {
+			return err
+		}
+		mesh = opts.types[0].mesh
+	} else if mesh, cache, err = crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers); err != nil {
 		return err
 	}
 	filter := *crowdFilter()
@@ -280,11 +317,20 @@ func runCrowd(args []string, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", opts.scenarioPath, err)
 		}
+		if len(opts.types) > 0 {
+			if err := resolveTripTypes(opts, trips); err != nil {
+				return err
+			}
+		}
+	} else if len(opts.types) > 0 {
+		if trips, err = typedCrowdTrips(opts, &filter); err != nil {
+			return err
+		}
 	} else if trips, err = randomCrowdTrips(mesh, &filter, opts.agents, opts.seed, opts.connected); err != nil {
 		return err
 	}
 	if opts.tripsPath != "" {
-		if err := writeFileWith(opts.tripsPath, func(w io.Writer) error { return writeCrowdScenario(w, trips) }); err != nil {
+		if err := writeFileWith(opts.tripsPath, func(w io.Writer) error { return writeCrowdScenario(w, trips, len(opts.types) > 0) }); err != nil {
 			return err
 		}
 	}
@@ -327,6 +373,13 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
+	if len(opts.types) > 0 {
+		config.Mesh, config.TileCache = nil, nil
+		for _, t := range opts.types {
+			config.AgentTypes = append(config.AgentTypes, plugin.AgentTypeConfig{Name: t.name, Mesh: t.mesh})
+			config.MaxAgentRadius = max(config.MaxAgentRadius, t.radius)
+		}
+	}
 	p, err := plugin.New(config)
 	if err != nil {
 		return nil, err
@@ -340,6 +393,10 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	specs := make([]plugin.AgentSpec, len(trips))
 	for i, trip := range trips {
 		specs[i] = plugin.AgentSpec{Position: trip.start, Params: components.DefaultAgentParams()}
+		if len(opts.types) > 0 {
+			specs[i].Params = components.AgentParamsForRadius(opts.types[trip.typ].radius)
+			specs[i].Params.Type = uint8(trip.typ)
+		}
 	}
 	agents, err := p.SpawnBatch(&world, specs, nil)
 	if err != nil {
@@ -351,7 +408,7 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		}
 	}
 
-	checker, err := crowdcheck.New(mesh, &filter, p, &world, agents)
+	checker, err := newCrowdChecker(mesh, &filter, p, &world, agents, trips, opts.types)
 	if err != nil {
 		return nil, err
 	}
@@ -430,6 +487,7 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		targets[i] = trip.target
 	}
 	r := checker.Finish(targets)
+	report.PerType = checker.perType(targets)
 	report.OffMeshViolations = r.OffMesh
 	report.WallPenetrations = r.WallPenetrations
 	report.OverlapAgentTicks = r.OverlapAgentTicks
@@ -511,7 +569,22 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
 		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
-	return err
+	if err != nil {
+		return err
+	}
+	types := make([]string, 0, len(r.PerType))
+	for name := range r.PerType {
+		types = append(types, name)
+	}
+	slices.Sort(types)
+	for _, name := range types {
+		t := r.PerType[name]
+		if _, err := fmt.Fprintf(w, "type %s: agents %d, reached %d, off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n",
+			name, t.Agents, t.Reached, t.OffMeshViolations, t.WallPenetrations, t.OverlapAgentTicks); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func stageOrder(name string) int {

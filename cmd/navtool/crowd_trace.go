@@ -87,10 +87,17 @@ func hexFloat(v float32) string {
 // writeCrowdScenario writes trips as the CSV -scenario reads, each value
 // the shortest decimal that reads back as the same float32 (C's strtof
 // too).
-func writeCrowdScenario(w io.Writer, trips []crowdTrip) error {
+func writeCrowdScenario(w io.Writer, trips []crowdTrip, typed bool) error {
 	out := bufio.NewWriter(w)
+	if typed {
+		fmt.Fprint(out, "type,")
+	}
 	fmt.Fprintln(out, "sx,sy,sz,tx,ty,tz")
 	for _, trip := range trips {
+		if typed {
+			out.WriteString(trip.typeName)
+			out.WriteByte(',')
+		}
 		values := [6]float32{trip.start[0], trip.start[1], trip.start[2], trip.target[0], trip.target[1], trip.target[2]}
 		for i, v := range values {
 			if i > 0 {

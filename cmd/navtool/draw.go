@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -22,13 +23,15 @@ import (
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 func init() {
 	register("draw", "render a navmesh file (over its level, with paths) as PNG or SVG", runDraw)
 }
 
-const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-size 800] [-samples 2] -o OUT.png|svg FILE"
+const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-obstacles STATE.csv] [-cache-layers areas,regions,contours,polymesh] [-size 800] [-samples 2] -o OUT.png|svg FILE\n" +
+	"FILE is a navmesh file (DNAV, MSET, archenav) or a tile cache file (TSET, archenav): a tile cache's navmesh is built, after the obstacles of -obstacles (the CSV navtool tilecache reads), and its obstacles are drawn on top."
 
 // drawOptions are the flags of `navtool draw`.
 type drawOptions struct {
@@ -36,6 +39,8 @@ type drawOptions struct {
 	outPath     string
 	objPath     string
 	pairsPath   string
+	obstacles   string
+	cacheLayers []string
 	view        string
 	layers      navdraw.Layers
 	colorBy     string
@@ -61,6 +66,8 @@ func parseDrawFlags(args []string) (*drawOptions, error) {
 	fs.StringVar(&opts.outPath, "o", "", "output `file`: .png or .svg")
 	fs.StringVar(&opts.objPath, "obj", "", "level `file` (OBJ) to draw under the navmesh")
 	fs.StringVar(&opts.pairsPath, "pairs", "", "CSV `file` of start/end pairs (sx,sy,sz,ex,ey,ez) whose paths are drawn")
+	fs.StringVar(&opts.obstacles, "obstacles", "", "obstacle state CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw) applied to a tile cache FILE before drawing")
+	cacheLayers := fs.String("cache-layers", "", "tile cache FILE only: draw every layer's build `stages` over the navmesh, any of "+strings.Join(cacheLayerNames, ","))
 	fs.StringVar(&opts.view, "view", "top", "`top` (from above) or iso (isometric, floors above floors apart)")
 	layers := fs.String("layers", "mesh", "navmesh `layers`: mesh (= "+navdraw.DefaultLayers.String()+"), all, or any of "+strings.Join(navdraw.LayerNames(), ","))
 	fs.StringVar(&opts.colorBy, "color", "area", "fill polygons by `area` or by tile")
@@ -109,6 +116,16 @@ func parseDrawFlags(args []string) (*drawOptions, error) {
 		return nil, fmt.Errorf("-slope %v outside 0..90", *slope)
 	}
 	opts.slope = float32(*slope)
+	for _, name := range strings.Split(*cacheLayers, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if !slices.Contains(cacheLayerNames, name) {
+			return nil, fmt.Errorf("-cache-layers: unknown stage %q (known: %s)", name, strings.Join(cacheLayerNames, ", "))
+		}
+		opts.cacheLayers = append(opts.cacheLayers, name)
+	}
 	var err error
 	if opts.layers, err = navdraw.ParseLayers(*layers); err != nil {
 		return nil, fmt.Errorf("-layers: %w", err)
@@ -136,7 +153,7 @@ func runDraw(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mesh, format, err := navmesh.LoadFile(opts.navmeshPath)
+	mesh, cache, format, err := loadDrawInput(opts)
 	if err != nil {
 		return err
 	}
@@ -186,6 +203,20 @@ func runDraw(args []string, stdout io.Writer) error {
 		navdraw.Corridor(&scene, snap, p.corridor, pathStyle)
 		navdraw.StraightPath(&scene, p.points, pathStyle)
 	}
+	if len(opts.cacheLayers) > 0 && cache == nil {
+		return fmt.Errorf("-cache-layers: %s is no tile cache file", opts.navmeshPath)
+	}
+	if cache != nil {
+		if err := drawCacheLayers(&scene, cache, opts.cacheLayers, style); err != nil {
+			return err
+		}
+	}
+	obstacles := 0
+	if cache != nil {
+		infos := cache.Obstacles(nil)
+		obstacles = len(infos)
+		navdraw.TileCacheObstacles(&scene, infos, style)
+	}
 	if scene.Len() == 0 {
 		return fmt.Errorf("%s: nothing to draw with -layers %s", opts.navmeshPath, opts.layers)
 	}
@@ -227,8 +258,90 @@ func runDraw(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d×%d, %s view of %s (%s, %d tiles), %d primitives, %d paths, %d KB\n",
-		opts.outPath, width, height, opts.view, opts.navmeshPath, format, snap.TileCount(), scene.Len(), len(paths), (info.Size()+512)/1024)
+	obstacleNote := ""
+	if cache != nil {
+		obstacleNote = fmt.Sprintf(", %d obstacles", obstacles)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d×%d, %s view of %s (%s, %d tiles%s), %d primitives, %d paths, %d KB\n",
+		opts.outPath, width, height, opts.view, opts.navmeshPath, format, snap.TileCount(), obstacleNote, scene.Len(), len(paths), (info.Size()+512)/1024)
+	return nil
+}
+
+// loadDrawInput reads the file to draw: a navmesh file as it is, or a
+// tile cache file whose navmesh is built after the obstacles of
+// opts.obstacles are applied (cache is then not nil). format names the
+// file's format.
+func loadDrawInput(opts *drawOptions) (mesh *navmesh.Mesh, cache *tilecache.Cache, format string, err error) {
+	file, err := os.ReadFile(opts.navmeshPath)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	tileCacheFormat := tilecache.DetectFormat(file)
+	if tileCacheFormat == tilecache.FormatUnknown {
+		if opts.obstacles != "" {
+			return nil, nil, "", fmt.Errorf("-obstacles %s: %s is no tile cache file (TSET or archenav tile cache)", opts.obstacles, opts.navmeshPath)
+		}
+		mesh, meshFormat, err := navmesh.LoadFile(opts.navmeshPath)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		return mesh, nil, meshFormat.String(), nil
+	}
+	var state []obstacleRow
+	if opts.obstacles != "" {
+		if state, err = readObstacleState(opts.obstacles); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	cache, mesh, _, err = tilecache.Load(file, tilecache.Options{})
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("%s: %w", opts.navmeshPath, err)
+	}
+	if _, err := updateUntilDone(cache); err != nil {
+		return nil, nil, "", fmt.Errorf("%s: %w", opts.navmeshPath, err)
+	}
+	if state != nil {
+		applier := &stateApplier{cache: cache, burst: true, refs: map[string]tilecache.ObstacleRef{}, values: map[string]tilecache.Obstacle{}}
+		if _, err := applier.apply(state); err != nil {
+			return nil, nil, "", fmt.Errorf("%s: %w", opts.obstacles, err)
+		}
+	}
+	return mesh, cache, tileCacheFormat.String() + " tile cache", nil
+}
+
+// cacheLayerNames are the tile cache stages -cache-layers draws, in
+// drawing order.
+var cacheLayerNames = []string{"areas", "regions", "contours", "polymesh"}
+
+// drawCacheLayers draws the named build stages of every layer of cache
+// (with its obstacles), in the order of cacheLayerNames.
+func drawCacheLayers(d debugdraw.Drawer, cache *tilecache.Cache, names []string, style navdraw.Style) error {
+	if len(names) == 0 {
+		return nil
+	}
+	params := cache.Params()
+	cs, ch := params.CellSize, params.CellHeight
+	for _, info := range cache.Layers(nil) {
+		stages, err := cache.LayerStages(info.Ref)
+		if err != nil {
+			return fmt.Errorf("-cache-layers: %w", err)
+		}
+		for _, name := range cacheLayerNames {
+			if !slices.Contains(names, name) {
+				continue
+			}
+			switch name {
+			case "areas":
+				navdraw.TileCacheLayer(d, &stages.Layer, cs, ch, style)
+			case "regions":
+				navdraw.TileCacheLayerRegions(d, stages, cs, ch)
+			case "contours":
+				navdraw.TileCacheContours(d, stages, cs, ch, style)
+			case "polymesh":
+				navdraw.TileCachePolyMesh(d, stages, cs, ch, style)
+			}
+		}
+	}
 	return nil
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -11,12 +13,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/debugdraw"
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 // runDrawFile runs navtool draw with args and returns what it printed.
@@ -168,4 +172,162 @@ func TestDrawErrors(t *testing.T) {
 	}
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "no output after an error")
+}
+
+func TestDrawTileCacheAfterItsObstacles(t *testing.T) {
+	tset := tileCacheData + "tc48_dungeon.tset"
+	obstacles := tileCacheData + "tc48_dungeon_obstacles.csv"
+	raw, err := os.ReadFile(tileCacheData + "tc48_dungeon.json")
+	require.NoError(t, err)
+	var reference tileCacheReference
+	require.NoError(t, json.Unmarshal(raw, &reference))
+
+	// The navmesh drawn is the one built after the obstacles: the C++
+	// figures of the tile cache reference.
+	for _, c := range []struct {
+		name, obstacles string
+		want            string
+		count           int
+	}{
+		{"bare", "", reference.Initial.TileHash, 0},
+		{"with obstacles", obstacles, reference.WithObstacles.TileHash, 80},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mesh, cache, format, err := loadDrawInput(&drawOptions{navmeshPath: tset, obstacles: c.obstacles})
+			require.NoError(t, err)
+			assert.Equal(t, "TSET tile cache", format)
+			summary, err := tilecache.Summarize(mesh.Snapshot())
+			require.NoError(t, err)
+			assert.Equal(t, c.want, fmt.Sprintf("%016x", summary.TileHash))
+			infos := cache.Obstacles(nil)
+			assert.Len(t, infos, c.count)
+			for _, info := range infos {
+				assert.Equal(t, tilecache.ObstacleUpToDate, info.Status)
+			}
+		})
+	}
+
+	out := filepath.Join(t.TempDir(), "obstacles.png")
+	bare := filepath.Join(t.TempDir(), "bare.png")
+	printed := runDrawFile(t, "-size", "400", "-samples", "1", "-obstacles", obstacles, "-o", out, tset)
+	assert.Contains(t, printed, "top view of "+tset+" (TSET tile cache, 28 tiles, 80 obstacles)")
+	runDrawFile(t, "-size", "400", "-samples", "1", "-o", bare, tset)
+
+	// Where the picture shows each cylinder's centre, the obstacle is on
+	// top: the obstacle fill over the mesh, not the mesh alone.
+	mesh, cache, _, err := loadDrawInput(&drawOptions{navmeshPath: tset, obstacles: obstacles})
+	require.NoError(t, err)
+	style := navdraw.DefaultStyle()
+	var scene debugdraw.Recorder
+	navdraw.Mesh(&scene, mesh.Snapshot(), navdraw.DefaultLayers, style)
+	infos := cache.Obstacles(nil)
+	navdraw.TileCacheObstacles(&scene, infos, style)
+	width, height := scene.FitSize(0, 90, 400-2*drawMargin, 64, drawMargin)
+	view := scene.FitView(0, 90, width, height, drawMargin)
+	img := decodePNG(t, out)
+	require.Equal(t, image.Rect(0, 0, width, height), img.Bounds())
+	bareMesh, _, _, err := loadDrawInput(&drawOptions{navmeshPath: tset})
+	require.NoError(t, err)
+	var bareScene debugdraw.Recorder
+	navdraw.Mesh(&bareScene, bareMesh.Snapshot(), navdraw.DefaultLayers, style)
+	bareWidth, bareHeight := bareScene.FitSize(0, 90, 400-2*drawMargin, 64, drawMargin)
+	bareView := bareScene.FitView(0, 90, bareWidth, bareHeight, drawMargin)
+	bareImg := decodePNG(t, bare)
+	yellowish, bareYellowish := 0, 0
+	cylinders := 0
+	for _, info := range infos {
+		if info.Obstacle.Shape != tilecache.ShapeCylinder {
+			continue
+		}
+		cylinders++
+		top := info.Obstacle.Position.Add(mgl32.Vec3{0, info.Obstacle.Height, 0})
+		x, y, _ := view.Project(top)
+		c := nrgba(img, int(x), int(y))
+		// The obstacle colour (255, 192, 0) dominates: red over blue.
+		if int(c.R) > int(c.B)+60 {
+			yellowish++
+		}
+		x, y, _ = bareView.Project(top)
+		if c := nrgba(bareImg, int(x), int(y)); int(c.R) > int(c.B)+60 {
+			bareYellowish++
+		}
+	}
+	require.Positive(t, cylinders)
+	assert.GreaterOrEqual(t, yellowish, cylinders*9/10, "cylinders shown on top")
+	assert.Zero(t, bareYellowish, "the same places without obstacles")
+	assert.Equal(t, 28, mesh.Snapshot().TileCount())
+
+	// An archenav tile cache file draws too, with its own obstacles.
+	saved := filepath.Join(t.TempDir(), "dungeon.tcache")
+	f, err := os.Create(saved)
+	require.NoError(t, err)
+	require.NoError(t, cache.Save(f))
+	require.NoError(t, f.Close())
+	printed = runDrawFile(t, "-view", "iso", "-size", "200", "-o", filepath.Join(t.TempDir(), "saved.svg"), saved)
+	assert.Contains(t, printed, "(archenav tile cache, 28 tiles, 80 obstacles)")
+}
+
+func TestDrawObstacleErrors(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.png")
+	bad := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(bad, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n1,cone,0,0,0,0,0,0,1,1,0\n"), 0o644))
+	tset := tileCacheData + "tc48_dungeon.tset"
+	for _, c := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"obstacles on a navmesh", []string{"-obstacles", tileCacheData + "tc48_dungeon_obstacles.csv", "-o", out, dungeonTile}, "is no tile cache file"},
+		{"missing obstacles", []string{"-obstacles", filepath.Join(dir, "missing.csv"), "-o", out, tset}, "no such file"},
+		{"bad obstacles", []string{"-obstacles", bad, "-o", out, tset}, `type "cone"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := run(append([]string{"draw"}, c.args...), &bytes.Buffer{}, &bytes.Buffer{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.wantErr)
+		})
+	}
+	_, err := os.Stat(out)
+	assert.True(t, os.IsNotExist(err), "no output after an error")
+}
+
+func TestDrawTileCacheStages(t *testing.T) {
+	tset := tileCacheData + "tc48_dungeon.tset"
+	obstacles := tileCacheData + "tc48_dungeon_obstacles.csv"
+	mesh, cache, _, err := loadDrawInput(&drawOptions{navmeshPath: tset, obstacles: obstacles})
+	require.NoError(t, err)
+	style := navdraw.DefaultStyle()
+	params := cache.Params()
+	// The oracle: the navdraw calls for each layer's stages, the obstacles
+	// on top; no navmesh layer asked.
+	var want debugdraw.Recorder
+	for _, info := range cache.Layers(nil) {
+		stages, err := cache.LayerStages(info.Ref)
+		require.NoError(t, err)
+		navdraw.TileCacheLayerRegions(&want, stages, params.CellSize, params.CellHeight)
+		navdraw.TileCachePolyMesh(&want, stages, params.CellSize, params.CellHeight, style)
+	}
+	navdraw.TileCacheObstacles(&want, cache.Obstacles(nil), style)
+	require.Positive(t, want.Len())
+	assert.Equal(t, 28, mesh.Snapshot().TileCount())
+
+	out := filepath.Join(t.TempDir(), "stages.svg")
+	printed := runDrawFile(t, "-layers", "", "-cache-layers", "polymesh, regions", "-obstacles", obstacles, "-o", out, tset)
+	assert.Contains(t, printed, fmt.Sprintf("80 obstacles), %d primitives", want.Len()), "regions, then poly mesh, of every layer")
+
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, wantErr string
+		args          []string
+	}{
+		{"unknown stage", `unknown stage "heights"`, []string{"-cache-layers", "regions,heights", "-o", filepath.Join(dir, "a.png"), tset}},
+		{"stages of a navmesh", "is no tile cache file", []string{"-cache-layers", "regions", "-o", filepath.Join(dir, "b.png"), dungeonTile}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := run(append([]string{"draw"}, c.args...), &bytes.Buffer{}, &bytes.Buffer{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.wantErr)
+		})
+	}
 }

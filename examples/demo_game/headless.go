@@ -132,16 +132,26 @@ func newRecorder(d *demo, width, height int) (*recorder, error) {
 	caption := captionHeight(width)
 	r.view = scene.Fit(d.layer.Min, d.layer.Max, width, height-caption, viewMargin)
 	r.view.OffsetY += float32(caption)
-	r.canvas.Clear(scene.Background)
-	d.layer.Draw(r.canvas, r.view)
-	r.background = append([]byte(nil), r.canvas.Image().Pix...)
+	r.drawBackground()
 	var err error
 	r.animation, err = render.NewAnimation(scene.Palette(d.layer), frameDelay)
 	return r, err
 }
 
-// draw renders the scene at tick into the canvas.
+// drawBackground draws the navmesh into the kept background.
+func (r *recorder) drawBackground() {
+	r.canvas.Clear(scene.Background)
+	r.demo.layer.Draw(r.canvas, r.view)
+	r.background = append(r.background[:0], r.canvas.Image().Pix...)
+}
+
+// draw renders the scene at tick into the canvas: the navmesh (drawn again
+// when the tile cache has changed it, so that carved holes show), the
+// obstacles, the agents and the caption.
 func (r *recorder) draw(tick int, caption string) {
+	if r.demo.layer.Refresh() {
+		r.drawBackground()
+	}
 	copy(r.canvas.Image().Pix, r.background)
 	r.agents = r.demo.crowd.Agents(r.agents)
 	r.obstacles = r.demo.crowd.Obstacles(r.obstacles, -1)

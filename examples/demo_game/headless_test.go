@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/examples/demo_game/render"
 	"github.com/archenav/archenav/examples/demo_game/scene"
+	"github.com/archenav/archenav/navcore/geom"
 )
 
 func TestHeadlessRunWritesGIFAndPNG(t *testing.T) {
@@ -118,4 +120,62 @@ func TestHeadlessRunWithoutObstacles(t *testing.T) {
 	require.NoError(t, err, stderr.String())
 	assert.Contains(t, stdout.String(), "41 tiles, 143 polygons")
 	assert.NotContains(t, stdout.String(), "tile cache")
+}
+
+// TestRecordedFramesShowCarvedHoles runs the default script until the
+// crates have carved: the navmesh is drawn again, so that the ring between
+// a crate and the edge of its hole (grown by the agent radius) shows the
+// background where it showed the floor before.
+func TestRecordedFramesShowCarvedHoles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("bakes the dungeon")
+	}
+	o, err := parseOptions([]string{"-agents", "8", "-seed", "5"}, &bytes.Buffer{})
+	require.NoError(t, err)
+	d, err := setup(o)
+	require.NoError(t, err)
+	width, height := autoSize(d.layer, 600)
+	rec, err := newRecorder(d, width, height)
+	require.NoError(t, err)
+	first := append([]byte(nil), rec.background...)
+	pixel := func(pix []byte, p render.Point) [4]byte {
+		i := rec.canvas.Image().PixOffset(int(p.X), int(p.Y))
+		return [4]byte(pix[i : i+4])
+	}
+	background := [4]byte{scene.Background.R, scene.Background.G, scene.Background.B, scene.Background.A}
+
+	tick := 0
+	landed := func() []scene.Obstacle {
+		var crates []scene.Obstacle
+		for _, c := range d.crowd.Obstacles(nil, -1) {
+			if c.Kind == scene.Crate && !c.Pending {
+				crates = append(crates, c)
+			}
+		}
+		return crates
+	}
+	for ; tick < 5*tickRate && len(landed()) < 3; tick++ {
+		require.NoError(t, d.crowd.Step(1.0/tickRate))
+	}
+	crates := landed()
+	require.GreaterOrEqual(t, len(crates), 3, "crates landed by tick %d", tick)
+	require.NoError(t, rec.frame(tick))
+
+	holes := 0
+	for _, c := range crates {
+		var centre geom.Vec3
+		for _, p := range c.Outline {
+			centre = geom.Add(centre, geom.Scale(p, 1/float32(len(c.Outline))))
+		}
+		// Just outside each side of the crate: carved, so background now,
+		// floor in the first background.
+		for _, side := range []geom.Vec3{{1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}} {
+			at := rec.view.ToScreen(geom.Add(centre, geom.Scale(side, 0.75+0.3)))
+			if pixel(rec.background, at) == background && pixel(first, at) != background {
+				holes++
+				break
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, holes, len(crates)*2/3, "%d of %d crates show their hole", holes, len(crates))
 }

@@ -283,8 +283,12 @@ func (g *game) say(message string) {
 }
 
 func (g *game) Draw(screen *ebiten.Image) {
-	if g.background == nil {
-		g.background = ebiten.NewImage(g.width, g.height)
+	// The navmesh is drawn once, and again when the tile cache has changed
+	// it (holes carved, doors shut).
+	if refreshed := g.demo.layer.Refresh(); g.background == nil || refreshed {
+		if g.background == nil {
+			g.background = ebiten.NewImage(g.width, g.height)
+		}
 		g.canvas.retarget(g.background)
 		g.canvas.Clear(scene.Background)
 		g.demo.layer.Draw(g.canvas, g.view)

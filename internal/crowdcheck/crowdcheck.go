@@ -80,6 +80,9 @@ type Checker struct {
 	history    [][]geom.Vec3 // ring of the last StuckWindow+1 positions per agent
 	cells      map[[2]int32][]int32
 	ticks      int
+	// radius is the agents' radius for the overlap count; 0 means
+	// components.DefaultAgentParams' (SetRadius).
+	radius float32
 
 	// velocities holds each agent's velocity at the last check, walking
 	// tells whether it was walking then.
@@ -182,10 +185,23 @@ func (c *Checker) onPoly(ref navmesh.Ref, pos geom.Vec3) bool {
 	return err == nil && geom.Dist2D(closest, pos) <= OnMeshXZ
 }
 
+// SetRadius sets the radius of the agents for the overlap count (by
+// default components.DefaultAgentParams' 0.6) [Limit: > 0]
+// [Units: world units]
+func (c *Checker) SetRadius(radius float32) {
+	if radius > 0 {
+		c.radius = radius
+	}
+}
+
 // countOverlaps counts the pairs of walking agents on the same level closer
 // than the sum of their radii minus the slack.
 func (c *Checker) countOverlaps() int {
-	const cell = float32(1.2) // >= twice the largest radius used
+	params := components.DefaultAgentParams()
+	if c.radius > 0 {
+		params.Radius = c.radius
+	}
+	cell := max(float32(1.2), 2*params.Radius) // >= twice the radius
 	for k, list := range c.cells {
 		c.cells[k] = list[:0]
 	}
@@ -198,7 +214,6 @@ func (c *Checker) countOverlaps() int {
 			c.cells[k] = append(c.cells[k], int32(i))
 		}
 	}
-	params := components.DefaultAgentParams()
 	limit := 2*params.Radius - OverlapSlack
 	n := 0
 	for i := range c.infos {

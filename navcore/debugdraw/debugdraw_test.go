@@ -307,3 +307,39 @@ func TestRecorderFitsTheDrawingNotItsBox(t *testing.T) {
 	v := empty.FitView(0, 90, 10, 10, 0)
 	assert.Equal(t, float32(1), v.Scale())
 }
+
+func TestPrismAndCylinderFillTopAndSides(t *testing.T) {
+	square := []mgl32.Vec2{{0, 0}, {2, 0}, {2, 1}, {0, 1}}
+	fill := color.NRGBA{200, 100, 50, 128}
+	var r Recorder
+	Prism(&r, square, 1, 3, fill)
+	require.Equal(t, 2*4+2, r.Count(KindTriangle))
+	top := 0.0
+	for _, p := range r.Primitives {
+		assert.Equal(t, fill.A, p.Color.A)
+		if p.Vertices[0][1] == 3 && p.Vertices[1][1] == 3 && p.Vertices[2][1] == 3 {
+			a, b, c := p.Vertices[0], p.Vertices[1], p.Vertices[2]
+			top += math.Abs(float64((b[0]-a[0])*(c[2]-a[2])-(c[0]-a[0])*(b[2]-a[2]))) / 2
+		}
+	}
+	assert.InDelta(t, 2, top, 1e-6, "the top covers the outline")
+	bmin, bmax, _ := r.Bounds()
+	assert.Equal(t, mgl32.Vec3{0, 1, 0}, bmin)
+	assert.Equal(t, mgl32.Vec3{2, 3, 1}, bmax)
+
+	r.Reset()
+	PrismWire(&r, square, 1, 3, 2, fill)
+	assert.Equal(t, 12, r.Count(KindLine))
+	r.Reset()
+	Prism(&r, square[:2], 1, 3, fill)
+	PrismWire(&r, square[:1], 1, 3, 2, fill)
+	assert.Zero(t, r.Len(), "too few corners")
+
+	Cylinder(&r, mgl32.Vec3{-1, 0, -1}, mgl32.Vec3{1, 2, 1}, fill)
+	assert.Equal(t, 3*CircleSegments, r.Count(KindTriangle))
+	for _, p := range r.Primitives {
+		for _, v := range p.Vertices {
+			assert.LessOrEqual(t, math.Hypot(float64(v[0]), float64(v[2])), 1+1e-6)
+		}
+	}
+}

@@ -4,8 +4,10 @@
 // tree), a query's search nodes, polygon corridors and straight paths, and
 // the crowd's parts (agents with velocities, targets, corners and
 // neighbours, local boundaries, avoidance samples) and the tile cache's
-// heightfield layers — what recastnavigation's DetourDebugDraw and
-// RecastDemo's crowd tool show.
+// parts (obstacles in their shapes coloured by status, heightfield layers,
+// and a layer's build stages: regions, contours, poly mesh, from
+// tilecache.Cache.LayerStages) — what recastnavigation's DetourDebugDraw
+// and RecastDemo's crowd tool and TempObstacles sample show.
 //
 // Everything is drawn in world coordinates, so the same calls feed a top
 // view, an angled 3D view or a game's own renderer. Colours and widths come

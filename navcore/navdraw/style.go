@@ -91,6 +91,21 @@ type Style struct {
 	// SampleBest and SampleWorst colour avoidance samples by penalty,
 	// SampleSide adds the side preference.
 	SampleBest, SampleWorst, SampleSide color.NRGBA
+
+	// ObstaclePending, ObstacleBuilding, ObstacleUpToDate and
+	// ObstacleRemoving fill tile cache obstacles by status (RecastDemo's
+	// processing, processed and removing colours); their edges take the
+	// fill darkened, ObstacleWidth wide.
+	ObstaclePending, ObstacleBuilding, ObstacleUpToDate, ObstacleRemoving color.NRGBA
+	// ObstacleAvoided fills an obstacle the agents steer around (a moving
+	// one, or a carving one whose hole is not in the navmesh yet);
+	// ObstacleRefused one the tile cache refused.
+	ObstacleAvoided, ObstacleRefused color.NRGBA
+	ObstacleWidth                    float32
+	// ContourWidth is the width of layer contours and PolyMesh edges;
+	// PortalMark the colour of the ticks showing where a portal leads.
+	ContourWidth float32
+	PortalMark   color.NRGBA
 }
 
 // DefaultStyle returns RecastDemo's colours and widths, with polygons
@@ -148,8 +163,22 @@ func DefaultStyle() Style {
 		SampleBest:      color.NRGBA{255, 255, 255, 220},
 		SampleWorst:     color.NRGBA{128, 96, 0, 220},
 		SampleSide:      color.NRGBA{128, 0, 0, 220},
+
+		ObstaclePending:  color.NRGBA{255, 255, 0, 128},
+		ObstacleBuilding: color.NRGBA{255, 224, 0, 160},
+		ObstacleUpToDate: color.NRGBA{255, 192, 0, 192},
+		ObstacleRemoving: color.NRGBA{220, 0, 0, 128},
+		ObstacleAvoided:  color.NRGBA{160, 96, 255, 160},
+		ObstacleRefused:  color.NRGBA{255, 32, 16, 160},
+		ObstacleWidth:    2,
+		ContourWidth:     2,
+		PortalMark:       color.NRGBA{255, 0, 0, 255},
 	}
 }
+
+// AreaColorAt returns the colour of area at alpha a: AreaColor's, or
+// debugdraw.AreaColor's when AreaColor is nil.
+func (s *Style) AreaColorAt(area uint8, a uint8) color.NRGBA { return s.areaColor(area, a) }
 
 // areaColor returns the colour of area at alpha a.
 func (s *Style) areaColor(area uint8, a uint8) color.NRGBA {

@@ -36,6 +36,12 @@
 // that area instead of carving (a runtime modifier volume), and the mesh
 // process gives it flags, e.g. a door a filter can shut.
 //
+// Obstacles lists the obstacles with how far the navmesh shows each
+// (ObstacleStatus: pending, building, up to date, removing), and
+// LayerStages rebuilds one layer with its obstacles and returns every
+// stage (the marked layer, regions, contours, poly mesh), for drawing
+// (package navdraw) or inspection.
+//
 // # Files
 //
 // ReadTSET and WriteTSET read and write RecastDemo's tile cache file;

@@ -1,6 +1,7 @@
 // Package crowddraw draws the agents of an arche world that runs the crowd
 // plugin: bodies, velocities, targets, corners, neighbours, local wall
-// segments and corridors (what RecastDemo's crowd tool shows), through a
+// segments and corridors (what RecastDemo's crowd tool shows), and the
+// obstacle entities in their shapes, coloured by what they do, through a
 // debugdraw.Drawer with package navdraw's functions and Style. It also
 // scores an agent's candidate velocities again for drawing them
 // (AvoidanceSamples).
@@ -50,13 +51,17 @@ const (
 	Bodies
 	// Velocities draws each agent's desired and actual velocity.
 	Velocities
+	// Obstacles draws every obstacle entity in its shape (DrawObstacles),
+	// before the agents.
+	Obstacles
 )
 
-// DefaultLayers shows the agents, their velocities and targets.
-const DefaultLayers = Targets | Bodies | Velocities
+// DefaultLayers shows the obstacles, the agents, their velocities and
+// targets.
+const DefaultLayers = Obstacles | Targets | Bodies | Velocities
 
 // AllLayers is every layer.
-const AllLayers = Corridors | Boundaries | Corners | Neighbours | Targets | Bodies | Velocities
+const AllLayers = Corridors | Boundaries | Corners | Neighbours | Targets | Bodies | Velocities | Obstacles
 
 // Crowd reads the crowd agents of one world for drawing.
 type Crowd struct {
@@ -70,7 +75,9 @@ type Crowd struct {
 	neighbours generic.Map[components.Neighbours]
 	boundaries generic.Map[components.Boundary]
 	navigation generic.Resource[components.Navigation]
+	types      generic.Resource[components.AgentTypes]
 	presets    generic.Resource[components.AvoidancePresets]
+	obstacles  *generic.Filter3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
 
 	avoidance *crowd.ObstacleAvoidance
 	shown     []navdraw.Agent // scratch
@@ -104,13 +111,19 @@ func New(world *ecs.World) (*Crowd, error) {
 		neighbours: generic.NewMap[components.Neighbours](world),
 		boundaries: generic.NewMap[components.Boundary](world),
 		navigation: generic.NewResource[components.Navigation](world),
+		types:      generic.NewResource[components.AgentTypes](world),
 		presets:    generic.NewResource[components.AvoidancePresets](world),
+		obstacles:  generic.NewFilter3[components.Obstacle, components.ObstaclePose, components.ObstacleState](),
 		avoidance:  avoidance,
 	}, nil
 }
 
-// Draw draws layers of every agent.
+// Draw draws layers of every agent, and the obstacle entities with
+// Obstacles.
 func (c *Crowd) Draw(d debugdraw.Drawer, layers Layers, style navdraw.Style) {
+	if layers&Obstacles != 0 {
+		c.DrawObstacles(d, style)
+	}
 	c.shown = c.shown[:0]
 	c.refs = c.refs[:0]
 	var snap *navmesh.Snapshot
@@ -121,7 +134,12 @@ func (c *Crowd) Draw(d debugdraw.Drawer, layers Layers, style navdraw.Style) {
 	for query.Next() {
 		params, position, velocity, state, corridor, target, boundary, neighbours, corners := query.Get()
 		if layers&Corridors != 0 && corridor.Corridor != nil {
-			c.refs = append(c.refs, corridor.Path()...)
+			if params.Type == 0 {
+				c.refs = append(c.refs, corridor.Path()...)
+			} else if mesh := c.meshOf(params); mesh != nil {
+				// Another agent type's corridor: polygons of its own mesh.
+				navdraw.Corridor(d, mesh.Snapshot(), corridor.Path(), style)
+			}
 		}
 		if layers&Boundaries != 0 {
 			navdraw.Boundary(d, position.Vec3(), boundary.Segments(), style)
@@ -134,14 +152,30 @@ func (c *Crowd) Draw(d debugdraw.Drawer, layers Layers, style navdraw.Style) {
 	navdraw.Agents(d, c.shown, agentLayers(layers), style)
 }
 
+// meshOf returns the navmesh of the agent type of an agent with params
+// (components.AgentTypes; the Navigation resource's for the first type),
+// nil when there is none.
+func (c *Crowd) meshOf(params *components.AgentParams) *navmesh.Mesh {
+	if params.Type == 0 || !c.types.Has() {
+		if params.Type == 0 && c.navigation.Has() {
+			return c.navigation.Get().Mesh
+		}
+		return nil
+	}
+	if list := c.types.Get().List; int(params.Type) < len(list) {
+		return list[params.Type].Mesh
+	}
+	return nil
+}
+
 // DrawAgent draws layers of agent e only, as Selected.
 func (c *Crowd) DrawAgent(d debugdraw.Drawer, e ecs.Entity, layers Layers, style navdraw.Style) error {
 	if !c.isAgent(e) {
 		return ErrNotAnAgent
 	}
 	params, position, velocity, state, corridor, target, boundary, neighbours, corners := c.lookup.Get(e)
-	if layers&Corridors != 0 && corridor.Corridor != nil && c.navigation.Has() && c.navigation.Get().Mesh != nil {
-		navdraw.Corridor(d, c.navigation.Get().Mesh.Snapshot(), corridor.Path(), style)
+	if mesh := c.meshOf(params); layers&Corridors != 0 && corridor.Corridor != nil && mesh != nil {
+		navdraw.Corridor(d, mesh.Snapshot(), corridor.Path(), style)
 	}
 	if layers&Boundaries != 0 {
 		navdraw.Boundary(d, position.Vec3(), boundary.Segments(), style)

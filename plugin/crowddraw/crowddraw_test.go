@@ -1,19 +1,27 @@
 package crowddraw_test
 
 import (
+	"context"
+	"image/color"
 	"math/rand/v2"
+	"os"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/archenav/archenav/plugin"
 	"github.com/archenav/archenav/plugin/crowddraw"
 )
@@ -166,4 +174,171 @@ func TestAvoidanceSamplesFollowTheMethod(t *testing.T) {
 	require.NoError(t, p.SetAvoidancePreset(world, int(preset), crowd.ORCAPreset()))
 	require.NoError(t, c.AvoidanceSamples(agents[3], debug))
 	assert.Empty(t, debug.Samples(), "ORCA scores none")
+}
+
+// obstacleWorld is a crowd on dungeon's tile cache with one obstacle of
+// each kind, run until the carving ones have landed.
+func obstacleWorld(t *testing.T) (*ecs.World, map[string]ecs.Entity) {
+	t.Helper()
+	file, err := os.ReadFile("../../navcore/tilecache/testdata/tc48_dungeon.tset")
+	require.NoError(t, err)
+	cache, _, _, err := tilecache.Load(file, tilecache.Options{})
+	require.NoError(t, err)
+	for done := false; !done; {
+		done, err = cache.Update(tilecache.Budget{})
+		require.NoError(t, err)
+	}
+	p, err := plugin.New(plugin.Config{TileCache: cache, MaxAgents: 4})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	ground := geom.Vec3{47.2419357, 9.69729424, -3.66440248}
+	spawn := func(pose components.ObstaclePose, o components.Obstacle) ecs.Entity {
+		e, err := p.SpawnObstacle(&world, pose, o)
+		require.NoError(t, err)
+		return e
+	}
+	entities := map[string]ecs.Entity{
+		"avoided cylinder": spawn(components.ObstaclePose{Position: ground}, components.CylinderObstacle(0.5, 2)),
+		"carving box":      spawn(components.ObstaclePose{Position: geom.Add(ground, geom.Vec3{-6, 0, 0})}, components.BoxObstacle(1, 0.5, 2).Carving()),
+		"turned door":      spawn(components.ObstaclePose{Position: geom.Add(ground, geom.Vec3{0, 0, 4}), Yaw: 0.5}, components.OrientedBoxObstacle(1, 0.3, 2).MarkingArea(navmesh.AreaDoor)),
+		"refused prism":    spawn(components.ObstaclePose{Position: geom.Vec3{1000, 0, 1000}}, components.PrismObstacle([][2]float32{{0, 0}, {1, 0}, {0, 1}}, 1).Carving()),
+	}
+	for range 60 {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	return &world, entities
+}
+
+func TestDrawObstaclesShowsShapesAndEffects(t *testing.T) {
+	world, entities := obstacleWorld(t)
+	c, err := crowddraw.New(world)
+	require.NoError(t, err)
+	style := navdraw.DefaultStyle()
+	obstacles := generic.NewMap3[components.Obstacle, components.ObstaclePose, components.ObstacleState](world)
+
+	cases := []struct {
+		name             string
+		triangles, lines int
+		fill             color.NRGBA
+	}{
+		{"avoided cylinder", 3 * debugdraw.CircleSegments, 2*debugdraw.CircleSegments + 4, style.ObstacleAvoided},
+		{"carving box", 2*4 + 2, 12, style.ObstacleUpToDate},
+		{"turned door", 2*4 + 2, 12, debugdraw.Lerp(style.ObstacleUpToDate, debugdraw.AreaColor(navmesh.AreaDoor, style.ObstacleUpToDate.A), 0.5)},
+		{"refused prism", 2*3 + 1, 9, style.ObstacleRefused},
+	}
+	total := 0
+	for _, k := range cases {
+		t.Run(k.name, func(t *testing.T) {
+			o, pose, state := obstacles.Get(entities[k.name])
+			assert.Equal(t, k.fill, crowddraw.ObstacleColor(o, state, style))
+			footprint := o.Footprint(*pose)
+			// The oracle: what DrawObstacles draws of this one alone.
+			r := &debugdraw.Recorder{}
+			fill := crowddraw.ObstacleColor(o, state, style)
+			if footprint.Circle {
+				bmin := mgl32.Vec3{footprint.Center[0] - footprint.Radius, footprint.MinY, footprint.Center[1] - footprint.Radius}
+				bmax := mgl32.Vec3{footprint.Center[0] + footprint.Radius, footprint.MaxY, footprint.Center[1] + footprint.Radius}
+				debugdraw.Cylinder(r, bmin, bmax, fill)
+			} else {
+				outline := make([]mgl32.Vec2, footprint.Count)
+				for i := range outline {
+					outline[i] = mgl32.Vec2{footprint.Points[i][0], footprint.Points[i][1]}
+				}
+				debugdraw.Prism(r, outline, footprint.MinY, footprint.MaxY, fill)
+			}
+			assert.Equal(t, k.triangles, r.Count(debugdraw.KindTriangle))
+			total += k.triangles + k.lines
+		})
+	}
+	_, _, state := obstacles.Get(entities["carving box"])
+	require.True(t, state.Landed, "the box carved")
+
+	r := &debugdraw.Recorder{}
+	c.DrawObstacles(r, style)
+	assert.Equal(t, total, r.Len())
+	lines, strokes := 0, map[color.NRGBA]int{}
+	for _, p := range r.Primitives {
+		if p.Kind == debugdraw.KindLine {
+			lines++
+			strokes[p.Color]++
+			assert.Equal(t, style.ObstacleWidth, p.Size)
+		}
+	}
+	for _, k := range cases {
+		assert.Equal(t, k.lines, strokes[debugdraw.Darken(k.fill)], "%s: edges in its fill darkened", k.name)
+	}
+	// Bounds: the turned door's corners lie where its footprint says.
+	door, pose, _ := obstacles.Get(entities["turned door"])
+	footprint := door.Footprint(*pose)
+	found := 0
+	for _, p := range r.Primitives {
+		for i := range footprint.Count {
+			corner := mgl32.Vec3{footprint.Points[i][0], footprint.MaxY, footprint.Points[i][1]}
+			if p.Kind == debugdraw.KindLine && p.Vertices[0].ApproxEqual(corner) {
+				found++
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, found, footprint.Count, "the top outline starts at every corner")
+
+	// Draw includes the obstacles by default, and not without the layer.
+	withLayer := &debugdraw.Recorder{}
+	c.Draw(withLayer, crowddraw.DefaultLayers, style)
+	assert.Equal(t, total, withLayer.Len(), "no agents, so only the obstacles")
+	without := &debugdraw.Recorder{}
+	c.Draw(without, crowddraw.AllLayers&^crowddraw.Obstacles, style)
+	assert.Zero(t, without.Len())
+}
+
+// TestDrawCorridorsOfEveryAgentType: each agent's corridor is drawn with
+// the polygons of its own type's mesh.
+func TestDrawCorridorsOfEveryAgentType(t *testing.T) {
+	dungeon, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	level := &bake.Geometry{
+		Vertices:  []geom.Vec3{{100, 0, 100}, {120, 0, 100}, {120, 0, 110}, {100, 0, 110}},
+		Triangles: [][3]int32{{0, 2, 1}, {0, 3, 2}},
+	}
+	baked, err := bake.Solo(context.Background(), level, bake.DefaultSettings())
+	require.NoError(t, err)
+	island, err := baked.NavMesh()
+	require.NoError(t, err)
+	p, err := plugin.New(plugin.Config{AgentTypes: []plugin.AgentTypeConfig{{Name: "dungeon", Mesh: dungeon}, {Name: "island", Mesh: island}}})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	params := components.DefaultAgentParams()
+	params.Type = 1
+	e, err := p.Spawn(&world, geom.Vec3{102, 0, 105}, params)
+	require.NoError(t, err)
+	require.NoError(t, p.RequestMoveTarget(&world, e, geom.Vec3{118, 0, 105}))
+	for range 10 {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	path, err := p.Corridor(&world, e, nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, path)
+	want := 0
+	snap := island.Snapshot()
+	for _, ref := range path {
+		tile, _, err := snap.TileAndPoly(ref)
+		require.NoError(t, err)
+		want += int(tile.DetailMeshes[ref.PolyIndex()].TriCount)
+	}
+	c, err := crowddraw.New(&world)
+	require.NoError(t, err)
+	for _, draw := range []func(r *debugdraw.Recorder){
+		func(r *debugdraw.Recorder) { c.Draw(r, crowddraw.Corridors, navdraw.DefaultStyle()) },
+		func(r *debugdraw.Recorder) {
+			require.NoError(t, c.DrawAgent(r, e, crowddraw.Corridors, navdraw.DefaultStyle()))
+		},
+	} {
+		r := &debugdraw.Recorder{}
+		draw(r)
+		assert.Equal(t, want, r.Count(debugdraw.KindTriangle))
+		bmin, _, ok := r.Bounds()
+		require.True(t, ok)
+		assert.Greater(t, bmin[0], float32(99), "drawn on the island, not the dungeon")
+	}
 }

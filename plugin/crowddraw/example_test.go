@@ -3,6 +3,7 @@ package crowddraw_test
 import (
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/mlange-42/arche/ecs"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/archenav/archenav/navcore/debugdraw"
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/archenav/archenav/plugin"
 	"github.com/archenav/archenav/plugin/crowddraw"
 )
@@ -48,4 +50,48 @@ func Example() {
 	drawing.Draw(&scene, crowddraw.DefaultLayers|crowddraw.Corridors, navdraw.DefaultStyle())
 	fmt.Printf("%d triangles, %d lines\n", scene.Count(debugdraw.KindTriangle), scene.Count(debugdraw.KindLine))
 	// Output: 66 triangles, 77 lines
+}
+
+// Draw the obstacle entities of a crowd on a tile cache: a crate that has
+// carved its hole and a cart the agents steer around.
+func ExampleCrowd_DrawObstacles() {
+	file, err := os.ReadFile("../../navcore/tilecache/testdata/tc48_dungeon.tset")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cache, _, _, err := tilecache.Load(file, tilecache.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	crowd, err := plugin.New(plugin.Config{TileCache: cache, MaxAgents: 8})
+	if err != nil {
+		log.Fatal(err)
+	}
+	world := ecs.NewWorld()
+	if err := crowd.Install(&world); err != nil {
+		log.Fatal(err)
+	}
+	ground := [3]float32{47.24, 9.69, -3.66}
+	crate := components.BoxObstacle(0.75, 0.75, 1.2).Carving()
+	if _, err := crowd.SpawnObstacle(&world, components.ObstaclePose{Position: ground}, crate); err != nil {
+		log.Fatal(err)
+	}
+	cart := components.CylinderObstacle(0.6, 1)
+	if _, err := crowd.SpawnObstacle(&world, components.ObstaclePose{Position: [3]float32{ground[0] - 5, ground[1], ground[2]}}, cart); err != nil {
+		log.Fatal(err)
+	}
+	for range 60 { // the crate stands still for half a second, then carves
+		if err := crowd.Step(&world, 1.0/60); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	drawing, err := crowddraw.New(&world)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var scene debugdraw.Recorder
+	drawing.DrawObstacles(&scene, navdraw.DefaultStyle())
+	fmt.Printf("%d triangles, %d lines\n", scene.Count(debugdraw.KindTriangle), scene.Count(debugdraw.KindLine))
+	// Output: 106 triangles, 80 lines
 }

@@ -16,13 +16,17 @@ import (
 // NavmeshLayer draws a navmesh with archenav's navdraw: ground polygons with
 // their fill colors (by area, brighter when higher, higher floors over lower
 // ones), the edges between polygons, the walls, the tile borders and the
-// off-mesh connections. It keeps the mesh's snapshot taken when it was made.
+// off-mesh connections. It draws the mesh's snapshot taken when it was made
+// or last refreshed (Refresh), so that holes carved by obstacles show.
 type NavmeshLayer struct {
-	// Min and Max bound every vertex [Units: world units].
+	// Min and Max bound every vertex of the first snapshot; they stay put
+	// through refreshes, so that a view fitted to them does too
+	// [Units: world units].
 	Min, Max geom.Vec3
 	// Tiles and Polygons count what was taken from the mesh.
 	Tiles, Polygons int
 
+	mesh        *navmesh.Mesh
 	snapshot    *navmesh.Snapshot
 	polys       []layerPoly // sorted by height, lowest first
 	polyIndex   map[navmesh.Ref]int
@@ -50,15 +54,43 @@ func NewNavmeshLayer(mesh *navmesh.Mesh) (*NavmeshLayer, error) {
 	if mesh == nil {
 		return nil, errors.New("scene: navmesh layer: nil mesh")
 	}
-	snap := mesh.Snapshot()
-	layer := &NavmeshLayer{snapshot: snap, polyIndex: map[navmesh.Ref]int{}}
+	layer := &NavmeshLayer{mesh: mesh}
+	bmin, bmax, ok := layer.take(mesh.Snapshot())
+	if !ok {
+		return nil, errors.New("scene: navmesh layer: the mesh has no polygons")
+	}
+	layer.Min, layer.Max = bmin, bmax
+	layer.shadePolygons()
+	return layer, nil
+}
+
+// Refresh takes the mesh's current snapshot when its version differs from
+// the one drawn (tiles rebuilt by the tile cache, flags changed) and
+// reports whether it did: the caller then draws the layer again.
+func (l *NavmeshLayer) Refresh() bool {
+	snap := l.mesh.Snapshot()
+	if snap.Version() == l.snapshot.Version() {
+		return false
+	}
+	l.take(snap)
+	l.shadePolygons()
+	return true
+}
+
+// take reads the polygons and edges of snap and returns the bounds of their
+// vertices; ok is false when there is no polygon.
+func (l *NavmeshLayer) take(snap *navmesh.Snapshot) (bmin, bmax geom.Vec3, ok bool) {
+	l.snapshot = snap
+	l.Tiles, l.Polygons = 0, 0
+	l.polys, l.walls, l.tileBorders = l.polys[:0], l.walls[:0], l.tileBorders[:0]
+	l.polyIndex = map[navmesh.Ref]int{}
 	first := true
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
 		if tile == nil || tile.Header == nil {
 			continue
 		}
-		layer.Tiles++
+		l.Tiles++
 		base := tile.PolyRefBase()
 		for p := range tile.Polys {
 			poly := &tile.Polys[p]
@@ -70,25 +102,21 @@ func NewNavmeshLayer(mesh *navmesh.Mesh) (*NavmeshLayer, error) {
 				vertex := tile.Verts[poly.Verts[v]]
 				lp.centre = geom.Add(lp.centre, vertex)
 				if first {
-					layer.Min, layer.Max, first = vertex, vertex, false
+					bmin, bmax, first = vertex, vertex, false
 				}
-				layer.Min, layer.Max = geom.Min(layer.Min, vertex), geom.Max(layer.Max, vertex)
+				bmin, bmax = geom.Min(bmin, vertex), geom.Max(bmax, vertex)
 			}
 			if poly.VertCount > 0 {
 				lp.centre = geom.Scale(lp.centre, 1/float32(poly.VertCount))
 			}
 			lp.height = lp.centre[1]
-			layer.polyIndex[base|navmesh.Ref(p)] = len(layer.polys)
-			layer.polys = append(layer.polys, lp)
-			layer.addEdges(tile, p)
+			l.polyIndex[base|navmesh.Ref(p)] = len(l.polys)
+			l.polys = append(l.polys, lp)
+			l.addEdges(tile, p)
 		}
 	}
-	if first {
-		return nil, errors.New("scene: navmesh layer: the mesh has no polygons")
-	}
-	layer.Polygons = len(layer.polys)
-	layer.shadePolygons()
-	return layer, nil
+	l.Polygons = len(l.polys)
+	return bmin, bmax, !first
 }
 
 // addEdges records the polygon's walls and tile borders.

@@ -13,6 +13,7 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/navcore/tilecache"
 )
 
 // soloDungeon loads the C++ solo tile of the dungeon level.
@@ -171,4 +172,50 @@ func TestOverlaysDrawDebugState(t *testing.T) {
 	canvas.Clear(Background)
 	DrawAgents(canvas, view, layer, agents, debug, Overlays{})
 	assert.Equal(t, Background, canvas.Image().RGBAAt(int(at.X), int(at.Y)), "overlays off draw nothing")
+}
+
+// TestRefreshShowsCarvedHoles: after a tile cache carves a hole, Refresh
+// takes the new snapshot and the drawn layer shows the background there.
+func TestRefreshShowsCarvedHoles(t *testing.T) {
+	file, err := os.ReadFile("../../../navcore/tilecache/testdata/tc48_dungeon.tset")
+	require.NoError(t, err)
+	cache, _, _, err := tilecache.Load(file, tilecache.Options{})
+	require.NoError(t, err)
+	update := func() {
+		for done := false; !done; {
+			done, err = cache.Update(tilecache.Budget{})
+			require.NoError(t, err)
+		}
+	}
+	update()
+	layer, err := NewNavmeshLayer(cache.Mesh())
+	require.NoError(t, err)
+	assert.False(t, layer.Refresh(), "nothing changed")
+	before := struct {
+		walls    int
+		min, max geom.Vec3
+	}{layer.Walls(), layer.Min, layer.Max}
+
+	const width, height = 400, 600
+	view := Fit(layer.Min, layer.Max, width, height, 8)
+	draw := func() *render.Raster {
+		canvas := render.NewRaster(width, height)
+		canvas.Clear(Background)
+		layer.Draw(canvas, view)
+		return canvas
+	}
+	// A big crate in the middle of a wide room.
+	centre := geom.Vec3{47.2419357, 9.69729424, -3.66440248}
+	at := view.ToScreen(centre)
+	require.NotEqual(t, Background, draw().Image().RGBAAt(int(at.X), int(at.Y)), "the floor is drawn there")
+
+	_, err = cache.AddObstacle(tilecache.Cylinder(geom.Sub(centre, geom.Vec3{0, 0.5, 0}), 1.5, 2))
+	require.NoError(t, err)
+	update()
+	require.True(t, layer.Refresh(), "the tiles were rebuilt")
+	assert.False(t, layer.Refresh(), "and taken")
+	assert.Greater(t, layer.Walls(), before.walls, "the hole's walls")
+	assert.Equal(t, before.min, layer.Min, "the bounds stay put")
+	assert.Equal(t, before.max, layer.Max)
+	assert.Equal(t, Background, draw().Image().RGBAAt(int(at.X), int(at.Y)), "the hole shows the background")
 }
