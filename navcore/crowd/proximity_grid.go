@@ -34,7 +34,9 @@ type gridItem struct {
 //
 // The item pool has a fixed capacity chosen at construction: Add reports
 // ErrCapacity instead of silently dropping cells. Clear, Add and QueryItems
-// allocate nothing.
+// allocate nothing; Index, which speeds up the queries of a grid filled
+// once and queried many times, only when its index outgrows every earlier
+// one.
 //
 // Unlike the reference, cell coordinates are kept in 32 bits (the reference
 // truncates them to 16, losing items more than 32767 cells from the origin)
