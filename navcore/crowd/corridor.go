@@ -192,7 +192,9 @@ func sameBits(a, b geom.Vec3) bool {
 // position towards next, lengthened or cut to pathOptimizationRange, that
 // gets at least 99% of the way replaces the polygons it crosses
 // (dtPathCorridor::optimizePathVisibility). A next within 0.01 of the position
-// changes nothing. The ray crosses at most 32 polygons: a longer one is cut
+// changes nothing, nor does a corridor of one polygon, whose start has
+// nothing to shortcut: it returns without casting the ray (the ray starts in
+// that polygon, and the merge would keep it alone). The ray crosses at most 32 polygons: a longer one is cut
 // there and shortcuts nothing (the reference keeps walking unrecorded).
 //
 // pathOptimizationRange [Limit: > 0] [Units: world units]
@@ -202,6 +204,9 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 	}
 	if c.count == 0 {
 		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
+	}
+	if c.count == 1 {
+		return nil
 	}
 	p := &c.position
 	dx, dy, dz := next[0]-p[0], next[1]-p[1], next[2]-p[2]

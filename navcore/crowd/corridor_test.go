@@ -409,3 +409,23 @@ func TestCorridorFindCornersRemembersEnds(t *testing.T) {
 	}
 	assert.Greater(t, remembered, 250, "the moves leave the position inside the first polygon")
 }
+
+// TestCorridorOptimizeVisibilityOnePolygon: for a corridor of one polygon,
+// OptimizePathVisibility (which casts no ray) leaves what casting the ray
+// and merging it would leave.
+func TestCorridorOptimizeVisibilityOnePolygon(t *testing.T) {
+	f := newDungeonFixture(t)
+	c, err := NewCorridor(256)
+	require.NoError(t, err)
+	shortcut := make([]navmesh.Ref, corridorMaxShortcut)
+	for _, next := range []geom.Vec3{f.end, geom.Add(f.start, geom.Vec3{3, 0, -2}), geom.Add(f.start, geom.Vec3{-1, 0, 0.5})} {
+		c.Reset(f.startRef, f.start)
+		require.NoError(t, c.OptimizePathVisibility(next, 18, f.query, f.filter))
+		hit, _, err := f.query.Raycast(f.startRef, f.start, next, f.filter, 0, 0, shortcut)
+		require.NoError(t, err)
+		path := []navmesh.Ref{f.startRef}
+		n := MergeCorridorStartShortcut(path, 1, shortcut[:hit.PathCount])
+		assert.Equal(t, path[:n], c.Path())
+		assert.Equal(t, f.start, c.Position())
+	}
+}
