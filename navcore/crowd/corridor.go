@@ -58,17 +58,32 @@ type Corridor struct {
 	validity validityCache
 }
 
-// insidePoint records that pos lay inside polygon ref (seen from above) in
-// snapshot: ClosestPointOnPolyBoundary returns it unchanged.
-type insidePoint struct {
-	snapshot *navmesh.Snapshot
-	ref      navmesh.Ref
-	pos      geom.Vec3
+// meshState names one snapshot of a mesh without holding on to it (an
+// idle agent's corridor would otherwise keep replaced tiles alive): a
+// snapshot never changes, and each publish numbers a new one.
+type meshState struct {
+	mesh    *navmesh.Mesh
+	version uint64
 }
 
-// clampedTarget is ClosestPointOnPolyBoundary(ref, target) in snapshot.
+// stateOf returns the state of q's mesh now.
+func stateOf(q *query.Query) meshState {
+	mesh := q.Mesh()
+	return meshState{mesh: mesh, version: mesh.Snapshot().Version()}
+}
+
+// insidePoint records that pos lay inside polygon ref (seen from above) in
+// the mesh state: ClosestPointOnPolyBoundary returns it unchanged.
+type insidePoint struct {
+	state meshState
+	ref   navmesh.Ref
+	pos   geom.Vec3
+}
+
+// clampedTarget is ClosestPointOnPolyBoundary(ref, target) in the mesh
+// state.
 type clampedTarget struct {
-	snapshot        *navmesh.Snapshot
+	state           meshState
 	ref             navmesh.Ref
 	target, closest geom.Vec3
 }
@@ -161,22 +176,33 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 // polygon, or the same target on the same last polygon, in the same mesh
 // snapshot (a snapshot never changes) give the same points.
 func (c *Corridor) cornerEnds(q *query.Query) (start, end geom.Vec3, err error) {
-	snapshot := q.Mesh().Snapshot()
+	state := stateOf(q)
 	first, last := c.path[0], c.path[c.count-1]
 	start = c.position
-	if in := &c.inside; in.snapshot != snapshot || in.ref != first || !sameBits(in.pos, c.position) {
+	if in := &c.inside; in.state != state || in.ref != first || !sameBits(in.pos, c.position) {
 		if start, err = q.ClosestPointOnPolyBoundary(first, c.position); err != nil {
 			return geom.Vec3{}, geom.Vec3{}, err
 		}
 	}
-	if t := &c.clamped; t.snapshot != snapshot || t.ref != last || !sameBits(t.target, c.target) {
+	if t := &c.clamped; t.state != state || t.ref != last || !sameBits(t.target, c.target) {
 		closest, err := q.ClosestPointOnPolyBoundary(last, c.target)
 		if err != nil {
 			return geom.Vec3{}, geom.Vec3{}, err
 		}
-		*t = clampedTarget{snapshot: snapshot, ref: last, target: c.target, closest: closest}
+		if stateOf(q) != state {
+			// The mesh changed under the lookup: remember nothing.
+			return start, closest, nil
+		}
+		*t = clampedTarget{state: state, ref: last, target: c.target, closest: closest}
 	}
 	return start, c.clamped.closest, nil
+}
+
+// isGround reports whether ref is a ground polygon (not an off-mesh
+// connection) of q's mesh.
+func isGround(q *query.Query, ref navmesh.Ref) bool {
+	_, poly, err := q.Mesh().Snapshot().TileAndPoly(ref)
+	return err == nil && poly.Type() == navmesh.PolyTypeGround
 }
 
 // sameBits reports whether a and b are the same bit for bit (unlike ==,
@@ -380,7 +406,7 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	// component of result and then passing it on would make the copy read
 	// across the write, which stalls store forwarding.
 	y := c.position[1]
-	snapshot := q.Mesh().Snapshot()
+	state := stateOf(q)
 	inside := false
 	if h, err := q.PolyHeight(c.path[0], result); err == nil {
 		y, inside = h, true
@@ -391,9 +417,8 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	// PolyHeight found a ground polygon's point inside it with the test
 	// ClosestPointOnPolyBoundary makes, which then returns it unchanged:
 	// FindCorners need not ask.
-	if _, poly, err := snapshot.TileAndPoly(c.path[0]); inside && err == nil &&
-		poly.Type() == navmesh.PolyTypeGround && q.Mesh().Snapshot() == snapshot {
-		c.inside = insidePoint{snapshot: snapshot, ref: c.path[0], pos: c.position}
+	if inside && stateOf(q) == state && isGround(q, c.path[0]) {
+		c.inside = insidePoint{state: state, ref: c.path[0], pos: c.position}
 	}
 	return nil
 }

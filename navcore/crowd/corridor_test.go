@@ -377,7 +377,7 @@ func TestCorridorFindCornersRemembersEnds(t *testing.T) {
 	remembered := 0
 	for step := 1; step <= 300; step++ {
 		snapshot := f.query.Mesh().Snapshot()
-		if c.inside.snapshot == snapshot && c.inside.ref == c.FirstPoly() && sameBits(c.inside.pos, c.Position()) {
+		if c.inside.state == stateOf(f.query) && c.inside.ref == c.FirstPoly() && sameBits(c.inside.pos, c.Position()) {
 			remembered++
 		}
 		forgetful := *c
