@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
 	"slices"
@@ -32,6 +33,10 @@ var avoidanceCases = []struct {
 	{"dungeon", 2000, 2}, {"nav_test", 2000, 2},
 	{"bigworld", 10000, 2}, {"dungeon", 10000, 2}, {"nav_test", 10000, 2},
 }
+
+// stageMetrics adds each stage's mean time per tick to BenchmarkCrowdAvoidance's
+// metrics (as <Stage>-ms, stages under 0.05 ms left out): -args -stages.
+var stageMetrics = flag.Bool("stages", false, "BenchmarkCrowdAvoidance: report each stage's mean ms per tick")
 
 // localTripRadius bounds how far (along the mesh) a local trip's target
 // lies from its start [Units: world units]
@@ -130,6 +135,8 @@ func benchmarkCrowdAvoidance(b *testing.B, level string, agents, workers int, me
 	filter := crowdFilter()
 	ticks := make([]time.Duration, 0, b.N)
 	var avoid, cpu time.Duration
+	var stages []time.Duration
+	var stageNames []string
 	var allocs, steadyAllocs, steadyTicks uint64
 	var infeasible, runs int
 	var sum crowdcheck.Result
@@ -191,9 +198,16 @@ func benchmarkCrowdAvoidance(b *testing.B, level string, agents, workers int, me
 
 		b.StopTimer()
 		stats := run.plugin.Stats(run.world)
+		if stages == nil {
+			stageNames = append(stageNames, stats.StageNames...)
+			stages = make([]time.Duration, len(stageNames))
+		}
 		for j, name := range stats.StageNames {
 			if name == plugin.StageVelocitySampling {
 				avoid += stats.StageDurations[j]
+			}
+			if j < len(stages) {
+				stages[j] += stats.StageDurations[j]
 			}
 		}
 		infeasible += stats.ORCAInfeasible
@@ -210,6 +224,13 @@ func benchmarkCrowdAvoidance(b *testing.B, level string, agents, workers int, me
 	perRun := func(v int) float64 { return float64(v) / float64(runs) }
 	b.ReportMetric(float64(avoid.Nanoseconds())/1e6/n, "avoid-ms")
 	b.ReportMetric(float64(cpu.Nanoseconds())/1e6/n, "cpu-ms")
+	if *stageMetrics {
+		for j, name := range stageNames {
+			if ms := float64(stages[j].Nanoseconds()) / 1e6 / n; ms >= 0.05 {
+				b.ReportMetric(ms, name+"-ms")
+			}
+		}
+	}
 	b.ReportMetric(float64(ticks[min(len(ticks)-1, len(ticks)*99/100)].Nanoseconds())/1e6, "p99-ms")
 	b.ReportMetric(perRun(sum.Reached), "reached-1m")
 	b.ReportMetric(perRun(sum.Stuck), "stuck")

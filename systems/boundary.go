@@ -65,6 +65,9 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 		// neighbour.
 		_ = s.grid.Add(uint32(i), p[0]-r, p[2]-r, p[0]+r, p[2]+r)
 	}
+	// Sorted by cell, the grid answers the queries below several times
+	// faster, with the same results.
+	s.grid.Index()
 	s.parallel(s.job)
 }
 

@@ -3,6 +3,7 @@ package crowd
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -44,11 +45,47 @@ type Corridor struct {
 	path     []navmesh.Ref // the whole buffer; count are in use
 	count    int
 
+	// What FindCorners remembers of the mesh (see cornerEnds), next to
+	// the fields it reads anyway: the position the last move left inside
+	// the first polygon, and the target's closest point on the last one.
+	inside  insidePoint
+	clamped clampedTarget
+
 	// Scratch for the local searches.
 	visited  [corridorMaxVisited]navmesh.Ref
 	shortcut [corridorMaxShortcut]navmesh.Ref
 
 	validity validityCache
+}
+
+// meshState names one snapshot of a mesh without holding on to it (an
+// idle agent's corridor would otherwise keep replaced tiles alive): a
+// snapshot never changes, and each publish numbers a new one.
+type meshState struct {
+	mesh    *navmesh.Mesh
+	version uint64
+}
+
+// stateOf returns the state of q's mesh now.
+func stateOf(q *query.Query) meshState {
+	mesh := q.Mesh()
+	return meshState{mesh: mesh, version: mesh.Snapshot().Version()}
+}
+
+// insidePoint records that pos lay inside polygon ref (seen from above) in
+// the mesh state: ClosestPointOnPolyBoundary returns it unchanged.
+type insidePoint struct {
+	state meshState
+	ref   navmesh.Ref
+	pos   geom.Vec3
+}
+
+// clampedTarget is ClosestPointOnPolyBoundary(ref, target) in the mesh
+// state.
+type clampedTarget struct {
+	state           meshState
+	ref             navmesh.Ref
+	target, closest geom.Vec3
 }
 
 // NewCorridor returns an empty corridor holding up to maxPath polygons
@@ -99,7 +136,11 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	if len(corners) == 0 {
 		return 0, nil
 	}
-	n, _, err := q.FindStraightPath(c.position, c.target, c.path[:c.count], corners, 0)
+	start, end, err := c.cornerEnds(q)
+	if err != nil {
+		return 0, fmt.Errorf("crowd: find corners: %w", err)
+	}
+	n, _, err := q.FindStraightPathOnCorridor(start, end, c.target, c.path[:c.count], corners, 0)
 	if err != nil {
 		return 0, fmt.Errorf("crowd: find corners: %w", err)
 	}
@@ -128,12 +169,58 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	return n, nil
 }
 
+// cornerEnds returns the position and the target moved onto the first and
+// the last polygon, as FindStraightPath moves them
+// (ClosestPointOnPolyBoundary), without looking the polygons up when the
+// corridor knows the answer: the same position inside the same first
+// polygon, or the same target on the same last polygon, in the same mesh
+// snapshot (a snapshot never changes) give the same points.
+func (c *Corridor) cornerEnds(q *query.Query) (start, end geom.Vec3, err error) {
+	state := stateOf(q)
+	first, last := c.path[0], c.path[c.count-1]
+	start = c.position
+	if in := &c.inside; in.state != state || in.ref != first || !sameBits(in.pos, c.position) {
+		if start, err = q.ClosestPointOnPolyBoundary(first, c.position); err != nil {
+			return geom.Vec3{}, geom.Vec3{}, err
+		}
+	}
+	if t := &c.clamped; t.state != state || t.ref != last || !sameBits(t.target, c.target) {
+		closest, err := q.ClosestPointOnPolyBoundary(last, c.target)
+		if err != nil {
+			return geom.Vec3{}, geom.Vec3{}, err
+		}
+		if stateOf(q) != state {
+			// The mesh changed under the lookup: remember nothing.
+			return start, closest, nil
+		}
+		*t = clampedTarget{state: state, ref: last, target: c.target, closest: closest}
+	}
+	return start, c.clamped.closest, nil
+}
+
+// isGround reports whether ref is a ground polygon (not an off-mesh
+// connection) of q's mesh.
+func isGround(q *query.Query, ref navmesh.Ref) bool {
+	_, poly, err := q.Mesh().Snapshot().TileAndPoly(ref)
+	return err == nil && poly.Type() == navmesh.PolyTypeGround
+}
+
+// sameBits reports whether a and b are the same bit for bit (unlike ==,
+// which takes -0 for 0 and no NaN for itself).
+func sameBits(a, b geom.Vec3) bool {
+	return math.Float32bits(a[0]) == math.Float32bits(b[0]) &&
+		math.Float32bits(a[1]) == math.Float32bits(b[1]) &&
+		math.Float32bits(a[2]) == math.Float32bits(b[2])
+}
+
 // OptimizePathVisibility shortcuts the start of the corridor towards next
 // (usually the last corner found) when it is in sight: a ray from the
 // position towards next, lengthened or cut to pathOptimizationRange, that
 // gets at least 99% of the way replaces the polygons it crosses
 // (dtPathCorridor::optimizePathVisibility). A next within 0.01 of the position
-// changes nothing. The ray crosses at most 32 polygons: a longer one is cut
+// changes nothing, nor does a corridor of one polygon, whose start has
+// nothing to shortcut: it returns without casting the ray (the ray starts in
+// that polygon, and the merge would keep it alone). The ray crosses at most 32 polygons: a longer one is cut
 // there and shortcuts nothing (the reference keeps walking unrecorded).
 //
 // pathOptimizationRange [Limit: > 0] [Units: world units]
@@ -143,6 +230,9 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 	}
 	if c.count == 0 {
 		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
+	}
+	if c.count == 1 {
+		return nil
 	}
 	p := &c.position
 	dx, dy, dz := next[0]-p[0], next[1]-p[1], next[2]-p[2]
@@ -279,6 +369,13 @@ func (c *Corridor) MovePositionNoFarther(pos geom.Vec3, q *query.Query, filter *
 // it started before MovePositionNoFarther refuses it [Units: world units]
 const moveAwayTolerance = float32(0.001)
 
+// The refusals of MovePositionNoFarther, made once: a crowd meets some at
+// tile borders every tick, and formatting them would allocate.
+var (
+	errMoveEndsFarther = fmt.Errorf("crowd: move position no farther: the move ends farther from its goal than it starts: %w", ErrMoveAway)
+	errMoveGoesBeyond  = fmt.Errorf("crowd: move position no farther: the move goes farther than its goal: %w", ErrMoveAway)
+)
+
 func (c *Corridor) movePosition(op string, pos geom.Vec3, q *query.Query, filter *query.Filter, snapOnEdges bool) error {
 	return c.move(op, pos, q, filter, snapOnEdges, false)
 }
@@ -297,10 +394,10 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	if noFarther {
 		goal := geom.Dist2D(c.position, pos)
 		if after := geom.Dist2D(result, pos); after > goal+moveAwayTolerance {
-			return fmt.Errorf("crowd: %s: the move ends %v from its goal, %v more than it starts: %w", op, after, after-goal, ErrMoveAway)
+			return errMoveEndsFarther
 		}
 		if moved := geom.Dist2D(result, c.position); moved > goal+moveAwayTolerance {
-			return fmt.Errorf("crowd: %s: the move goes %v, %v beyond its goal: %w", op, moved, moved-goal, ErrMoveAway)
+			return errMoveGoesBeyond
 		}
 	}
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
@@ -309,12 +406,20 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	// component of result and then passing it on would make the copy read
 	// across the write, which stalls store forwarding.
 	y := c.position[1]
+	state := stateOf(q)
+	inside := false
 	if h, err := q.PolyHeight(c.path[0], result); err == nil {
-		y = h
+		y, inside = h, true
 	} else if snapOnEdges {
 		y = edgeHeight(q, c.path[0], geom.Vec3{result[0], y, result[2]})
 	}
 	c.position = geom.Vec3{result[0], y, result[2]}
+	// PolyHeight found a ground polygon's point inside it with the test
+	// ClosestPointOnPolyBoundary makes, which then returns it unchanged:
+	// FindCorners need not ask.
+	if inside && stateOf(q) == state && isGround(q, c.path[0]) {
+		c.inside = insidePoint{state: state, ref: c.path[0], pos: c.position}
+	}
 	return nil
 }
 

@@ -1,9 +1,11 @@
 package crowd
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -88,4 +90,22 @@ func TestMergeCorridorStartShortcut(t *testing.T) {
 		{"shortcut longer than the buffer is cut, not overrun",
 			[]navmesh.Ref{1, 2, 3}, 3, []navmesh.Ref{1, 7, 8, 9, 3}, 3, []navmesh.Ref{1, 7, 8}},
 	})
+}
+
+// TestMergeCorridorStartShortcutOnePolygon: a corridor of one polygon stays
+// as it is for any shortcut that starts in that polygon, as a raycast's
+// does (what lets OptimizePathVisibility skip the ray for it).
+func TestMergeCorridorStartShortcutOnePolygon(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	for trial := 0; trial < 500; trial++ {
+		first := navmesh.Ref(1 + rng.IntN(5))
+		visited := []navmesh.Ref{first}
+		for k := rng.IntN(12); k > 0; k-- {
+			visited = append(visited, navmesh.Ref(1+rng.IntN(5)))
+		}
+		path := []navmesh.Ref{first, 0, 0, 0}
+		n := MergeCorridorStartShortcut(path, 1, visited)
+		require.Equal(t, 1, n, "visited %v", visited)
+		require.Equal(t, []navmesh.Ref{first, 0, 0, 0}, path, "visited %v", visited)
+	}
 }

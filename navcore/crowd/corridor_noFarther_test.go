@@ -41,7 +41,7 @@ func TestMovePositionNoFartherRefusesBorderJumps(t *testing.T) {
 	guarded, err := NewCorridor(16)
 	require.NoError(t, err)
 
-	jumps, ordinary := 0, 0
+	jumps, ordinary, refusals := 0, 0, 0
 	for z := float32(-53.5); z <= -50; z += 0.02 {
 		start := geom.Vec3{18.1840, 10.2, z}
 		nearest, err := q.FindNearestPoly(start, geom.Vec3{0.05, 1, 0.05}, filter)
@@ -63,6 +63,14 @@ func TestMovePositionNoFartherRefusesBorderJumps(t *testing.T) {
 		if away {
 			assert.True(t, errors.Is(err, ErrMoveAway), "z %v: a %.2f m move for a %.2f m step is refused", z, moved, step)
 			assert.Equal(t, nearest.Point, guarded.Position(), "nothing changes")
+			refusals++
+			if refusals == 1 {
+				// A crowd meets refusals every tick: they must not allocate.
+				allocs := testing.AllocsPerRun(20, func() {
+					_ = guarded.MovePositionNoFarther(goal, q, filter, true)
+				})
+				assert.Zero(t, allocs, "a refused move allocates nothing")
+			}
 			continue
 		}
 		ordinary++

@@ -363,3 +363,69 @@ func BenchmarkCorridor(b *testing.B) {
 		}
 	})
 }
+
+// TestCorridorFindCornersRemembersEnds walks a corridor as the crowd does
+// (moves onto the surface, a moving target, shortcuts, a new mesh snapshot
+// halfway) and checks every FindCorners against the same corridor with
+// nothing remembered, which looks both end points up again: the same
+// corners to the bit, every step.
+func TestCorridorFindCornersRemembersEnds(t *testing.T) {
+	f := newDungeonFixture(t)
+	c := newWalkCorridor(t, f)
+	corners := make([]query.StraightPathPoint, 4)
+	fresh := make([]query.StraightPathPoint, 4)
+	remembered := 0
+	for step := 1; step <= 300; step++ {
+		snapshot := f.query.Mesh().Snapshot()
+		if c.inside.state == stateOf(f.query) && c.inside.ref == c.FirstPoly() && sameBits(c.inside.pos, c.Position()) {
+			remembered++
+		}
+		forgetful := *c
+		forgetful.inside, forgetful.clamped = insidePoint{}, clampedTarget{}
+		wn, werr := forgetful.FindCorners(f.query, fresh)
+		n, err := c.FindCorners(f.query, corners)
+		require.Equal(t, werr, err, "step %d", step)
+		require.Equal(t, fresh[:wn], corners[:n], "step %d", step)
+		require.NotZero(t, n, "step %d", step)
+
+		require.NoError(t, c.OptimizePathVisibility(corners[n-1].Pos, 18, f.query, f.filter))
+		pos := c.Position()
+		d := geom.Vec3{corners[0].Pos[0] - pos[0], 0, corners[0].Pos[2] - pos[2]}
+		if length := geom.Len(d); length > 0.1 {
+			d = geom.Scale(d, 0.1/length)
+		}
+		require.NoError(t, c.MovePositionToSurface(geom.Add(pos, d), f.query, f.filter))
+		if step%50 == 0 {
+			// The target slides, or the mesh gets a new snapshot.
+			require.NoError(t, c.MoveTargetPosition(geom.Add(c.Target(), geom.Vec3{0.2, 0, 0.1}), f.query, f.filter))
+			// Setting a polygon's flags to what they are still publishes a
+			// new snapshot.
+			first := c.FirstPoly()
+			flags, err := f.mesh.PolyFlags(first)
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(first, flags))
+			require.NotSame(t, snapshot, f.mesh.Snapshot())
+		}
+	}
+	assert.Greater(t, remembered, 250, "the moves leave the position inside the first polygon")
+}
+
+// TestCorridorOptimizeVisibilityOnePolygon: for a corridor of one polygon,
+// OptimizePathVisibility (which casts no ray) leaves what casting the ray
+// and merging it would leave.
+func TestCorridorOptimizeVisibilityOnePolygon(t *testing.T) {
+	f := newDungeonFixture(t)
+	c, err := NewCorridor(256)
+	require.NoError(t, err)
+	shortcut := make([]navmesh.Ref, corridorMaxShortcut)
+	for _, next := range []geom.Vec3{f.end, geom.Add(f.start, geom.Vec3{3, 0, -2}), geom.Add(f.start, geom.Vec3{-1, 0, 0.5})} {
+		c.Reset(f.startRef, f.start)
+		require.NoError(t, c.OptimizePathVisibility(next, 18, f.query, f.filter))
+		hit, _, err := f.query.Raycast(f.startRef, f.start, next, f.filter, 0, 0, shortcut)
+		require.NoError(t, err)
+		path := []navmesh.Ref{f.startRef}
+		n := MergeCorridorStartShortcut(path, 1, shortcut[:hit.PathCount])
+		assert.Equal(t, path[:n], c.Path())
+		assert.Equal(t, f.start, c.Position())
+	}
+}

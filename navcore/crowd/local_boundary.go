@@ -33,7 +33,10 @@ type LocalBoundary struct {
 	segmentCount int
 	polys        [MaxLocalPolys]navmesh.Ref
 	polyCount    int
-	validity     validityCache
+	// polysCached says validity holds exactly polys[:polyCount] (only
+	// Update and Reset change them, and they drop it).
+	polysCached bool
+	validity    validityCache
 }
 
 // NewLocalBoundary returns an empty boundary (centre at +MaxFloat32, as after
@@ -50,6 +53,7 @@ func (b *LocalBoundary) Reset() {
 	b.center = geom.Vec3{floatMax, floatMax, floatMax}
 	b.segmentCount = 0
 	b.polyCount = 0
+	b.polysCached = false
 }
 
 // Center returns where the boundary was last gathered around.

@@ -35,6 +35,7 @@ func (b *LocalBoundary) Update(ref navmesh.Ref, pos geom.Vec3, collisionQueryRan
 	b.center = pos
 	b.segmentCount = 0
 	b.polyCount = 0
+	b.polysCached = false
 
 	n, _, err := q.FindLocalNeighbourhood(ref, pos, collisionQueryRange, filter, b.polys[:], nil)
 	if err != nil {
@@ -71,5 +72,13 @@ func (b *LocalBoundary) IsValid(q *query.Query, filter *query.Filter) bool {
 	if b.polyCount == 0 || q == nil {
 		return false
 	}
-	return b.validity.valid(b.polys[:b.polyCount], q, filter)
+	// A crowd asks every tick: while the cache holds these very polygons,
+	// the snapshot and the filter's flags say it all, without reading the
+	// polygon lists.
+	if b.polysCached && b.validity.checkedAgainst(q, filter) {
+		return true
+	}
+	valid := b.validity.valid(b.polys[:b.polyCount], q, filter)
+	b.polysCached = valid && filter != nil && filter.Custom == nil
+	return valid
 }

@@ -34,7 +34,9 @@ type gridItem struct {
 //
 // The item pool has a fixed capacity chosen at construction: Add reports
 // ErrCapacity instead of silently dropping cells. Clear, Add and QueryItems
-// allocate nothing.
+// allocate nothing; Index, which speeds up the queries of a grid filled
+// once and queried many times, only when its index outgrows every earlier
+// one.
 //
 // Unlike the reference, cell coordinates are kept in 32 bits (the reference
 // truncates them to 16, losing items more than 32767 cells from the origin)
@@ -51,7 +53,33 @@ type ProximityGrid struct {
 	// first item from the rectangle alone (see QueryItems).
 	increasingIDs bool
 	nextID        uint64 // the least id that keeps increasingIDs
+
+	// The cell index Index builds, valid while indexed (until the next Add
+	// or Clear): the items sorted by cell, row by row, the newest first
+	// within a cell, and where each cell's run of them starts. Cell
+	// (x, y) is number c = (y-bounds[1])*indexWidth + x-bounds[0]; its
+	// items are sorted[cellStart[c+1]:cellStart[c+2]].
+	indexed    bool
+	indexWidth int32
+	cellStart  []int32
+	sorted     []indexedItem
 }
+
+// indexedItem is a gridItem in the cell index: its cell's row is implied.
+type indexedItem struct {
+	id             uint32
+	x              int32
+	firstX, firstY int32
+}
+
+// maxIndexCellsPerItem bounds the cell index: Index declines bounds of
+// more cells than this many per item of the pool's capacity (plus
+// minIndexCells), so that the index takes at most 4 bytes times that per
+// item.
+const (
+	maxIndexCellsPerItem = 16
+	minIndexCells        = 4096
+)
 
 // NewProximityGrid returns an empty grid with room for capacity (id, cell)
 // items and square cells of side cellSize.
@@ -90,6 +118,7 @@ func (g *ProximityGrid) Clear() {
 		g.buckets[i] = noItem
 	}
 	g.items = g.items[:0]
+	g.indexed = false
 	g.bounds = [4]int32{0xffff, 0xffff, -0xffff, -0xffff}
 	g.increasingIDs = true
 	g.nextID = 0
@@ -147,6 +176,7 @@ func (g *ProximityGrid) Add(id uint32, minX, minY, maxX, maxY float32) error {
 			id, cells, free, cap(g.items), ErrCapacity)
 	}
 
+	g.indexed = false
 	if uint64(id) < g.nextID {
 		g.increasingIDs = false
 	}
@@ -165,6 +195,61 @@ func (g *ProximityGrid) Add(id uint32, minX, minY, maxX, maxY float32) error {
 		}
 	}
 	return nil
+}
+
+// Index sorts the items by cell, so that QueryItems reads the cells of a
+// row from one place instead of walking hash chains full of other cells'
+// items: much faster once the items spread over many cells. Call it once
+// after the Adds, before the queries; the next Add or Clear drops the index
+// (queries then walk the chains again). Results, their order included, are
+// the same either way. It reports whether it built the index: it does not
+// for an empty grid, nor when the bounds of the Adds span more than 16
+// cells per item of the pool's capacity (plus 4096), which bounds the
+// index's memory. It allocates only when the index outgrows every earlier
+// one.
+func (g *ProximityGrid) Index() bool {
+	g.indexed = false
+	if len(g.items) == 0 {
+		return false
+	}
+	width := int64(g.bounds[2]) - int64(g.bounds[0]) + 1
+	height := int64(g.bounds[3]) - int64(g.bounds[1]) + 1
+	limit := int64(cap(g.items))*maxIndexCellsPerItem + minIndexCells
+	if width <= 0 || height <= 0 || width > limit || height > limit || width*height > limit {
+		return false
+	}
+	cells := int(width * height)
+	if cap(g.cellStart) < cells+2 {
+		g.cellStart = make([]int32, cells+2, cells+cells/4+2)
+	}
+	if cap(g.sorted) < len(g.items) {
+		g.sorted = make([]indexedItem, len(g.items), cap(g.items))
+	}
+	start := g.cellStart[:cells+2]
+	sorted := g.sorted[:len(g.items)]
+	clear(start)
+	minX, minY, w := g.bounds[0], g.bounds[1], int32(width)
+	// Count each cell's items into start[c+1], sum them up so that
+	// start[c+1] is where cell c ends, then place the items from the
+	// oldest, each at the end of its cell's free run: start[c+1] ends up
+	// where cell c begins, and the newest item comes first.
+	for i := range g.items {
+		item := &g.items[i]
+		start[(item.y-minY)*w+item.x-minX+1]++
+	}
+	for c := 1; c <= cells; c++ {
+		start[c] += start[c-1]
+	}
+	for i := range g.items {
+		item := &g.items[i]
+		c := (item.y-minY)*w + item.x - minX + 1
+		start[c]--
+		sorted[start[c]] = indexedItem{id: item.id, x: item.x, firstX: item.firstX, firstY: item.firstY}
+	}
+	start[cells+1] = int32(len(g.items))
+	g.cellStart, g.sorted, g.indexWidth = start, sorted, w
+	g.indexed = true
+	return true
 }
 
 // QueryItems writes into dst the distinct ids stored in the cells the
@@ -194,6 +279,9 @@ func (g *ProximityGrid) QueryItems(minX, minY, maxX, maxY float32, dst []uint32)
 	// the bounds, so clamping the query to them changes nothing here);
 	// otherwise the ids found so far are searched.
 	unique := g.increasingIDs
+	if g.indexed {
+		return g.queryIndex(iminx, iminy, imaxx, imaxy, unique, dst)
+	}
 	n := 0
 	for y := iminy; y <= imaxy; y++ {
 		for x := iminx; x <= imaxx; x++ {
@@ -216,6 +304,36 @@ func (g *ProximityGrid) QueryItems(minX, minY, maxX, maxY float32, dst []uint32)
 				dst[n] = item.id
 				n++
 			}
+		}
+	}
+	return n
+}
+
+// queryIndex is QueryItems with the cell index, for a query clamped to the
+// bounds: the cells of a row are neighbours in it, so each row is one run.
+func (g *ProximityGrid) queryIndex(iminx, iminy, imaxx, imaxy int32, unique bool, dst []uint32) int {
+	n := 0
+	if iminx > imaxx {
+		return 0
+	}
+	w := g.indexWidth
+	for y := iminy; y <= imaxy; y++ {
+		row := (y - g.bounds[1]) * w
+		begin := g.cellStart[row+iminx-g.bounds[0]+1]
+		end := g.cellStart[row+imaxx-g.bounds[0]+2]
+		for _, item := range g.sorted[begin:end] {
+			if unique {
+				if item.x != max(item.firstX, iminx) || y != max(item.firstY, iminy) {
+					continue
+				}
+			} else if containsID(dst[:n], item.id) {
+				continue
+			}
+			if n >= len(dst) {
+				return n
+			}
+			dst[n] = item.id
+			n++
 		}
 	}
 	return n

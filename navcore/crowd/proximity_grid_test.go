@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -59,12 +60,17 @@ func TestProximityGridMatchesReference(t *testing.T) {
 		{"NaN finds nothing", float32(math.NaN()), 0, 1, 1, 32, []uint32{}},
 		{"inverted finds nothing", 1, 1, -1, -1, 32, []uint32{}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dst := make([]uint32, tt.capacity)
-			n := g.QueryItems(tt.minX, tt.minY, tt.maxX, tt.maxY, dst)
-			assert.Equal(t, tt.want, dst[:n])
-		})
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			require.True(t, g.Index())
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/indexed=%v", tt.name, indexed), func(t *testing.T) {
+				dst := make([]uint32, tt.capacity)
+				n := g.QueryItems(tt.minX, tt.minY, tt.maxX, tt.maxY, dst)
+				assert.Equal(t, tt.want, dst[:n])
+			})
+		}
 	}
 
 	counts := [][]int{ // y = -2..2, x = -3..3
@@ -153,35 +159,49 @@ func TestProximityGridDoesNotAllocate(t *testing.T) {
 		for i, p := range gridAgents {
 			_ = g.Add(uint32(i+1), p[0]-0.6, p[1]-0.6, p[0]+0.6, p[1]+0.6)
 		}
+		g.Index()
 		g.QueryItems(-7.2, -7.2, 7.2, 7.2, dst)
 	})
 	assert.Zero(t, allocs)
 }
 
+// BenchmarkProximityGrid fills a grid and asks for every agent's
+// neighbours within 7.2 (the crowd's query range), walking the hash chains
+// and with the cell index (Index, built once per fill, counted in): 1000
+// agents on a 60×60 area and 10,000 spread over 1 km² as on a large level.
 func BenchmarkProximityGrid(b *testing.B) {
-	// 1000 agents on a 60×60 area, each asking for neighbours within 7.2.
-	const agents = 1000
-	g, err := NewProximityGrid(agents*4, 1.8)
-	require.NoError(b, err)
-	positions := make([][2]float32, agents)
-	seed := uint32(1)
-	next := func() float32 {
-		seed = seed*1664525 + 1013904223
-		return float32(seed>>8) / float32(1<<24) * 60
-	}
-	for i := range positions {
-		positions[i] = [2]float32{next(), next()}
-	}
-	dst := make([]uint32, 32)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		g.Clear()
-		for id, p := range positions {
-			_ = g.Add(uint32(id), p[0]-0.6, p[1]-0.6, p[0]+0.6, p[1]+0.6)
+	for _, c := range []struct {
+		agents int
+		side   float32
+	}{{1000, 60}, {10000, 1000}} {
+		g, err := NewProximityGrid(c.agents*4, 1.8)
+		require.NoError(b, err)
+		positions := make([][2]float32, c.agents)
+		seed := uint32(1)
+		next := func() float32 {
+			seed = seed*1664525 + 1013904223
+			return float32(seed>>8) / float32(1<<24) * c.side
 		}
-		for _, p := range positions {
-			g.QueryItems(p[0]-7.2, p[1]-7.2, p[0]+7.2, p[1]+7.2, dst)
+		for i := range positions {
+			positions[i] = [2]float32{next(), next()}
+		}
+		dst := make([]uint32, 32)
+		for _, indexed := range []bool{false, true} {
+			b.Run(fmt.Sprintf("agents=%d/side=%v/indexed=%v", c.agents, c.side, indexed), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					g.Clear()
+					for id, p := range positions {
+						_ = g.Add(uint32(id), p[0]-0.6, p[1]-0.6, p[0]+0.6, p[1]+0.6)
+					}
+					if indexed {
+						g.Index()
+					}
+					for _, p := range positions {
+						g.QueryItems(p[0]-7.2, p[1]-7.2, p[0]+7.2, p[1]+7.2, dst)
+					}
+				}
+			})
 		}
 	}
 }
@@ -233,6 +253,12 @@ func FuzzProximityGrid(f *testing.F) {
 			got[id] = true
 		}
 		require.Equal(t, want, got)
+		// The index gives the same ids in the same order.
+		if g.Index() {
+			indexed := make([]uint32, len(dst))
+			m := g.QueryItems(qMinX, qMinY, qMaxX, qMaxY, indexed)
+			require.Equal(t, dst[:n], indexed[:m])
+		}
 	})
 }
 
@@ -263,7 +289,8 @@ func bruteForceQuery(ids []uint32, rects [][4]int, query [4]int, capacity int) [
 
 // TestProximityGridQueryOrder checks the order of QueryItems against
 // bruteForceQuery on random crowds, with ids added in increasing order (one
-// rectangle per id, the crowd's case) and with ids repeated and shuffled.
+// rectangle per id, the crowd's case) and with ids repeated and shuffled,
+// walking the hash chains and then with the cell index.
 func TestProximityGridQueryOrder(t *testing.T) {
 	const cellSize = 1.5
 	cell := func(v float32) int { return int(math.Floor(float64(v * (1 / float32(cellSize))))) }
@@ -286,15 +313,55 @@ func TestProximityGridQueryOrder(t *testing.T) {
 				ids = append(ids, id)
 				rects = append(rects, [4]int{cell(x), cell(y), cell(x + w), cell(y + h)})
 			}
-			for q := 0; q < 30; q++ {
+			for q := 0; q < 60; q++ {
+				if q == 30 {
+					require.True(t, g.Index())
+				}
 				x, y := coord(), coord()
 				r := float32(rng.IntN(16)) * 0.5
 				capacity := []int{32, 5, 1}[q%3]
 				dst := make([]uint32, capacity)
 				n := g.QueryItems(x-r, y-r, x+r, y+r, dst)
 				want := bruteForceQuery(ids, rects, [4]int{cell(x - r), cell(y - r), cell(x + r), cell(y + r)}, capacity)
-				require.Equal(t, want, dst[:n], "seed %d repeated %v query %d", seed, repeated, q)
+				require.Equal(t, want, dst[:n], "seed %d repeated %v query %d indexed %v", seed, repeated, q, q >= 30)
 			}
 		}
 	}
+}
+
+// TestProximityGridIndex checks what drops and declines the cell index:
+// an Add after Index is found (the index is dropped), bounds too wide for
+// the pool are left to the hash chains with the same answers, and an
+// empty grid has no index.
+func TestProximityGridIndex(t *testing.T) {
+	g := newTestGrid(t)
+	require.True(t, g.Index())
+	require.NoError(t, g.Add(11, 0.1, 0.1, 0.2, 0.2))
+	dst := make([]uint32, 32)
+	n := g.QueryItems(0, 0, 0, 0, dst)
+	assert.Equal(t, []uint32{11, 10, 6, 5, 2, 1}, dst[:n], "an Add after Index is found")
+	require.True(t, g.Index())
+	n = g.QueryItems(0, 0, 0, 0, dst)
+	assert.Equal(t, []uint32{11, 10, 6, 5, 2, 1}, dst[:n])
+
+	g.Clear()
+	assert.False(t, g.Index(), "an empty grid")
+	assert.Zero(t, g.QueryItems(-100, -100, 100, 100, dst))
+
+	// 8 items: at most 8*16+4096 cells. Two agents 1e4 cells apart span 1e8.
+	far, err := NewProximityGrid(8, 1)
+	require.NoError(t, err)
+	require.NoError(t, far.Add(1, 0.5, 0.5, 0.5, 0.5))
+	require.NoError(t, far.Add(2, 10000.5, 10000.5, 10000.5, 10000.5))
+	assert.False(t, far.Index(), "bounds of 1e8 cells")
+	n = far.QueryItems(-1, -1, 1, 1, dst)
+	assert.Equal(t, []uint32{1}, dst[:n])
+	// A long thin row is fine.
+	row, err := NewProximityGrid(8, 1)
+	require.NoError(t, err)
+	require.NoError(t, row.Add(1, 0.5, 0.5, 0.5, 0.5))
+	require.NoError(t, row.Add(2, 4000.5, 0.5, 4000.5, 0.5))
+	assert.True(t, row.Index())
+	n = row.QueryItems(-1e9, -1, 1e9, 1, dst)
+	assert.Equal(t, []uint32{1, 2}, dst[:n])
 }

@@ -48,3 +48,11 @@ func (v *validityCache) valid(refs []navmesh.Ref, q *query.Query, filter *query.
 	}
 	return true
 }
+
+// checkedAgainst reports whether the polygons the cache holds were found
+// valid against q's mesh as it is now and filter's flags: then they are
+// valid again (filter without Custom, as for every list the cache keeps).
+func (v *validityCache) checkedAgainst(q *query.Query, filter *query.Filter) bool {
+	return filter != nil && filter.Custom == nil && v.snapshot != nil &&
+		v.snapshot == q.Mesh().Snapshot() && v.include == filter.IncludeFlags && v.exclude == filter.ExcludeFlags
+}

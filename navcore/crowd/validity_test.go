@@ -101,4 +101,17 @@ func TestValidityFollowsMeshAndFilter(t *testing.T) {
 	assert.False(t, c.IsValid(10, q, nil), "nil filter")
 	c.Reset(0, start.Point)
 	assert.False(t, c.IsValid(10, q, filter), "zero ref")
+
+	// The boundary's polygons change: gathered elsewhere, around a polygon
+	// that is then disabled, the boundary is checked afresh.
+	require.NoError(t, b.Update(end.Ref, end.Point, 7.2, q, filter))
+	check("boundary moved", filter, false, true)
+	require.NoError(t, mesh.SetPolyFlags(end.Ref, 0x10))
+	check("boundary's polygon disabled", filter, false, false)
+	require.NoError(t, mesh.SetPolyFlags(end.Ref, 0x01))
+	check("boundary's polygon enabled", filter, false, true)
+	assert.False(t, b.IsValid(q, nil), "nil filter")
+	assert.True(t, b.IsValid(q, filter), "valid after a nil filter")
+	b.Reset()
+	assert.False(t, b.IsValid(q, filter), "a reset boundary")
 }

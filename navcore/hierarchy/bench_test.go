@@ -45,7 +45,7 @@ var (
 
 // bigBenchLevel bakes (or reads from the cache) the 1 km level and picks
 // reachable pairs: 200 per class, and 200 random pairs of any kind.
-func bigBenchLevel(b *testing.B) *benchLevel {
+func bigBenchLevel(b testing.TB) *benchLevel {
 	bigLevelOnce.Do(func() {
 		mesh, err := bigworld.Default().CachedMesh(context.Background(), 0)
 		if err != nil {
@@ -132,27 +132,73 @@ func BenchmarkFindPath(b *testing.B) {
 			}
 			timer.stop(b)
 		})
-		b.Run(class+"/hierarchical", func(b *testing.B) {
-			q, _ := query.New(level.mesh, 2048)
-			s, _ := NewSearcher(q, level.hierarchy)
-			path := make([]navmesh.Ref, 8192)
-			nodes := 0
-			for i := range pairs {
-				s.FindPath(pairs[i].startRef, pairs[i].endRef, pairs[i].start, pairs[i].end, level.filter, path)
+		b.Run(class+"/hierarchical", func(b *testing.B) { benchHierarchical(b, level, level.hierarchy, pairs) })
+		if class == "long" {
+			// The region level (Options.RegionSize), off by default.
+			h, err := New(level.mesh, level.filter, Options{RegionSize: 2})
+			if err != nil {
+				b.Fatal(err)
 			}
-			timer := startCPUTimer(b)
-			for i := 0; i < b.N; i++ {
-				p := &pairs[i%len(pairs)]
-				r, err := s.FindPath(p.startRef, p.endRef, p.start, p.end, level.filter, path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				nodes += r.NodesVisited
-			}
-			timer.stop(b)
-			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-		})
+			b.Run(class+"/hierarchical-region2", func(b *testing.B) { benchHierarchical(b, level, h, pairs) })
+		}
 	}
+}
+
+// benchHierarchical runs pairs with a Searcher of h, reporting the nodes
+// it closes and its corridors' cost against A*'s.
+func benchHierarchical(b *testing.B, level *benchLevel, h *Hierarchy, pairs []pathPair) {
+	q, _ := query.New(level.mesh, 2048)
+	s, _ := NewSearcher(q, h)
+	path := make([]navmesh.Ref, 8192)
+	nodes := 0
+	mean, p99 := costRatios(b, level, s, pairs)
+	timer := startCPUTimer(b)
+	for i := 0; i < b.N; i++ {
+		p := &pairs[i%len(pairs)]
+		r, err := s.FindPath(p.startRef, p.endRef, p.start, p.end, level.filter, path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes += r.NodesVisited
+	}
+	timer.stop(b)
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(mean, "cost-ratio-mean")
+	b.ReportMetric(p99, "cost-ratio-p99")
+	b.ReportMetric(float64(h.MemoryBytes()), "hierarchy-bytes")
+}
+
+// costRatios runs every pair with s and with A* (a node pool that
+// finishes) and returns the mean and 99th percentile of the hierarchy's
+// corridor cost over A*'s (CorridorCost), which also warms s up.
+func costRatios(b *testing.B, level *benchLevel, s *Searcher, pairs []pathPair) (mean, p99 float64) {
+	plain, err := query.New(level.mesh, 4096)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := plain.SetNodeLimit(query.MaxNodes); err != nil {
+		b.Fatal(err)
+	}
+	snap := level.mesh.Snapshot()
+	pathA := make([]navmesh.Ref, 8192)
+	pathH := make([]navmesh.Ref, 8192)
+	var ratios []float64
+	for _, p := range pairs {
+		nA, _, errA := plain.FindPath(p.startRef, p.endRef, p.start, p.end, level.filter, pathA)
+		r, errH := s.FindPath(p.startRef, p.endRef, p.start, p.end, level.filter, pathH)
+		if errA != nil || errH != nil {
+			b.Fatal(errA, errH)
+		}
+		costA, errA := CorridorCost(snap, level.filter, p.start, p.end, pathA[:nA])
+		costH, errH := CorridorCost(snap, level.filter, p.start, p.end, pathH[:r.Count])
+		if errA == nil && errH == nil && costA > 0 {
+			ratios = append(ratios, float64(costH/costA))
+		}
+	}
+	if len(ratios) == 0 {
+		return 1, 1
+	}
+	return summary(ratios)
 }
 
 // cpuTimer measures the CPU time of a benchmark loop on its own OS thread

@@ -1,11 +1,10 @@
 package hierarchy
 
 import (
+	"github.com/archenav/archenav/navcore/geom"
 	"math"
 	"slices"
 	"unsafe"
-
-	"github.com/archenav/archenav/navcore/geom"
 )
 
 // clusterGraph is the upper level of a hierarchy for one cluster of tiles
@@ -28,6 +27,21 @@ type clusterGraph struct {
 	// then may cross any of them.
 	masks16 []uint16
 	masks64 []uint64
+	// paths hold, per edge, its way over the ports of the bottom level
+	// (see clusterPathWord).
+	paths []uint64
+	// lower and upper bound the points of its nodes' ports, so that a
+	// search can bound their distance to a point without reading them.
+	lower, upper geom.Vec3
+}
+
+// farthest returns the largest distance from p to a point of c's nodes'
+// ports (at least: to the corner of their box farthest from p).
+func (c *clusterGraph) farthest(p *geom.Vec3) float32 {
+	dx := max(p.X()-c.lower.X(), c.upper.X()-p.X())
+	dy := max(p.Y()-c.lower.Y(), c.upper.Y()-p.Y())
+	dz := max(p.Z()-c.lower.Z(), c.upper.Z()-p.Z())
+	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
 }
 
 // clusterNode is one node of the upper level: port port of the tile in
@@ -52,7 +66,7 @@ func (c *clusterGraph) edgesOf(node int) (first, end int) {
 
 func (c *clusterGraph) memoryBytes() int {
 	return int(unsafe.Sizeof(*c)) + cap(c.tiles)*8 + cap(c.boundaryBase)*4 +
-		cap(c.nodes)*int(unsafe.Sizeof(clusterNode{})) + cap(c.edges)*int(unsafe.Sizeof(clusterEdge{})) + cap(c.masks16)*2 + cap(c.masks64)*8
+		cap(c.nodes)*int(unsafe.Sizeof(clusterNode{})) + cap(c.edges)*int(unsafe.Sizeof(clusterEdge{})) + cap(c.masks16)*2 + cap(c.masks64)*8 + cap(c.paths)*8
 }
 
 // clusterLinks are the steps out of a cluster: for each of its nodes, the
@@ -67,12 +81,10 @@ type clusterLinks struct {
 }
 
 // twin is a port a node's crossings arrive at: node node of cluster
-// number cluster, with its representative point, and the cost of the
-// step.
+// number cluster, and the cost of the step.
 type twin struct {
 	cluster, node uint32
 	cost          float32
-	rep           geom.Vec3
 }
 
 func (l *clusterLinks) twinsOf(node int) []twin {
@@ -114,7 +126,7 @@ func buildLinks(c *clusterGraph, slots []slotEntry, model *costModel) *clusterLi
 						return
 					}
 				}
-				l.twins = append(l.twins, twin{cluster: beyond.cluster, node: node, cost: distance(&p.rep, &other.ports[q].rep), rep: other.ports[q].rep})
+				l.twins = append(l.twins, twin{cluster: beyond.cluster, node: node, cost: distance(&p.rep, &other.ports[q].rep)})
 			}
 			step(p.first())
 			for _, x := range g.extraOf(int(n.port)) {
@@ -146,16 +158,20 @@ type clusterBuilder struct {
 	portTile  []uint32 // per local port: its tile
 	adjStart  []uint32
 	adjacency []edge
+	adjRank   []uint8 // per adjacency entry: its rank (see clusterPathWord)
 	cost      []float32
 	parent    []int32
+	parentAdj []int32 // per local port: the adjacency entry it was reached through
 	heap      []int32
 	heapIndex []int32
 	matrix    []float32
 	maskGrid  []uint64
+	pathGrid  []uint64
 	nodes     []clusterNode
 	edges     []edge
 	out       []clusterEdge
 	masks     []uint64
+	outPaths  []uint64
 }
 
 // buildCluster computes the upper level of the cluster made of tiles
@@ -181,13 +197,16 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 	// The bottom level inside the cluster, local port to local port.
 	b.adjStart = slices.Grow(b.adjStart[:0], locals+1)[:locals+1]
 	b.adjacency = b.adjacency[:0]
+	b.adjRank = b.adjRank[:0]
 	for i, g := range tiles {
 		self := uint32(g.tile.Index())
 		for p := range g.ports {
 			local := b.portBase[i] + uint32(p)
 			b.adjStart[local] = uint32(len(b.adjacency))
-			for _, e := range g.edgesOf(p) {
-				b.adjacency = append(b.adjacency, edge{cost: e.cost, to: b.portBase[i] + e.to})
+			tileEdges := g.edgesOf(p)
+			for r, e := range tileEdges {
+				b.adjacency = append(b.adjacency, edge{cost: e.cost, to: b.portBase[i] + uint32(e.to)})
+				b.adjRank = append(b.adjRank, uint8(min(r, 255)))
 			}
 			j := c.tileIndex(g.ports[p].neighbour)
 			if j < 0 {
@@ -195,7 +214,7 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 			}
 			other := tiles[j]
 			last := -1
-			step := func(x crossing) {
+			step := func(x crossing, index int) {
 				if int(x.to) >= len(other.tile.Polys) || !model.passes(&other.tile.Polys[x.to]) {
 					return
 				}
@@ -205,10 +224,11 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 				}
 				last = q
 				b.adjacency = append(b.adjacency, edge{cost: distance(&g.ports[p].rep, &other.ports[q].rep), to: b.portBase[j] + uint32(q)})
+				b.adjRank = append(b.adjRank, uint8(min(len(tileEdges)+index, 255)))
 			}
-			step(g.ports[p].first())
-			for _, x := range g.extraOf(p) {
-				step(x.crossing)
+			step(g.ports[p].first(), 0)
+			for k, x := range g.extraOf(p) {
+				step(x.crossing, k+1)
 			}
 		}
 	}
@@ -220,8 +240,10 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 	if withMasks {
 		b.maskGrid = slices.Grow(b.maskGrid[:0], nodes*nodes)[:nodes*nodes]
 	}
+	b.pathGrid = slices.Grow(b.pathGrid[:0], nodes*nodes)[:nodes*nodes]
 	b.cost = slices.Grow(b.cost[:0], locals)[:locals]
 	b.parent = slices.Grow(b.parent[:0], locals)[:locals]
+	b.parentAdj = slices.Grow(b.parentAdj[:0], locals)[:locals]
 	b.heapIndex = slices.Grow(b.heapIndex[:0], locals)[:locals]
 	for from := range b.nodes {
 		source := b.localOf(c, from)
@@ -237,17 +259,20 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 				}
 				b.maskGrid[from*nodes+to] = mask
 			}
+			b.pathGrid[from*nodes+to] = b.clusterPathWord(target)
 		}
 	}
 
 	b.edges = pruneEdges(b.matrix, nodes, b.edges[:0], func(node, end int) { b.nodes[node].edgeEnd = uint32(end) })
 	b.out = b.out[:0]
 	b.masks = b.masks[:0]
+	b.outPaths = b.outPaths[:0]
 	start := 0
 	for from := range b.nodes {
 		end := int(b.nodes[from].edgeEnd)
 		for _, e := range b.edges[start:end] {
 			b.out = append(b.out, clusterEdge{cost: e.cost, to: e.to})
+			b.outPaths = append(b.outPaths, b.pathGrid[from*nodes+int(e.to)])
 			if withMasks {
 				b.masks = append(b.masks, b.maskGrid[from*nodes+int(e.to)])
 			}
@@ -255,7 +280,18 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 		start = end
 	}
 	c.nodes = slices.Clone(b.nodes)
+	for k, n := range c.nodes {
+		rep := tiles[c.tileIndex(n.slot)].ports[n.port].rep
+		if k == 0 {
+			c.lower, c.upper = rep, rep
+		}
+		for axis := range 3 {
+			c.lower[axis] = min(c.lower[axis], rep[axis])
+			c.upper[axis] = max(c.upper[axis], rep[axis])
+		}
+	}
 	c.edges = slices.Clone(b.out)
+	c.paths = slices.Clone(b.outPaths)
 	switch {
 	case len(tiles) <= 16:
 		c.masks16 = make([]uint16, len(b.masks))
@@ -267,6 +303,52 @@ func (b *clusterBuilder) buildCluster(key clusterKey, tiles []*tileGraph, model 
 	}
 	return c
 }
+
+// Cluster paths: the way of a cluster edge over the ports of the bottom
+// level, packed in 64 bits: the number of steps (bits 0-4), then per step
+// its rank (3 bits each): at a port with n edges in its tile graph, rank
+// r < n takes edge r and rank n+i crosses the border through the port's
+// crossing i (its first, then its extra ones). A way that does not fit is
+// absentClusterPath.
+const (
+	clusterPathSteps  = 19
+	absentClusterPath = uint64(0x1f)
+)
+
+// clusterPathWord packs the way the last Dijkstra search found to local
+// port target.
+func (b *clusterBuilder) clusterPathWord(target uint32) uint64 {
+	steps := 0
+	for at := int32(target); b.parent[at] >= 0; at = b.parent[at] {
+		steps++
+	}
+	if steps > clusterPathSteps {
+		return absentClusterPath
+	}
+	word := uint64(steps)
+	k := steps
+	for at := int32(target); b.parent[at] >= 0; at = b.parent[at] {
+		k--
+		rank := b.adjRank[b.parentAdj[at]]
+		if rank > 7 {
+			return absentClusterPath
+		}
+		word |= uint64(rank) << (5 + 3*k)
+	}
+	return word
+}
+
+// clusterPathSteps returns the steps of a cluster path; ok is false for
+// absentClusterPath.
+func clusterSteps(word uint64) (steps int, ok bool) {
+	if word&0x1f > clusterPathSteps {
+		return 0, false
+	}
+	return int(word & 0x1f), true
+}
+
+// clusterRank returns the rank of step k of a cluster path.
+func clusterRank(word uint64, k int) int { return int(word >> (5 + 3*k) & 7) }
 
 // mask returns the tiles edge k crosses (bits of indices into c.tiles),
 // ok false when the cluster keeps no masks (every tile may be crossed).
@@ -292,6 +374,7 @@ func (b *clusterBuilder) dijkstra(source uint32) {
 	for i := range b.cost {
 		b.cost[i] = float32(math.Inf(1))
 		b.parent[i] = -1
+		b.parentAdj[i] = -1
 		b.heapIndex[i] = -1
 	}
 	b.heap = b.heap[:0]
@@ -300,7 +383,8 @@ func (b *clusterBuilder) dijkstra(source uint32) {
 	for len(b.heap) > 0 {
 		u := b.pop()
 		b.heapIndex[u] = settledIndex
-		for _, e := range b.adjacency[b.adjStart[u]:b.adjStart[u+1]] {
+		for k := b.adjStart[u]; k < b.adjStart[u+1]; k++ {
+			e := &b.adjacency[k]
 			v := int32(e.to)
 			if b.heapIndex[v] == settledIndex {
 				continue
@@ -308,6 +392,7 @@ func (b *clusterBuilder) dijkstra(source uint32) {
 			if cost := b.cost[u] + e.cost; cost < b.cost[v] {
 				b.cost[v] = cost
 				b.parent[v] = u
+				b.parentAdj[v] = int32(k)
 				if b.heapIndex[v] < 0 {
 					b.push(v)
 				} else {
@@ -378,6 +463,6 @@ func (b *clusterBuilder) down(i int) {
 
 // scratchBytes is the size of the builder's working memory.
 func (b *clusterBuilder) scratchBytes() int {
-	return 4*(cap(b.portBase)+cap(b.portTile)+cap(b.adjStart)+cap(b.cost)+cap(b.parent)+cap(b.heap)+cap(b.heapIndex)+cap(b.matrix)) +
-		8*(cap(b.adjacency)+cap(b.maskGrid)+cap(b.edges)+cap(b.out)+cap(b.masks)) + 12*cap(b.nodes)
+	return 4*(cap(b.portBase)+cap(b.portTile)+cap(b.adjStart)+cap(b.cost)+cap(b.parent)+cap(b.parentAdj)+cap(b.heap)+cap(b.heapIndex)+cap(b.matrix)) +
+		12*(cap(b.adjacency)+cap(b.edges)) + 8*(cap(b.maskGrid)+cap(b.pathGrid)+cap(b.out)+cap(b.masks)+cap(b.outPaths)) + 12*cap(b.nodes) + cap(b.adjRank)
 }

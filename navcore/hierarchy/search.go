@@ -77,6 +77,7 @@ const (
 	phaseNone     phase = iota // no search, or finalized
 	phaseFailed                // failed with an error; must start again
 	phaseAbstract              // A* over ports and clusters
+	phaseStitch                // the corridor stitched from the route's kept ways
 	phaseRefine                // A* over the polygons of the route's tiles
 	phasePlain                 // plain sliced A* on the Query
 	phaseDone                  // corridor ready
@@ -108,8 +109,9 @@ type Searcher struct {
 	visited          int
 	// The nodes each part of the search closed, for tests.
 	localSettled, abstractClosed, refineClosed int
-	// unpaid counts the nodes InitSlicedFindPath closed that no update has
-	// counted yet.
+	// unpaid counts the nodes closed outside the iterations (by
+	// InitSlicedFindPath, and by the searches joining a stitched corridor)
+	// that no update has counted yet.
 	unpaid int
 
 	// The search over ports and clusters. Its nodes are numbered: the
@@ -127,38 +129,74 @@ type Searcher struct {
 	goalSlot     uint32
 	startCluster uint32
 	goalCluster  uint32
-	startCosts   []float32 // per port of the start tile
-	goalCosts    []float32 // per port of the goal tile
-	directCost   float32   // start to goal inside the start tile
-	local        tileSearch
-	crossings    []searchCrossing
-	landmarks    *landmarks
-	goalBounds   []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
-	goalBounded  bool      // goalBounds are computed
-	allowed      []uint32  // per slot: gen when the refinement may enter it
-	routeTiles   []uint32
-	touches      []uint32 // per slot: gen once a route tile links to it
+	// startRegion and goalRegion are the regions searched on the cluster
+	// level; every other is crossed on the region level, when useRegions.
+	startRegion uint32
+	goalRegion  uint32
+	useRegions  bool
+	startCosts  []float32 // per port of the start tile
+	goalCosts   []float32 // per port of the goal tile
+	directCost  float32   // start to goal inside the start tile
+	// startSearch and goalSearch are the searches inside the start and
+	// goal tiles, kept for stitching; local joins pieces of a corridor.
+	startSearch    tileSearch
+	goalSearch     tileSearch
+	local          tileSearch
+	startCrossings []searchCrossing
+	goalCrossings  []searchCrossing
+	landmarks      *landmarks
+	goalBounds     []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
+	goalBounded    bool      // goalBounds are computed
+	allowed        []uint32  // per slot: gen when the refinement may enter it
+	routeTiles     []uint32
+	touches        []uint32 // per slot: gen once a route tile links to it
 
 	refine refineSearch
+	// route is the route of the search over ports and clusters, start to
+	// goal; stitch the corridor stitched from it, used when stitched.
+	route    []int32
+	stitch   stitcher
+	stitched bool
 }
 
 // abstractNode is a port in the search over ports and clusters.
 type abstractNode struct {
 	cost, heuristic float32
 	parent          int32
-	// via is the cluster edge (of the parent's cluster) it was reached
-	// through, -1 for a step of the bottom level.
+	// via is the cluster edge (of the parent's cluster) or the region
+	// edge (of the parent's region, see regionVia) it was reached
+	// through; -1 for a step of the bottom level.
 	via int32
 	// a and b name the port: its tile's slot and its index there for a
 	// node of the bottom level, its cluster number and node index there
 	// for a cluster node.
-	a, b   uint32
-	gen    uint32
-	closed bool
+	a, b uint32
+	// heapIndex is its place on the open list, -1 off it.
+	heapIndex int32
+	gen       uint32
+	closed    bool
+}
+
+// regionVia is the via of a node reached through region edge k; viaEdge
+// undoes it.
+func regionVia(k int) int32 { return -2 - int32(k) }
+
+// viaEdge returns the edge a node was reached through: a cluster edge,
+// or with region a region edge; ok is false for a step of the bottom
+// level.
+func viaEdge(via int32) (k int, region, ok bool) {
+	switch {
+	case via >= 0:
+		return int(via), false, true
+	case via <= -2:
+		return int(-2 - via), true, true
+	}
+	return 0, false, false
 }
 
 // heapEntry is a node on an open list with the total cost it was pushed
-// with. The lists keep no place per node: a node whose cost drops is
+// with. The Searcher's list keeps each node once (abstractNode.heapIndex);
+// the other lists keep no place per node: a node whose cost drops is
 // pushed again, and entries whose total no longer matches, or whose node
 // is closed, are skipped when they come out.
 type heapEntry struct {
@@ -306,6 +344,9 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.startSlot, s.goalSlot = startRef.TileIndex(), s.goalRef.TileIndex()
 	s.startCluster = s.v.slots[s.startSlot].cluster
 	s.goalCluster = s.v.slots[s.goalSlot].cluster
+	s.startRegion = s.v.clusterRegion[s.startCluster]
+	s.goalRegion = s.v.clusterRegion[s.goalCluster]
+	s.useRegions = s.h.regionSize > 1
 	s.connectStart()
 	s.connectGoal()
 	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
@@ -339,12 +380,13 @@ func (s *Searcher) clearSearch() {
 	s.phase = phaseNone
 	s.h, s.v, s.snap, s.filter = nil, nil, nil, nil
 	s.status, s.fallback, s.visited = 0, FallbackNone, 0
+	s.stitched = false
 }
 
-// tileCrossings fills s.crossings with the crossings of the tile of
-// graph g, with their portal middles.
-func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
-	s.crossings = s.crossings[:0]
+// tileCrossings fills *buf with the crossings of the tile of graph g,
+// with their portal middles.
+func (s *Searcher) tileCrossings(g *tileGraph, buf *[]searchCrossing) []searchCrossing {
+	crossings := (*buf)[:0]
 	t := g.tile
 	base := t.PolyRefBase()
 	add := func(p int, c crossing, other *tileGraph) {
@@ -354,7 +396,7 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 			return
 		}
 		mid := portalMid(t, poly, link, base|navmesh.Ref(c.from), other.tile, &other.tile.Polys[c.to])
-		s.crossings = append(s.crossings, searchCrossing{poly: c.from, port: uint32(p), mid: mid})
+		crossings = append(crossings, searchCrossing{poly: c.from, port: uint32(p), mid: mid})
 	}
 	for p := range g.ports {
 		other := s.v.slots[g.ports[p].neighbour].graph
@@ -366,7 +408,8 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 			add(p, x.crossing, other)
 		}
 	}
-	return s.crossings
+	*buf = crossings
+	return crossings
 }
 
 // connectStart searches the start tile from the start position: the
@@ -374,18 +417,19 @@ func (s *Searcher) tileCrossings(g *tileGraph) []searchCrossing {
 // tile, of reaching it there.
 func (s *Searcher) connectStart() {
 	g := s.v.slots[s.startSlot].graph
-	crossings := s.tileCrossings(g)
-	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
-	s.local.addSource(s.startRef.PolyIndex(), s.startPos, 0)
+	crossings := s.tileCrossings(g, &s.startCrossings)
+	search := &s.startSearch
+	search.reset(g.tile, &s.h.model, crossings, g.ports)
+	search.addSource(s.startRef.PolyIndex(), s.startPos, 0)
 	goal := uint32(noGoal)
 	if s.goalSlot == s.startSlot {
 		goal = s.goalRef.PolyIndex()
 	}
-	s.local.run(goal, s.goalPos)
-	s.visited += s.local.settled
-	s.localSettled += s.local.settled
-	s.startCosts = append(s.startCosts[:0], s.local.portCost...)
-	s.directCost = s.local.goalCost
+	search.run(goal, s.goalPos)
+	s.visited += search.settled
+	s.localSettled += search.settled
+	s.startCosts = append(s.startCosts[:0], search.portCost...)
+	s.directCost = search.goalCost
 }
 
 // connectGoal searches the goal tile from the goal: the cost of the way
@@ -395,13 +439,14 @@ func (s *Searcher) connectStart() {
 // search from the goal gives the cost of reaching it from every port.
 func (s *Searcher) connectGoal() {
 	g := s.v.slots[s.goalSlot].graph
-	crossings := s.tileCrossings(g)
-	s.local.reset(g.tile, &s.h.model, crossings, g.ports)
-	s.local.addSource(s.goalRef.PolyIndex(), s.goalPos, 0)
-	s.local.run(noGoal, geom.Vec3{})
-	s.visited += s.local.settled
-	s.localSettled += s.local.settled
-	s.goalCosts = append(s.goalCosts[:0], s.local.portCost...)
+	crossings := s.tileCrossings(g, &s.goalCrossings)
+	search := &s.goalSearch
+	search.reset(g.tile, &s.h.model, crossings, g.ports)
+	search.addSource(s.goalRef.PolyIndex(), s.goalPos, 0)
+	search.run(noGoal, geom.Vec3{})
+	s.visited += search.settled
+	s.localSettled += search.settled
+	s.goalCosts = append(s.goalCosts[:0], search.portCost...)
 }
 
 // openAbstract readies the search over ports and clusters and opens the
@@ -431,7 +476,7 @@ func (s *Searcher) openAbstract() {
 	s.startNode = s.l0Base + int32(ports)
 	s.goalNode = s.startNode + 1
 	start := &s.nodes[s.startNode]
-	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, gen: s.gen}
+	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, heapIndex: -1, gen: s.gen}
 	s.push(s.startNode, start.heuristic)
 }
 
@@ -462,6 +507,19 @@ func (s *Searcher) advance(iterations int) int {
 			}
 			if goal := &s.nodes[s.goalNode]; goal.gen != s.gen || !goal.closed {
 				s.routeFailed()
+				return used
+			}
+			s.openStitch()
+			s.phase = phaseStitch
+		case phaseStitch:
+			n, done := s.stitchSteps(iterations - used)
+			used += n
+			if !done {
+				continue
+			}
+			if !s.stitch.failed {
+				s.stitched = true
+				s.phase = phaseDone
 				return used
 			}
 			s.allowRoute()
@@ -529,9 +587,29 @@ func (s *Searcher) expand(u int32) {
 		return
 	}
 	if u < s.l0Base {
+		number, node := s.nodes[u].a, s.nodes[u].b
+		if region := v.clusterRegion[number]; s.useRegions && region != s.startRegion && region != s.goalRegion {
+			// A port entered from another region: through the region's
+			// graph to the ports beyond its other border ports.
+			r := v.regions[region]
+			from := r.localOf(number, node)
+			if from < 0 {
+				return
+			}
+			first, end := r.edgesOf(from)
+			for k := first; k < end; k++ {
+				e := &r.edges[k]
+				exit := &r.nodes[e.to]
+				twins := v.links[exit.cluster].twinsOf(int(exit.node))
+				for i := range twins {
+					t := &twins[i]
+					s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, regionVia(k))
+				}
+			}
+			return
+		}
 		// A port entered from another cluster: through the cluster's
 		// graph to the ports beyond its other boundary ports.
-		number, node := s.nodes[u].a, s.nodes[u].b
 		c, links := v.clusters[number], v.links[number]
 		first, end := c.edgesOf(int(node))
 		for k := first; k < end; k++ {
@@ -539,7 +617,7 @@ func (s *Searcher) expand(u int32) {
 			twins := links.twinsOf(int(e.to))
 			for i := range twins {
 				t := &twins[i]
-				s.reachClusterNode(t.cluster, t.node, &t.rep, cost+e.cost+t.cost, u, int32(k))
+				s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, int32(k))
 			}
 		}
 		return
@@ -550,7 +628,7 @@ func (s *Searcher) expand(u int32) {
 	// The bottom level: through the tile, and across the border.
 	g := entry.graph
 	for _, e := range g.edgesOf(int(p)) {
-		s.reachPort(slot, e.to, &g.ports[e.to].rep, cost+e.cost, u, -1)
+		s.reachPort(slot, uint32(e.to), &g.ports[e.to].rep, cost+e.cost, u, -1)
 	}
 	if slot == s.goalSlot {
 		if c := s.goalCosts[p]; c < float32(math.Inf(1)) {
@@ -598,32 +676,53 @@ func (s *Searcher) reachPort(slot, port uint32, rep *geom.Vec3, cost float32, pa
 	s.reachNode(s.l0Base+int32(s.l0Offset[slot]+port), slot, port, rep, cost, parent, via)
 }
 
-// reachClusterNode is reachPort for node node of cluster number.
+// reachClusterNode is reachPort for node node of cluster number; rep
+// may be nil, for the port's own.
 func (s *Searcher) reachClusterNode(number, node uint32, rep *geom.Vec3, cost float32, parent, via int32) {
 	if number == s.startCluster || number == s.goalCluster {
 		n := &s.v.clusters[number].nodes[node]
+		if rep == nil {
+			rep = &s.v.slots[n.slot].graph.ports[n.port].rep
+		}
 		s.reachNode(s.l0Base+int32(s.l0Offset[n.slot]+n.port), n.slot, n.port, rep, cost, parent, via)
 		return
 	}
 	s.reachNode(int32(s.v.clusterNodeBase[number]+node), number, node, rep, cost, parent, via)
 }
 
-// reachNode records that node i, named (a, b), is reached at cost.
+// reachNode records that node i, named (a, b), is reached at cost; rep,
+// the node's representative point, may be nil for a cluster node.
 func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32, parent, via int32) {
 	n := &s.nodes[i]
 	if n.gen != s.gen {
-		h := distance(rep, &s.goalPos) * heuristicScale
-		if i < s.l0Base && s.landmarks != nil {
-			if !s.goalBounded {
-				// The first cluster node of the search: short searches,
-				// which stay in the start and goal clusters, skip this.
-				s.boundGoal()
+		var h float32
+		if i < s.l0Base && s.landmarks != nil && !s.goalBounded {
+			// The first cluster node of the search: short searches,
+			// which stay in the start and goal clusters, skip this.
+			s.boundGoal()
+		}
+		switch {
+		case i < s.l0Base && s.landmarks != nil && rep == nil:
+			// The landmarks' bound first: when it beats the distance to
+			// the farthest of the cluster's ports, the port's own point
+			// (three reads away) cannot raise it.
+			h = s.landmarkBound(int(i), 0)
+			c := s.v.clusters[a]
+			if h < c.farthest(&s.goalPos)*heuristicScale {
+				node := &c.nodes[b]
+				h = max(h, distance(&s.v.slots[node.slot].graph.ports[node.port].rep, &s.goalPos)*heuristicScale)
 			}
-			if s.landmarks != nil {
+		default:
+			if rep == nil {
+				c := &s.v.clusters[a].nodes[b]
+				rep = &s.v.slots[c.slot].graph.ports[c.port].rep
+			}
+			h = distance(rep, &s.goalPos) * heuristicScale
+			if i < s.l0Base && s.landmarks != nil {
 				h = s.landmarkBound(int(i), h)
 			}
 		}
-		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, heapIndex: -1, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
@@ -636,7 +735,7 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 func (s *Searcher) reachGoal(cost float32, parent int32) {
 	n := &s.nodes[s.goalNode]
 	if n.gen != s.gen {
-		*n = abstractNode{cost: float32(math.Inf(1)), gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heapIndex: -1, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
@@ -661,13 +760,22 @@ func (s *Searcher) allowRoute() {
 		} else {
 			route = append(route, v.clusters[n.a].nodes[n.b].slot)
 		}
-		if n.via < 0 {
+		k, region, ok := viaEdge(n.via)
+		if !ok {
 			continue
 		}
-		// The cluster edge belongs to the parent's cluster, which is a
-		// cluster node.
+		// The edge belongs to the parent's cluster or region; the parent
+		// is a cluster node.
+		if region {
+			for _, number := range v.regions[v.clusterRegion[s.nodes[n.parent].a]].members {
+				for _, g := range v.clusters[number].tiles {
+					route = append(route, uint32(g.tile.Index()))
+				}
+			}
+			continue
+		}
 		c := v.clusters[s.nodes[n.parent].a]
-		mask, ok := c.mask(int(n.via))
+		mask, ok := c.mask(k)
 		if !ok {
 			for _, g := range c.tiles {
 				route = append(route, uint32(g.tile.Index()))
@@ -695,6 +803,12 @@ func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
 		// Start and goal are one polygon, or the goal is the start.
 		path[0] = s.startRef
 		result.Count = 1
+	} else if s.stitched {
+		corridor := s.stitch.corridor
+		result.Count = copy(path, corridor)
+		if len(corridor) > len(path) {
+			result.Status |= query.StatusBufferTooSmall
+		}
 	} else {
 		var more query.Status
 		result.Count, more = s.refine.writePath(path)
@@ -704,23 +818,64 @@ func (s *Searcher) finish(path []navmesh.Ref) (Result, error) {
 	return result, nil
 }
 
-// push puts node i on the open list with total cost total.
+// push puts node i on the open list with total cost total, or moves it
+// up there when it is on it already (its total only ever drops). The
+// list keeps each node once, at the place its heapIndex says.
 func (s *Searcher) push(i int32, total float32) {
-	s.heap = pushEntry(s.heap, heapEntry{total: total, node: i})
+	n := &s.nodes[i]
+	at := n.heapIndex
+	if at < 0 {
+		s.heap = append(s.heap, heapEntry{})
+		at = int32(len(s.heap) - 1)
+	}
+	h := s.heap
+	for at > 0 {
+		parent := (at - 1) / 2
+		if h[parent].total <= total {
+			break
+		}
+		h[at] = h[parent]
+		s.nodes[h[at].node].heapIndex = at
+		at = parent
+	}
+	h[at] = heapEntry{total: total, node: i}
+	n.heapIndex = at
 }
 
-// pop takes the cheapest open node off the open list, skipping stale
-// entries; ok is false when none is left.
+// pop takes the cheapest open node off the open list; ok is false when
+// none is left.
 func (s *Searcher) pop() (int32, bool) {
-	for len(s.heap) > 0 {
-		var e heapEntry
-		s.heap, e = popEntry(s.heap)
-		n := &s.nodes[e.node]
-		if !n.closed && e.total == n.cost+n.heuristic {
-			return e.node, true
-		}
+	h := s.heap
+	if len(h) == 0 {
+		return 0, false
 	}
-	return 0, false
+	top := h[0].node
+	s.nodes[top].heapIndex = -1
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	s.heap = h
+	if len(h) == 0 {
+		return top, true
+	}
+	at, n := 0, len(h)
+	for {
+		child := 2*at + 1
+		if child >= n {
+			break
+		}
+		if child+1 < n && h[child+1].total < h[child].total {
+			child++
+		}
+		if h[child].total >= last.total {
+			break
+		}
+		h[at] = h[child]
+		s.nodes[h[at].node].heapIndex = int32(at)
+		at = child
+	}
+	h[at] = last
+	s.nodes[last.node].heapIndex = int32(at)
+	return top, true
 }
 
 // pushEntry adds e to the binary heap h.

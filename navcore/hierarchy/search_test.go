@@ -67,15 +67,16 @@ func TestSameStartAndGoal(t *testing.T) {
 
 // TestReachabilityEveryClusterSize checks reachability and the corridors'
 // shape, pair by pair, with clusters of 1 and 2 tiles too (the bottom
-// level then does more of the work), and that the corridors never cost
-// much more than A*'s.
+// level then does more of the work) and with a region level, and that the
+// corridors never cost much more than A*'s.
 func TestReachabilityEveryClusterSize(t *testing.T) {
 	for _, level := range append([]string{"bigworld"}, recastDemoLevels...) {
-		for _, cluster := range []int{1, 2, MaxClusterSize} {
-			t.Run(fmt.Sprintf("%s/cluster%d", level, cluster), func(t *testing.T) {
+		for _, size := range []struct{ cluster, region int }{{1, 1}, {2, 1}, {MaxClusterSize, 1}, {DefaultClusterSize, 2}, {2, 4}} {
+			cluster := size.cluster
+			t.Run(fmt.Sprintf("%s/cluster%d/region%d", level, cluster, size.region), func(t *testing.T) {
 				mesh := testMesh(t, level)
 				filter := demoFilter()
-				h, err := New(mesh, filter, Options{ClusterSize: cluster, Landmarks: 4})
+				h, err := New(mesh, filter, Options{ClusterSize: cluster, RegionSize: size.region, Landmarks: 4})
 				require.NoError(t, err)
 				q, err := query.New(mesh, 64)
 				require.NoError(t, err)
@@ -90,5 +91,40 @@ func TestReachabilityEveryClusterSize(t *testing.T) {
 				assert.LessOrEqual(t, costP99, 1.05)
 			})
 		}
+	}
+}
+
+// TestCorridorsAreStitched checks that the corridors of searches that
+// cross clusters come from the route's kept ways (no refinement search)
+// on nearly every pair, with regions and without, and that such
+// corridors are sound (comparePaths checks them against A*).
+func TestCorridorsAreStitched(t *testing.T) {
+	for _, region := range []int{1, 2} {
+		t.Run(fmt.Sprintf("region%d", region), func(t *testing.T) {
+			mesh := testMesh(t, "bigworld")
+			filter := demoFilter()
+			h, err := New(mesh, filter, Options{RegionSize: region})
+			require.NoError(t, err)
+			q, err := query.New(mesh, 64)
+			require.NoError(t, err)
+			s, err := NewSearcher(q, h)
+			require.NoError(t, err)
+			path := make([]navmesh.Ref, 4096)
+			crossing, stitched := 0, 0
+			for _, p := range randomPairs(t, mesh, filter, 400, uint64(region)+11) {
+				result, err := s.FindPath(p.startRef, p.endRef, p.start, p.end, filter, path)
+				require.NoError(t, err)
+				if result.Fallback != FallbackNone || s.abstractClosed == 0 || p.startRef.TileIndex() == p.endRef.TileIndex() {
+					continue
+				}
+				crossing++
+				if s.refineClosed == 0 {
+					stitched++
+				}
+			}
+			t.Logf("%d of %d searches stitched", stitched, crossing)
+			require.Greater(t, crossing, 50)
+			assert.GreaterOrEqual(t, float64(stitched), 0.9*float64(crossing))
+		})
 	}
 }

@@ -90,7 +90,7 @@ func (s *Searcher) FinalizeSlicedFindPath(path []navmesh.Ref) (Result, error) {
 			return Result{}, fmt.Errorf("hierarchy: finalize sliced find path: %w", err)
 		}
 		return Result{Count: n, Status: status | aimed, Fallback: fallback}, nil
-	case phaseAbstract, phaseRefine:
+	case phaseAbstract, phaseStitch, phaseRefine:
 		s.advance(math.MaxInt)
 		if s.phase == phasePlain {
 			if err := s.plain(FallbackRoute, true); err != nil {

@@ -1,6 +1,7 @@
 package hierarchy
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -145,11 +146,18 @@ func TestBufferTooSmall(t *testing.T) {
 	}
 }
 
-// TestNoAllocations: once warm, searches allocate nothing.
+// TestNoAllocations: once warm, searches allocate nothing, with the
+// region level and without.
 func TestNoAllocations(t *testing.T) {
+	for _, region := range []int{1, 2} {
+		t.Run(fmt.Sprintf("region%d", region), func(t *testing.T) { testNoAllocations(t, region) })
+	}
+}
+
+func testNoAllocations(t *testing.T, region int) {
 	mesh := testMesh(t, "bigworld")
 	filter := demoFilter()
-	h, _ := New(mesh, filter, Options{})
+	h, _ := New(mesh, filter, Options{RegionSize: region})
 	q, _ := query.New(mesh, 4096)
 	s, _ := NewSearcher(q, h)
 	pairs := randomPairs(t, mesh, filter, 30, 16)

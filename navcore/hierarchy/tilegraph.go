@@ -24,7 +24,7 @@ type tileGraph struct {
 	// cluster, the nodes of the cluster level.
 	ports []port
 	// edges are each port's edges to the other ports, port after port.
-	edges []edge
+	edges []tileEdge
 	// extra holds the crossings of each port beyond its first, sorted by
 	// port; nil when every port has one (most tiles: kept behind a pointer
 	// to keep the graph small).
@@ -83,7 +83,21 @@ type edge struct {
 	to   uint32
 }
 
-func (g *tileGraph) edgesOf(p int) []edge {
+// tileEdge is an edge of a tile graph: to is a port of the tile (at most
+// maxTilePorts of them) and path the way's polygons (see tilePathWord),
+// absentPath when they did not fit.
+type tileEdge struct {
+	cost float32
+	to   uint16
+	path tilePath
+}
+
+// maxTilePorts bounds the ports of a tile whose graph has edges: a tile
+// with more (some 65,000 ports, a cost matrix of 17 GB to build) keeps its
+// ports and no edges, so searches cannot cross it.
+const maxTilePorts = 1<<16 - 1
+
+func (g *tileGraph) edgesOf(p int) []tileEdge {
 	start := uint32(0)
 	if p > 0 {
 		start = g.ports[p-1].edgeEnd()
@@ -146,7 +160,7 @@ func (g *tileGraph) entryPort(fromSlot, from, poly uint32) (int, bool) {
 // memoryBytes is the graph's size in memory.
 func (g *tileGraph) memoryBytes() int {
 	return int(unsafe.Sizeof(*g)) + cap(g.ports)*int(unsafe.Sizeof(port{})) +
-		cap(g.edges)*int(unsafe.Sizeof(edge{})) + cap(g.extraCrossings())*int(unsafe.Sizeof(extraCrossing{}))
+		cap(g.edges)*int(unsafe.Sizeof(tileEdge{})) + cap(g.extraCrossings())*int(unsafe.Sizeof(extraCrossing{}))
 }
 
 // clusterKey names a cluster: the tile grid location divided by the
@@ -180,16 +194,18 @@ type rawCrossing struct {
 // graphBuilder holds the working memory of buildTileGraph, reused from
 // tile to tile by one goroutine.
 type graphBuilder struct {
-	passes  []bool
-	parent  []uint32
-	raw     []rawCrossing
-	groups  []group
-	entries []searchCrossing
-	search  tileSearch
-	matrix  []float32
-	edges   []edge
-	ports   []port
-	extra   []extraCrossing
+	passes    []bool
+	parent    []uint32
+	raw       []rawCrossing
+	groups    []group
+	entries   []searchCrossing
+	search    tileSearch
+	matrix    []float32
+	paths     []tilePath // per pair of ports, as matrix: the way's tilePathWord
+	tileEdges []tileEdge
+	edges     []edge
+	ports     []port
+	extra     []extraCrossing
 }
 
 // group is a port while the ports are being grouped: its crossings
@@ -322,6 +338,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 	// The cheapest way from each port to every other.
 	ports := len(b.ports)
 	b.matrix = slices.Grow(b.matrix[:0], ports*ports)[:ports*ports]
+	b.paths = slices.Grow(b.paths[:0], ports*ports)[:ports*ports]
 	start := 0
 	for p := range b.ports {
 		end := start + b.groups[p].end - b.groups[p].first
@@ -333,6 +350,12 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 		}
 		s.run(noGoal, geom.Vec3{})
 		copy(b.matrix[p*ports:(p+1)*ports], s.portCost)
+		for q, state := range s.portState {
+			b.paths[p*ports+q] = absentPath
+			if state >= 0 {
+				b.paths[p*ports+q] = s.tilePathWord(state)
+			}
+		}
 		start = end
 	}
 	b.edges = pruneEdges(b.matrix, ports, b.edges[:0], func(p int, end int) {
@@ -343,11 +366,25 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 		// tile): the graph keeps the first ones only.
 		b.edges = b.edges[:maxTileEdges]
 	}
+	if ports > maxTilePorts {
+		b.edges = b.edges[:0]
+		for p := range b.ports {
+			b.ports[p].packed = packPort(b.ports[p].first(), 0)
+		}
+	}
+	b.tileEdges = b.tileEdges[:0]
+	from := 0
+	for k, e := range b.edges {
+		for k >= int(b.ports[from].edgeEnd()) {
+			from++
+		}
+		b.tileEdges = append(b.tileEdges, tileEdge{cost: e.cost, to: uint16(e.to), path: b.paths[from*ports+int(e.to)]})
+	}
 
 	g := &tileGraph{
 		tile:          t,
 		ports:         slices.Clone(b.ports),
-		edges:         slices.Clone(b.edges),
+		edges:         slices.Clone(b.tileEdges),
 		boundaryPorts: boundary,
 	}
 	if len(b.extra) > 0 {
@@ -455,7 +492,7 @@ func (b *graphBuilder) scratchBytes() int {
 	s := &b.search
 	return cap(b.passes) + 4*cap(b.parent) + int(unsafe.Sizeof(rawCrossing{}))*cap(b.raw) +
 		int(unsafe.Sizeof(group{}))*cap(b.groups) + int(unsafe.Sizeof(searchCrossing{}))*cap(b.entries) +
-		4*cap(b.matrix) + 8*cap(b.edges) + int(unsafe.Sizeof(port{}))*cap(b.ports) +
+		4*cap(b.matrix) + 2*cap(b.paths) + int(unsafe.Sizeof(edge{}))*cap(b.edges) + int(unsafe.Sizeof(tileEdge{}))*cap(b.tileEdges) + int(unsafe.Sizeof(port{}))*cap(b.ports) +
 		int(unsafe.Sizeof(extraCrossing{}))*cap(b.extra) +
-		int(unsafe.Sizeof(tileState{}))*cap(s.states) + 4*(cap(s.linkState)+cap(s.heap)+cap(s.portCost))
+		int(unsafe.Sizeof(tileState{}))*cap(s.states) + 4*(cap(s.linkState)+cap(s.heap)+cap(s.portCost)+cap(s.portState)+cap(s.portCrossing))
 }

@@ -36,8 +36,13 @@ type tileSearch struct {
 	linkState []int32 // per link of the tile: its state's index+1, 0 for none yet
 	heap      []int32
 	portCost  []float32
-	goalCost  float32
-	settled   int
+	// portState and portCrossing hold, per port, the state and the
+	// crossing (an index into crossings) of its cheapest way, -1 for none.
+	portState    []int32
+	portCrossing []int32
+	goalCost     float32
+	goalState    int32 // the state of the goal's cheapest way, -1 for none
+	settled      int
 }
 
 type tileState struct {
@@ -45,6 +50,8 @@ type tileState struct {
 	cost      float32
 	poly      uint32
 	heapIndex int32 // -1 off the heap, settledIndex once settled
+	parent    int32 // the state it was reached from, -1 for a source
+	link      int32 // the link of the parent's polygon it was entered through
 }
 
 const settledIndex = -2
@@ -59,16 +66,21 @@ func (s *tileSearch) reset(tile *navmesh.Tile, model *costModel, crossings []sea
 	clear(s.linkState)
 	s.heap = s.heap[:0]
 	s.portCost = slices.Grow(s.portCost[:0], len(ports))[:len(ports)]
+	s.portState = slices.Grow(s.portState[:0], len(ports))[:len(ports)]
+	s.portCrossing = slices.Grow(s.portCrossing[:0], len(ports))[:len(ports)]
 	for i := range s.portCost {
 		s.portCost[i] = float32(math.Inf(1))
+		s.portState[i] = -1
+		s.portCrossing[i] = -1
 	}
 	s.goalCost = float32(math.Inf(1))
+	s.goalState = -1
 	s.settled = 0
 }
 
 // addSource starts the search at pos in polygon poly with cost.
 func (s *tileSearch) addSource(poly uint32, pos geom.Vec3, cost float32) {
-	s.states = append(s.states, tileState{pos: pos, cost: cost, poly: poly, heapIndex: -1})
+	s.states = append(s.states, tileState{pos: pos, cost: cost, poly: poly, heapIndex: -1, parent: -1})
 	s.push(int32(len(s.states) - 1))
 }
 
@@ -107,11 +119,14 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			cost := st.cost + (distance(&st.pos, &c.mid)+distance(&c.mid, &s.ports[c.port].rep))*area
 			if cost < s.portCost[c.port] {
 				s.portCost[c.port] = cost
+				s.portState[c.port] = current
+				s.portCrossing[c.port] = int32(k)
 			}
 		}
 		if st.poly == goalPoly {
 			if cost := st.cost + distance(&st.pos, &goalPos)*area; cost < s.goalCost {
 				s.goalCost = cost
+				s.goalState = current
 			}
 		}
 		for l := poly.FirstLink; l != navmesh.NullLink; l = t.Links[l].Next {
@@ -127,7 +142,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			index := s.linkState[l] - 1
 			if index < 0 {
 				mid := portalMid(t, poly, link, base|navmesh.Ref(st.poly), t, next)
-				s.states = append(s.states, tileState{pos: mid, cost: float32(math.Inf(1)), poly: ref.PolyIndex(), heapIndex: -1})
+				s.states = append(s.states, tileState{pos: mid, cost: float32(math.Inf(1)), poly: ref.PolyIndex(), heapIndex: -1, parent: -1, link: int32(l)})
 				index = int32(len(s.states) - 1)
 				s.linkState[l] = index + 1
 			}
@@ -137,6 +152,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			}
 			if cost := st.cost + distance(&st.pos, &target.pos)*area; cost < target.cost {
 				target.cost = cost
+				target.parent = current
 				if target.heapIndex < 0 {
 					s.push(index)
 				} else {
@@ -205,3 +221,74 @@ func (s *tileSearch) down(i int) {
 	h[i] = item
 	s.states[item].heapIndex = int32(i)
 }
+
+// Tile paths: the polygons of a way through one tile, from a port's
+// first crossing to another port, packed in 16 bits (tilePath): the number
+// of steps (bits 0-2), then per step the rank, in its polygon's list of
+// links, of the link it takes (3 bits each). A way that does not fit (more
+// than tilePathSteps steps, a rank beyond tilePathRankMax, or a start
+// from another crossing of the port) is absentPath, and searches find it
+// again in the tile. On the 1 km level of internal/bigworld 97 % of the
+// ways fit.
+type tilePath uint16
+
+const (
+	tilePathSteps   = 4
+	tilePathRankMax = 7
+	absentPath      = tilePath(7)
+)
+
+// tilePathWord packs the way to state (a state of a search whose
+// sources are the crossings of one port, in their order), absentPath when
+// it does not fit.
+func (s *tileSearch) tilePathWord(state int32) tilePath {
+	t := s.tile
+	steps := 0
+	for i := state; s.states[i].parent >= 0; i = s.states[i].parent {
+		steps++
+	}
+	if steps > tilePathSteps {
+		return absentPath
+	}
+	word := tilePath(steps)
+	k := steps
+	i := state
+	for ; s.states[i].parent >= 0; i = s.states[i].parent {
+		k--
+		st := &s.states[i]
+		rank := linkRank(t, &t.Polys[s.states[st.parent].poly], uint32(st.link))
+		if rank < 0 || rank > tilePathRankMax {
+			return absentPath
+		}
+		word |= tilePath(rank) << (3 + 3*k)
+	}
+	if i != 0 {
+		return absentPath // the way starts from another crossing than the first
+	}
+	return word
+}
+
+// linkRank returns the place of link l in poly's list of links, -1 if
+// it is not there.
+func linkRank(t *navmesh.Tile, poly *navmesh.Poly, l uint32) int {
+	rank := 0
+	for k := poly.FirstLink; k != navmesh.NullLink; k = t.Links[k].Next {
+		if k == l {
+			return rank
+		}
+		rank++
+	}
+	return -1
+}
+
+// pathSteps returns the steps of a tile path, which starts from its
+// port's first crossing; ok is false for absentPath.
+func pathSteps(word tilePath) (steps int, ok bool) {
+	if int(word&7) > tilePathSteps {
+		return 0, false
+	}
+	return int(word & 7), true
+}
+
+// pathRank returns the rank of the link step k of a tile path takes.
+func pathRank(word tilePath, k int) int { return int(word >> (3 + 3*k) & 7) }

@@ -51,6 +51,60 @@ func sameVersion(a, b *version) error {
 			return fmt.Errorf("cluster %v: %w", key, err)
 		}
 	}
+	regionsA, regionsB := regionsByKey(a), regionsByKey(b)
+	if len(regionsA) != len(regionsB) {
+		return fmt.Errorf("%d regions, %d regions", len(regionsA), len(regionsB))
+	}
+	for key, ra := range regionsA {
+		rb, ok := regionsB[key]
+		if !ok {
+			return fmt.Errorf("region %v on one side only", key)
+		}
+		if err := sameRegion(a, b, ra, rb); err != nil {
+			return fmt.Errorf("region %v: %w", key, err)
+		}
+	}
+	return nil
+}
+
+// regionsByKey names each region of v by the grid key of its first
+// member cluster.
+func regionsByKey(v *version) map[clusterKey]*regionGraph {
+	m := map[clusterKey]*regionGraph{}
+	for _, r := range v.regions {
+		if r != nil {
+			m[v.clusters[r.members[0]].key] = r
+		}
+	}
+	return m
+}
+
+func sameRegion(a, b *version, ra, rb *regionGraph) error {
+	if len(ra.members) != len(rb.members) {
+		return fmt.Errorf("%d members, %d", len(ra.members), len(rb.members))
+	}
+	for k := range ra.members {
+		if a.clusters[ra.members[k]].key != b.clusters[rb.members[k]].key {
+			return fmt.Errorf("member %d differs", k)
+		}
+	}
+	if len(ra.nodes) != len(rb.nodes) {
+		return fmt.Errorf("%d nodes, %d", len(ra.nodes), len(rb.nodes))
+	}
+	for k := range ra.nodes {
+		na, nb := ra.nodes[k], rb.nodes[k]
+		if a.clusters[na.cluster].key != b.clusters[nb.cluster].key || na.node != nb.node || na.edgeEnd != nb.edgeEnd {
+			return fmt.Errorf("node %d: %+v, %+v", k, na, nb)
+		}
+	}
+	switch {
+	case fmt.Sprint(ra.memberNodes) != fmt.Sprint(rb.memberNodes):
+		return fmt.Errorf("member nodes %v, %v", ra.memberNodes, rb.memberNodes)
+	case fmt.Sprint(ra.edges) != fmt.Sprint(rb.edges):
+		return fmt.Errorf("edges %v, %v", ra.edges, rb.edges)
+	case fmt.Sprint(ra.paths) != fmt.Sprint(rb.paths):
+		return fmt.Errorf("paths %v, %v", ra.paths, rb.paths)
+	}
 	return nil
 }
 
@@ -99,6 +153,8 @@ func sameCluster(a, b *version, numberA, numberB int) error {
 		return fmt.Errorf("edges %v, %v", ca.edges, cb.edges)
 	case fmt.Sprint(ca.masks16, ca.masks64) != fmt.Sprint(cb.masks16, cb.masks64):
 		return fmt.Errorf("masks %v %v, %v %v", ca.masks16, ca.masks64, cb.masks16, cb.masks64)
+	case fmt.Sprint(ca.paths) != fmt.Sprint(cb.paths):
+		return fmt.Errorf("paths %v, %v", ca.paths, cb.paths)
 	}
 	la, lb := a.links[numberA], b.links[numberB]
 	if fmt.Sprint(la.end) != fmt.Sprint(lb.end) {
@@ -106,7 +162,7 @@ func sameCluster(a, b *version, numberA, numberB int) error {
 	}
 	for k := range la.twins {
 		ta, tb := la.twins[k], lb.twins[k]
-		if a.clusters[ta.cluster].key != b.clusters[tb.cluster].key || ta.node != tb.node || ta.cost != tb.cost || ta.rep != tb.rep {
+		if a.clusters[ta.cluster].key != b.clusters[tb.cluster].key || ta.node != tb.node || ta.cost != tb.cost {
 			return fmt.Errorf("twin %d: %+v, %+v", k, ta, tb)
 		}
 	}
@@ -228,7 +284,7 @@ func TestUpdateMatchesFreshBuild(t *testing.T) {
 				swapWith = other
 			}
 			filter := costlyFilter()
-			opts := Options{ManualLandmarks: true, Workers: 2}
+			opts := Options{ManualLandmarks: true, Workers: 2, RegionSize: 2}
 			h, err := New(mesh, filter, opts)
 			require.NoError(t, err)
 			w := newTileSwapper(t, mesh, swapWith, 5)

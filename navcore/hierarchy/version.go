@@ -20,9 +20,14 @@ type version struct {
 	slots []slotEntry
 	// clusters and links are indexed by the hierarchy's cluster numbers;
 	// nil for a cluster without tiles.
-	clusters  []*clusterGraph
-	links     []*clusterLinks
-	portCount int
+	clusters []*clusterGraph
+	links    []*clusterLinks
+	// regions are indexed by the hierarchy's region numbers; nil for a
+	// region without nodes, or all nil without a top level.
+	regions []*regionGraph
+	// clusterRegion gives, per cluster number, its region's number.
+	clusterRegion []uint32
+	portCount     int
 	// clusterNodeBase numbers the cluster nodes for a search: node k of
 	// cluster c is node clusterNodeBase[c]+k; clusterNodes counts them.
 	clusterNodeBase []uint32
@@ -34,6 +39,7 @@ type version struct {
 	memory    int
 	// counts over the whole version, for Stats.
 	ports, edges, clusterEdges int
+	regionNodes, regionEdges   int
 }
 
 // slotEntry is what a version holds for one tile slot.
@@ -69,6 +75,7 @@ func (h *Hierarchy) build(snap *navmesh.Snapshot, base *version) *version {
 		baseSlots = base.slots
 		v.clusters = slices.Clone(base.clusters)
 		v.links = slices.Clone(base.links)
+		v.regions = slices.Clone(base.regions)
 	}
 
 	// Tile graphs: keep those of unchanged tile versions.
@@ -178,6 +185,29 @@ func (h *Hierarchy) build(snap *navmesh.Snapshot, base *version) *version {
 	for k, number := range linksDirty {
 		v.links[number] = links[k]
 	}
+
+	// The regions whose clusters or steps between them changed.
+	v.clusterRegion = slices.Clone(h.clusterRegion)
+	for len(v.regions) < len(h.regionClusters) {
+		v.regions = append(v.regions, nil)
+	}
+	if h.regionSize > 1 {
+		regionsDirty := h.scratchRegions[:0]
+		for _, number := range linksDirty {
+			if r := h.clusterRegion[number]; !slices.Contains(regionsDirty, r) {
+				regionsDirty = append(regionsDirty, r)
+			}
+		}
+		h.scratchRegions = regionsDirty
+		regions := make([]*regionGraph, len(regionsDirty))
+		h.parallel(len(regionsDirty), func(worker, k int) {
+			r := regionsDirty[k]
+			regions[k] = h.regionBuilders[worker].buildRegion(v, r, h.regionClusters[r], h.clusterRegion)
+		})
+		for k, r := range regionsDirty {
+			v.regions[r] = regions[k]
+		}
+	}
 	v.portCount = int(ports)
 	v.clusterNodeBase = make([]uint32, len(v.clusters))
 	nodes := uint32(0)
@@ -215,6 +245,14 @@ func (v *version) count() {
 			v.memory += l.memoryBytes()
 		}
 	}
+	v.memory += len(v.regions)*8 + len(v.clusterRegion)*4
+	for _, r := range v.regions {
+		if r != nil {
+			v.memory += r.memoryBytes()
+			v.regionNodes += len(r.nodes)
+			v.regionEdges += len(r.edges)
+		}
+	}
 }
 
 // clusterNumber returns the number of the cluster key, giving it the next
@@ -226,6 +264,17 @@ func (h *Hierarchy) clusterNumber(key clusterKey) uint32 {
 	n := uint32(len(h.clusterKeys))
 	h.clusterIndex[key] = n
 	h.clusterKeys = append(h.clusterKeys, key)
+	regionKey := clusterKey{floorDiv(key.x, h.regionSize), floorDiv(key.y, h.regionSize)}
+	r, ok := h.regionIndex[regionKey]
+	if !ok {
+		r = uint32(len(h.regionClusters))
+		h.regionIndex[regionKey] = r
+		h.regionClusters = append(h.regionClusters, nil)
+	}
+	h.clusterRegion = append(h.clusterRegion, r)
+	members := append(h.regionClusters[r], n)
+	slices.Sort(members)
+	h.regionClusters[r] = members
 	return n
 }
 

@@ -75,7 +75,39 @@ func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref,
 	if err != nil {
 		return 0, 0, fmt.Errorf("query: find straight path: corridor end: %w", err)
 	}
+	return pullString(snap, closestStartPos, closestEndPos, endPos, path, points, options)
+}
 
+// FindStraightPathOnCorridor is FindStraightPath for a caller that already
+// moved its end points onto the corridor: closestStart and closestEnd must
+// be what ClosestPointOnPolyBoundary returns, with the mesh as it is now,
+// for the start on path[0] and for endPos on path[len(path)-1]. endPos
+// itself is still needed for a corridor that breaks off. The result is
+// FindStraightPath's, without its two polygon lookups: a crowd that steers
+// each agent every tick knows both points from the tick before (the end
+// does not move, and the start is a position its last move left inside the
+// first polygon).
+func (q *Query) FindStraightPathOnCorridor(closestStart, closestEnd, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
+	snap := q.mesh.Snapshot()
+	for _, p := range []geom.Vec3{closestStart, closestEnd, endPos} {
+		if err := checkPos("find straight path on corridor: position", p); err != nil {
+			return 0, 0, err
+		}
+	}
+	if len(path) == 0 || !snap.IsValid(path[0]) || !snap.IsValid(path[len(path)-1]) {
+		return 0, 0, fmt.Errorf("query: find straight path on corridor: empty corridor or invalid end polygon: %w", ErrInvalidParam)
+	}
+	if len(points) == 0 {
+		return 0, 0, fmt.Errorf("query: find straight path on corridor: empty point buffer: %w", ErrBufferTooSmall)
+	}
+	return pullString(snap, closestStart, closestEnd, endPos, path, points, options)
+}
+
+// pullString is the funnel algorithm of FindStraightPath, from closestStartPos
+// on path[0] to closestEndPos on the last polygon (endPos's closest point
+// there).
+func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
+	var err error
 	sp := straightPath{points: points, snap: snap, path: path, options: options}
 	if sp.appendVertex(closestStartPos, StraightPathStart, path[0]) {
 		return sp.n, sp.status, nil
