@@ -3,9 +3,9 @@ package plugin
 import (
 	"fmt"
 
+	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/hierarchy"
-	"github.com/archenav/archenav/navcore/query"
 )
 
 // newPathQueue makes the path queue of agent type t, with a hierarchy for
@@ -14,11 +14,13 @@ import (
 func newPathQueue(c *Config, t *AgentTypeConfig) (*crowd.PathQueue, error) {
 	config := t.PathQueue
 	if c.HierarchicalPaths && !c.Reference {
-		filter := query.NewFilter()
+		// The filter agents use unless they pick another: the type's
+		// first, or the default the Filters resource fills in.
+		filter := components.DefaultFilter()
 		if len(t.Filters) > 0 {
-			filter = &t.Filters[0]
+			filter = t.Filters[0]
 		}
-		h, err := hierarchy.New(t.Mesh, filter, hierarchy.Options{Workers: c.Workers})
+		h, err := hierarchy.New(t.Mesh, &filter, hierarchy.Options{Workers: c.Workers})
 		if err != nil {
 			return nil, fmt.Errorf("hierarchical paths: %w", err)
 		}
