@@ -86,28 +86,29 @@
 //
 // Measured on the 1 km level of internal/bigworld (2809 tiles of 19.2 m,
 // 39,381 polygons, 2000 boxes; benchmarks/hierarchy_bench_test.go and this
-// package's bench_test.go; CPU time on a shared, loaded 2-core machine, so
-// take the ratios rather than the times):
+// package's bench_test.go; one run on 2 December 2026 on the quiet 2-vCPU
+// development machine, the least of 3 runs of each benchmark):
 //
-//   - Build: about 70 ms of CPU on 2 workers, landmarks included.
+//   - Build: 42 ms on 2 workers, landmarks included.
 //   - Memory: about 2.5 MB, 24.6 % of its tile arrays
 //     (TestMemoryUnderAQuarterOfTheMesh) and a fifth of the navmesh's heap.
-//   - A tile change (a tile swapped for a new version of itself): about
-//     0.3 ms of CPU to update, 4 tile graphs and 2 cluster graphs rebuilt;
-//     the landmarks then take 12 to 18 ms on the hierarchy's goroutine.
-//   - Searches (BenchmarkFindPath, the least of 4 runs each, one run on a
-//     machine loaded about 3 times over): for pairs more than 500 m apart,
-//     125 µs against 850 µs for FindPath with a node pool that finishes
-//     them, 6.8 times less CPU (about 400 nodes closed, joins of stitched
-//     corridors included, instead of 4100; 7.8 times with the region
-//     level); 100 to 500 m apart 3.8 times less; under 100 m about the
-//     same; random pairs as they come (most out of reach of each other,
-//     roofs being islands) 17 times less. Corridors cost what A*'s do
+//   - A tile change (a tile swapped for a new version of itself): 0.28 ms
+//     to update, 4 tile graphs and 2 cluster graphs rebuilt (a flag edit
+//     0.18 ms); the landmarks then follow on the hierarchy's goroutine.
+//   - Searches (BenchmarkFindPath, CPU per search): for pairs more than
+//     500 m apart 135 µs against 845 µs for FindPath with a node pool that
+//     finishes them, 6.3 times less (about 400 nodes closed, joins of
+//     stitched corridors included, instead of 4100; 7.4 times, 114 µs, with
+//     the region level, Options.RegionSize 2, which takes 2.8 MB); 100 to
+//     500 m apart 3.8 times less (57 against 217 µs); under 100 m the same
+//     (12 µs); random pairs as they come (most out of reach of each other,
+//     roofs being islands) 15 times less. Corridors cost what A*'s do
 //     (0.2 % less on average: a node per portal).
 //   - The crowd (benchmarks' BenchmarkCrowdHierarchy, 1000 agents sent
 //     over 300 m): with a budget of 2000 iterations a tick every agent has
-//     its path after 135 ticks on average, against half of them after 600
-//     ticks with A*, for less path-queue time a tick.
+//     its path after 89 ticks on average, against half of them after 600
+//     ticks with A*, for half the path-queue time a tick (0.66 against
+//     1.22 ms).
 //
 // # Use
 //
