@@ -116,16 +116,19 @@ func (b *landmarkBuilder) dijkstra(v *version, source int) {
 		}
 		number, node := v.clusterOfNode(u)
 		c, links := v.clusters[number], v.links[number]
-		first, end := c.edgesOf(node)
-		for k := first; k < end; k++ {
-			edge := &c.edges[k]
-			for _, t := range links.twinsOf(int(edge.to)) {
-				w := int(v.clusterNodeBase[t.cluster] + t.node)
-				if cost := e.total + edge.cost + t.cost; cost < b.cost[w] {
-					b.cost[w] = cost
-					b.heap = pushEntry(b.heap, heapEntry{total: cost, node: int32(w)})
-				}
+		relax := func(w int, cost float32) {
+			if cost < b.cost[w] {
+				b.cost[w] = cost
+				b.heap = pushEntry(b.heap, heapEntry{total: cost, node: int32(w)})
 			}
+		}
+		first, end := c.edgesOf(node)
+		base := int(v.clusterNodeBase[number])
+		for k := first; k < end; k++ {
+			relax(base+int(c.edges[k].to), e.total+c.edges[k].cost)
+		}
+		for _, t := range links.twinsOf(node) {
+			relax(int(v.clusterNodeBase[t.cluster]+t.node), e.total+t.cost)
 		}
 	}
 }

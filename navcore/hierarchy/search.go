@@ -145,8 +145,18 @@ type Searcher struct {
 	startCrossings []searchCrossing
 	goalCrossings  []searchCrossing
 	landmarks      *landmarks
-	goalBounds     []float32 // per landmark: a lower bound of its cost to the goal, in landmark steps
-	goalBounded    bool      // goalBounds are computed
+	// goalLow and goalHigh hold, per landmark, a lower and an upper bound
+	// of its cost to the goal in landmark steps (see boundGoal);
+	// goalBoundCosts is their working memory.
+	goalLow, goalHigh []int32
+	goalBoundCosts    []float32
+	goalBounded       bool // goalLow and goalHigh are computed
+	// goalCluster's ports (its bottom level numbered as l0Offset says):
+	// the cost of the cheapest way from each to the goal inside the
+	// cluster, the slot of each, and the open list of that search.
+	goalPortCosts []float32
+	goalPortSlots []uint32
+	goalHeap      []heapEntry
 	allowed        []uint32  // per slot: gen when the refinement may enter it
 	routeTiles     []uint32
 	touches        []uint32 // per slot: gen once a route tile links to it
@@ -922,9 +932,13 @@ func popEntry(h []heapEntry) ([]heapEntry, heapEntry) {
 	return h, top
 }
 
-// boundGoal computes, per landmark, a lower bound of its cost to the
-// goal: every way into the goal cluster enters at one of its nodes, then
-// goes at least the straight line to the goal.
+// boundGoal computes, per landmark, a lower and an upper bound of its
+// cost to the goal. Every way into the goal cluster enters at one of its
+// nodes: the lower bound goes on from there at least the straight line to
+// the goal, the upper bound along the cheapest way inside the cluster
+// (goalClusterCosts). With both, a node's bound is two-sided (the costs go
+// the same either way, see connectGoal): a landmark behind the start and
+// one behind the goal both bound it.
 func (s *Searcher) boundGoal() {
 	s.goalBounded = true
 	l := s.landmarks
@@ -932,50 +946,137 @@ func (s *Searcher) boundGoal() {
 		s.landmarks = nil
 		return
 	}
+	s.goalClusterCosts()
 	c := s.v.clusters[s.goalCluster]
 	base := int(s.v.clusterNodeBase[s.goalCluster])
-	s.goalBounds = slices.Grow(s.goalBounds[:0], l.count)[:l.count]
-	for k := range s.goalBounds {
-		s.goalBounds[k] = float32(math.Inf(1))
+	costs := slices.Grow(s.goalBoundCosts[:0], 2*l.count)[:2*l.count]
+	s.goalBoundCosts = costs
+	low, high := costs[:l.count], costs[l.count:]
+	for k := range low {
+		low[k], high[k] = float32(math.Inf(1)), float32(math.Inf(1))
 	}
 	for j := range c.nodes {
 		n := &c.nodes[j]
 		e := distance(&s.v.slots[n.slot].graph.ports[n.port].rep, &s.goalPos)
+		inside := s.goalPortCosts[s.l0Offset[n.slot]+n.port]
 		row := l.steps[(base+j)*l.count : (base+j+1)*l.count]
 		for k, steps := range row {
 			if steps == unreachable {
 				continue
 			}
 			// One step off: the stored cost is rounded up.
-			if b := float32(int(steps)-1)*l.unit + e; b < s.goalBounds[k] {
-				s.goalBounds[k] = b
-			}
+			low[k] = min(low[k], float32(int(steps)-1)*l.unit+e)
+			high[k] = min(high[k], float32(steps)*l.unit+inside)
 		}
 	}
-	// In steps, so that a node's bound is a subtraction per landmark,
-	// capped under unreachable so that a node no way from the landmark
-	// reaches gets no bound from it (a lower goal bound is still one); a
-	// goal no way from the landmark reaches gets a bound no node beats.
-	for k, g := range s.goalBounds {
-		if g < float32(math.Inf(1)) {
-			s.goalBounds[k] = min(g/l.unit, unreachable-1)
-		} else {
-			s.goalBounds[k] = -unreachable
+	// In whole steps, so that a node's bound is two integer subtractions
+	// per landmark (see landmarkBound). The lower bound is rounded down
+	// and capped under unreachable, so that a node no way from the
+	// landmark reaches gets no bound from it (a lower goal bound is still
+	// one); a goal no way from the landmark reaches gets a bound no node
+	// beats. The upper bound is rounded up with the node's step off added
+	// (its stored cost is rounded up too), and is unreachable where it is
+	// not known, so that it bounds nothing.
+	s.goalLow = slices.Grow(s.goalLow[:0], l.count)[:l.count]
+	s.goalHigh = slices.Grow(s.goalHigh[:0], l.count)[:l.count]
+	for k := range low {
+		s.goalLow[k], s.goalHigh[k] = -unreachable, unreachable
+		if low[k] < float32(math.Inf(1)) {
+			s.goalLow[k] = int32(min(max(math.Floor(float64(low[k]/l.unit)), 0), unreachable-1))
+		}
+		if high[k] < float32(math.Inf(1)) {
+			s.goalHigh[k] = int32(min(math.Ceil(float64(high[k]/l.unit)), unreachable-1)) + 1
 		}
 	}
 }
 
+// goalClusterCosts fills goalPortCosts with the cost of the cheapest way
+// from each port of the goal cluster to the goal inside the cluster: a
+// Dijkstra from the goal tile's ports (connectGoal's costs) over the
+// cluster's bottom level. The steps cost the same either way, so the
+// search runs from the goal. Ways that leave the cluster and come back are
+// not searched: the costs are upper bounds.
+func (s *Searcher) goalClusterCosts() {
+	v := s.v
+	c := v.clusters[s.goalCluster]
+	ports := 0
+	slots := s.goalPortSlots[:0]
+	for _, g := range c.tiles {
+		for range g.ports {
+			slots = append(slots, uint32(g.tile.Index()))
+		}
+		ports += len(g.ports)
+	}
+	s.goalPortSlots = slots
+	offset := s.l0Offset[c.tiles[0].tile.Index()]
+	costs := slices.Grow(s.goalPortCosts[:0], int(offset)+ports)[:int(offset)+ports]
+	for i := range costs {
+		costs[i] = float32(math.Inf(1))
+	}
+	s.goalPortCosts = costs
+	heap := s.goalHeap[:0]
+	goalBase := s.l0Offset[s.goalSlot]
+	for p, cost := range s.goalCosts {
+		if cost < float32(math.Inf(1)) {
+			costs[goalBase+uint32(p)] = cost
+			heap = pushEntry(heap, heapEntry{total: cost, node: int32(goalBase) + int32(p)})
+		}
+	}
+	model := &s.h.model
+	for len(heap) > 0 {
+		var e heapEntry
+		heap, e = popEntry(heap)
+		if e.total > costs[e.node] {
+			continue
+		}
+		slot := slots[uint32(e.node)-offset]
+		p := uint32(e.node) - s.l0Offset[slot]
+		g := v.slots[slot].graph
+		relax := func(to uint32, cost float32) {
+			if cost < costs[to] {
+				costs[to] = cost
+				heap = pushEntry(heap, heapEntry{total: cost, node: int32(to)})
+			}
+		}
+		for _, edge := range g.edgesOf(int(p)) {
+			relax(s.l0Offset[slot]+uint32(edge.to), e.total+edge.cost)
+		}
+		port := &g.ports[p]
+		beyond := &v.slots[port.neighbour]
+		if beyond.cluster != s.goalCluster || beyond.graph == nil {
+			continue
+		}
+		other := beyond.graph
+		step := func(x crossing) {
+			if int(x.to) >= len(other.tile.Polys) || !model.passes(&other.tile.Polys[x.to]) {
+				return
+			}
+			if q, ok := other.entryPort(slot, x.from, x.to); ok {
+				relax(s.l0Offset[port.neighbour]+uint32(q), e.total+distance(&port.rep, &other.ports[q].rep))
+			}
+		}
+		step(port.first())
+		for _, x := range g.extraOf(int(p)) {
+			step(x.crossing)
+		}
+	}
+	s.goalHeap = heap
+}
+
 // landmarkBound returns the larger of h and the landmarks' lower bound of
-// the cost from cluster node i to the goal. A node no way from a landmark
-// reaches has that landmark's cost at unreachable steps, which gives no
-// bound (goal bounds stay under it).
+// the cost from cluster node i to the goal: per landmark, by the triangle
+// inequality, the node is at least as far from the goal as the landmark's
+// costs to the two differ. A node no way from a landmark reaches has that
+// landmark's cost at unreachable steps, which gives no bound (goalLow
+// stays under it, goalHigh at or over it).
 func (s *Searcher) landmarkBound(i int, h float32) float32 {
 	l := s.landmarks
 	row := l.steps[i*l.count : (i+1)*l.count]
-	bounds := s.goalBounds[:len(row)]
-	best := float32(0)
+	low, high := s.goalLow[:len(row)], s.goalHigh[:len(row)]
+	best := int32(0)
 	for k, steps := range row {
-		best = max(best, bounds[k]-float32(steps))
+		steps := int32(steps)
+		best = max(best, low[k]-steps, steps-high[k])
 	}
-	return max(h, best*l.unit*heuristicScale)
+	return max(h, float32(best)*l.unit*heuristicScale)
 }
