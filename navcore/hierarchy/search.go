@@ -157,9 +157,9 @@ type Searcher struct {
 	goalPortCosts []float32
 	goalPortSlots []uint32
 	goalHeap      []heapEntry
-	allowed        []uint32  // per slot: gen when the refinement may enter it
-	routeTiles     []uint32
-	touches        []uint32 // per slot: gen once a route tile links to it
+	allowed       []uint32 // per slot: gen when the refinement may enter it
+	routeTiles    []uint32
+	touches       []uint32 // per slot: gen once a route tile links to it
 
 	refine refineSearch
 	// route is the route of the search over ports and clusters, start to
