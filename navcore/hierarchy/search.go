@@ -154,9 +154,18 @@ type Searcher struct {
 	// goalCluster's ports (its bottom level numbered as l0Offset says):
 	// the cost of the cheapest way from each to the goal inside the
 	// cluster, the slot of each, and the open list of that search.
-	goalPortCosts []float32
-	goalPortSlots []uint32
-	goalHeap      []heapEntry
+	goalPortCosts  []float32
+	goalPortNext   []int32 // per port: the next one on its way, -1 in the goal tile
+	goalPortSlots  []uint32
+	goalHeap       []heapEntry
+	goalPortsReady bool // goalPortCosts and goalPortNext are computed
+	// goalByCluster is set when the start and goal clusters differ: the
+	// goal cluster's ports are then not searched one by one; a port entered
+	// from another cluster goes on to the goal at its goalPortCosts and
+	// through the cluster's graph to its other boundary ports. goalInside
+	// is set while the goal's cheapest way so far ends so.
+	goalByCluster bool
+	goalInside    bool
 	allowed       []uint32 // per slot: gen when the refinement may enter it
 	routeTiles    []uint32
 	touches       []uint32 // per slot: gen once a route tile links to it
@@ -361,6 +370,11 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.connectGoal()
 	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
 	s.openAbstract()
+	s.goalPortsReady, s.goalInside = false, false
+	s.goalByCluster = s.startCluster != s.goalCluster
+	if s.goalByCluster {
+		s.goalClusterCosts()
+	}
 	s.unpaid = s.localSettled
 	s.phase = phaseAbstract
 	return nil
@@ -592,7 +606,7 @@ func (s *Searcher) expand(u int32) {
 			}
 		}
 		if s.directCost < float32(math.Inf(1)) {
-			s.reachGoal(s.directCost, u)
+			s.reachGoal(s.directCost, u, false)
 		}
 		return
 	}
@@ -634,6 +648,10 @@ func (s *Searcher) expand(u int32) {
 	}
 	slot, p := s.nodes[u].a, s.nodes[u].b
 	entry := &v.slots[slot]
+	if s.goalByCluster && entry.cluster == s.goalCluster {
+		s.expandGoalPort(u, entry, p, cost)
+		return
+	}
 
 	// The bottom level: through the tile, and across the border.
 	g := entry.graph
@@ -642,7 +660,7 @@ func (s *Searcher) expand(u int32) {
 	}
 	if slot == s.goalSlot {
 		if c := s.goalCosts[p]; c < float32(math.Inf(1)) {
-			s.reachGoal(cost+c, u)
+			s.reachGoal(cost+c, u, false)
 		}
 	}
 	port := &g.ports[p]
@@ -741,8 +759,35 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 	s.push(i, cost+n.heuristic)
 }
 
-// reachGoal records that the goal is reached from node parent at cost.
-func (s *Searcher) reachGoal(cost float32, parent int32) {
+// expandGoalPort relaxes the edges of node u, port p of a tile of the goal
+// cluster (entry) entered from another cluster, when goalByCluster: on to
+// the goal along the cheapest way inside the cluster, and through the
+// cluster's graph to the ports beyond its other boundary ports, which
+// covers every way that leaves the cluster and comes back.
+func (s *Searcher) expandGoalPort(u int32, entry *slotEntry, p uint32, cost float32) {
+	slot := s.nodes[u].a
+	if c := s.goalPortCosts[s.l0Offset[slot]+p]; c < float32(math.Inf(1)) {
+		s.reachGoal(cost+c, u, true)
+	}
+	if int32(p) >= entry.graph.boundaryPorts {
+		return // not entered from another cluster (cannot happen)
+	}
+	c, links := s.v.clusters[s.goalCluster], s.v.links[s.goalCluster]
+	first, end := c.edgesOf(int(entry.boundaryBase + p))
+	for k := first; k < end; k++ {
+		e := &c.edges[k]
+		twins := links.twinsOf(int(e.to))
+		for i := range twins {
+			t := &twins[i]
+			s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, int32(k))
+		}
+	}
+}
+
+// reachGoal records that the goal is reached from node parent at cost;
+// inside says the way goes on from the parent, a port of the goal
+// cluster, along goalPortNext.
+func (s *Searcher) reachGoal(cost float32, parent int32, inside bool) {
 	n := &s.nodes[s.goalNode]
 	if n.gen != s.gen {
 		*n = abstractNode{cost: float32(math.Inf(1)), heapIndex: -1, gen: s.gen}
@@ -751,7 +796,19 @@ func (s *Searcher) reachGoal(cost float32, parent int32) {
 		return
 	}
 	n.cost, n.parent, n.via, n.closed = cost, parent, -1, false
+	s.goalInside = inside
 	s.push(s.goalNode, cost)
+}
+
+// clusterNodeOf returns the cluster number and node index of node i, a
+// cluster node or a boundary port of the start or goal cluster.
+func (s *Searcher) clusterNodeOf(i int32) (number, node uint32) {
+	n := &s.nodes[i]
+	if i < s.l0Base {
+		return n.a, n.b
+	}
+	entry := &s.v.slots[n.a]
+	return entry.cluster, entry.boundaryBase + n.b
 }
 
 // allowRoute marks the tiles the refinement may search: those of the
@@ -784,7 +841,8 @@ func (s *Searcher) allowRoute() {
 			}
 			continue
 		}
-		c := v.clusters[s.nodes[n.parent].a]
+		number, _ := s.clusterNodeOf(n.parent)
+		c := v.clusters[number]
 		mask, ok := c.mask(k)
 		if !ok {
 			for _, g := range c.tiles {
@@ -794,6 +852,12 @@ func (s *Searcher) allowRoute() {
 		}
 		for ; mask != 0; mask &= mask - 1 {
 			route = append(route, uint32(c.tiles[trailingZeros(mask)].tile.Index()))
+		}
+	}
+	if s.goalInside {
+		// The way inside the goal cluster, when it was not stitched.
+		for _, g := range v.clusters[s.goalCluster].tiles {
+			route = append(route, uint32(g.tile.Index()))
 		}
 	}
 	s.routeTiles = route
@@ -946,7 +1010,9 @@ func (s *Searcher) boundGoal() {
 		s.landmarks = nil
 		return
 	}
-	s.goalClusterCosts()
+	if !s.goalPortsReady {
+		s.goalClusterCosts()
+	}
 	c := s.v.clusters[s.goalCluster]
 	base := int(s.v.clusterNodeBase[s.goalCluster])
 	costs := slices.Grow(s.goalBoundCosts[:0], 2*l.count)[:2*l.count]
@@ -1014,27 +1080,33 @@ func (s *Searcher) goalClusterCosts() {
 		costs[i] = float32(math.Inf(1))
 	}
 	s.goalPortCosts = costs
+	next := slices.Grow(s.goalPortNext[:0], len(costs))[:len(costs)]
+	s.goalPortNext = next
 	heap := s.goalHeap[:0]
 	goalBase := s.l0Offset[s.goalSlot]
 	for p, cost := range s.goalCosts {
 		if cost < float32(math.Inf(1)) {
 			costs[goalBase+uint32(p)] = cost
+			next[goalBase+uint32(p)] = -1
 			heap = pushEntry(heap, heapEntry{total: cost, node: int32(goalBase) + int32(p)})
 		}
 	}
 	model := &s.h.model
+	settled := 0
 	for len(heap) > 0 {
 		var e heapEntry
 		heap, e = popEntry(heap)
 		if e.total > costs[e.node] {
 			continue
 		}
+		settled++
 		slot := slots[uint32(e.node)-offset]
 		p := uint32(e.node) - s.l0Offset[slot]
 		g := v.slots[slot].graph
 		relax := func(to uint32, cost float32) {
 			if cost < costs[to] {
 				costs[to] = cost
+				next[to] = e.node
 				heap = pushEntry(heap, heapEntry{total: cost, node: int32(to)})
 			}
 		}
@@ -1061,6 +1133,9 @@ func (s *Searcher) goalClusterCosts() {
 		}
 	}
 	s.goalHeap = heap
+	s.goalPortsReady = true
+	s.visited += settled
+	s.localSettled += settled
 }
 
 // landmarkBound returns the larger of h and the landmarks' lower bound of

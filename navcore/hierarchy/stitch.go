@@ -1,6 +1,8 @@
 package hierarchy
 
 import (
+	"slices"
+
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -52,13 +54,39 @@ func (s *Searcher) openStitch() {
 	for i, j := 0, len(route)-1; i < j; i, j = i+1, j-1 {
 		route[i], route[j] = route[j], route[i]
 	}
-	s.route = route
 	st := &s.stitch
 	st.corridor = append(st.corridor[:0], s.startRef)
 	st.at = 1
 	st.pending = false
 	st.enteredTile = nil
 	st.failed = false
+	if s.goalInside {
+		route = s.routeInsideGoalCluster(route)
+	}
+	s.route = route
+}
+
+// routeInsideGoalCluster puts the ports of the way inside the goal cluster
+// (goalPortNext) between the route's last port and the goal, as nodes of
+// the bottom level, so that they are stitched like any other. A way
+// through a port the route passed already (which a cheapest route does
+// not take) fails the stitching, and the route is refined instead.
+func (s *Searcher) routeInsideGoalCluster(route []int32) []int32 {
+	route = route[:len(route)-1] // the goal
+	last := route[len(route)-1]
+	for at := s.goalPortNext[s.l0Offset[s.nodes[last].a]+s.nodes[last].b]; at >= 0; at = s.goalPortNext[at] {
+		i := s.l0Base + at
+		if slices.Contains(route, i) {
+			s.stitch.fail()
+			return append(route, s.goalNode)
+		}
+		slot := s.goalPortSlots[uint32(at)-s.l0Offset[s.v.clusters[s.goalCluster].tiles[0].tile.Index()]]
+		s.nodes[i] = abstractNode{parent: last, via: -1, a: slot, b: uint32(at) - s.l0Offset[slot], heapIndex: -1, gen: s.gen, closed: true}
+		route = append(route, i)
+		last = i
+	}
+	s.nodes[s.goalNode].parent = last
+	return append(route, s.goalNode)
 }
 
 // stitchSteps stitches up to iterations steps of the route; done is set
@@ -108,7 +136,7 @@ func (s *Searcher) stitchStep(parent, child int32) int {
 	}
 	// An edge of the parent's cluster or region, then the step across the
 	// border into the child.
-	number, node := s.nodes[parent].a, s.nodes[parent].b
+	number, node := s.clusterNodeOf(parent)
 	closed := 0
 	var slot, port uint32
 	if region {
