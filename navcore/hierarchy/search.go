@@ -119,6 +119,7 @@ type Searcher struct {
 	// of the tiles of the start and goal clusters, searched on the bottom
 	// level (l0Base+l0Offset[slot]+port), then the start and the goal.
 	nodes        []abstractNode
+	origins      []nodeOrigin // per node
 	l0Offset     []uint32 // per slot of the start and goal clusters
 	heap         []heapEntry
 	gen          uint32
@@ -178,10 +179,28 @@ type Searcher struct {
 	stitched bool
 }
 
-// abstractNode is a port in the search over ports and clusters.
+// abstractNode is a port in the search over ports and clusters: what the
+// search reads and writes at every step, kept small so that the nodes a
+// search touches share cache lines. Where it came from is in its
+// nodeOrigin.
 type abstractNode struct {
 	cost, heuristic float32
-	parent          int32
+	gen             uint32
+	// heapIndex is its place on the open list, notOnList off it and
+	// closedNode once closed.
+	heapIndex int32
+}
+
+// Marks of abstractNode.heapIndex for a node off the open list.
+const (
+	notOnList  = -1
+	closedNode = -2
+)
+
+// nodeOrigin says which port an abstractNode is and how the search
+// reached it, for the route.
+type nodeOrigin struct {
+	parent int32
 	// via is the cluster edge (of the parent's cluster) or the region
 	// edge (of the parent's region, see regionVia) it was reached
 	// through; -1 for a step of the bottom level.
@@ -190,10 +209,6 @@ type abstractNode struct {
 	// node of the bottom level, its cluster number and node index there
 	// for a cluster node.
 	a, b uint32
-	// heapIndex is its place on the open list, -1 off it.
-	heapIndex int32
-	gen       uint32
-	closed    bool
 }
 
 // regionVia is the via of a node reached through region edge k; viaEdge
@@ -494,13 +509,15 @@ func (s *Searcher) openAbstract() {
 	total := v.clusterNodes + int(ports) + 2
 	if len(s.nodes) < total {
 		s.nodes = append(s.nodes, make([]abstractNode, total-len(s.nodes))...)
+		s.origins = append(s.origins, make([]nodeOrigin, total-len(s.origins))...)
 	}
 	s.nextGen()
 	s.heap = s.heap[:0]
 	s.startNode = s.l0Base + int32(ports)
 	s.goalNode = s.startNode + 1
 	start := &s.nodes[s.startNode]
-	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, parent: -1, via: -1, heapIndex: -1, gen: s.gen}
+	*start = abstractNode{heuristic: distance(&s.startPos, &s.goalPos) * heuristicScale, heapIndex: notOnList, gen: s.gen}
+	s.origins[s.startNode] = nodeOrigin{parent: -1, via: -1}
 	s.push(s.startNode, start.heuristic)
 }
 
@@ -529,7 +546,7 @@ func (s *Searcher) advance(iterations int) int {
 			if !done {
 				continue
 			}
-			if goal := &s.nodes[s.goalNode]; goal.gen != s.gen || !goal.closed {
+			if goal := &s.nodes[s.goalNode]; goal.gen != s.gen || goal.heapIndex != closedNode {
 				s.routeFailed()
 				return used
 			}
@@ -582,7 +599,7 @@ func (s *Searcher) abstractSteps(iterations int) (used int, done bool) {
 		if !ok {
 			return used, true
 		}
-		s.nodes[u].closed = true
+		s.nodes[u].heapIndex = closedNode
 		used++
 		s.visited++
 		s.abstractClosed++
@@ -611,7 +628,7 @@ func (s *Searcher) expand(u int32) {
 		return
 	}
 	if u < s.l0Base {
-		number, node := s.nodes[u].a, s.nodes[u].b
+		number, node := s.origins[u].a, s.origins[u].b
 		if region := v.clusterRegion[number]; s.useRegions && region != s.startRegion && region != s.goalRegion {
 			// A port entered from another region: through the region's
 			// graph to the ports beyond its other border ports.
@@ -646,7 +663,7 @@ func (s *Searcher) expand(u int32) {
 		}
 		return
 	}
-	slot, p := s.nodes[u].a, s.nodes[u].b
+	slot, p := s.origins[u].a, s.origins[u].b
 	entry := &v.slots[slot]
 	if s.goalByCluster && entry.cluster == s.goalCluster {
 		s.expandGoalPort(u, entry, p, cost)
@@ -750,12 +767,13 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 				h = s.landmarkBound(int(i), h)
 			}
 		}
-		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, a: a, b: b, heapIndex: -1, gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, heapIndex: notOnList, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
 	}
-	n.cost, n.parent, n.via, n.closed = cost, parent, via, false
+	n.cost = cost
+	s.origins[i] = nodeOrigin{parent: parent, via: via, a: a, b: b}
 	s.push(i, cost+n.heuristic)
 }
 
@@ -765,7 +783,7 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 // cluster's graph to the ports beyond its other boundary ports, which
 // covers every way that leaves the cluster and comes back.
 func (s *Searcher) expandGoalPort(u int32, entry *slotEntry, p uint32, cost float32) {
-	slot := s.nodes[u].a
+	slot := s.origins[u].a
 	if c := s.goalPortCosts[s.l0Offset[slot]+p]; c < float32(math.Inf(1)) {
 		s.reachGoal(cost+c, u, true)
 	}
@@ -790,12 +808,13 @@ func (s *Searcher) expandGoalPort(u int32, entry *slotEntry, p uint32, cost floa
 func (s *Searcher) reachGoal(cost float32, parent int32, inside bool) {
 	n := &s.nodes[s.goalNode]
 	if n.gen != s.gen {
-		*n = abstractNode{cost: float32(math.Inf(1)), heapIndex: -1, gen: s.gen}
+		*n = abstractNode{cost: float32(math.Inf(1)), heapIndex: notOnList, gen: s.gen}
 	}
 	if cost >= n.cost {
 		return
 	}
-	n.cost, n.parent, n.via, n.closed = cost, parent, -1, false
+	n.cost = cost
+	s.origins[s.goalNode] = nodeOrigin{parent: parent, via: -1}
 	s.goalInside = inside
 	s.push(s.goalNode, cost)
 }
@@ -803,7 +822,7 @@ func (s *Searcher) reachGoal(cost float32, parent int32, inside bool) {
 // clusterNodeOf returns the cluster number and node index of node i, a
 // cluster node or a boundary port of the start or goal cluster.
 func (s *Searcher) clusterNodeOf(i int32) (number, node uint32) {
-	n := &s.nodes[i]
+	n := &s.origins[i]
 	if i < s.l0Base {
 		return n.a, n.b
 	}
@@ -820,8 +839,8 @@ func (s *Searcher) allowRoute() {
 		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
 	}
 	route := append(s.routeTiles[:0], s.startSlot, s.goalSlot)
-	for u := s.nodes[s.goalNode].parent; u >= 0 && u != s.startNode; u = s.nodes[u].parent {
-		n := &s.nodes[u]
+	for u := s.origins[s.goalNode].parent; u >= 0 && u != s.startNode; u = s.origins[u].parent {
+		n := &s.origins[u]
 		if u >= s.l0Base {
 			route = append(route, n.a)
 		} else {
@@ -834,7 +853,7 @@ func (s *Searcher) allowRoute() {
 		// The edge belongs to the parent's cluster or region; the parent
 		// is a cluster node.
 		if region {
-			for _, number := range v.regions[v.clusterRegion[s.nodes[n.parent].a]].members {
+			for _, number := range v.regions[v.clusterRegion[s.origins[n.parent].a]].members {
 				for _, g := range v.clusters[number].tiles {
 					route = append(route, uint32(g.tile.Index()))
 				}
@@ -924,7 +943,7 @@ func (s *Searcher) pop() (int32, bool) {
 		return 0, false
 	}
 	top := h[0].node
-	s.nodes[top].heapIndex = -1
+	s.nodes[top].heapIndex = notOnList
 	last := h[len(h)-1]
 	h = h[:len(h)-1]
 	s.heap = h
@@ -1136,6 +1155,7 @@ func (s *Searcher) goalClusterCosts() {
 	s.goalPortsReady = true
 	s.visited += settled
 	s.localSettled += settled
+	s.unpaid += settled
 }
 
 // landmarkBound returns the larger of h and the landmarks' lower bound of

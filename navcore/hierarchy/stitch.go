@@ -48,7 +48,7 @@ func (st *stitcher) last() navmesh.Ref { return st.corridor[len(st.corridor)-1] 
 // corridor at the start polygon.
 func (s *Searcher) openStitch() {
 	route := s.route[:0]
-	for u := s.goalNode; u >= 0; u = s.nodes[u].parent {
+	for u := s.goalNode; u >= 0; u = s.origins[u].parent {
 		route = append(route, u)
 	}
 	for i, j := 0, len(route)-1; i < j; i, j = i+1, j-1 {
@@ -74,18 +74,18 @@ func (s *Searcher) openStitch() {
 func (s *Searcher) routeInsideGoalCluster(route []int32) []int32 {
 	route = route[:len(route)-1] // the goal
 	last := route[len(route)-1]
-	for at := s.goalPortNext[s.l0Offset[s.nodes[last].a]+s.nodes[last].b]; at >= 0; at = s.goalPortNext[at] {
+	for at := s.goalPortNext[s.l0Offset[s.origins[last].a]+s.origins[last].b]; at >= 0; at = s.goalPortNext[at] {
 		i := s.l0Base + at
 		if slices.Contains(route, i) {
 			s.stitch.fail()
 			return append(route, s.goalNode)
 		}
 		slot := s.goalPortSlots[uint32(at)-s.l0Offset[s.v.clusters[s.goalCluster].tiles[0].tile.Index()]]
-		s.nodes[i] = abstractNode{parent: last, via: -1, a: slot, b: uint32(at) - s.l0Offset[slot], heapIndex: -1, gen: s.gen, closed: true}
+		s.origins[i] = nodeOrigin{parent: last, via: -1, a: slot, b: uint32(at) - s.l0Offset[slot]}
 		route = append(route, i)
 		last = i
 	}
-	s.nodes[s.goalNode].parent = last
+	s.origins[s.goalNode].parent = last
 	return append(route, s.goalNode)
 }
 
@@ -119,15 +119,15 @@ func (s *Searcher) stitchStep(parent, child int32) int {
 		s.appendReversed(&s.startSearch, s.startSearch.goalState)
 		return 0
 	case parent == s.startNode:
-		p := s.nodes[child].b
+		p := s.origins[child].b
 		s.appendReversed(&s.startSearch, s.startSearch.portState[p])
 		return 0
 	case child == s.goalNode:
-		return s.stitchGoal(s.nodes[parent].b)
+		return s.stitchGoal(s.origins[parent].b)
 	}
 	fromSlot, fromPort := s.portOfNode(parent)
 	toSlot, toPort := s.portOfNode(child)
-	k, region, ok := viaEdge(s.nodes[child].via)
+	k, region, ok := viaEdge(s.origins[child].via)
 	if !ok {
 		if fromSlot == toSlot {
 			return s.stitchTileEdge(fromSlot, fromPort, toPort)
@@ -250,7 +250,7 @@ func (s *Searcher) stitchClusterEdge(c *clusterGraph, k int, slot, port uint32) 
 // portOfNode returns the tile slot and port of a search node that is a
 // port (a node of the bottom level or a cluster node).
 func (s *Searcher) portOfNode(i int32) (slot, port uint32) {
-	n := &s.nodes[i]
+	n := &s.origins[i]
 	if i >= s.l0Base {
 		return n.a, n.b
 	}
