@@ -120,7 +120,7 @@ type Searcher struct {
 	// level (l0Base+l0Offset[slot]+port), then the start and the goal.
 	nodes        []abstractNode
 	origins      []nodeOrigin // per node
-	l0Offset     []uint32 // per slot of the start and goal clusters
+	l0Offset     []uint32     // per slot of the start and goal clusters
 	heap         []heapEntry
 	gen          uint32
 	l0Base       int32
