@@ -160,8 +160,9 @@ type Searcher struct {
 	goalPortSlots  []uint32
 	goalHeap       []heapEntry
 	goalPortsReady bool // goalPortCosts and goalPortNext are computed
-	// goalByCluster is set when the start and goal clusters differ: the
-	// goal cluster's ports are then not searched one by one; a port entered
+	// goalByCluster is set when the start and goal clusters are far apart
+	// (farApart): the goal cluster's ports are then not searched one by
+	// one; a port entered
 	// from another cluster goes on to the goal at its goalPortCosts and
 	// through the cluster's graph to its other boundary ports. goalInside
 	// is set while the goal's cheapest way so far ends so.
@@ -386,7 +387,7 @@ func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	s.landmarks, s.goalBounded = s.v.landmarksOf(), false
 	s.openAbstract()
 	s.goalPortsReady, s.goalInside = false, false
-	s.goalByCluster = s.startCluster != s.goalCluster
+	s.goalByCluster = farApart(s.v.clusters[s.startCluster].key, s.v.clusters[s.goalCluster].key)
 	if s.goalByCluster {
 		s.goalClusterCosts()
 	}
@@ -819,6 +820,21 @@ func (s *Searcher) reachGoal(cost float32, parent int32, inside bool) {
 	s.push(s.goalNode, cost)
 }
 
+// farApart reports whether clusters a and b are neither the same nor
+// neighbours (diagonals included). A search between neighbours closes few
+// of the goal cluster's ports, fewer than goalClusterCosts settles, so it
+// searches them one by one.
+func farApart(a, b clusterKey) bool {
+	return max(abs32(a.x-b.x), abs32(a.y-b.y)) > 1
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
 // clusterNodeOf returns the cluster number and node index of node i, a
 // cluster node or a boundary port of the start or goal cluster.
 func (s *Searcher) clusterNodeOf(i int32) (number, node uint32) {
@@ -1019,18 +1035,16 @@ func popEntry(h []heapEntry) ([]heapEntry, heapEntry) {
 // cost to the goal. Every way into the goal cluster enters at one of its
 // nodes: the lower bound goes on from there at least the straight line to
 // the goal, the upper bound along the cheapest way inside the cluster
-// (goalClusterCosts). With both, a node's bound is two-sided (the costs go
-// the same either way, see connectGoal): a landmark behind the start and
-// one behind the goal both bound it.
+// (goalClusterCosts, computed when the start is far from the goal; a
+// short search goes without the upper bound). With both, a node's bound
+// is two-sided (the costs go the same either way, see connectGoal): a
+// landmark behind the start and one behind the goal both bound it.
 func (s *Searcher) boundGoal() {
 	s.goalBounded = true
 	l := s.landmarks
 	if l == nil || l.count == 0 {
 		s.landmarks = nil
 		return
-	}
-	if !s.goalPortsReady {
-		s.goalClusterCosts()
 	}
 	c := s.v.clusters[s.goalCluster]
 	base := int(s.v.clusterNodeBase[s.goalCluster])
@@ -1043,7 +1057,10 @@ func (s *Searcher) boundGoal() {
 	for j := range c.nodes {
 		n := &c.nodes[j]
 		e := distance(&s.v.slots[n.slot].graph.ports[n.port].rep, &s.goalPos)
-		inside := s.goalPortCosts[s.l0Offset[n.slot]+n.port]
+		inside := float32(math.Inf(1))
+		if s.goalPortsReady {
+			inside = s.goalPortCosts[s.l0Offset[n.slot]+n.port]
+		}
 		row := l.steps[(base+j)*l.count : (base+j+1)*l.count]
 		for k, steps := range row {
 			if steps == unreachable {
