@@ -764,8 +764,18 @@ func (s *Searcher) reachNode(i int32, a, b uint32, rep *geom.Vec3, cost float32,
 				rep = &s.v.slots[c.slot].graph.ports[c.port].rep
 			}
 			h = distance(rep, &s.goalPos) * heuristicScale
-			if i < s.l0Base && s.landmarks != nil {
+			switch {
+			case i < s.l0Base && s.landmarks != nil:
 				h = s.landmarkBound(int(i), h)
+			case s.goalByCluster && s.landmarks != nil:
+				// A port of the bottom level in a far search: a boundary
+				// port is a cluster node too, with the landmarks' costs.
+				if entry := &s.v.slots[a]; int32(b) < entry.graph.boundaryPorts {
+					if !s.goalBounded {
+						s.boundGoal()
+					}
+					h = s.landmarkBound(int(s.v.clusterNodeBase[entry.cluster]+entry.boundaryBase+b), h)
+				}
 			}
 		}
 		*n = abstractNode{cost: float32(math.Inf(1)), heuristic: h, heapIndex: notOnList, gen: s.gen}
