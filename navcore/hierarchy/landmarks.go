@@ -8,10 +8,16 @@ import (
 
 // landmarks hold, for a few cluster nodes (the landmarks), the cost of
 // the cheapest way from each landmark to every cluster node of one
-// version. They give the search a lower bound of the cost to the goal far
-// closer than the straight line (the ALT heuristic: a way from a landmark
-// to the goal through node n costs no less than the cheapest one, so going
-// on from n costs at least d(landmark, goal) - d(landmark, n)).
+// version, over the cluster level's steps (a cluster's edges between its
+// nodes, the steps across borders) taken either way, so that the costs
+// obey the triangle inequality in both directions. They give the search a
+// lower bound of the cost to the goal far closer than the straight line
+// (the ALT heuristic: going on from node n costs at least
+// |d(landmark, goal) - d(landmark, n)|, see Searcher.landmarkBound).
+// Costs over the steps in the search's own direction only (a port counted
+// as reached when entered from outside its cluster) would not do: a port
+// one edge away inside its cluster may be far from the landmark by that
+// measure, and the second side of the bound would overshoot.
 //
 // Costs are kept in 16 bits, in steps of unit, rounded up; the search
 // takes one step off where it needs a value no higher than the cost.
@@ -99,7 +105,9 @@ func buildLandmarks(v *version, count int) *landmarks {
 }
 
 // dijkstra fills b.cost with the costs from cluster node source (a search
-// number) through the cluster level.
+// number) over the cluster level's steps taken either way: each node's
+// edges to the other nodes of its cluster and its steps across the
+// border.
 func (b *landmarkBuilder) dijkstra(v *version, source int) {
 	for i := range b.cost {
 		b.cost[i] = float32(math.Inf(1))

@@ -162,10 +162,10 @@ type Searcher struct {
 	goalPortsReady bool // goalPortCosts and goalPortNext are computed
 	// goalByCluster is set when the start and goal clusters are far apart
 	// (farApart): the goal cluster's ports are then not searched one by
-	// one; a port entered
-	// from another cluster goes on to the goal at its goalPortCosts and
-	// through the cluster's graph to its other boundary ports. goalInside
-	// is set while the goal's cheapest way so far ends so.
+	// one; a port entered from another cluster goes on to the goal at its
+	// goalPortCosts and through the cluster's graph to its other boundary
+	// ports. goalInside is set while the goal's cheapest way so far ends
+	// so.
 	goalByCluster bool
 	goalInside    bool
 	allowed       []uint32 // per slot: gen when the refinement may enter it
