@@ -40,9 +40,11 @@ type Options struct {
 	// [Limit: 0..MaxLandmarks; 0 = DefaultLandmarks]
 	Landmarks int
 	// ManualLandmarks leaves the landmarks of a version made by an update
-	// to UpdateLandmarks; by default a goroutine of the hierarchy computes
+	// (and the labels of its snapshot's connected components under the
+	// cost model's flags, which every search reads first) to
+	// UpdateLandmarks; by default a goroutine of the hierarchy computes
 	// them after each update (searches meanwhile use the straight-line
-	// bound, correct but slower).
+	// bound, correct but slower, and the first one labels the components).
 	ManualLandmarks bool
 }
 
@@ -178,7 +180,7 @@ func New(mesh *navmesh.Mesh, filter *query.Filter, opts Options) (*Hierarchy, er
 	h.regionBuilders = make([]regionBuilder, h.workers)
 	h.mu.Lock()
 	v := h.build(mesh.Snapshot(), nil)
-	v.landmarks.Store(buildLandmarks(v, h.landmarkCount))
+	h.finishVersion(v)
 	h.remember(v)
 	h.latest.Store(v)
 	h.mu.Unlock()
@@ -186,8 +188,9 @@ func New(mesh *navmesh.Mesh, filter *query.Filter, opts Options) (*Hierarchy, er
 }
 
 // UpdateLandmarks brings the hierarchy to the mesh's current snapshot and
-// computes that version's landmarks now if they are not ready, so that
-// the searches that follow get the landmark bound at once.
+// computes that version's landmarks (and its snapshot's connected
+// components) now if they are not ready, so that the searches that follow
+// get the landmark bound at once.
 func (h *Hierarchy) UpdateLandmarks() {
 	v := h.versionFor(h.mesh.Snapshot())
 	if v.landmarksOf() != nil {
@@ -196,7 +199,7 @@ func (h *Hierarchy) UpdateLandmarks() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if v.landmarksOf() == nil {
-		v.landmarks.Store(buildLandmarks(v, h.landmarkCount))
+		h.finishVersion(v)
 	}
 }
 

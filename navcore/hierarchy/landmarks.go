@@ -164,8 +164,17 @@ func (h *Hierarchy) refreshLandmarks() {
 		if v == nil || v.landmarksOf() != nil {
 			return
 		}
-		v.landmarks.Store(buildLandmarks(v, h.landmarkCount))
+		h.finishVersion(v)
 	}
+}
+
+// finishVersion computes what a version gets after it is built: its
+// snapshot's connected components for the cost model's flags, which every
+// search asks for first (a fresh mesh's take milliseconds, which the first
+// search would pay otherwise), then its landmarks.
+func (h *Hierarchy) finishVersion(v *version) {
+	v.snap.FlagConnectivity(h.model.include, h.model.exclude)
+	v.landmarks.Store(buildLandmarks(v, h.landmarkCount))
 }
 
 // startLandmarks starts refreshLandmarks on a goroutine of its own unless
