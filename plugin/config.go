@@ -321,6 +321,7 @@ func (c *Config) settings() components.Settings {
 	if c.Reference {
 		s.PileFraction = 0
 		s.PushSpeedLimit = 0
+		s.VisibilityRayDistance = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
 	switch {

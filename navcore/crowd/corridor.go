@@ -50,6 +50,8 @@ type Corridor struct {
 	// the first polygon, and the target's closest point on the last one.
 	inside  insidePoint
 	clamped clampedTarget
+	// The last visibility ray (see OptimizePathVisibilityAfter).
+	sight sightLine
 
 	// Scratch for the local searches.
 	visited  [corridorMaxVisited]navmesh.Ref
@@ -88,6 +90,14 @@ type clampedTarget struct {
 	target, closest geom.Vec3
 }
 
+// sightLine records a visibility ray: cast from pos in polygon ref of the
+// mesh state towards next. The zero value records none.
+type sightLine struct {
+	state     meshState
+	ref       navmesh.Ref
+	pos, next geom.Vec3
+}
+
 // NewCorridor returns an empty corridor holding up to maxPath polygons
 // [Limit: >= MinCorridorPath]. The crowd uses 256. Call Reset before use.
 func NewCorridor(maxPath int) (*Corridor, error) {
@@ -104,6 +114,7 @@ func (c *Corridor) Reset(ref navmesh.Ref, pos geom.Vec3) {
 	c.target = pos
 	c.path[0] = ref
 	c.count = 1
+	c.sight = sightLine{}
 }
 
 // SetCorridor loads a path (usually from a path search starting at the
@@ -115,6 +126,7 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 	}
 	c.target = target
 	c.count = copy(c.path, path)
+	c.sight = sightLine{}
 	return nil
 }
 
@@ -225,13 +237,41 @@ func sameBits(a, b geom.Vec3) bool {
 //
 // pathOptimizationRange [Limit: > 0] [Units: world units]
 func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange float32, q *query.Query, filter *query.Filter) error {
-	if err := checkQuery("optimize path visibility", q); err != nil {
+	return c.optimizePathVisibility("optimize path visibility", next, pathOptimizationRange, 0, q, filter)
+}
+
+// OptimizePathVisibilityAfter is OptimizePathVisibility, except that it
+// casts no ray, and changes nothing, while the last ray the corridor cast
+// (by either method) started in its first polygon in the same snapshot of
+// the mesh, looked towards the same point next (bit for bit) and started
+// less than minMove (xz) from the position. A crowd that looks ahead every
+// tick casts most rays from almost where the last one started towards the
+// same corner, and finds the same: a ray shortcuts nothing new until the
+// agent has moved on or its next corner changed. Loading or resetting the
+// corridor forgets the last ray. A minMove of 0 casts every ray, as
+// OptimizePathVisibility.
+//
+// minMove [Limit: >= 0, finite] [Units: world units]
+func (c *Corridor) OptimizePathVisibilityAfter(next geom.Vec3, pathOptimizationRange, minMove float32, q *query.Query, filter *query.Filter) error {
+	if !(minMove >= 0) || math.IsInf(float64(minMove), 1) {
+		return fmt.Errorf("crowd: optimize path visibility after: minimum move %v not >= 0 and finite: %w", minMove, ErrInvalidParam)
+	}
+	return c.optimizePathVisibility("optimize path visibility after", next, pathOptimizationRange, minMove, q, filter)
+}
+
+func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimizationRange, minMove float32, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery(op, q); err != nil {
 		return err
 	}
 	if c.count == 0 {
-		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
+		return fmt.Errorf("crowd: %s: empty corridor: %w", op, ErrInvalidParam)
 	}
 	if c.count == 1 {
+		return nil
+	}
+	state := stateOf(q)
+	if last := &c.sight; minMove > 0 && last.ref == c.path[0] && last.state == state &&
+		sameBits(last.next, next) && geom.Dist2DSqr(last.pos, c.position) < minMove*minMove {
 		return nil
 	}
 	p := &c.position
@@ -245,10 +285,12 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 	scale := pathOptimizationRange / dist
 	goal := geom.Vec3{p[0] + dx*scale, p[1] + dy*scale, p[2] + dz*scale}
 
-	hit, _, err := q.Raycast(c.path[0], c.position, goal, filter, 0, 0, c.shortcut[:])
+	from := c.path[0]
+	hit, _, err := q.Raycast(from, c.position, goal, filter, 0, 0, c.shortcut[:])
 	if err != nil {
-		return fmt.Errorf("crowd: optimize path visibility: %w", err)
+		return fmt.Errorf("crowd: %s: %w", op, err)
 	}
+	c.sight = sightLine{state: state, ref: from, pos: c.position, next: next}
 	if hit.PathCount > 1 && hit.T > 0.99 {
 		c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:hit.PathCount])
 	}

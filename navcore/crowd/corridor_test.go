@@ -321,6 +321,7 @@ func TestCorridorDoesNotAllocate(t *testing.T) {
 		_ = c.SetCorridor(f.end, f.path)
 		n, _ := c.FindCorners(f.query, corners)
 		_ = c.OptimizePathVisibility(corners[n-1].Pos, 18, f.query, f.filter)
+		_ = c.OptimizePathVisibilityAfter(corners[n-1].Pos, 18, 0.3, f.query, f.filter)
 		_, _ = c.OptimizePathTopology(f.query, f.filter)
 		_ = c.MovePosition(geom.Add(c.Position(), step), f.query, f.filter)
 		_ = c.MoveTargetPosition(geom.Add(c.Target(), step), f.query, f.filter)
@@ -428,4 +429,93 @@ func TestCorridorOptimizeVisibilityOnePolygon(t *testing.T) {
 		assert.Equal(t, path[:n], c.Path())
 		assert.Equal(t, f.start, c.Position())
 	}
+}
+
+// TestCorridorOptimizePathVisibilityAfter loads a corridor with a detour
+// (the start polygon, its neighbour 81 and back) that a 5 m ray towards
+// the third corner shortcuts, after a ray that a closed filter stopped:
+// the next ray is skipped while the agent stands within minMove of where
+// that one started and looks at the same corner in the same mesh, and is
+// cast otherwise.
+func TestCorridorOptimizePathVisibilityAfter(t *testing.T) {
+	f := newDungeonFixture(t)
+	detour := append([]navmesh.Ref{f.path[0], f.path[0]&^0xfffff | 81}, f.path...)
+	closed := query.NewFilter()
+	closed.IncludeFlags = 0
+	var next geom.Vec3
+	prepare := func(t *testing.T) *Corridor {
+		c, err := NewCorridor(256)
+		require.NoError(t, err)
+		c.Reset(f.startRef, f.start)
+		require.NoError(t, c.SetCorridor(f.end, detour))
+		corners := make([]query.StraightPathPoint, 4)
+		n, err := c.FindCorners(f.query, corners)
+		require.NoError(t, err)
+		require.Equal(t, 3, n)
+		next = corners[n-1].Pos
+		// A ray the closed filter stops: nothing changes, the ray is recorded.
+		require.NoError(t, c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, closed))
+		require.Equal(t, len(detour), c.PathCount())
+		return c
+	}
+	kept, shortcut := len(detour), len(f.path)
+	tests := []struct {
+		name string
+		call func(t *testing.T, c *Corridor) error
+		want int
+	}{
+		{"same place and corner", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, kept},
+		{"minMove 0", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(next, 5, 0, f.query, f.filter)
+		}, shortcut},
+		{"every tick", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibility(next, 5, f.query, f.filter)
+		}, shortcut},
+		{"other corner", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(geom.Add(next, geom.Vec3{0.001, 0, 0}), 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		// A move would drop the detour; the position is set instead.
+		{"moved less", func(t *testing.T, c *Corridor) error {
+			c.position = geom.Add(f.start, geom.Vec3{-0.1, 0, 0})
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, kept},
+		{"moved more", func(t *testing.T, c *Corridor) error {
+			c.position = geom.Add(f.start, geom.Vec3{-0.1, 0, 0})
+			return c.OptimizePathVisibilityAfter(next, 5, 0.05, f.query, f.filter)
+		}, shortcut},
+		{"reloaded", func(t *testing.T, c *Corridor) error {
+			require.NoError(t, c.SetCorridor(f.end, detour))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		{"reset", func(t *testing.T, c *Corridor) error {
+			c.Reset(f.startRef, f.start)
+			require.NoError(t, c.SetCorridor(f.end, detour))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		{"mesh changed", func(t *testing.T, c *Corridor) error {
+			far := f.path[len(f.path)-1]
+			flags, err := f.mesh.PolyFlags(far)
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(far, flags))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := prepare(t)
+			require.NoError(t, tt.call(t, c))
+			assert.Equal(t, tt.want, c.PathCount())
+			if tt.want == shortcut {
+				assert.Equal(t, walkPath, polyIndices(c.Path()))
+			}
+		})
+	}
+
+	c := prepare(t)
+	for _, bad := range []float32{-1, float32(math.NaN()), float32(math.Inf(1))} {
+		assert.ErrorIs(t, c.OptimizePathVisibilityAfter(next, 5, bad, f.query, f.filter), ErrInvalidParam, "%v", bad)
+	}
+	assert.Equal(t, kept, c.PathCount())
 }
