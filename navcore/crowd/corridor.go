@@ -40,24 +40,38 @@ var ErrNotInCorridor = errors.New("crowd: polygon not in the corridor")
 // NewCorridor. A Corridor is used by one goroutine at a time, with a Query
 // of that goroutine.
 type Corridor struct {
-	position geom.Vec3
-	target   geom.Vec3
-	path     []navmesh.Ref // the whole buffer; count are in use
-	count    int
+	// Scratch for the local searches.
+	visited  [corridorMaxVisited]navmesh.Ref
+	shortcut [corridorMaxShortcut]navmesh.Ref
+
+	validity validityCache
+	// The last visibility ray (see OptimizePathVisibilityAfter).
+	sight sightLine
 
 	// What FindCorners remembers of the mesh (see cornerEnds), next to
 	// the fields it reads anyway: the position the last move left inside
 	// the first polygon, and the target's closest point on the last one.
 	inside  insidePoint
 	clamped clampedTarget
-	// The last visibility ray (see OptimizePathVisibilityAfter).
-	sight sightLine
 
-	// Scratch for the local searches.
-	visited  [corridorMaxVisited]navmesh.Ref
-	shortcut [corridorMaxShortcut]navmesh.Ref
+	// The fields every stage of a crowd's tick reads come last: a corridor
+	// of DefaultCorridorPath polygons has its path buffer right after them
+	// (see NewCorridor), so that the first polygons share their memory.
+	position geom.Vec3
+	target   geom.Vec3
+	count    int
+	path     []navmesh.Ref // the whole buffer; count are in use
+}
 
-	validity validityCache
+// DefaultCorridorPath is the path buffer of the crowd's corridors
+// [Units: polygons]
+const DefaultCorridorPath = 256
+
+// corridorWithPath is a Corridor of DefaultCorridorPath polygons in one
+// block: the path buffer follows the fields that point into it.
+type corridorWithPath struct {
+	corridor Corridor
+	buffer   [DefaultCorridorPath]navmesh.Ref
 }
 
 // meshState names one snapshot of a mesh without holding on to it (an
@@ -99,10 +113,16 @@ type sightLine struct {
 }
 
 // NewCorridor returns an empty corridor holding up to maxPath polygons
-// [Limit: >= MinCorridorPath]. The crowd uses 256. Call Reset before use.
+// [Limit: >= MinCorridorPath]. The crowd uses DefaultCorridorPath, which
+// comes in one allocation with the corridor. Call Reset before use.
 func NewCorridor(maxPath int) (*Corridor, error) {
 	if maxPath < MinCorridorPath {
 		return nil, fmt.Errorf("crowd: corridor of %d polygons, need at least %d: %w", maxPath, MinCorridorPath, ErrInvalidParam)
+	}
+	if maxPath == DefaultCorridorPath {
+		block := &corridorWithPath{}
+		block.corridor.path = block.buffer[:]
+		return &block.corridor, nil
 	}
 	return &Corridor{path: make([]navmesh.Ref, maxPath)}, nil
 }
