@@ -449,6 +449,9 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	if c.count == 0 {
 		return fmt.Errorf("crowd: %s: empty corridor: %w", op, ErrInvalidParam)
 	}
+	if c.standsStill(pos, q, filter) {
+		return nil
+	}
 	result, visited, _, err := q.MoveAlongSurface(c.path[0], c.position, pos, filter, c.visited[:])
 	if err != nil {
 		return fmt.Errorf("crowd: %s: %w", op, err)
@@ -483,6 +486,30 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 		c.inside = insidePoint{state: state, ref: c.path[0], pos: c.position}
 	}
 	return nil
+}
+
+// standsStill reports whether a move to pos would leave the corridor as it
+// is, without moving: pos is the position (xz, bit for bit; its height
+// finite), which the last move left inside the first polygon of the same
+// mesh snapshot (see insidePoint), and that polygon comes only once in the
+// path. The surface move then ends at pos in the first polygon, visiting
+// nothing else, the merge keeps the path, and the height is the one the
+// last move found there: an agent standing still costs no lookups.
+func (c *Corridor) standsStill(pos geom.Vec3, q *query.Query, filter *query.Filter) bool {
+	in := &c.inside
+	if filter == nil || in.ref != c.path[0] || !sameBits(in.pos, c.position) ||
+		math.Float32bits(pos[0]) != math.Float32bits(c.position[0]) ||
+		math.Float32bits(pos[2]) != math.Float32bits(c.position[2]) ||
+		math.IsNaN(float64(pos[1])) || math.IsInf(float64(pos[1]), 0) ||
+		in.state != stateOf(q) {
+		return false
+	}
+	for _, ref := range c.path[1:c.count] {
+		if ref == in.ref {
+			return false
+		}
+	}
+	return true
 }
 
 // edgeHeight returns the height of the point of polygon ref nearest pos, or

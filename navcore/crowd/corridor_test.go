@@ -519,3 +519,63 @@ func TestCorridorOptimizePathVisibilityAfter(t *testing.T) {
 	}
 	assert.Equal(t, kept, c.PathCount())
 }
+
+// TestCorridorMoveStandingStill moves a corridor to where it stands (as
+// a crowd does with an agent that stands still) and compares with the same
+// move on a copy that remembers nothing: the same position, path and error,
+// whichever move and whether or not the move is skipped.
+func TestCorridorMoveStandingStill(t *testing.T) {
+	f := newDungeonFixture(t)
+	loop := append([]navmesh.Ref{f.path[0], f.path[0]&^0xfffff | 81}, f.path...)
+	moves := map[string]func(c *Corridor, pos geom.Vec3) error{
+		"move":         func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, f.filter) },
+		"to surface":   func(c *Corridor, pos geom.Vec3) error { return c.MovePositionToSurface(pos, f.query, f.filter) },
+		"no farther":   func(c *Corridor, pos geom.Vec3) error { return c.MovePositionNoFarther(pos, f.query, f.filter, true) },
+		"nil filter":   func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, nil) },
+		"other filter": func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, query.NewFilter()) },
+	}
+	tests := []struct {
+		name    string
+		path    []navmesh.Ref
+		offset  geom.Vec3 // from where the agent stands
+		skipped bool
+	}{
+		{"same point", f.path, geom.Vec3{}, true},
+		{"other height", f.path, geom.Vec3{0, 0.7, 0}, true},
+		{"NaN height", f.path, geom.Vec3{0, float32(math.NaN()), 0}, false},
+		{"moved", f.path, geom.Vec3{0.05, 0, 0}, false},
+		{"first polygon again later", loop, geom.Vec3{}, false},
+	}
+	for _, tt := range tests {
+		for name, move := range moves {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				c := newWalkCorridor(t, f)
+				require.NoError(t, c.MovePosition(geom.Add(f.start, geom.Vec3{0.3, 0, -0.2}), f.query, f.filter))
+				require.NoError(t, c.SetCorridor(f.end, tt.path))
+				pos := geom.Add(c.Position(), tt.offset)
+				fresh, err := NewCorridor(256)
+				require.NoError(t, err)
+				fresh.Reset(c.path[0], c.Position())
+				require.NoError(t, fresh.SetCorridor(c.Target(), c.Path()))
+				require.Equal(t, insidePoint{}, fresh.inside)
+
+				assert.Equal(t, tt.skipped && name != "nil filter", c.standsStill(pos, f.query, filterOf(name, f.filter)))
+				gotErr, wantErr := move(c, pos), move(fresh, pos)
+				assert.Equal(t, wantErr, gotErr)
+				assert.Equal(t, fresh.Position(), c.Position())
+				assert.Equal(t, fresh.Path(), c.Path())
+			})
+		}
+	}
+}
+
+// filterOf returns the filter TestCorridorMoveStandingStill's move name uses.
+func filterOf(name string, filter *query.Filter) *query.Filter {
+	switch name {
+	case "nil filter":
+		return nil
+	case "other filter":
+		return query.NewFilter()
+	}
+	return filter
+}
