@@ -48,6 +48,9 @@ type Corridor struct {
 	// The last visibility ray (see OptimizePathVisibilityAfter).
 	sight sightLine
 
+	// FindCorners' last answer (see cornerMemo).
+	memo cornerMemo
+
 	// What FindCorners remembers of the mesh (see cornerEnds), next to
 	// the fields it reads anyway: the position the last move left inside
 	// the first polygon, and the target's closest point on the last one.
@@ -61,6 +64,21 @@ type Corridor struct {
 	target   geom.Vec3
 	count    int
 	path     []navmesh.Ref // the whole buffer; count are in use
+	// changes counts the changes of position, target and path.
+	changes uint64
+}
+
+// maxMemoCorners is the most corners FindCorners remembers.
+const maxMemoCorners = 4
+
+// cornerMemo is FindCorners' answer for a buffer of size corners, given
+// while the corridor's changes counted changes, in the mesh state. The
+// zero value remembers nothing (size 0 is never asked for).
+type cornerMemo struct {
+	state   meshState
+	changes uint64
+	size, n int
+	corners [maxMemoCorners]query.StraightPathPoint
 }
 
 // DefaultCorridorPath is the path buffer of the crowd's corridors
@@ -135,6 +153,7 @@ func (c *Corridor) Reset(ref navmesh.Ref, pos geom.Vec3) {
 	c.path[0] = ref
 	c.count = 1
 	c.sight = sightLine{}
+	c.changes++
 }
 
 // SetCorridor loads a path (usually from a path search starting at the
@@ -147,6 +166,7 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 	c.target = target
 	c.count = copy(c.path, path)
 	c.sight = sightLine{}
+	c.changes++
 	return nil
 }
 
@@ -157,7 +177,10 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 // with any corner within 0.01 of the position (xz), unless it starts an
 // off-mesh connection. The list ends at the first off-mesh connection start.
 // When the target is among the corners it is the last one, with Ref 0 and
-// query.StraightPathEnd (dtPathCorridor::findCorners).
+// query.StraightPathEnd (dtPathCorridor::findCorners). Asked again before
+// the corridor changes (its position, target or path) or the mesh does, it
+// gives its last answer without searching: a crowd asks every tick, also
+// for agents that stand still.
 func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
 	if err := checkQuery("find corners", q); err != nil {
 		return 0, err
@@ -168,6 +191,22 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	if len(corners) == 0 {
 		return 0, nil
 	}
+	state := stateOf(q)
+	if m := &c.memo; m.size == len(corners) && m.changes == c.changes && m.state == state {
+		copy(corners, m.corners[:m.size])
+		return m.n, nil
+	}
+	n, err := c.findCorners(q, corners)
+	if err == nil && len(corners) <= maxMemoCorners && stateOf(q) == state {
+		// The whole buffer, as the search leaves it past the n corners too.
+		c.memo.state, c.memo.changes, c.memo.size, c.memo.n = state, c.changes, len(corners), n
+		copy(c.memo.corners[:], corners)
+	}
+	return n, err
+}
+
+// findCorners is FindCorners without its memory.
+func (c *Corridor) findCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
 	start, end, err := c.cornerEnds(q)
 	if err != nil {
 		return 0, fmt.Errorf("crowd: find corners: %w", err)
@@ -313,6 +352,7 @@ func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimiz
 	c.sight = sightLine{state: state, ref: from, pos: c.position, next: next}
 	if hit.PathCount > 1 && hit.T > 0.99 {
 		c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:hit.PathCount])
+		c.changes++
 	}
 	return nil
 }
@@ -345,6 +385,7 @@ func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (b
 		return false, nil
 	}
 	c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:n])
+	c.changes++
 	return true, nil
 }
 
@@ -391,6 +432,7 @@ func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Qu
 	}
 	c.count = copy(c.path, c.path[drop:c.count])
 	c.position = end
+	c.changes++
 	return refs, start, end, nil
 }
 
@@ -479,6 +521,7 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 		y = edgeHeight(q, c.path[0], geom.Vec3{result[0], y, result[2]})
 	}
 	c.position = geom.Vec3{result[0], y, result[2]}
+	c.changes++
 	// PolyHeight found a ground polygon's point inside it with the test
 	// ClosestPointOnPolyBoundary makes, which then returns it unchanged:
 	// FindCorners need not ask.
@@ -540,6 +583,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 	}
 	c.count = MergeCorridorEndMoved(c.path, c.count, c.visited[:visited])
 	c.target = result
+	c.changes++
 	return nil
 }
 
@@ -550,6 +594,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 // (dtPathCorridor::fixPathStart). The placeholder makes IsValid fail, which
 // asks for a replan.
 func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
+	c.changes++
 	c.position = safePos
 	if c.count > 0 && c.count < 3 {
 		c.path[2] = c.path[c.count-1]
@@ -580,17 +625,20 @@ func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *qu
 	case n == c.count:
 		return nil
 	case n == 0:
+		c.changes++
 		c.position = safePos
 		c.path[0] = safeRef
 		c.count = 1
 	default:
 		c.count = n
+		c.changes++
 	}
 	target, err := q.ClosestPointOnPolyBoundary(c.path[c.count-1], c.target)
 	if err != nil {
 		return fmt.Errorf("crowd: trim invalid path: %w", err)
 	}
 	c.target = target
+	c.changes++
 	return nil
 }
 
@@ -627,7 +675,8 @@ func (c *Corridor) LastPoly() navmesh.Ref {
 }
 
 // Path returns the corridor's polygons. The slice aliases the corridor and
-// changes with it.
+// changes with it; do not write to it (FindCorners remembers its answer
+// until a method changes the corridor).
 func (c *Corridor) Path() []navmesh.Ref { return c.path[:c.count] }
 
 // PathCount returns the number of polygons in the corridor.

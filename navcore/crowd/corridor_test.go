@@ -579,3 +579,66 @@ func filterOf(name string, filter *query.Filter) *query.Filter {
 	}
 	return filter
 }
+
+// TestCorridorFindCornersMemory asks for the corners twice with a change
+// between (or none): the second answer is the remembered one (marked here
+// to tell) only while nothing changed, and is always what a corridor that
+// remembers nothing finds.
+func TestCorridorFindCornersMemory(t *testing.T) {
+	f := newDungeonFixture(t)
+	marker := query.StraightPathPoint{Pos: geom.Vec3{1, 2, 3}, Ref: 12345}
+	tests := []struct {
+		name       string
+		change     func(t *testing.T, c *Corridor)
+		size       int
+		remembered bool
+	}{
+		{"nothing", func(*testing.T, *Corridor) {}, 4, true},
+		{"stands still", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MovePosition(c.Position(), f.query, f.filter))
+		}, 4, true},
+		{"other buffer", func(*testing.T, *Corridor) {}, 3, false},
+		{"moved", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MovePosition(geom.Add(c.Position(), geom.Vec3{0.2, 0, 0}), f.query, f.filter))
+		}, 4, false},
+		{"target moved", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MoveTargetPosition(geom.Add(c.Target(), geom.Vec3{0.2, 0, 0}), f.query, f.filter))
+		}, 4, false},
+		{"reloaded", func(t *testing.T, c *Corridor) { require.NoError(t, c.SetCorridor(f.end, f.path)) }, 4, false},
+		{"start fixed", func(t *testing.T, c *Corridor) { c.FixPathStart(c.FirstPoly(), c.Position()) }, 4, false},
+		{"mesh changed", func(t *testing.T, c *Corridor) {
+			flags, err := f.mesh.PolyFlags(f.path[3])
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(f.path[3], flags))
+		}, 4, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newWalkCorridor(t, f)
+			require.NoError(t, c.MovePosition(geom.Add(f.start, geom.Vec3{0.3, 0, -0.2}), f.query, f.filter))
+			first := make([]query.StraightPathPoint, 4)
+			n, err := c.FindCorners(f.query, first)
+			require.NoError(t, err)
+			require.Equal(t, 3, n)
+			c.memo.corners[0] = marker
+
+			tt.change(t, c)
+			got := make([]query.StraightPathPoint, tt.size)
+			n, err = c.FindCorners(f.query, got)
+			require.NoError(t, err)
+			if tt.remembered {
+				assert.Equal(t, marker, got[0])
+				got[0] = first[0]
+			}
+			fresh, err := NewCorridor(256)
+			require.NoError(t, err)
+			fresh.Reset(c.FirstPoly(), c.Position())
+			require.NoError(t, fresh.SetCorridor(c.Target(), c.Path()))
+			want := make([]query.StraightPathPoint, tt.size)
+			wantN, err := fresh.FindCorners(f.query, want)
+			require.NoError(t, err)
+			assert.Equal(t, wantN, n)
+			assert.Equal(t, want[:wantN], got[:n])
+		})
+	}
+}
