@@ -235,6 +235,17 @@ type Settings struct {
 	// each other part without a jump. 0, as the reference, sets no bound
 	// [Limit: >= 0]
 	PushSpeedLimit float32
+	// VisibilityRayDistance spaces out the visibility rays of agents with
+	// OptimizeVisibility: an agent casts its ray towards its next corner
+	// but one again only once it has walked this far (xz) since the last
+	// one, or when that corner, its corridor's first polygon or the navmesh
+	// changed (crowd.Corridor.OptimizePathVisibilityAfter). A ray cast a
+	// few centimetres further on towards the same corner rarely finds a
+	// shortcut the last one missed, and the rays cost about a tenth of a
+	// large crowd's tick. DefaultSettings makes it half the maximum agent
+	// radius; 0 casts every tick, as the reference [Limit: >= 0, finite]
+	// [Units: world units]
+	VisibilityRayDistance float32
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
@@ -312,6 +323,7 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		PileFraction:                0.25,
 		PartialReplanBackoff:        true,
 		PushSpeedLimit:              DefaultPushSpeedLimit,
+		VisibilityRayDistance:       maxAgentRadius / 2,
 		CheckChangedCorridors:       true,
 		WalkBackToMesh:              true,
 		RecoverInvalidAgents:        true,

@@ -144,8 +144,9 @@ type Config struct {
 	// that jump, the partial replan backoff, growing node pools, the
 	// planning of out-of-reach targets to their nearest reachable point,
 	// the full check of corridors through changed tiles, the walk back to
-	// the navmesh and the recovery of invalid agents) and schedules the
-	// path queue as dtPathQueue does
+	// the navmesh, the recovery of invalid agents, the spacing of
+	// visibility rays and SpawnBatch's spatial creation order) and
+	// schedules the path queue as dtPathQueue does
 	// (crowd.PathQueueConfig.ReferenceSchedule), for comparisons with
 	// dtCrowd 1.6.0.
 	//
@@ -321,6 +322,7 @@ func (c *Config) settings() components.Settings {
 	if c.Reference {
 		s.PileFraction = 0
 		s.PushSpeedLimit = 0
+		s.VisibilityRayDistance = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
 	switch {

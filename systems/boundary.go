@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"slices"
+
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
@@ -31,8 +33,9 @@ type BoundaryUpdate struct {
 	scratch [][maxNeighbourCandidates]uint32
 	// bodies holds each agent's position and height, indexed like the
 	// agent table, for the neighbour checks.
-	bodies []body
-	job    func(worker, begin, end int)
+	bodies  []body
+	job     func(worker, begin, end int)
+	bodyJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
@@ -40,6 +43,7 @@ func (s *BoundaryUpdate) Initialize(world *ecs.World) {
 	s.init(world)
 	s.gridRes = generic.NewResource[components.ProximityGrid](world)
 	s.job = s.updateAgents
+	s.bodyJob = s.fillBodies
 }
 
 // Finalize does nothing.
@@ -55,11 +59,11 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 		s.scratch = make([][maxNeighbourCandidates]uint32, n)
 	}
 	s.grid.Clear()
-	s.bodies = s.bodies[:0]
-	for i := range s.agents {
-		a := &s.agents[i]
-		p, r := a.position, a.params.Radius
-		s.bodies = append(s.bodies, body{position: p.Vec3(), height: a.params.Height, entity: a.entity})
+	s.bodies = slices.Grow(s.bodies[:0], len(s.agents))[:len(s.agents)]
+	s.parallel(s.bodyJob)
+	for i := range s.bodies {
+		b := &s.bodies[i]
+		p, r := &b.position, b.radius
 		// An agent that does not fit (more agents than the grid was sized
 		// for, or a radius above the crowd's maximum) is not found as a
 		// neighbour.
@@ -69,6 +73,14 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 	// faster, with the same results.
 	s.grid.Index()
 	s.parallel(s.job)
+}
+
+// fillBodies copies the bodies of agents[begin:end].
+func (s *BoundaryUpdate) fillBodies(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		s.bodies[i] = body{position: a.position.Vec3(), height: a.params.Height, radius: a.params.Radius, entity: a.entity}
+	}
 }
 
 func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
@@ -149,7 +161,7 @@ func addNeighbour(n *components.Neighbours, e ecs.Entity, distSqr float32) {
 
 // body is what the neighbour search needs of an agent.
 type body struct {
-	position geom.Vec3
-	height   float32
-	entity   ecs.Entity
+	position       geom.Vec3
+	height, radius float32
+	entity         ecs.Entity
 }

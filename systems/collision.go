@@ -85,14 +85,16 @@ type CollisionResolve struct {
 	// those of the current pass's positions.
 	contactSet int
 
-	prepareJob, displaceJob func(worker, begin, end int)
+	copyJob, prepareJob, displaceJob, writeJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *CollisionResolve) Initialize(world *ecs.World) {
 	s.init(world)
+	s.copyJob = s.copyAgents
 	s.prepareJob = s.prepare
 	s.displaceJob = s.displace
+	s.writeJob = s.writePositions
 }
 
 // Finalize does nothing.
@@ -127,7 +129,7 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 	s.positions, s.next = s.positions[:n], s.next[:n]
 	s.radii, s.neighbours, s.walls, s.waits = s.radii[:n], s.neighbours[:n], s.walls[:n], s.waits[:n]
 
-	s.copyAgents()
+	s.parallel(s.copyJob)
 	s.pileBreaking = s.settings.PileFraction > 0 && s.buildGrid()
 	s.parallel(s.prepareJob)
 	for iter := 0; iter < max(1, s.settings.CollisionIterations); iter++ {
@@ -135,17 +137,22 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.parallel(s.displaceJob)
 		s.positions, s.next = s.next, s.positions
 	}
-	for i := range s.agents {
+	s.parallel(s.writeJob)
+}
+
+// writePositions gives agents[begin:end] on foot their pushed positions.
+func (s *CollisionResolve) writePositions(worker, begin, end int) {
+	for i := begin; i < end; i++ {
 		if a := &s.agents[i]; onFoot(a) {
 			*a.position = components.Position(s.positions[i])
 		}
 	}
 }
 
-// copyAgents copies every agent's position, radius, height and whether it
-// can pile, which the parallel passes then read for any agent.
-func (s *CollisionResolve) copyAgents() {
-	for i := range s.agents {
+// copyAgents copies the position, radius, height and whether it can pile
+// of agents[begin:end], which the parallel passes then read for any agent.
+func (s *CollisionResolve) copyAgents(worker, begin, end int) {
+	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		s.positions[i] = a.position.Vec3()
 		s.pushLimits[i] = 0

@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"math"
+
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/query"
@@ -14,7 +16,9 @@ const offMeshTriggerRadius = float32(2.25)
 // Steering is the fourth stage (the corner, off-mesh and steering loops of
 // dtCrowd::update). For each walking agent with a path it finds the next
 // corners of its corridor, shortcuts the corridor towards the corner after
-// next when it is in sight (OptimizeVisibility), and starts crossing an
+// next when it is in sight (OptimizeVisibility; with
+// Settings.VisibilityRayDistance the ray is cast again only once the agent
+// has walked that far or the corner changed), and starts crossing an
 // off-mesh connection whose start is within 2.25 radii (EventOffMeshStarted).
 // Then it sets the desired velocity: towards the next corner, or smoothly
 // towards the one after (AnticipateTurns), slowing down within two radii of
@@ -33,6 +37,8 @@ const offMeshTriggerRadius = float32(2.25)
 type Steering struct {
 	stage
 	job func(worker, begin, end int)
+	// visibilityRay is Settings.VisibilityRayDistance, 0 when not valid.
+	visibilityRay float32
 }
 
 // Initialize prepares the stage for world.
@@ -48,6 +54,10 @@ func (s *Steering) Finalize(world *ecs.World) {}
 func (s *Steering) Update(world *ecs.World) {
 	if !s.begin(world) {
 		return
+	}
+	s.visibilityRay = s.settings.VisibilityRayDistance
+	if !(s.visibilityRay > 0) || math.IsInf(float64(s.visibilityRay), 1) {
+		s.visibilityRay = 0
 	}
 	s.parallel(s.job)
 	s.emitPending()
@@ -84,7 +94,7 @@ func (s *Steering) findCorners(a *agent, q *query.Query) {
 	corners.Count = n
 	if a.params.UpdateFlags.Has(components.OptimizeVisibility) && n > 0 {
 		target := corners.Points[min(1, n-1)].Pos
-		_ = a.corridor.OptimizePathVisibility(target, a.params.PathOptimizationRange, q, s.filter(a.params))
+		_ = a.corridor.OptimizePathVisibilityAfter(target, a.params.PathOptimizationRange, s.visibilityRay, q, s.filter(a.params))
 	}
 }
 

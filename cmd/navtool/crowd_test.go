@@ -184,7 +184,7 @@ func TestCrowdCommandOutOfReach(t *testing.T) {
 	for _, c := range []struct {
 		agents, minWaiting int
 		long               bool
-	}{{400, 20, false}, {1000, 100, true}} {
+	}{{400, 10, false}, {1000, 100, true}} {
 		t.Run(fmt.Sprint(c.agents, " agents"), func(t *testing.T) {
 			if c.long {
 				longtest.Skip(t)

@@ -40,10 +40,16 @@ var ErrNotInCorridor = errors.New("crowd: polygon not in the corridor")
 // NewCorridor. A Corridor is used by one goroutine at a time, with a Query
 // of that goroutine.
 type Corridor struct {
-	position geom.Vec3
-	target   geom.Vec3
-	path     []navmesh.Ref // the whole buffer; count are in use
-	count    int
+	// Scratch for the local searches.
+	visited  [corridorMaxVisited]navmesh.Ref
+	shortcut [corridorMaxShortcut]navmesh.Ref
+
+	validity validityCache
+	// The last visibility ray (see OptimizePathVisibilityAfter).
+	sight sightLine
+
+	// FindCorners' last answer (see cornerMemo).
+	memo cornerMemo
 
 	// What FindCorners remembers of the mesh (see cornerEnds), next to
 	// the fields it reads anyway: the position the last move left inside
@@ -51,11 +57,39 @@ type Corridor struct {
 	inside  insidePoint
 	clamped clampedTarget
 
-	// Scratch for the local searches.
-	visited  [corridorMaxVisited]navmesh.Ref
-	shortcut [corridorMaxShortcut]navmesh.Ref
+	// The fields every stage of a crowd's tick reads come last: a corridor
+	// of DefaultCorridorPath polygons has its path buffer right after them
+	// (see NewCorridor), so that the first polygons share their memory.
+	position geom.Vec3
+	target   geom.Vec3
+	count    int
+	path     []navmesh.Ref // the whole buffer; count are in use
+	// changes counts the changes of position, target and path.
+	changes uint64
+}
 
-	validity validityCache
+// maxMemoCorners is the most corners FindCorners remembers.
+const maxMemoCorners = 4
+
+// cornerMemo is FindCorners' answer for a buffer of size corners, given
+// while the corridor's changes counted changes, in the mesh state. The
+// zero value remembers nothing (size 0 is never asked for).
+type cornerMemo struct {
+	state   meshState
+	changes uint64
+	size, n int
+	corners [maxMemoCorners]query.StraightPathPoint
+}
+
+// DefaultCorridorPath is the path buffer of the crowd's corridors
+// [Units: polygons]
+const DefaultCorridorPath = 256
+
+// corridorWithPath is a Corridor of DefaultCorridorPath polygons in one
+// block: the path buffer follows the fields that point into it.
+type corridorWithPath struct {
+	corridor Corridor
+	buffer   [DefaultCorridorPath]navmesh.Ref
 }
 
 // meshState names one snapshot of a mesh without holding on to it (an
@@ -88,11 +122,25 @@ type clampedTarget struct {
 	target, closest geom.Vec3
 }
 
+// sightLine records a visibility ray: cast from pos in polygon ref of the
+// mesh state towards next. The zero value records none.
+type sightLine struct {
+	state     meshState
+	ref       navmesh.Ref
+	pos, next geom.Vec3
+}
+
 // NewCorridor returns an empty corridor holding up to maxPath polygons
-// [Limit: >= MinCorridorPath]. The crowd uses 256. Call Reset before use.
+// [Limit: >= MinCorridorPath]. The crowd uses DefaultCorridorPath, which
+// comes in one allocation with the corridor. Call Reset before use.
 func NewCorridor(maxPath int) (*Corridor, error) {
 	if maxPath < MinCorridorPath {
 		return nil, fmt.Errorf("crowd: corridor of %d polygons, need at least %d: %w", maxPath, MinCorridorPath, ErrInvalidParam)
+	}
+	if maxPath == DefaultCorridorPath {
+		block := &corridorWithPath{}
+		block.corridor.path = block.buffer[:]
+		return &block.corridor, nil
 	}
 	return &Corridor{path: make([]navmesh.Ref, maxPath)}, nil
 }
@@ -104,6 +152,8 @@ func (c *Corridor) Reset(ref navmesh.Ref, pos geom.Vec3) {
 	c.target = pos
 	c.path[0] = ref
 	c.count = 1
+	c.sight = sightLine{}
+	c.changes++
 }
 
 // SetCorridor loads a path (usually from a path search starting at the
@@ -115,6 +165,8 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 	}
 	c.target = target
 	c.count = copy(c.path, path)
+	c.sight = sightLine{}
+	c.changes++
 	return nil
 }
 
@@ -125,7 +177,10 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 // with any corner within 0.01 of the position (xz), unless it starts an
 // off-mesh connection. The list ends at the first off-mesh connection start.
 // When the target is among the corners it is the last one, with Ref 0 and
-// query.StraightPathEnd (dtPathCorridor::findCorners).
+// query.StraightPathEnd (dtPathCorridor::findCorners). Asked again before
+// the corridor changes (its position, target or path) or the mesh does, it
+// gives its last answer without searching: a crowd asks every tick, also
+// for agents that stand still.
 func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
 	if err := checkQuery("find corners", q); err != nil {
 		return 0, err
@@ -136,6 +191,22 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	if len(corners) == 0 {
 		return 0, nil
 	}
+	state := stateOf(q)
+	if m := &c.memo; m.size == len(corners) && m.changes == c.changes && m.state == state {
+		copy(corners, m.corners[:m.size])
+		return m.n, nil
+	}
+	n, err := c.findCorners(q, corners)
+	if err == nil && len(corners) <= maxMemoCorners && stateOf(q) == state {
+		// The whole buffer, as the search leaves it past the n corners too.
+		c.memo.state, c.memo.changes, c.memo.size, c.memo.n = state, c.changes, len(corners), n
+		copy(c.memo.corners[:], corners)
+	}
+	return n, err
+}
+
+// findCorners is FindCorners without its memory.
+func (c *Corridor) findCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
 	start, end, err := c.cornerEnds(q)
 	if err != nil {
 		return 0, fmt.Errorf("crowd: find corners: %w", err)
@@ -225,13 +296,41 @@ func sameBits(a, b geom.Vec3) bool {
 //
 // pathOptimizationRange [Limit: > 0] [Units: world units]
 func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange float32, q *query.Query, filter *query.Filter) error {
-	if err := checkQuery("optimize path visibility", q); err != nil {
+	return c.optimizePathVisibility("optimize path visibility", next, pathOptimizationRange, 0, q, filter)
+}
+
+// OptimizePathVisibilityAfter is OptimizePathVisibility, except that it
+// casts no ray, and changes nothing, while the last ray the corridor cast
+// (by either method) started in its first polygon in the same snapshot of
+// the mesh, looked towards the same point next (bit for bit) and started
+// less than minMove (xz) from the position. A crowd that looks ahead every
+// tick casts most rays from almost where the last one started towards the
+// same corner, and finds the same: a ray shortcuts nothing new until the
+// agent has moved on or its next corner changed. Loading or resetting the
+// corridor forgets the last ray. A minMove of 0 casts every ray, as
+// OptimizePathVisibility.
+//
+// minMove [Limit: >= 0, finite] [Units: world units]
+func (c *Corridor) OptimizePathVisibilityAfter(next geom.Vec3, pathOptimizationRange, minMove float32, q *query.Query, filter *query.Filter) error {
+	if !(minMove >= 0) || math.IsInf(float64(minMove), 1) {
+		return fmt.Errorf("crowd: optimize path visibility after: minimum move %v not >= 0 and finite: %w", minMove, ErrInvalidParam)
+	}
+	return c.optimizePathVisibility("optimize path visibility after", next, pathOptimizationRange, minMove, q, filter)
+}
+
+func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimizationRange, minMove float32, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery(op, q); err != nil {
 		return err
 	}
 	if c.count == 0 {
-		return fmt.Errorf("crowd: optimize path visibility: empty corridor: %w", ErrInvalidParam)
+		return fmt.Errorf("crowd: %s: empty corridor: %w", op, ErrInvalidParam)
 	}
 	if c.count == 1 {
+		return nil
+	}
+	state := stateOf(q)
+	if last := &c.sight; minMove > 0 && last.ref == c.path[0] && last.state == state &&
+		sameBits(last.next, next) && geom.Dist2DSqr(last.pos, c.position) < minMove*minMove {
 		return nil
 	}
 	p := &c.position
@@ -245,12 +344,15 @@ func (c *Corridor) OptimizePathVisibility(next geom.Vec3, pathOptimizationRange 
 	scale := pathOptimizationRange / dist
 	goal := geom.Vec3{p[0] + dx*scale, p[1] + dy*scale, p[2] + dz*scale}
 
-	hit, _, err := q.Raycast(c.path[0], c.position, goal, filter, 0, 0, c.shortcut[:])
+	from := c.path[0]
+	hit, _, err := q.Raycast(from, c.position, goal, filter, 0, 0, c.shortcut[:])
 	if err != nil {
-		return fmt.Errorf("crowd: optimize path visibility: %w", err)
+		return fmt.Errorf("crowd: %s: %w", op, err)
 	}
+	c.sight = sightLine{state: state, ref: from, pos: c.position, next: next}
 	if hit.PathCount > 1 && hit.T > 0.99 {
 		c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:hit.PathCount])
+		c.changes++
 	}
 	return nil
 }
@@ -283,6 +385,7 @@ func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (b
 		return false, nil
 	}
 	c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:n])
+	c.changes++
 	return true, nil
 }
 
@@ -329,6 +432,7 @@ func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Qu
 	}
 	c.count = copy(c.path, c.path[drop:c.count])
 	c.position = end
+	c.changes++
 	return refs, start, end, nil
 }
 
@@ -387,6 +491,9 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 	if c.count == 0 {
 		return fmt.Errorf("crowd: %s: empty corridor: %w", op, ErrInvalidParam)
 	}
+	if c.standsStill(pos, q, filter) {
+		return nil
+	}
 	result, visited, _, err := q.MoveAlongSurface(c.path[0], c.position, pos, filter, c.visited[:])
 	if err != nil {
 		return fmt.Errorf("crowd: %s: %w", op, err)
@@ -414,6 +521,7 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 		y = edgeHeight(q, c.path[0], geom.Vec3{result[0], y, result[2]})
 	}
 	c.position = geom.Vec3{result[0], y, result[2]}
+	c.changes++
 	// PolyHeight found a ground polygon's point inside it with the test
 	// ClosestPointOnPolyBoundary makes, which then returns it unchanged:
 	// FindCorners need not ask.
@@ -421,6 +529,30 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 		c.inside = insidePoint{state: state, ref: c.path[0], pos: c.position}
 	}
 	return nil
+}
+
+// standsStill reports whether a move to pos would leave the corridor as it
+// is, without moving: pos is the position (xz, bit for bit; its height
+// finite), which the last move left inside the first polygon of the same
+// mesh snapshot (see insidePoint), and that polygon comes only once in the
+// path. The surface move then ends at pos in the first polygon, visiting
+// nothing else, the merge keeps the path, and the height is the one the
+// last move found there: an agent standing still costs no lookups.
+func (c *Corridor) standsStill(pos geom.Vec3, q *query.Query, filter *query.Filter) bool {
+	in := &c.inside
+	if filter == nil || in.ref != c.path[0] || !sameBits(in.pos, c.position) ||
+		math.Float32bits(pos[0]) != math.Float32bits(c.position[0]) ||
+		math.Float32bits(pos[2]) != math.Float32bits(c.position[2]) ||
+		math.IsNaN(float64(pos[1])) || math.IsInf(float64(pos[1]), 0) ||
+		in.state != stateOf(q) {
+		return false
+	}
+	for _, ref := range c.path[1:c.count] {
+		if ref == in.ref {
+			return false
+		}
+	}
+	return true
 }
 
 // edgeHeight returns the height of the point of polygon ref nearest pos, or
@@ -451,6 +583,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 	}
 	c.count = MergeCorridorEndMoved(c.path, c.count, c.visited[:visited])
 	c.target = result
+	c.changes++
 	return nil
 }
 
@@ -461,6 +594,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 // (dtPathCorridor::fixPathStart). The placeholder makes IsValid fail, which
 // asks for a replan.
 func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
+	c.changes++
 	c.position = safePos
 	if c.count > 0 && c.count < 3 {
 		c.path[2] = c.path[c.count-1]
@@ -491,17 +625,20 @@ func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *qu
 	case n == c.count:
 		return nil
 	case n == 0:
+		c.changes++
 		c.position = safePos
 		c.path[0] = safeRef
 		c.count = 1
 	default:
 		c.count = n
+		c.changes++
 	}
 	target, err := q.ClosestPointOnPolyBoundary(c.path[c.count-1], c.target)
 	if err != nil {
 		return fmt.Errorf("crowd: trim invalid path: %w", err)
 	}
 	c.target = target
+	c.changes++
 	return nil
 }
 
@@ -538,7 +675,8 @@ func (c *Corridor) LastPoly() navmesh.Ref {
 }
 
 // Path returns the corridor's polygons. The slice aliases the corridor and
-// changes with it.
+// changes with it; do not write to it (FindCorners remembers its answer
+// until a method changes the corridor).
 func (c *Corridor) Path() []navmesh.Ref { return c.path[:c.count] }
 
 // PathCount returns the number of polygons in the corridor.

@@ -321,6 +321,7 @@ func TestCorridorDoesNotAllocate(t *testing.T) {
 		_ = c.SetCorridor(f.end, f.path)
 		n, _ := c.FindCorners(f.query, corners)
 		_ = c.OptimizePathVisibility(corners[n-1].Pos, 18, f.query, f.filter)
+		_ = c.OptimizePathVisibilityAfter(corners[n-1].Pos, 18, 0.3, f.query, f.filter)
 		_, _ = c.OptimizePathTopology(f.query, f.filter)
 		_ = c.MovePosition(geom.Add(c.Position(), step), f.query, f.filter)
 		_ = c.MoveTargetPosition(geom.Add(c.Target(), step), f.query, f.filter)
@@ -427,5 +428,217 @@ func TestCorridorOptimizeVisibilityOnePolygon(t *testing.T) {
 		n := MergeCorridorStartShortcut(path, 1, shortcut[:hit.PathCount])
 		assert.Equal(t, path[:n], c.Path())
 		assert.Equal(t, f.start, c.Position())
+	}
+}
+
+// TestCorridorOptimizePathVisibilityAfter loads a corridor with a detour
+// (the start polygon, its neighbour 81 and back) that a 5 m ray towards
+// the third corner shortcuts, after a ray that a closed filter stopped:
+// the next ray is skipped while the agent stands within minMove of where
+// that one started and looks at the same corner in the same mesh, and is
+// cast otherwise.
+func TestCorridorOptimizePathVisibilityAfter(t *testing.T) {
+	f := newDungeonFixture(t)
+	detour := append([]navmesh.Ref{f.path[0], f.path[0]&^0xfffff | 81}, f.path...)
+	closed := query.NewFilter()
+	closed.IncludeFlags = 0
+	var next geom.Vec3
+	prepare := func(t *testing.T) *Corridor {
+		c, err := NewCorridor(256)
+		require.NoError(t, err)
+		c.Reset(f.startRef, f.start)
+		require.NoError(t, c.SetCorridor(f.end, detour))
+		corners := make([]query.StraightPathPoint, 4)
+		n, err := c.FindCorners(f.query, corners)
+		require.NoError(t, err)
+		require.Equal(t, 3, n)
+		next = corners[n-1].Pos
+		// A ray the closed filter stops: nothing changes, the ray is recorded.
+		require.NoError(t, c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, closed))
+		require.Equal(t, len(detour), c.PathCount())
+		return c
+	}
+	kept, shortcut := len(detour), len(f.path)
+	tests := []struct {
+		name string
+		call func(t *testing.T, c *Corridor) error
+		want int
+	}{
+		{"same place and corner", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, kept},
+		{"minMove 0", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(next, 5, 0, f.query, f.filter)
+		}, shortcut},
+		{"every tick", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibility(next, 5, f.query, f.filter)
+		}, shortcut},
+		{"other corner", func(t *testing.T, c *Corridor) error {
+			return c.OptimizePathVisibilityAfter(geom.Add(next, geom.Vec3{0.001, 0, 0}), 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		// A move would drop the detour; the position is set instead.
+		{"moved less", func(t *testing.T, c *Corridor) error {
+			c.position = geom.Add(f.start, geom.Vec3{-0.1, 0, 0})
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, kept},
+		{"moved more", func(t *testing.T, c *Corridor) error {
+			c.position = geom.Add(f.start, geom.Vec3{-0.1, 0, 0})
+			return c.OptimizePathVisibilityAfter(next, 5, 0.05, f.query, f.filter)
+		}, shortcut},
+		{"reloaded", func(t *testing.T, c *Corridor) error {
+			require.NoError(t, c.SetCorridor(f.end, detour))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		{"reset", func(t *testing.T, c *Corridor) error {
+			c.Reset(f.startRef, f.start)
+			require.NoError(t, c.SetCorridor(f.end, detour))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+		{"mesh changed", func(t *testing.T, c *Corridor) error {
+			far := f.path[len(f.path)-1]
+			flags, err := f.mesh.PolyFlags(far)
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(far, flags))
+			return c.OptimizePathVisibilityAfter(next, 5, 0.5, f.query, f.filter)
+		}, shortcut},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := prepare(t)
+			require.NoError(t, tt.call(t, c))
+			assert.Equal(t, tt.want, c.PathCount())
+			if tt.want == shortcut {
+				assert.Equal(t, walkPath, polyIndices(c.Path()))
+			}
+		})
+	}
+
+	c := prepare(t)
+	for _, bad := range []float32{-1, float32(math.NaN()), float32(math.Inf(1))} {
+		assert.ErrorIs(t, c.OptimizePathVisibilityAfter(next, 5, bad, f.query, f.filter), ErrInvalidParam, "%v", bad)
+	}
+	assert.Equal(t, kept, c.PathCount())
+}
+
+// TestCorridorMoveStandingStill moves a corridor to where it stands (as
+// a crowd does with an agent that stands still) and compares with the same
+// move on a copy that remembers nothing: the same position, path and error,
+// whichever move and whether or not the move is skipped.
+func TestCorridorMoveStandingStill(t *testing.T) {
+	f := newDungeonFixture(t)
+	loop := append([]navmesh.Ref{f.path[0], f.path[0]&^0xfffff | 81}, f.path...)
+	moves := map[string]func(c *Corridor, pos geom.Vec3) error{
+		"move":         func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, f.filter) },
+		"to surface":   func(c *Corridor, pos geom.Vec3) error { return c.MovePositionToSurface(pos, f.query, f.filter) },
+		"no farther":   func(c *Corridor, pos geom.Vec3) error { return c.MovePositionNoFarther(pos, f.query, f.filter, true) },
+		"nil filter":   func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, nil) },
+		"other filter": func(c *Corridor, pos geom.Vec3) error { return c.MovePosition(pos, f.query, query.NewFilter()) },
+	}
+	tests := []struct {
+		name    string
+		path    []navmesh.Ref
+		offset  geom.Vec3 // from where the agent stands
+		skipped bool
+	}{
+		{"same point", f.path, geom.Vec3{}, true},
+		{"other height", f.path, geom.Vec3{0, 0.7, 0}, true},
+		{"NaN height", f.path, geom.Vec3{0, float32(math.NaN()), 0}, false},
+		{"moved", f.path, geom.Vec3{0.05, 0, 0}, false},
+		{"first polygon again later", loop, geom.Vec3{}, false},
+	}
+	for _, tt := range tests {
+		for name, move := range moves {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				c := newWalkCorridor(t, f)
+				require.NoError(t, c.MovePosition(geom.Add(f.start, geom.Vec3{0.3, 0, -0.2}), f.query, f.filter))
+				require.NoError(t, c.SetCorridor(f.end, tt.path))
+				pos := geom.Add(c.Position(), tt.offset)
+				fresh, err := NewCorridor(256)
+				require.NoError(t, err)
+				fresh.Reset(c.path[0], c.Position())
+				require.NoError(t, fresh.SetCorridor(c.Target(), c.Path()))
+				require.Equal(t, insidePoint{}, fresh.inside)
+
+				assert.Equal(t, tt.skipped && name != "nil filter", c.standsStill(pos, f.query, filterOf(name, f.filter)))
+				gotErr, wantErr := move(c, pos), move(fresh, pos)
+				assert.Equal(t, wantErr, gotErr)
+				assert.Equal(t, fresh.Position(), c.Position())
+				assert.Equal(t, fresh.Path(), c.Path())
+			})
+		}
+	}
+}
+
+// filterOf returns the filter TestCorridorMoveStandingStill's move name uses.
+func filterOf(name string, filter *query.Filter) *query.Filter {
+	switch name {
+	case "nil filter":
+		return nil
+	case "other filter":
+		return query.NewFilter()
+	}
+	return filter
+}
+
+// TestCorridorFindCornersMemory asks for the corners twice with a change
+// between (or none): the second answer is the remembered one (marked here
+// to tell) only while nothing changed, and is always what a corridor that
+// remembers nothing finds.
+func TestCorridorFindCornersMemory(t *testing.T) {
+	f := newDungeonFixture(t)
+	marker := query.StraightPathPoint{Pos: geom.Vec3{1, 2, 3}, Ref: 12345}
+	tests := []struct {
+		name       string
+		change     func(t *testing.T, c *Corridor)
+		size       int
+		remembered bool
+	}{
+		{"nothing", func(*testing.T, *Corridor) {}, 4, true},
+		{"stands still", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MovePosition(c.Position(), f.query, f.filter))
+		}, 4, true},
+		{"other buffer", func(*testing.T, *Corridor) {}, 3, false},
+		{"moved", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MovePosition(geom.Add(c.Position(), geom.Vec3{0.2, 0, 0}), f.query, f.filter))
+		}, 4, false},
+		{"target moved", func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MoveTargetPosition(geom.Add(c.Target(), geom.Vec3{0.2, 0, 0}), f.query, f.filter))
+		}, 4, false},
+		{"reloaded", func(t *testing.T, c *Corridor) { require.NoError(t, c.SetCorridor(f.end, f.path)) }, 4, false},
+		{"start fixed", func(t *testing.T, c *Corridor) { c.FixPathStart(c.FirstPoly(), c.Position()) }, 4, false},
+		{"mesh changed", func(t *testing.T, c *Corridor) {
+			flags, err := f.mesh.PolyFlags(f.path[3])
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(f.path[3], flags))
+		}, 4, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newWalkCorridor(t, f)
+			require.NoError(t, c.MovePosition(geom.Add(f.start, geom.Vec3{0.3, 0, -0.2}), f.query, f.filter))
+			first := make([]query.StraightPathPoint, 4)
+			n, err := c.FindCorners(f.query, first)
+			require.NoError(t, err)
+			require.Equal(t, 3, n)
+			c.memo.corners[0] = marker
+
+			tt.change(t, c)
+			got := make([]query.StraightPathPoint, tt.size)
+			n, err = c.FindCorners(f.query, got)
+			require.NoError(t, err)
+			if tt.remembered {
+				assert.Equal(t, marker, got[0])
+				got[0] = first[0]
+			}
+			fresh, err := NewCorridor(256)
+			require.NoError(t, err)
+			fresh.Reset(c.FirstPoly(), c.Position())
+			require.NoError(t, fresh.SetCorridor(c.Target(), c.Path()))
+			want := make([]query.StraightPathPoint, tt.size)
+			wantN, err := fresh.FindCorners(f.query, want)
+			require.NoError(t, err)
+			assert.Equal(t, wantN, n)
+			assert.Equal(t, want[:wantN], got[:n])
+		})
 	}
 }

@@ -10,17 +10,18 @@ import (
 // modified once a Snapshot holds it: a writer that changes links, flags or
 // areas publishes a new *Tile for the slot. Treat every field as read-only.
 type Tile struct {
-	// Data is the tile content given to AddTile; the Mesh never modifies it.
-	Data *TileData
-	// Header is &Data.Header.
-	Header *TileHeader
+	// The fields every polygon lookup reads come first, in one cache line:
+	// the salt TileAndPoly checks, then the polygons, their vertices and
+	// links.
+	salt  uint32
+	index uint32
+	// Polys are this version's own copy of Data.Polys, with FirstLink, Flags
+	// and area set.
+	Polys []Poly
 	// Verts are the polygon vertices [Units: world units]. They are
 	// Data.Verts, except in a tile with off-mesh connections whose end points
 	// were snapped onto the mesh while linking: such a version owns a copy.
 	Verts []mgl32.Vec3
-	// Polys are this version's own copy of Data.Polys, with FirstLink, Flags
-	// and area set.
-	Polys []Poly
 	// Links are this version's links (len == Header.MaxLinkCount); unused
 	// links are chained in an internal free list.
 	Links []Link
@@ -30,13 +31,15 @@ type Tile struct {
 	DetailVerts []mgl32.Vec3
 	// DetailTris is Data.DetailTris.
 	DetailTris []DetailTri
+	// Data is the tile content given to AddTile; the Mesh never modifies it.
+	Data *TileData
+	// Header is &Data.Header.
+	Header *TileHeader
 	// BVTree is Data.BVTree.
 	BVTree []BVNode
 	// OffMeshConnections is Data.OffMeshConnections.
 	OffMeshConnections []OffMeshConnection
 
-	salt          uint32
-	index         uint32
 	linksFreeList uint32
 	// components keeps the version's tile components (see
 	// computeConnectivity); every version has its own.
