@@ -66,6 +66,12 @@ type CollisionResolve struct {
 	neighbours      [][maxContacts]int32
 	walls           []nearWalls
 	waits           []bool
+	// afoot says which agents the passes move (onFoot), displacements
+	// each one's push of the last pass (components.AgentState's
+	// Displacement, written with the positions), so that the passes read
+	// and write dense arrays only.
+	afoot         []bool
+	displacements []geom.Vec3
 
 	// The obstacle bodies each agent may be pushed out of, and how far
 	// they may still push it this tick.
@@ -119,7 +125,10 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.bodyBudget = make([]float32, n, n+n/2)
 		s.origins = make([]geom.Vec3, n, n+n/2)
 		s.pushLimits = make([]float32, n, n+n/2)
+		s.afoot = make([]bool, n, n+n/2)
+		s.displacements = make([]geom.Vec3, n, n+n/2)
 	}
+	s.afoot, s.displacements = s.afoot[:n], s.displacements[:n]
 	s.origins, s.pushLimits = s.origins[:n], s.pushLimits[:n]
 	if w := s.workerCount(); len(s.bodyScratch) < w {
 		s.bodyScratch = make([]bodyScratch, w)
@@ -143,7 +152,9 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 // writePositions gives agents[begin:end] on foot their pushed positions.
 func (s *CollisionResolve) writePositions(worker, begin, end int) {
 	for i := begin; i < end; i++ {
-		if a := &s.agents[i]; onFoot(a) {
+		if s.afoot[i] {
+			a := &s.agents[i]
+			a.state.Displacement = s.displacements[i]
 			*a.position = components.Position(s.positions[i])
 		}
 	}
@@ -173,9 +184,10 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		s.waits[i] = waiting(a)
+		s.afoot[i] = onFoot(a)
 		list := &s.neighbours[i]
 		count := 0
-		if onFoot(a) {
+		if s.afoot[i] {
 			for _, nb := range a.neighbours.Slice() {
 				if j := s.table.lookup(nb.Entity); j >= 0 {
 					list[count] = int32(j)
@@ -211,9 +223,8 @@ func (s *CollisionResolve) prepare(worker, begin, end int) {
 // positions of the pass before.
 func (s *CollisionResolve) displace(worker, begin, end int) {
 	for i := begin; i < end; i++ {
-		a := &s.agents[i]
 		pos := s.positions[i]
-		if !onFoot(a) {
+		if !s.afoot[i] {
 			s.next[i] = pos
 			continue
 		}
@@ -242,7 +253,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 				penetration = penetration * 0.5 * collisionResolveFactor
 			case dist < 0.0001:
 				// On top of each other: part sideways, each its own way.
-				desired := a.velocity.Desired
+				desired := s.agents[i].velocity.Desired
 				if i > int(j) {
 					diff = geom.Vec3{-desired[2], 0, desired[0]}
 				} else {
@@ -280,7 +291,7 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 				w.touch(next[0], next[2], 1-s.contactSet)
 			}
 		}
-		a.state.Displacement = disp
+		s.displacements[i] = disp
 		s.next[i] = next
 	}
 }
