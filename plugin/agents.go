@@ -240,9 +240,10 @@ func (p *Plugin) Spawn(world *ecs.World, pos geom.Vec3, params components.AgentP
 // The world stores an archetype's components in creation order, and the
 // crowd's stages visit the agents in that order: neighbours that are near
 // in memory too, and agents on the same tiles one after another, make a
-// large crowd's ticks much cheaper (a fifth to a quarter less CPU for
-// 10,000 agents spread over a square kilometre in BenchmarkCrowdAvoidance)
-// than a scattered spawn order would. Each
+// large crowd's ticks much cheaper (a fifth less CPU and wall time for
+// 10,000 agents spread over a square kilometre than the same agents
+// spawned one by one in a scattered order: benchmarks'
+// BenchmarkCrowdSpawnOrder) than a scattered spawn order would. Each
 // agent's entity is still dst[len(dst)+i] for specs[i]; what depends on
 // the creation order is which entity ID each agent gets and the order the
 // crowd visits agents in (which agent's path request is served first, the

@@ -1,0 +1,99 @@
+package benchmarks
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/plugin"
+	"github.com/mlange-42/arche/ecs"
+)
+
+// BenchmarkCrowdSpawnOrder measures what plugin.Plugin.SpawnBatch's
+// spatial creation order is worth: the 10,000 local trips of
+// BenchmarkCrowdAvoidance's big-world crowd (ORCA, 2 workers), spawned
+// once with SpawnBatch (entities along a Hilbert curve of the positions)
+// and once with Spawn in the trips' order (scattered over the level, as
+// the world then stores them). One op is one tick; every 600 ticks the
+// crowd starts anew (outside the timer). cpu-ms is the process's CPU time
+// per tick, as in BenchmarkCrowdAvoidance.
+func BenchmarkCrowdSpawnOrder(b *testing.B) {
+	mesh, trips := avoidanceCrowd(b, "bigworld", 10000)
+	for _, batch := range []bool{true, false} {
+		name := "spawn-batch"
+		if !batch {
+			name = "spawn-one-by-one"
+		}
+		b.Run(name, func(b *testing.B) {
+			presets := components.NewAvoidancePresets()
+			presets.List[components.DefaultAgentParams().AvoidancePreset] = crowd.ORCAPreset()
+			config := plugin.Config{Mesh: mesh, Workers: 2, AvoidancePresets: presets.List[:]}
+			var run *crowdRun
+			var cpu time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				if i%crowdTicks == 0 {
+					b.StopTimer()
+					if run != nil {
+						run.plugin.Schedule().Finalize(run.world)
+					}
+					var err error
+					if batch {
+						run, err = newCrowdRunConfig(trips, config)
+					} else {
+						run, err = newCrowdRunOneByOne(trips, config)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					runtime.GC()
+					b.StartTimer()
+				}
+				before := processCPUTime()
+				if err := run.plugin.Step(run.world, crowdDt); err != nil {
+					b.Fatal(err)
+				}
+				cpu += processCPUTime() - before
+			}
+			b.StopTimer()
+			if run != nil {
+				run.plugin.Schedule().Finalize(run.world)
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms")
+		})
+	}
+}
+
+// newCrowdRunOneByOne is newCrowdRunConfig with the agents spawned one by
+// one (plugin.Plugin.Spawn), so that the world stores them in the trips'
+// order.
+func newCrowdRunOneByOne(trips []crowdTrip, config plugin.Config) (*crowdRun, error) {
+	config.MaxAgents = len(trips)
+	filter := crowdFilter()
+	config.Filters = append(config.Filters[:0:0], filter)
+	p, err := plugin.New(config)
+	if err != nil {
+		return nil, err
+	}
+	world := ecs.NewWorld()
+	if err := p.Install(&world); err != nil {
+		return nil, err
+	}
+	agents := make([]ecs.Entity, len(trips))
+	for i, trip := range trips {
+		if agents[i], err = p.Spawn(&world, trip.start, components.DefaultAgentParams()); err != nil {
+			p.Schedule().Finalize(&world)
+			return nil, fmt.Errorf("agent %d: %w", i, err)
+		}
+	}
+	for i, e := range agents {
+		if err := p.RequestMoveTarget(&world, e, trips[i].target); err != nil {
+			p.Schedule().Finalize(&world)
+			return nil, fmt.Errorf("agent %d: %w", i, err)
+		}
+	}
+	return &crowdRun{world: &world, plugin: p, agents: agents, trips: trips}, nil
+}
