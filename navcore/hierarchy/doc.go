@@ -53,10 +53,11 @@
 //
 // Options.RegionSize adds a level above the clusters (squares of clusters
 // whose border nodes are joined by the cheapest ways over the cluster
-// level inside them): long searches then close 40 % fewer nodes, but each
-// costs more, the hierarchy takes a tenth more memory (over a quarter of
-// the tile arrays on the generated level) and a tile change costs twice as
-// much, so it is off by default.
+// level inside them): long searches then close a quarter fewer nodes, but
+// each costs more (long searches took 66 against 76 µs in one run and 104
+// against 76 in the next), the hierarchy takes a tenth more memory (over a
+// quarter of the tile arrays on the generated level) and a tile change
+// costs twice as much, so it is off by default.
 
 // # What it is like
 //
@@ -97,29 +98,33 @@
 //
 // Measured on the 1 km level of internal/bigworld (2809 tiles of 19.2 m,
 // 39,381 polygons, 2000 boxes; benchmarks/hierarchy_bench_test.go and this
-// package's bench_test.go; one run on 2 December 2026 on the quiet 2-vCPU
-// development machine, the least of 3 runs of each benchmark):
+// package's bench_test.go; one run on 2 December 2026, 04:15 UTC, on the
+// 2-vCPU development machine, the least of 3 runs of each benchmark; raw
+// output in benchmarks/results-2026-12-02-session21.txt):
 //
-//   - Build: 42 ms on 2 workers, landmarks included.
+//   - Build: 47 ms on 2 workers, landmarks and the connected components
+//     included.
 //   - Memory: about 2.5 MB, 24.6 % of its tile arrays
 //     (TestMemoryUnderAQuarterOfTheMesh) and a fifth of the navmesh's heap.
-//   - A tile change (a tile swapped for a new version of itself): 0.28 ms
+//   - A tile change (a tile swapped for a new version of itself): 0.29 ms
 //     to update, 4 tile graphs and 2 cluster graphs rebuilt (a flag edit
 //     0.18 ms); the landmarks then follow on the hierarchy's goroutine.
 //   - Searches (BenchmarkFindPath, CPU per search): for pairs more than
-//     500 m apart 135 µs against 845 µs for FindPath with a node pool that
-//     finishes them, 6.3 times less (about 400 nodes closed, joins of
-//     stitched corridors included, instead of 4100; 7.4 times, 114 µs, with
-//     the region level, Options.RegionSize 2, which takes 2.8 MB); 100 to
-//     500 m apart 3.8 times less (57 against 217 µs); under 100 m the same
-//     (12 µs); random pairs as they come (most out of reach of each other,
-//     roofs being islands) 15 times less. Corridors cost what A*'s do
-//     (0.2 % less on average: a node per portal).
+//     500 m apart 76 µs against 939 µs for FindPath with a node pool that
+//     finishes them, 12 times less (270 nodes closed, joins of stitched
+//     corridors included, instead of about 4100); 100 to 500 m apart 6.8
+//     times less (49 against 335 µs); random pairs as they come (most out
+//     of reach of each other, roofs being islands) 23 times less (58
+//     against 1320 µs); under 100 m about the same (15 against 12 µs in
+//     that run, 9 against 12 in one a quarter of an hour earlier: this
+//     machine's figures move by a fifth from minute to minute). Corridors
+//     cost what A*'s do (0.2 % less on average: a node per portal).
 //   - The crowd (benchmarks' BenchmarkCrowdHierarchy, 1000 agents sent
 //     over 300 m): with a budget of 2000 iterations a tick every agent has
-//     its path after 89 ticks on average, against half of them after 600
-//     ticks with A*, for half the path-queue time a tick (0.66 against
-//     1.22 ms).
+//     its path after 67 ticks on average, against 54 % of them after 600
+//     ticks with A*, for a third of the path-queue time a tick (0.46
+//     against 1.37 ms); with the reference's budget of 100, 25 % against
+//     2 % after 600 ticks.
 //
 // # Use
 //
