@@ -235,6 +235,13 @@ func newCrowdRun(mesh *navmesh.Mesh, trips []crowdTrip, workers int, reference b
 // newCrowdRunConfig is newCrowdRun with the plugin's config given: its
 // MaxAgents and Filters are set to the trips' and the crowd's filter.
 func newCrowdRunConfig(trips []crowdTrip, config plugin.Config) (*crowdRun, error) {
+	return newCrowdRunSpawned(trips, config, true)
+}
+
+// newCrowdRunSpawned is newCrowdRunConfig with the agents spawned in one
+// batch (plugin.Plugin.SpawnBatch: in spatial order) or, without batch,
+// one by one (plugin.Plugin.Spawn: in the trips' order).
+func newCrowdRunSpawned(trips []crowdTrip, config plugin.Config, batch bool) (*crowdRun, error) {
 	config.MaxAgents = len(trips)
 	config.Filters = []query.Filter{crowdFilter()}
 	p, err := plugin.New(config)
@@ -249,7 +256,17 @@ func newCrowdRunConfig(trips []crowdTrip, config plugin.Config) (*crowdRun, erro
 	for i, trip := range trips {
 		specs[i] = plugin.AgentSpec{Position: trip.start, Params: components.DefaultAgentParams()}
 	}
-	agents, err := p.SpawnBatch(&world, specs, nil)
+	var agents []ecs.Entity
+	if batch {
+		agents, err = p.SpawnBatch(&world, specs, nil)
+	} else {
+		agents = make([]ecs.Entity, len(specs))
+		for i := range specs {
+			if agents[i], err = p.Spawn(&world, specs[i].Position, specs[i].Params); err != nil {
+				break
+			}
+		}
+	}
 	if err != nil {
 		p.Schedule().Finalize(&world)
 		return nil, err

@@ -1,7 +1,6 @@
 package benchmarks
 
 import (
-	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -9,7 +8,6 @@ import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/plugin"
-	"github.com/mlange-42/arche/ecs"
 )
 
 // BenchmarkCrowdSpawnOrder measures what plugin.Plugin.SpawnBatch's
@@ -41,12 +39,7 @@ func BenchmarkCrowdSpawnOrder(b *testing.B) {
 						run.plugin.Schedule().Finalize(run.world)
 					}
 					var err error
-					if batch {
-						run, err = newCrowdRunConfig(trips, config)
-					} else {
-						run, err = newCrowdRunOneByOne(trips, config)
-					}
-					if err != nil {
+					if run, err = newCrowdRunSpawned(trips, config, batch); err != nil {
 						b.Fatal(err)
 					}
 					runtime.GC()
@@ -65,35 +58,4 @@ func BenchmarkCrowdSpawnOrder(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms")
 		})
 	}
-}
-
-// newCrowdRunOneByOne is newCrowdRunConfig with the agents spawned one by
-// one (plugin.Plugin.Spawn), so that the world stores them in the trips'
-// order.
-func newCrowdRunOneByOne(trips []crowdTrip, config plugin.Config) (*crowdRun, error) {
-	config.MaxAgents = len(trips)
-	filter := crowdFilter()
-	config.Filters = append(config.Filters[:0:0], filter)
-	p, err := plugin.New(config)
-	if err != nil {
-		return nil, err
-	}
-	world := ecs.NewWorld()
-	if err := p.Install(&world); err != nil {
-		return nil, err
-	}
-	agents := make([]ecs.Entity, len(trips))
-	for i, trip := range trips {
-		if agents[i], err = p.Spawn(&world, trip.start, components.DefaultAgentParams()); err != nil {
-			p.Schedule().Finalize(&world)
-			return nil, fmt.Errorf("agent %d: %w", i, err)
-		}
-	}
-	for i, e := range agents {
-		if err := p.RequestMoveTarget(&world, e, trips[i].target); err != nil {
-			p.Schedule().Finalize(&world)
-			return nil, fmt.Errorf("agent %d: %w", i, err)
-		}
-	}
-	return &crowdRun{world: &world, plugin: p, agents: agents, trips: trips}, nil
 }

@@ -652,16 +652,7 @@ func (s *Searcher) expand(u int32) {
 		}
 		// A port entered from another cluster: through the cluster's
 		// graph to the ports beyond its other boundary ports.
-		c, links := v.clusters[number], v.links[number]
-		first, end := c.edgesOf(int(node))
-		for k := first; k < end; k++ {
-			e := &c.edges[k]
-			twins := links.twinsOf(int(e.to))
-			for i := range twins {
-				t := &twins[i]
-				s.reachClusterNode(t.cluster, t.node, nil, cost+e.cost+t.cost, u, int32(k))
-			}
-		}
+		s.crossCluster(u, number, node, cost)
 		return
 	}
 	slot, p := s.origins[u].a, s.origins[u].b
@@ -801,8 +792,15 @@ func (s *Searcher) expandGoalPort(u int32, entry *slotEntry, p uint32, cost floa
 	if int32(p) >= entry.graph.boundaryPorts {
 		return // not entered from another cluster (cannot happen)
 	}
-	c, links := s.v.clusters[s.goalCluster], s.v.links[s.goalCluster]
-	first, end := c.edgesOf(int(entry.boundaryBase + p))
+	s.crossCluster(u, s.goalCluster, entry.boundaryBase+p, cost)
+}
+
+// crossCluster relaxes the ways from node u, node node of cluster number
+// entered from another cluster at cost, through the cluster's graph to
+// the ports beyond its other boundary ports.
+func (s *Searcher) crossCluster(u int32, number, node uint32, cost float32) {
+	c, links := s.v.clusters[number], s.v.links[number]
+	first, end := c.edgesOf(int(node))
 	for k := first; k < end; k++ {
 		e := &c.edges[k]
 		twins := links.twinsOf(int(e.to))
