@@ -328,15 +328,32 @@ func TestAgentTypesStayOnOwnMesh(t *testing.T) {
 	assert.Positive(t, run.reached[1], "no large agent reached its target")
 	if longtest.Enabled() {
 		assert.GreaterOrEqual(t, run.reached[0], run.reachable[0]/2)
-		// Ogres of radius 1.2 jam in the dungeon's corridors even alone (15
-		// of 48 in reach arrive in 60 s); among the soldiers they must keep
-		// at least half that progress.
-		alone := newTypedCrowd(t, twoTypeConfig(small, large, 2, 300), []int{0, counts[1]}, 21)
-		defer alone.plugin.Schedule().Finalize(alone.world)
-		baseline := runTypedCrowd(t, alone, ticks, 5)
-		t.Logf("the large agents alone: reached %d (%d in reach)", baseline.reached[1], baseline.reachable[1])
-		assert.Zero(t, baseline.offMesh[1])
-		assert.GreaterOrEqual(t, 2*run.reached[1], baseline.reached[1], "the large agents lost more than half their progress among the small ones")
+	}
+	if longtest.Enabled() && !longtest.Race {
+		// Ogres of radius 1.2 jam in the dungeon's corridors even alone
+		// (12 to 22 of about 50 in reach arrive in 60 s, by seed); among
+		// the soldiers they must keep at least half that progress, summed
+		// over four seeds: one seed's arrivals move by half with any change
+		// of order (seed 21: 9 among the soldiers and 20 alone; seed 24: 17
+		// and 12). Behaviour does not depend on the race detector, so its
+		// pass skips these runs.
+		mixed, alone := run.reached[1], 0
+		for seed := uint64(21); seed < 25; seed++ {
+			if seed != 21 {
+				m := newTypedCrowd(t, twoTypeConfig(small, large, 2, 300), counts, seed)
+				r := runTypedCrowd(t, m, ticks, 5)
+				m.plugin.Schedule().Finalize(m.world)
+				assert.Zero(t, r.offMesh[0]+r.offMesh[1], "seed %d: agent-ticks off their own mesh", seed)
+				mixed += r.reached[1]
+			}
+			a := newTypedCrowd(t, twoTypeConfig(small, large, 2, 300), []int{0, counts[1]}, seed)
+			baseline := runTypedCrowd(t, a, ticks, 5)
+			a.plugin.Schedule().Finalize(a.world)
+			assert.Zero(t, baseline.offMesh[1], "seed %d: the large agents alone off their mesh", seed)
+			alone += baseline.reached[1]
+		}
+		t.Logf("the large agents over seeds 21-24: reached %d among the small ones, %d alone", mixed, alone)
+		assert.GreaterOrEqual(t, 2*mixed, alone, "the large agents lost more than half their progress among the small ones")
 	}
 }
 
