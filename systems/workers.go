@@ -10,14 +10,15 @@ import (
 // MaxWorkers bounds the goroutines of a Workers pool.
 const MaxWorkers = 256
 
-// workChunk is the fewest agents a worker takes at a time; a job is cut
-// into about chunksPerWorker chunks per worker, so that a worker that finds
-// its agents cheap takes over more of them without the claims themselves
-// (an atomic operation on a shared counter each) costing much. Which worker
-// gets which agent does not change any result, only the load balance.
+// workChunk is the fewest agents a worker takes at a time. A claim takes
+// 1/guidedShare of what is left per worker (guided self-scheduling): large
+// chunks first, so that the claims themselves (an atomic operation on a
+// shared counter each) cost little, and small ones at the end, so that the
+// workers finish together. Which worker gets which agent does not change
+// any result, only the load balance.
 const (
-	workChunk       = 16
-	chunksPerWorker = 8
+	workChunk   = 16
+	guidedShare = 2
 )
 
 // Spin budgets, in rounds of checking an atomic and yielding the processor:
@@ -48,7 +49,7 @@ type Workers struct {
 	mu     sync.Mutex // guards the job description below
 	job    func(worker, begin, end int)
 	total  int
-	chunk  int    // agents per claim
+	chunk  int    // the fewest agents per claim
 	active int    // workers allowed on the job: helpers 1..active-1
 	gen    uint32 // numbers the jobs
 
@@ -125,20 +126,21 @@ func (w *Workers) help(worker int) uint32 {
 	job, total, chunk, active, gen := w.job, w.total, w.chunk, w.active, w.gen
 	w.mu.Unlock()
 	if job != nil && worker < active {
-		w.work(job, worker, total, chunk, gen)
+		w.work(job, worker, total, chunk, active*guidedShare, gen)
 	}
 	return gen
 }
 
-// work claims chunks of job gen and runs them until none is left.
-func (w *Workers) work(job func(worker, begin, end int), worker, total, chunk int, gen uint32) {
+// work claims chunks of job gen and runs them until none is left: each
+// claim takes 1/share of the agents left, at least chunk of them.
+func (w *Workers) work(job func(worker, begin, end int), worker, total, chunk, share int, gen uint32) {
 	for {
 		c := w.claim.Load()
 		begin := int(uint32(c))
 		if uint32(c>>32) != gen || begin >= total {
 			return
 		}
-		end := min(begin+chunk, total)
+		end := min(begin+max(chunk, (total-begin)/share), total)
 		if !w.claim.CompareAndSwap(c, uint64(gen)<<32|uint64(end)) {
 			continue
 		}
@@ -180,7 +182,7 @@ func (w *Workers) runChunks(workers, total, minChunk int, job func(worker, begin
 		return
 	}
 	active := min(workers, w.count)
-	chunk := max(minChunk, total/(active*chunksPerWorker))
+	chunk := minChunk
 
 	w.mu.Lock()
 	w.gen++
@@ -196,7 +198,7 @@ func (w *Workers) runChunks(workers, total, minChunk int, job func(worker, begin
 		}
 	}
 
-	w.work(job, 0, total, chunk, gen)
+	w.work(job, 0, total, chunk, active*guidedShare, gen)
 	for spin := 0; spin < callerSpinRounds && w.completed.Load() < int64(total); spin++ {
 		runtime.Gosched()
 	}
