@@ -33,17 +33,18 @@ type BoundaryUpdate struct {
 	scratch [][maxNeighbourCandidates]uint32
 	// bodies holds each agent's position and height, indexed like the
 	// agent table, for the neighbour checks.
-	bodies  []body
-	job     func(worker, begin, end int)
-	bodyJob func(worker, begin, end int)
+	bodies []body
+
+	bodyJob, wallJob, neighbourJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *BoundaryUpdate) Initialize(world *ecs.World) {
 	s.init(world)
 	s.gridRes = generic.NewResource[components.ProximityGrid](world)
-	s.job = s.updateAgents
 	s.bodyJob = s.fillBodies
+	s.wallJob = s.updateWalls
+	s.neighbourJob = s.updateNeighbours
 }
 
 // Finalize does nothing.
@@ -58,9 +59,25 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 	if n := s.workerCount(); len(s.scratch) < n {
 		s.scratch = make([][maxNeighbourCandidates]uint32, n)
 	}
-	s.grid.Clear()
 	s.bodies = slices.Grow(s.bodies[:0], len(s.agents))[:len(s.agents)]
 	s.parallel(s.bodyJob)
+	// The walls do not need the grid: the caller fills it while the other
+	// workers start on them.
+	s.workers.runBeside(s.fillGrid, s.workerCount(), len(s.agents), s.wallJob)
+	s.parallel(s.neighbourJob)
+}
+
+// fillBodies copies the bodies of agents[begin:end].
+func (s *BoundaryUpdate) fillBodies(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		s.bodies[i] = body{position: a.position.Vec3(), height: a.params.Height, radius: a.params.Radius, entity: a.entity}
+	}
+}
+
+// fillGrid puts every body into the proximity grid and indexes it.
+func (s *BoundaryUpdate) fillGrid() {
+	s.grid.Clear()
 	for i := range s.bodies {
 		b := &s.bodies[i]
 		p, r := &b.position, b.radius
@@ -72,37 +89,39 @@ func (s *BoundaryUpdate) Update(world *ecs.World) {
 	// Sorted by cell, the grid answers the queries below several times
 	// faster, with the same results.
 	s.grid.Index()
-	s.parallel(s.job)
 }
 
-// fillBodies copies the bodies of agents[begin:end].
-func (s *BoundaryUpdate) fillBodies(worker, begin, end int) {
+// updateWalls gathers the wall segments of agents[begin:end] again where
+// they are stale.
+func (s *BoundaryUpdate) updateWalls(worker, begin, end int) {
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
-		s.bodies[i] = body{position: a.position.Vec3(), height: a.params.Height, radius: a.params.Radius, entity: a.entity}
+		if !walking(a) {
+			continue // a returning agent stands off the navmesh: no walls
+		}
+		q := s.query(worker, a.params)
+		filter := s.filter(a.params)
+		pos := a.position.Vec3()
+		queryRange := a.params.CollisionQueryRange
+		updateThreshold := queryRange * 0.25
+		if geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
+			!a.boundary.IsValid(q, filter) {
+			_ = a.boundary.Update(a.corridor.FirstPoly(), pos, queryRange, q, filter)
+		}
 	}
 }
 
-func (s *BoundaryUpdate) updateAgents(worker, begin, end int) {
+// updateNeighbours lists the nearest neighbours of agents[begin:end].
+func (s *BoundaryUpdate) updateNeighbours(worker, begin, end int) {
 	ids := s.scratch[worker][:]
 	for i := begin; i < end; i++ {
 		a := &s.agents[i]
 		if !onFoot(a) {
 			continue
 		}
-		q := s.query(worker, a.params)
-		filter := s.filter(a.params)
 		pos := a.position.Vec3()
 		queryRange := a.params.CollisionQueryRange
 		height := a.params.Height
-
-		// A returning agent stands off the navmesh: it has no walls.
-		updateThreshold := queryRange * 0.25
-		if walking(a) && (geom.Dist2DSqr(pos, a.boundary.Center()) > updateThreshold*updateThreshold ||
-			!a.boundary.IsValid(q, filter)) {
-			_ = a.boundary.Update(a.corridor.FirstPoly(), pos, queryRange, q, filter)
-		}
-
 		n := s.grid.QueryItems(pos[0]-queryRange, pos[2]-queryRange, pos[0]+queryRange, pos[2]+queryRange, ids)
 		a.neighbours.Count = 0
 		for _, id := range ids[:n] {

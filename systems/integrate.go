@@ -4,43 +4,51 @@ import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
-	"github.com/mlange-42/arche/generic"
 )
 
 // Integrate is the sixth stage (dtCrowd's integrate): each walking (or
-// returning) agent's
-// velocity moves towards the planned one by at most MaxAcceleration·dt, and
-// its position moves by velocity·dt; a velocity slower than 0.0001 becomes
-// zero.
+// returning) agent's velocity moves towards the planned one by at most
+// MaxAcceleration·dt, and its position moves by velocity·dt; a velocity
+// slower than 0.0001 becomes zero. Agents are independent here, so the
+// stage runs on the workers.
 //
-// Resources: optional TimeStep (1/60 s without).
+// Resources: optional TimeStep (1/60 s without), optional Workers.
 type Integrate struct {
-	filter   *generic.Filter4[components.AgentParams, components.AgentState, components.Velocity, components.Position]
-	timeStep generic.Resource[components.TimeStep]
+	stage
+	job func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *Integrate) Initialize(world *ecs.World) {
-	s.filter = generic.NewFilter4[components.AgentParams, components.AgentState, components.Velocity, components.Position]()
-	s.timeStep = generic.NewResource[components.TimeStep](world)
+	s.init(world)
+	s.job = s.integrateAgents
 }
 
 // Finalize does nothing.
 func (s *Integrate) Finalize(world *ecs.World) {}
 
-// Update runs the stage.
+// Update runs the stage. Unlike the other stages it needs no query and no
+// filter, so it runs without the Queries and Filters resources.
 func (s *Integrate) Update(world *ecs.World) {
-	dt := float32(1.0 / 60)
-	if s.timeStep.Has() {
-		dt = s.timeStep.Get().Dt
+	s.dt = 1.0 / 60
+	if s.timeStepRes.Has() {
+		s.dt = s.timeStepRes.Get().Dt
 	}
-	q := s.filter.Query(world)
-	for q.Next() {
-		params, state, velocity, position := q.Get()
-		if state.Mode != components.AgentWalking && state.Mode != components.AgentReturning {
-			continue
+	s.workers = nil
+	if s.workersRes.Has() {
+		s.workers = s.workersRes.Get()
+	}
+	s.agents = s.table.collect(world)
+	s.workers.run(s.workers.Count(), len(s.agents), s.job)
+}
+
+// integrateAgents integrates agents[begin:end].
+func (s *Integrate) integrateAgents(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		if mode := a.state.Mode; mode == components.AgentWalking || mode == components.AgentReturning {
+			integrate(a.params, a.velocity, a.position, s.dt)
 		}
-		integrate(params, velocity, position, dt)
 	}
 }
 

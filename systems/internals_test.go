@@ -64,6 +64,39 @@ func TestWorkersCoverEveryIndexOnce(t *testing.T) {
 	assert.Equal(t, 100, ran)
 }
 
+func TestWorkersRunBeside(t *testing.T) {
+	w, err := NewWorkers(3)
+	require.NoError(t, err)
+	defer w.Close()
+	for _, total := range []int{0, 1, 16, 17, 1000} {
+		for _, workers := range []int{1, 2, 3} {
+			hits := make([]int32, total)
+			serialRuns := 0
+			var callerBeforeSerial atomic.Int32
+			w.runBeside(func() { serialRuns++ }, workers, total, func(worker, begin, end int) {
+				if worker == 0 && serialRuns == 0 {
+					callerBeforeSerial.Add(1)
+				}
+				for i := begin; i < end; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			assert.Equal(t, 1, serialRuns, "total %d workers %d: the serial task runs once", total, workers)
+			assert.Zero(t, callerBeforeSerial.Load(), "the caller claims chunks only after its serial task")
+			for i, h := range hits {
+				require.EqualValues(t, 1, h, "total %d workers %d index %d", total, workers, i)
+			}
+		}
+	}
+	// Without a pool the serial task runs first, then the whole job.
+	var order []string
+	var nilPool *Workers
+	nilPool.runBeside(func() { order = append(order, "serial") }, 2, 40, func(worker, begin, end int) {
+		order = append(order, fmt.Sprintf("%d-%d", begin, end))
+	})
+	assert.Equal(t, []string{"serial", "0-40"}, order)
+}
+
 func TestInsertByReplanTimeFollowsTheReference(t *testing.T) {
 	times := []float32{0.5, 2, 2, 1, 3, 0.1, 2}
 	agents := make([]agent, len(times))

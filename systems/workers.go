@@ -172,13 +172,28 @@ func (w *Workers) Run(workers, total int, job func(worker, begin, end int)) {
 	w.runChunks(workers, total, 1, job)
 }
 
+// runBeside is run, except that the caller first runs serial, a task of
+// its own, while the helpers start on the job; then it joins them. It
+// hides serial work that the job does not depend on behind the job.
+func (w *Workers) runBeside(serial func(), workers, total int, job func(worker, begin, end int)) {
+	w.runJob(serial, workers, total, workChunk, job)
+}
+
 // runChunks is run with chunks of at least minChunk indices [Limit: >= 1].
 func (w *Workers) runChunks(workers, total, minChunk int, job func(worker, begin, end int)) {
-	if total <= 0 {
-		return
-	}
+	w.runJob(nil, workers, total, minChunk, job)
+}
+
+// runJob is runChunks with the caller running serial, when not nil, before
+// it claims chunks of the job.
+func (w *Workers) runJob(serial func(), workers, total, minChunk int, job func(worker, begin, end int)) {
 	if w == nil || w.closed || workers <= 1 || w.count <= 1 || total <= minChunk {
-		job(0, 0, total)
+		if serial != nil {
+			serial()
+		}
+		if total > 0 {
+			job(0, 0, total)
+		}
 		return
 	}
 	active := min(workers, w.count)
@@ -198,6 +213,9 @@ func (w *Workers) runChunks(workers, total, minChunk int, job func(worker, begin
 		}
 	}
 
+	if serial != nil {
+		serial()
+	}
 	w.work(job, 0, total, chunk, active*guidedShare, gen)
 	for spin := 0; spin < callerSpinRounds && w.completed.Load() < int64(total); spin++ {
 		runtime.Gosched()
