@@ -84,8 +84,9 @@ func (p *Plugin) Schedule() *Schedule { return p.schedule }
 // AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
 // TileCache when Config.TileCache is set; the first agent type's mesh,
 // queries, queue, filters and cache are those of Navigation, Queries,
-// PathQueue, Filters and TileCache) and, with more than one worker,
-// a systems.Workers pool. The plugin's listener joins the
+// PathQueue, Filters and TileCache), a systems.StageRun (through which the
+// schedule's stages share their list of agents) and, with more than one
+// worker, a systems.Workers pool. The plugin's listener joins the
 // world's shared listener.Dispatch resource; when there is none, Install
 // adds one and makes it the world's listener (a listener set on the world
 // without a Dispatch resource is replaced, so share a Dispatch). A plugin is
@@ -171,6 +172,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 	ecs.AddResource(world, &components.Events{})
 	ecs.AddResource(world, &components.Stats{})
 	ecs.AddResource(world, &components.ObstacleBodies{})
+	ecs.AddResource(world, &systems.StageRun{})
 	if c.TileCache != nil {
 		ecs.AddResource(world, &components.TileCache{Cache: c.TileCache})
 	}

@@ -44,6 +44,8 @@ type scheduleStage struct {
 	name          string
 	system        System
 	before, after []System
+	// replaced is set when a user system runs instead of the stage's own.
+	replaced bool
 }
 
 // Schedule runs the crowd's stages in order, with user systems before or
@@ -61,6 +63,7 @@ type Schedule struct {
 	timeStep generic.Resource[components.TimeStep]
 	events   generic.Resource[components.Events]
 	stats    generic.Resource[components.Stats]
+	run      generic.Resource[systems.StageRun]
 	names    []string
 }
 
@@ -177,7 +180,7 @@ func (s *Schedule) After(stage string, sys System) error {
 func (s *Schedule) Replace(stage string, sys System) error {
 	st, err := s.edit(stage, sys)
 	if err == nil {
-		st.system = sys
+		st.system, st.replaced = sys, true
 	}
 	return err
 }
@@ -191,6 +194,7 @@ func (s *Schedule) Initialize(world *ecs.World) {
 	s.timeStep = generic.NewResource[components.TimeStep](world)
 	s.events = generic.NewResource[components.Events](world)
 	s.stats = generic.NewResource[components.Stats](world)
+	s.run = generic.NewResource[systems.StageRun](world)
 	for _, st := range s.stages {
 		for _, sys := range st.before {
 			sys.Initialize(world)
@@ -225,19 +229,38 @@ func (s *Schedule) Update(world *ecs.World) {
 	if s.plugin != nil {
 		s.plugin.requestsSinceTick = 0
 	}
+	// The stages' own systems share one list of the agents while they run
+	// back to back; a user system, which may change the world's structure,
+	// closes the run.
+	var run *systems.StageRun
+	if s.run.Has() {
+		run = s.run.Get()
+	}
 	for i, st := range s.stages {
-		for _, sys := range st.before {
-			sys.Update(world)
+		if len(st.before) > 0 {
+			run.Close()
+			for _, sys := range st.before {
+				sys.Update(world)
+			}
+		}
+		if st.replaced {
+			run.Close()
+		} else {
+			run.Open()
 		}
 		start := time.Now()
 		st.system.Update(world)
 		if stats != nil {
 			stats.StageDurations[i] = time.Since(start)
 		}
-		for _, sys := range st.after {
-			sys.Update(world)
+		if len(st.after) > 0 {
+			run.Close()
+			for _, sys := range st.after {
+				sys.Update(world)
+			}
 		}
 	}
+	run.Close()
 	if s.timeStep.Has() {
 		s.timeStep.Get().Tick++
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -156,5 +157,63 @@ func TestEditDistance(t *testing.T) {
 	}{{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"steering", "stering", 1}, {"kitten", "sitting", 3}, {"same", "same", 0}} {
 		assert.Equal(t, tt.want, editDistance(tt.a, tt.b), "%q %q", tt.a, tt.b)
 		assert.Equal(t, tt.want, editDistance(tt.b, tt.a), "%q %q", tt.b, tt.a)
+	}
+}
+
+// systemFunc is a user system made of a function.
+type systemFunc func(world *ecs.World)
+
+func (f systemFunc) Initialize(*ecs.World)   {}
+func (f systemFunc) Update(world *ecs.World) { f(world) }
+func (f systemFunc) Finalize(*ecs.World)     {}
+
+// movedTag is a component a user system adds to an agent mid-tick, moving
+// its components to another archetype.
+type movedTag struct{}
+
+// TestUserSystemsMayChangeTheWorldBetweenStages: the stages share one list
+// of the agents only while they run back to back. A user system between
+// two stages that moves an agent to another archetype (adding a component)
+// and removes another agent must leave the later stages of the same tick
+// working on the world as it now is: the moved agent keeps walking (its
+// position changes in that very tick) and nobody else is touched through
+// a stale list.
+func TestUserSystemsMayChangeTheWorldBetweenStages(t *testing.T) {
+	for _, stage := range []string{StagePathRequest, StageSteering, StageCollisionResolve} {
+		t.Run(stage, func(t *testing.T) {
+			mesh := loadDungeon(t)
+			f := newCrowd(t, mesh, 40, 9, Config{Workers: 2})
+			moved, removed := f.agents[3], f.agents[len(f.agents)-1]
+			change := false
+			require.NoError(t, f.plugin.Schedule().After(stage, systemFunc(func(world *ecs.World) {
+				if change {
+					tag := generic.NewMap1[movedTag](world)
+					tag.Add(moved)
+					world.RemoveEntity(removed)
+					change = false
+				}
+			})))
+			f.step(t, 30)
+			position := generic.NewMap[components.Position](f.world)
+			states := generic.NewMap[components.AgentState](f.world)
+			tags := generic.NewMap[movedTag](f.world)
+			before := map[ecs.Entity]components.Position{}
+			for _, e := range f.agents[:len(f.agents)-1] {
+				before[e] = *position.Get(e)
+			}
+			change = true
+			f.step(t, 1)
+			require.False(t, f.world.Alive(removed))
+			require.True(t, tags.Has(moved))
+			assert.NotEqual(t, before[moved], *position.Get(moved), "the moved agent walks on in the same tick")
+			for e, p := range before {
+				state := states.Get(e)
+				if state.Mode == components.AgentWalking && e != moved {
+					assert.NotEqual(t, p, *position.Get(e), "agent %v walks on", e)
+				}
+			}
+			f.step(t, 60)
+			assert.Equal(t, len(f.agents)-1, f.plugin.Stats(f.world).Agents)
+		})
 	}
 }

@@ -12,7 +12,10 @@ import (
 // fetched afresh at the start of each Update so that a user may swap them
 // between ticks.
 type stage struct {
-	table agentTable
+	// table lists the agents of this Update: the StageRun's while a run is
+	// open, otherwise own.
+	table *agentTable
+	own   agentTable
 
 	queriesRes  generic.Resource[components.Queries]
 	filtersRes  generic.Resource[components.Filters]
@@ -23,6 +26,7 @@ type stage struct {
 	workersRes  generic.Resource[Workers]
 	bodiesRes   generic.Resource[components.ObstacleBodies]
 	typesRes    generic.Resource[components.AgentTypes]
+	runRes      generic.Resource[StageRun]
 
 	// Valid during an Update.
 	queries []*query.Query
@@ -41,7 +45,8 @@ type stage struct {
 }
 
 func (s *stage) init(world *ecs.World) {
-	s.table.init()
+	s.own.init()
+	s.table = &s.own
 	s.queriesRes = generic.NewResource[components.Queries](world)
 	s.filtersRes = generic.NewResource[components.Filters](world)
 	s.settingsRes = generic.NewResource[components.Settings](world)
@@ -51,6 +56,7 @@ func (s *stage) init(world *ecs.World) {
 	s.workersRes = generic.NewResource[Workers](world)
 	s.bodiesRes = generic.NewResource[components.ObstacleBodies](world)
 	s.typesRes = generic.NewResource[components.AgentTypes](world)
+	s.runRes = generic.NewResource[StageRun](world)
 }
 
 // stageType is what a stage uses of one agent type.
@@ -67,8 +73,23 @@ func (s *stage) begin(world *ecs.World) bool {
 	if !s.beginResources() {
 		return false
 	}
-	s.agents = s.table.collect(world)
+	s.listAgents(world)
 	return true
+}
+
+// listAgents lists the agents of world into s.agents, taking an open
+// StageRun's list when there is one.
+func (s *stage) listAgents(world *ecs.World) {
+	s.table = &s.own
+	if s.runRes.Has() {
+		if shared := s.runRes.Get().agents(world); shared != nil {
+			s.table = shared
+		}
+	}
+	if s.table == &s.own {
+		s.own.collect(world)
+	}
+	s.agents = s.table.agents
 }
 
 // beginResources is begin without listing the agents.

@@ -38,7 +38,7 @@ func (s *Integrate) Update(world *ecs.World) {
 	if s.workersRes.Has() {
 		s.workers = s.workersRes.Get()
 	}
-	s.agents = s.table.collect(world)
+	s.listAgents(world)
 	s.workers.run(s.workers.Count(), len(s.agents), s.job)
 }
 

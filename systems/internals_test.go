@@ -391,3 +391,42 @@ func TestAgentTableFollowsStructuralChanges(t *testing.T) {
 	agents = append(agents, fresh)
 	check("a new agent in an old slot")
 }
+
+// TestStageRunSharesTheAgentList: while a StageRun is open the stages take
+// the list the first of them made; closed, each checks its own.
+func TestStageRunSharesTheAgentList(t *testing.T) {
+	w := newTestWorld(t, 8)
+	for i := 0; i < 4; i++ {
+		w.spawn(t, geom.Add(hallA, geom.Vec3{float32(i), 0, 0}))
+	}
+	run := &StageRun{}
+	ecs.AddResource(w.world, run)
+	var integrate Integrate
+	var steering Steering
+	integrate.Initialize(w.world)
+	steering.Initialize(w.world)
+
+	run.Open()
+	integrate.Update(w.world)
+	steering.Update(w.world)
+	assert.Same(t, &run.table, integrate.table)
+	assert.Same(t, &run.table, steering.table)
+	assert.Len(t, run.table.agents, 4)
+	run.Open() // already open: keeps the list
+	assert.True(t, run.listed)
+
+	// Announced structural change: Close, then the stages see it.
+	run.Close()
+	w.spawn(t, hallB)
+	integrate.Update(w.world)
+	assert.Same(t, &integrate.own, integrate.table)
+	assert.Len(t, integrate.agents, 5)
+	run.Open()
+	steering.Update(w.world)
+	assert.Same(t, &run.table, steering.table)
+	assert.Len(t, steering.agents, 5)
+
+	var nilRun *StageRun
+	nilRun.Open()
+	nilRun.Close()
+}
