@@ -246,6 +246,17 @@ type Settings struct {
 	// radius; 0 casts every tick, as the reference [Limit: >= 0, finite]
 	// [Units: world units]
 	VisibilityRayDistance float32
+	// CornerRefreshDistance spaces out the corner searches of walking
+	// agents: an agent's next corners are searched again only once it has
+	// walked this far (xz) since the last search, or when its corridor's
+	// path or target or the navmesh changed, or when its first corner is
+	// within twice this distance (crowd.Corridor.FindCornersAfter). The
+	// corners of a funnel change with the position only where another
+	// corner comes into sight, and the search is about a fifth of a large
+	// crowd's tick. DefaultSettings makes it a quarter of the maximum agent
+	// radius; 0 searches every tick, as the reference [Limit: >= 0, finite]
+	// [Units: world units]
+	CornerRefreshDistance float32
 	// EdgeHeightSnap puts an agent that ends a move on a polygon edge onto
 	// the surface (see systems.SurfaceClamp); off, it keeps its last
 	// height, like the reference.
@@ -324,6 +335,7 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		PartialReplanBackoff:        true,
 		PushSpeedLimit:              DefaultPushSpeedLimit,
 		VisibilityRayDistance:       maxAgentRadius / 2,
+		CornerRefreshDistance:       maxAgentRadius / 4,
 		CheckChangedCorridors:       true,
 		WalkBackToMesh:              true,
 		RecoverInvalidAgents:        true,

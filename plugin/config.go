@@ -323,6 +323,7 @@ func (c *Config) settings() components.Settings {
 		s.PileFraction = 0
 		s.PushSpeedLimit = 0
 		s.VisibilityRayDistance = 0
+		s.CornerRefreshDistance = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
 	switch {

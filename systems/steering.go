@@ -15,7 +15,9 @@ const offMeshTriggerRadius = float32(2.25)
 
 // Steering is the fourth stage (the corner, off-mesh and steering loops of
 // dtCrowd::update). For each walking agent with a path it finds the next
-// corners of its corridor, shortcuts the corridor towards the corner after
+// corners of its corridor (with Settings.CornerRefreshDistance searched
+// again only once the agent has walked that far, its corridor changed or
+// its first corner is near), shortcuts the corridor towards the corner after
 // next when it is in sight (OptimizeVisibility; with
 // Settings.VisibilityRayDistance the ray is cast again only once the agent
 // has walked that far or the corner changed), and starts crossing an
@@ -37,8 +39,9 @@ const offMeshTriggerRadius = float32(2.25)
 type Steering struct {
 	stage
 	job func(worker, begin, end int)
-	// visibilityRay is Settings.VisibilityRayDistance, 0 when not valid.
-	visibilityRay float32
+	// visibilityRay is Settings.VisibilityRayDistance and cornerRefresh
+	// Settings.CornerRefreshDistance, each 0 when not valid.
+	visibilityRay, cornerRefresh float32
 }
 
 // Initialize prepares the stage for world.
@@ -55,12 +58,18 @@ func (s *Steering) Update(world *ecs.World) {
 	if !s.begin(world) {
 		return
 	}
-	s.visibilityRay = s.settings.VisibilityRayDistance
-	if !(s.visibilityRay > 0) || math.IsInf(float64(s.visibilityRay), 1) {
-		s.visibilityRay = 0
-	}
+	s.visibilityRay = validDistance(s.settings.VisibilityRayDistance)
+	s.cornerRefresh = validDistance(s.settings.CornerRefreshDistance)
 	s.parallel(s.job)
 	s.emitPending()
+}
+
+// validDistance returns d when it is a positive finite distance, else 0.
+func validDistance(d float32) float32 {
+	if !(d > 0) || math.IsInf(float64(d), 1) {
+		return 0
+	}
+	return d
 }
 
 func (s *Steering) steerAgents(worker, begin, end int) {
@@ -87,7 +96,7 @@ func (s *Steering) steerAgents(worker, begin, end int) {
 // findCorners updates the agent's corners and shortcuts its corridor.
 func (s *Steering) findCorners(a *agent, q *query.Query) {
 	corners := a.corners
-	n, err := a.corridor.FindCorners(q, corners.Points[:])
+	n, err := a.corridor.FindCornersAfter(q, corners.Points[:], s.cornerRefresh)
 	if err != nil {
 		n = 0
 	}

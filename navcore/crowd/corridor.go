@@ -64,21 +64,25 @@ type Corridor struct {
 	target   geom.Vec3
 	count    int
 	path     []navmesh.Ref // the whole buffer; count are in use
-	// changes counts the changes of position, target and path.
-	changes uint64
+	// changes counts the changes of position, target and path; reshapes
+	// those of target and path alone (a move that keeps the path is not
+	// one).
+	changes, reshapes uint64
 }
 
 // maxMemoCorners is the most corners FindCorners remembers.
 const maxMemoCorners = 4
 
 // cornerMemo is FindCorners' answer for a buffer of size corners, given
-// while the corridor's changes counted changes, in the mesh state. The
-// zero value remembers nothing (size 0 is never asked for).
+// while the corridor's changes counted changes and its reshapes reshapes,
+// at position pos, in the mesh state. The zero value remembers nothing
+// (size 0 is never asked for).
 type cornerMemo struct {
-	state   meshState
-	changes uint64
-	size, n int
-	corners [maxMemoCorners]query.StraightPathPoint
+	state             meshState
+	changes, reshapes uint64
+	pos               geom.Vec3
+	size, n           int
+	corners           [maxMemoCorners]query.StraightPathPoint
 }
 
 // DefaultCorridorPath is the path buffer of the crowd's corridors
@@ -153,7 +157,7 @@ func (c *Corridor) Reset(ref navmesh.Ref, pos geom.Vec3) {
 	c.path[0] = ref
 	c.count = 1
 	c.sight = sightLine{}
-	c.changes++
+	c.reshaped()
 }
 
 // SetCorridor loads a path (usually from a path search starting at the
@@ -166,8 +170,14 @@ func (c *Corridor) SetCorridor(target geom.Vec3, path []navmesh.Ref) error {
 	c.target = target
 	c.count = copy(c.path, path)
 	c.sight = sightLine{}
-	c.changes++
+	c.reshaped()
 	return nil
+}
+
+// reshaped counts a change of the corridor's target or path.
+func (c *Corridor) reshaped() {
+	c.changes++
+	c.reshapes++
 }
 
 // FindCorners writes into corners the next corners of the straightened
@@ -191,16 +201,52 @@ func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint
 	if len(corners) == 0 {
 		return 0, nil
 	}
+	return c.findCornersAfter(q, corners, 0)
+}
+
+// FindCornersAfter is FindCorners for an agent that walks a few
+// centimetres between calls: it also gives its last answer, without
+// searching, while the corridor has only moved (its path and target are
+// as they were, in the same mesh snapshot), less than distance (xz) from
+// where that answer was found, and the first corner of that answer is
+// more than twice distance away (so that an agent never walks past a
+// corner it still steers to). The answer is then the one of a position up
+// to distance away: the corners of a funnel change with the position only
+// where another corner comes into sight, and a later call within distance
+// of the corner finds them afresh. distance 0 (or negative, NaN or
+// infinite) makes it FindCorners [Units: world units].
+func (c *Corridor) FindCornersAfter(q *query.Query, corners []query.StraightPathPoint, distance float32) (int, error) {
+	if err := checkQuery("find corners", q); err != nil {
+		return 0, err
+	}
+	if c.count == 0 {
+		return 0, fmt.Errorf("crowd: find corners: empty corridor: %w", ErrInvalidParam)
+	}
+	if len(corners) == 0 {
+		return 0, nil
+	}
+	if !(distance > 0) || math.IsInf(float64(distance), 1) {
+		distance = 0
+	}
+	return c.findCornersAfter(q, corners, distance)
+}
+
+// findCornersAfter is FindCornersAfter with valid arguments.
+func (c *Corridor) findCornersAfter(q *query.Query, corners []query.StraightPathPoint, distance float32) (int, error) {
 	state := stateOf(q)
-	if m := &c.memo; m.size == len(corners) && m.changes == c.changes && m.state == state {
+	if m := &c.memo; m.size == len(corners) && m.state == state &&
+		(m.changes == c.changes || distance > 0 && m.reshapes == c.reshapes && m.n > 0 &&
+			geom.Dist2DSqr(m.pos, c.position) < distance*distance &&
+			geom.Dist2DSqr(m.corners[0].Pos, m.pos) > 4*distance*distance) {
 		copy(corners, m.corners[:m.size])
 		return m.n, nil
 	}
 	n, err := c.findCorners(q, corners)
 	if err == nil && len(corners) <= maxMemoCorners && stateOf(q) == state {
 		// The whole buffer, as the search leaves it past the n corners too.
-		c.memo.state, c.memo.changes, c.memo.size, c.memo.n = state, c.changes, len(corners), n
-		copy(c.memo.corners[:], corners)
+		m := &c.memo
+		m.state, m.changes, m.reshapes, m.pos, m.size, m.n = state, c.changes, c.reshapes, c.position, len(corners), n
+		copy(m.corners[:], corners)
 	}
 	return n, err
 }
@@ -352,7 +398,7 @@ func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimiz
 	c.sight = sightLine{state: state, ref: from, pos: c.position, next: next}
 	if hit.PathCount > 1 && hit.T > 0.99 {
 		c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:hit.PathCount])
-		c.changes++
+		c.reshaped()
 	}
 	return nil
 }
@@ -385,7 +431,7 @@ func (c *Corridor) OptimizePathTopology(q *query.Query, filter *query.Filter) (b
 		return false, nil
 	}
 	c.count = MergeCorridorStartShortcut(c.path, c.count, c.shortcut[:n])
-	c.changes++
+	c.reshaped()
 	return true, nil
 }
 
@@ -432,7 +478,7 @@ func (c *Corridor) MoveOverOffMeshConnection(offMeshRef navmesh.Ref, q *query.Qu
 	}
 	c.count = copy(c.path, c.path[drop:c.count])
 	c.position = end
-	c.changes++
+	c.reshaped()
 	return refs, start, end, nil
 }
 
@@ -507,7 +553,11 @@ func (c *Corridor) move(op string, pos geom.Vec3, q *query.Query, filter *query.
 			return errMoveGoesBeyond
 		}
 	}
+	count, first := c.count, c.path[0]
 	c.count = MergeCorridorStartMoved(c.path, c.count, c.visited[:visited])
+	if visited != 1 || c.count != count || c.path[0] != first {
+		c.reshapes++ // the path changed too (MergeCorridorStartMoved keeps it otherwise)
+	}
 	// The height of the first polygon's surface, or the old height when the
 	// point is not over it (PolyHeight reads only x and z). Writing one
 	// component of result and then passing it on would make the copy read
@@ -583,7 +633,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 	}
 	c.count = MergeCorridorEndMoved(c.path, c.count, c.visited[:visited])
 	c.target = result
-	c.changes++
+	c.reshaped()
 	return nil
 }
 
@@ -594,7 +644,7 @@ func (c *Corridor) MoveTargetPosition(pos geom.Vec3, q *query.Query, filter *que
 // (dtPathCorridor::fixPathStart). The placeholder makes IsValid fail, which
 // asks for a replan.
 func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
-	c.changes++
+	c.reshaped()
 	c.position = safePos
 	if c.count > 0 && c.count < 3 {
 		c.path[2] = c.path[c.count-1]
@@ -625,20 +675,20 @@ func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *qu
 	case n == c.count:
 		return nil
 	case n == 0:
-		c.changes++
+		c.reshaped()
 		c.position = safePos
 		c.path[0] = safeRef
 		c.count = 1
 	default:
 		c.count = n
-		c.changes++
+		c.reshaped()
 	}
 	target, err := q.ClosestPointOnPolyBoundary(c.path[c.count-1], c.target)
 	if err != nil {
 		return fmt.Errorf("crowd: trim invalid path: %w", err)
 	}
 	c.target = target
-	c.changes++
+	c.reshaped()
 	return nil
 }
 

@@ -642,3 +642,131 @@ func TestCorridorFindCornersMemory(t *testing.T) {
 		})
 	}
 }
+
+// freshCorners returns the corners a corridor that remembers nothing finds
+// at pos with c's path and target.
+func freshCorners(t *testing.T, f *dungeonFixture, c *Corridor, pos geom.Vec3, size int) []query.StraightPathPoint {
+	t.Helper()
+	fresh, err := NewCorridor(256)
+	require.NoError(t, err)
+	fresh.Reset(c.FirstPoly(), pos)
+	require.NoError(t, fresh.SetCorridor(c.Target(), c.Path()))
+	want := make([]query.StraightPathPoint, size)
+	n, err := fresh.FindCorners(f.query, want)
+	require.NoError(t, err)
+	return want[:n]
+}
+
+// TestCorridorFindCornersAfter asks for the corners with a refresh
+// distance, then again after a change: the remembered answer (marked here
+// to tell) comes back only after a move shorter than the distance, with the
+// first corner more than twice the distance away; any other change, or
+// distance 0, searches afresh.
+func TestCorridorFindCornersAfter(t *testing.T) {
+	f := newDungeonFixture(t)
+	step := func(dx, dz float32) func(t *testing.T, c *Corridor) {
+		return func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MovePosition(geom.Add(c.Position(), geom.Vec3{dx, 0, dz}), f.query, f.filter))
+		}
+	}
+	tests := []struct {
+		name       string
+		distance   float32
+		change     func(t *testing.T, c *Corridor)
+		remembered bool
+	}{
+		{"moved less than the distance", 0.15, step(0.1, 0), true},
+		{"moved farther than the distance", 0.15, step(0.1, 0.12), false},
+		{"distance 0", 0, step(0.01, 0), false},
+		{"distance NaN", float32(math.NaN()), step(0.01, 0), false},
+		{"distance infinite", float32(math.Inf(1)), step(0.01, 0), false},
+		{"first corner within twice the distance", 3, step(0.01, 0), false},
+		{"target moved", 0.15, func(t *testing.T, c *Corridor) {
+			require.NoError(t, c.MoveTargetPosition(geom.Add(c.Target(), geom.Vec3{0.05, 0, 0}), f.query, f.filter))
+		}, false},
+		{"reloaded", 0.15, func(t *testing.T, c *Corridor) { require.NoError(t, c.SetCorridor(f.end, f.path)) }, false},
+		{"mesh changed", 0.15, func(t *testing.T, c *Corridor) {
+			flags, err := f.mesh.PolyFlags(f.path[3])
+			require.NoError(t, err)
+			require.NoError(t, f.mesh.SetPolyFlags(f.path[3], flags))
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newWalkCorridor(t, f)
+			require.NoError(t, c.MovePosition(geom.Add(f.start, geom.Vec3{0.3, 0, -0.2}), f.query, f.filter))
+			first := make([]query.StraightPathPoint, 4)
+			n, err := c.FindCornersAfter(f.query, first, tt.distance)
+			require.NoError(t, err)
+			require.Equal(t, 3, n)
+			require.Equal(t, freshCorners(t, f, c, c.Position(), 4), first[:n])
+			firstCorner := geom.Dist2D(first[0].Pos, c.Position())
+			require.Greater(t, firstCorner, float32(0.3), "the first corner is farther than twice 0.15")
+			require.Less(t, firstCorner, float32(6), "and nearer than twice 3")
+			// Marked by its polygon only: the memory reads the position.
+			marker := first[0]
+			marker.Ref = 12345
+			c.memo.corners[0] = marker
+
+			tt.change(t, c)
+			got := make([]query.StraightPathPoint, 4)
+			n, err = c.FindCornersAfter(f.query, got, tt.distance)
+			require.NoError(t, err)
+			if tt.remembered {
+				assert.Equal(t, marker, got[0])
+				return
+			}
+			assert.Equal(t, freshCorners(t, f, c, c.Position(), 4), got[:n])
+		})
+	}
+
+	_, err := (&Corridor{}).FindCornersAfter(f.query, make([]query.StraightPathPoint, 4), 1)
+	assert.ErrorIs(t, err, ErrInvalidParam, "an empty corridor")
+	_, err = newWalkCorridor(t, f).FindCornersAfter(nil, make([]query.StraightPathPoint, 4), 1)
+	assert.Error(t, err, "no query")
+}
+
+// TestCorridorFindCornersAfterWalk walks an agent down its corridor in
+// steps of 6 cm with a sideways wobble, asking for its corners with a
+// refresh distance of 0.15 at every step. Every answer is what a corridor
+// that remembers nothing finds at the position of the last search, which
+// lies within the distance, and an answer found elsewhere has the path of
+// that search and never its first corner within the distance of the agent;
+// the walk reaches the end.
+func TestCorridorFindCornersAfterWalk(t *testing.T) {
+	f := newDungeonFixture(t)
+	const distance = 0.15
+	c := newWalkCorridor(t, f)
+	corners := make([]query.StraightPathPoint, 4)
+	reused, searched := 0, 0
+	var pathAtSearch []navmesh.Ref
+	for i := 0; i < 2000 && geom.Dist2D(c.Position(), c.Target()) > 0.1; i++ {
+		n, err := c.FindCornersAfter(f.query, corners, distance)
+		require.NoError(t, err)
+		require.Positive(t, n, "step %d", i)
+		at := c.memo.pos
+		require.Less(t, geom.Dist2D(at, c.Position()), float32(distance), "step %d", i)
+		if at != c.Position() {
+			reused++
+			require.Greater(t, geom.Dist2D(corners[0].Pos, c.Position()), float32(distance), "step %d", i)
+			require.Equal(t, pathAtSearch, c.Path(), "step %d: the path is the one searched", i)
+		} else {
+			searched++
+			pathAtSearch = append(pathAtSearch[:0], c.Path()...)
+		}
+		require.Equal(t, freshCorners(t, f, c, at, 4), corners[:n], "step %d", i)
+
+		// Walk 6 cm towards the first corner, wobbling sideways.
+		dir := geom.Sub(corners[0].Pos, c.Position())
+		dir[1] = 0
+		dist := geom.Len(dir)
+		walk := min(dist, 0.06)
+		wobble := float32(0.02 * math.Sin(float64(i)))
+		next := geom.Add(c.Position(), geom.Vec3{dir[0]/dist*walk - dir[2]/dist*wobble, 0, dir[2]/dist*walk + dir[0]/dist*wobble})
+		require.NoError(t, c.MovePosition(next, f.query, f.filter))
+	}
+	assert.Less(t, geom.Dist2D(c.Position(), c.Target()), float32(0.1), "the walk reaches the target")
+	assert.Greater(t, reused, searched, "most steps reuse the corners")
+	assert.Positive(t, searched)
+	t.Logf("%d steps reused the corners, %d searched", reused, searched)
+}
