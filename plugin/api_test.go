@@ -435,3 +435,24 @@ func TestMoveRequestsAndReadOuts(t *testing.T) {
 	require.NoError(t, err)
 	assert.InDelta(t, 1, geom.Len(info.Velocity), 1e-3)
 }
+
+// TestReferenceModeTurnsOffTheShortcuts: the improvements that change
+// behaviour for speed are on by default, scaled to the largest agent
+// radius, and Config.Reference turns them off.
+func TestReferenceModeTurnsOffTheShortcuts(t *testing.T) {
+	mesh := loadDungeon(t)
+	for _, reference := range []bool{false, true} {
+		p, err := New(Config{Mesh: mesh, MaxAgentRadius: 0.8, Reference: reference})
+		require.NoError(t, err)
+		s := p.config.settings()
+		if reference {
+			assert.Zero(t, s.VisibilityRayDistance)
+			assert.Zero(t, s.CornerRefreshDistance)
+			assert.Zero(t, s.PileFraction)
+			assert.Zero(t, s.PushSpeedLimit)
+			continue
+		}
+		assert.InDelta(t, 0.4, s.VisibilityRayDistance, 1e-6)
+		assert.InDelta(t, 0.2, s.CornerRefreshDistance, 1e-6)
+	}
+}
