@@ -3,8 +3,8 @@ package navmesh
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
-	"slices"
+
+	"github.com/archenav/archenav/internal/ownfile"
 )
 
 // The archenav mesh file, little-endian throughout. Version 1 holds one
@@ -41,20 +41,31 @@ import (
 // SaveSet writes version 1 for a set of one unnamed mesh, so that Save and
 // SaveSet write the same bytes for it.
 const (
-	ownMagic             = "ANAVMESH"
-	ownVersion    uint32 = 1
-	ownSetVersion uint32 = 2
+	ownMagic      = "ANAVMESH"
+	ownVersion    = ownfile.SingleVersion
+	ownSetVersion = ownfile.SetVersion
 
-	ownPrefixSize     = 8 + 4 + 4
+	ownPrefixSize     = ownfile.PrefixSize
 	ownSectionHeader  = 28 + 4
 	ownHeaderSize     = ownPrefixSize + ownSectionHeader
 	ownTileHeaderSize = 8 + 4
-	ownChecksumSize   = 4
-	// ownSetEntrySize is the smallest entry of a mesh in a version 2 file:
-	// the name size, a one-byte name, the section size and an empty
-	// section.
-	ownSetEntrySize = 4 + 1 + 8 + ownSectionHeader
+	ownChecksumSize   = ownfile.ChecksumSize
 )
+
+// ownFormat is the envelope of the archenav mesh file (package ownfile).
+var ownFormat = ownfile.Format{
+	Magic: ownMagic, Noun: "mesh", Nouns: "meshes",
+	MinSection: ownSectionHeader, MaxEntries: MaxMeshSetSize, MaxNameLength: MaxMeshNameLength,
+	ValidateName: ValidateMeshName,
+}
+
+// ownFileError wraps what ownfile found wrong with a file into this
+// package's errors.
+func ownFileError(problem *ownfile.Error) error {
+	return problem.Wrap("navmesh: archenav", ownfile.Sentinels{
+		Malformed: ErrMalformedFile, UnknownFormat: ErrUnknownFormat, UnsupportedVersion: ErrUnsupportedVersion,
+	})
+}
 
 // savedMesh is the content of an archenav mesh file.
 type savedMesh struct {
@@ -73,19 +84,12 @@ type savedTile struct {
 
 // encodeOwn returns the version 1 file bytes of m.
 func encodeOwn(m *savedMesh) ([]byte, error) {
-	out := appendOwnPrefix(make([]byte, 0, ownHeaderSize), ownVersion)
+	out := ownFormat.AppendPrefix(make([]byte, 0, ownHeaderSize), ownVersion)
 	out, err := appendMeshSection(out, m)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: save: %w", err)
 	}
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out)), nil
-}
-
-// appendOwnPrefix appends the magic, the version and the reserved field.
-func appendOwnPrefix(out []byte, version uint32) []byte {
-	out = append(out, ownMagic...)
-	out = binary.LittleEndian.AppendUint32(out, version)
-	return binary.LittleEndian.AppendUint32(out, 0)
+	return ownfile.AppendChecksum(out), nil
 }
 
 // appendMeshSection appends the mesh section of m: its params, its tile
@@ -143,88 +147,24 @@ func decodeOwn(file []byte) (*savedMesh, error) {
 // counts are checked against the bytes present before anything is
 // allocated for them.
 func decodeOwnSet(file []byte) (*savedSet, error) {
-	le := binary.LittleEndian
-	if len(file) < len(ownMagic)+4 {
-		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), ownHeaderSize+ownChecksumSize)
-	}
-	if string(file[:len(ownMagic)]) != ownMagic {
-		return nil, fmt.Errorf("navmesh: archenav: header: magic %q, want %q: %w", file[:len(ownMagic)], ownMagic, ErrUnknownFormat)
-	}
-	version := le.Uint32(file[8:])
-	if version != ownVersion && version != ownSetVersion {
-		return nil, fmt.Errorf("navmesh: archenav: header: version %d, want %d or %d: %w", version, ownVersion, ownSetVersion, ErrUnsupportedVersion)
-	}
-	minSize := ownHeaderSize + ownChecksumSize
-	if version == ownSetVersion {
-		minSize = ownPrefixSize + 4 + ownSetEntrySize + ownChecksumSize
-	}
-	if len(file) < minSize {
-		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), minSize)
-	}
-	body := file[:len(file)-ownChecksumSize]
-	if stored, computed := le.Uint32(file[len(body):]), crc32.ChecksumIEEE(body); stored != computed {
-		return nil, malformed("archenav", fmt.Sprintf("checksum at offset %#x", len(body)), "stored %#08x, computed %#08x (truncated or corrupted)", stored, computed)
-	}
-	if reserved := le.Uint32(file[12:]); reserved != 0 {
-		return nil, malformed("archenav", "header", "reserved field is %#x, want 0", reserved)
-	}
-	if version == ownVersion {
-		m, err := decodeMeshSection(body, ownPrefixSize, "")
+	// The sections framed before a problem first: errors come in file
+	// order.
+	body, entries, problem := ownFormat.Decode(file)
+	set := &savedSet{names: make([]string, 0, len(entries)), meshes: make([]*savedMesh, 0, len(entries))}
+	for _, entry := range entries {
+		label := "" // a version 1 file's mesh, the only unnamed one
+		if entry.Name != "" {
+			label = fmt.Sprintf("mesh %q: ", entry.Name)
+		}
+		m, err := decodeMeshSection(body[:entry.End], entry.Start, label)
 		if err != nil {
 			return nil, err
 		}
-		return &savedSet{names: []string{""}, meshes: []*savedMesh{m}}, nil
-	}
-	return decodeSetEntries(body)
-}
-
-// decodeSetEntries decodes the meshes of a version 2 file's body.
-func decodeSetEntries(body []byte) (*savedSet, error) {
-	le := binary.LittleEndian
-	count := le.Uint32(body[ownPrefixSize:])
-	roomFor := (len(body) - ownPrefixSize - 4) / ownSetEntrySize
-	if count == 0 || count > MaxMeshSetSize || uint64(count) > uint64(roomFor) {
-		return nil, malformed("archenav", "header", "%d meshes: want 1..%d and the file has room for %d", count, MaxMeshSetSize, roomFor)
-	}
-	set := &savedSet{names: make([]string, 0, count), meshes: make([]*savedMesh, 0, count)}
-	offset := ownPrefixSize + 4
-	for i := 0; i < int(count); i++ {
-		where := fmt.Sprintf("mesh %d at offset %#x", i, offset)
-		if len(body)-offset < 4 {
-			return nil, malformed("archenav", where, "truncated name size")
-		}
-		nameSize := uint64(le.Uint32(body[offset:]))
-		offset += 4
-		if nameSize == 0 || nameSize > MaxMeshNameLength || nameSize > uint64(len(body)-offset) {
-			return nil, malformed("archenav", where, "name size %d: want 1..%d, %d bytes left", nameSize, MaxMeshNameLength, len(body)-offset)
-		}
-		name := string(body[offset : offset+int(nameSize)])
-		offset += int(nameSize)
-		if err := ValidateMeshName(name); err != nil {
-			return nil, malformed("archenav", where, "%v", err)
-		}
-		if previous := slices.Index(set.names, name); previous >= 0 {
-			return nil, malformed("archenav", where, "name %q already used by mesh %d", name, previous)
-		}
-		if len(body)-offset < 8 {
-			return nil, malformed("archenav", where, "truncated section size")
-		}
-		size := le.Uint64(body[offset:])
-		offset += 8
-		if size > uint64(len(body)-offset) {
-			return nil, malformed("archenav", where, "section size %d, %d bytes left", size, len(body)-offset)
-		}
-		end := offset + int(size)
-		m, err := decodeMeshSection(body[:end], offset, fmt.Sprintf("mesh %q: ", name))
-		if err != nil {
-			return nil, err
-		}
-		set.names = append(set.names, name)
+		set.names = append(set.names, entry.Name)
 		set.meshes = append(set.meshes, m)
-		offset = end
 	}
-	if offset != len(body) {
-		return nil, malformed("archenav", fmt.Sprintf("offset %#x", offset), "%d bytes after the last mesh", len(body)-offset)
+	if problem != nil {
+		return nil, ownFileError(problem)
 	}
 	return set, nil
 }
@@ -308,20 +248,15 @@ func encodeOwnSet(set *savedSet) ([]byte, error) {
 	if err := checkSetNames(set.names); err != nil {
 		return nil, fmt.Errorf("navmesh: save set: %w", err)
 	}
-	le := binary.LittleEndian
-	out := appendOwnPrefix(nil, ownSetVersion)
-	out = le.AppendUint32(out, uint32(len(set.meshes)))
-	for i, m := range set.meshes {
-		name := set.names[i]
-		out = le.AppendUint32(out, uint32(len(name)))
-		out = append(out, name...)
-		sizeAt := len(out)
-		out = le.AppendUint64(out, 0)
-		var err error
-		if out, err = appendMeshSection(out, m); err != nil {
-			return nil, fmt.Errorf("navmesh: save set: mesh %q: %w", name, err)
+	out, err := ownfile.AppendEntries(ownFormat.AppendPrefix(nil, ownSetVersion), set.names, func(out []byte, i int) ([]byte, error) {
+		out, err := appendMeshSection(out, set.meshes[i])
+		if err != nil {
+			return nil, fmt.Errorf("navmesh: save set: mesh %q: %w", set.names[i], err)
 		}
-		le.PutUint64(out[sizeAt:], uint64(len(out)-sizeAt-8))
+		return out, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return le.AppendUint32(out, crc32.ChecksumIEEE(out)), nil
+	return ownfile.AppendChecksum(out), nil
 }

@@ -5,13 +5,13 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"slices"
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/archenav/archenav/internal/ownfile"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -48,22 +48,33 @@ import (
 //
 // SaveSet writes version 1 for a set of one unnamed cache, as Save does.
 const (
-	ownMagic             = "ANAVTCCH"
-	ownVersion    uint32 = 1
-	ownSetVersion uint32 = 2
+	ownMagic      = "ANAVTCCH"
+	ownVersion    = ownfile.SingleVersion
+	ownSetVersion = ownfile.SetVersion
 
-	ownPrefixSize       = 8 + 4 + 4
+	ownPrefixSize       = ownfile.PrefixSize
 	ownSectionHeader    = meshParamsSize + 52 + 4
 	ownHeaderSize       = ownPrefixSize + ownSectionHeader
 	ownLayerHeaderSize  = 8
 	ownObstacleSize     = 8 + 4 + 47*4
-	ownChecksumSize     = 4
 	ownMinObstacleBlock = 4
-	// ownSetEntrySize is the smallest entry of a cache in a version 2
-	// file: the name size, a one-byte name, the section size and a section
-	// without layers or obstacles.
-	ownSetEntrySize = 4 + 1 + 8 + ownSectionHeader + ownMinObstacleBlock
 )
+
+// ownFormat is the envelope of the archenav tile cache file (package
+// ownfile): its smallest section has no layers and no obstacles.
+var ownFormat = ownfile.Format{
+	Magic: ownMagic, Noun: "cache", Nouns: "caches",
+	MinSection: ownSectionHeader + ownMinObstacleBlock, MaxEntries: navmesh.MaxMeshSetSize, MaxNameLength: navmesh.MaxMeshNameLength,
+	ValidateName: navmesh.ValidateMeshName,
+}
+
+// ownFileError wraps what ownfile found wrong with a file into this
+// package's errors.
+func ownFileError(problem *ownfile.Error) error {
+	return problem.Wrap("tilecache: archenav", ownfile.Sentinels{
+		Malformed: ErrMalformedFile, UnknownFormat: ErrUnknownFormat, UnsupportedVersion: ErrUnsupportedVersion,
+	})
+}
 
 // Format names a tile cache file format.
 type Format int
@@ -117,16 +128,8 @@ func (c *Cache) Save(w io.Writer) error {
 }
 
 func (c *Cache) encodeOwn() []byte {
-	out := appendOwnPrefix(make([]byte, 0, ownHeaderSize), ownVersion)
-	out = c.appendSection(out)
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
-}
-
-// appendOwnPrefix appends the magic, the version and the reserved field.
-func appendOwnPrefix(out []byte, version uint32) []byte {
-	out = append(out, ownMagic...)
-	out = binary.LittleEndian.AppendUint32(out, version)
-	return binary.LittleEndian.AppendUint32(out, 0)
+	out := ownFormat.AppendPrefix(make([]byte, 0, ownHeaderSize), ownVersion)
+	return ownfile.AppendChecksum(c.appendSection(out))
 }
 
 // appendSection appends the cache section of c: the parameters, the layers
@@ -215,88 +218,24 @@ func decodeOwn(file []byte) (*TileSet, []savedObstacle, error) {
 // Every size and count is checked against the bytes present before it is
 // used.
 func decodeOwnSet(file []byte) (*savedCaches, error) {
-	le := binary.LittleEndian
-	if len(file) < len(ownMagic)+4 {
-		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), ownHeaderSize+ownChecksumSize)
-	}
-	if string(file[:len(ownMagic)]) != ownMagic {
-		return nil, fmt.Errorf("tilecache: archenav: header: magic %q, want %q: %w", file[:len(ownMagic)], ownMagic, ErrUnknownFormat)
-	}
-	version := le.Uint32(file[8:])
-	if version != ownVersion && version != ownSetVersion {
-		return nil, fmt.Errorf("tilecache: archenav: header: version %d, want %d or %d: %w", version, ownVersion, ownSetVersion, ErrUnsupportedVersion)
-	}
-	minSize := ownHeaderSize + ownMinObstacleBlock + ownChecksumSize
-	if version == ownSetVersion {
-		minSize = ownPrefixSize + 4 + ownSetEntrySize + ownChecksumSize
-	}
-	if len(file) < minSize {
-		return nil, malformed("archenav", "header", "truncated: %d bytes, want at least %d", len(file), minSize)
-	}
-	body := file[:len(file)-ownChecksumSize]
-	if stored, computed := le.Uint32(file[len(body):]), crc32.ChecksumIEEE(body); stored != computed {
-		return nil, malformed("archenav", fmt.Sprintf("checksum at offset %#x", len(body)), "stored %#08x, computed %#08x (truncated or corrupted)", stored, computed)
-	}
-	if reserved := le.Uint32(file[12:]); reserved != 0 {
-		return nil, malformed("archenav", "header", "reserved field is %#x, want 0", reserved)
-	}
-	if version == ownVersion {
-		cache, err := decodeSection(body, ownPrefixSize, "")
+	// The sections framed before a problem first: errors come in file
+	// order.
+	body, entries, problem := ownFormat.Decode(file)
+	saved := &savedCaches{names: make([]string, 0, len(entries)), caches: make([]savedCache, 0, len(entries))}
+	for _, entry := range entries {
+		label := "" // a version 1 file's cache, the only unnamed one
+		if entry.Name != "" {
+			label = fmt.Sprintf("cache %q: ", entry.Name)
+		}
+		cache, err := decodeSection(body[:entry.End], entry.Start, label)
 		if err != nil {
 			return nil, err
 		}
-		return &savedCaches{names: []string{""}, caches: []savedCache{cache}}, nil
-	}
-	return decodeSetEntries(body)
-}
-
-// decodeSetEntries decodes the caches of a version 2 file's body.
-func decodeSetEntries(body []byte) (*savedCaches, error) {
-	le := binary.LittleEndian
-	count := le.Uint32(body[ownPrefixSize:])
-	roomFor := (len(body) - ownPrefixSize - 4) / ownSetEntrySize
-	if count == 0 || count > navmesh.MaxMeshSetSize || uint64(count) > uint64(roomFor) {
-		return nil, malformed("archenav", "header", "%d caches: want 1..%d and the file has room for %d", count, navmesh.MaxMeshSetSize, roomFor)
-	}
-	saved := &savedCaches{names: make([]string, 0, count), caches: make([]savedCache, 0, count)}
-	offset := ownPrefixSize + 4
-	for i := 0; i < int(count); i++ {
-		where := fmt.Sprintf("cache %d at offset %#x", i, offset)
-		if len(body)-offset < 4 {
-			return nil, malformed("archenav", where, "truncated name size")
-		}
-		nameSize := uint64(le.Uint32(body[offset:]))
-		offset += 4
-		if nameSize == 0 || nameSize > navmesh.MaxMeshNameLength || nameSize > uint64(len(body)-offset) {
-			return nil, malformed("archenav", where, "name size %d: want 1..%d, %d bytes left", nameSize, navmesh.MaxMeshNameLength, len(body)-offset)
-		}
-		name := string(body[offset : offset+int(nameSize)])
-		offset += int(nameSize)
-		if err := navmesh.ValidateMeshName(name); err != nil {
-			return nil, malformed("archenav", where, "%v", err)
-		}
-		if previous := slices.Index(saved.names, name); previous >= 0 {
-			return nil, malformed("archenav", where, "name %q already used by cache %d", name, previous)
-		}
-		if len(body)-offset < 8 {
-			return nil, malformed("archenav", where, "truncated section size")
-		}
-		size := le.Uint64(body[offset:])
-		offset += 8
-		if size > uint64(len(body)-offset) {
-			return nil, malformed("archenav", where, "section size %d, %d bytes left", size, len(body)-offset)
-		}
-		end := offset + int(size)
-		cache, err := decodeSection(body[:end], offset, fmt.Sprintf("cache %q: ", name))
-		if err != nil {
-			return nil, err
-		}
-		saved.names = append(saved.names, name)
+		saved.names = append(saved.names, entry.Name)
 		saved.caches = append(saved.caches, cache)
-		offset = end
 	}
-	if offset != len(body) {
-		return nil, malformed("archenav", fmt.Sprintf("offset %#x", offset), "%d bytes after the last cache", len(body)-offset)
+	if problem != nil {
+		return nil, ownFileError(problem)
 	}
 	return saved, nil
 }

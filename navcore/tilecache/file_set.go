@@ -1,13 +1,12 @@
 package tilecache
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"strings"
 
+	"github.com/archenav/archenav/internal/ownfile"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -55,21 +54,14 @@ func SaveSet(w io.Writer, caches []NamedCache) error {
 		file = c.encodeOwn()
 		c.mu.Unlock()
 	} else {
-		le := binary.LittleEndian
-		file = appendOwnPrefix(nil, ownSetVersion)
-		file = le.AppendUint32(file, uint32(len(caches)))
-		for _, named := range caches {
-			file = le.AppendUint32(file, uint32(len(named.Name)))
-			file = append(file, named.Name...)
-			sizeAt := len(file)
-			file = le.AppendUint64(file, 0)
-			c := named.Cache
+		// appendSection cannot fail, so neither can AppendEntries.
+		file, _ = ownfile.AppendEntries(ownFormat.AppendPrefix(nil, ownSetVersion), names, func(out []byte, i int) ([]byte, error) {
+			c := caches[i].Cache
 			c.mu.Lock()
-			file = c.appendSection(file)
-			c.mu.Unlock()
-			le.PutUint64(file[sizeAt:], uint64(len(file)-sizeAt-8))
-		}
-		file = le.AppendUint32(file, crc32.ChecksumIEEE(file))
+			defer c.mu.Unlock()
+			return c.appendSection(out), nil
+		})
+		file = ownfile.AppendChecksum(file)
 	}
 	if _, err := w.Write(file); err != nil {
 		return fmt.Errorf("tilecache: save set: %w", err)
