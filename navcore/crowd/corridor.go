@@ -192,16 +192,7 @@ func (c *Corridor) reshaped() {
 // gives its last answer without searching: a crowd asks every tick, also
 // for agents that stand still.
 func (c *Corridor) FindCorners(q *query.Query, corners []query.StraightPathPoint) (int, error) {
-	if err := checkQuery("find corners", q); err != nil {
-		return 0, err
-	}
-	if c.count == 0 {
-		return 0, fmt.Errorf("crowd: find corners: empty corridor: %w", ErrInvalidParam)
-	}
-	if len(corners) == 0 {
-		return 0, nil
-	}
-	return c.findCornersAfter(q, corners, 0)
+	return c.FindCornersAfter(q, corners, 0)
 }
 
 // FindCornersAfter is FindCorners for an agent that walks a few
@@ -228,11 +219,6 @@ func (c *Corridor) FindCornersAfter(q *query.Query, corners []query.StraightPath
 	if !(distance > 0) || math.IsInf(float64(distance), 1) {
 		distance = 0
 	}
-	return c.findCornersAfter(q, corners, distance)
-}
-
-// findCornersAfter is FindCornersAfter with valid arguments.
-func (c *Corridor) findCornersAfter(q *query.Query, corners []query.StraightPathPoint, distance float32) (int, error) {
 	state := stateOf(q)
 	if m := &c.memo; m.size == len(corners) && m.state == state &&
 		(m.changes == c.changes || distance > 0 && m.reshapes == c.reshapes && m.n > 0 &&
