@@ -27,10 +27,16 @@
 // collisions span all types.
 //
 // The per-agent work of BoundaryUpdate, Steering, VelocitySampling,
-// CollisionResolve and SurfaceClamp (and the per-agent parts of
+// Integrate, CollisionResolve and SurfaceClamp (and the per-agent parts of
 // PathRequest), and the tile rebuilds of ObstacleSync, are spread over the
-// goroutines of a Workers resource when there is one. Each agent's work reads only what earlier stages, or the
-// agent itself, wrote, and everything that depends on order (path queue
-// requests, the topology pick, events) runs in one pass in entity order, so
-// the results are bit-identical whatever the number of workers.
+// goroutines of a Workers resource when there is one. Each agent's work
+// reads only what earlier stages, or the agent itself, wrote, and
+// everything that depends on order (path queue requests, the topology
+// pick, events) runs in one pass in entity order, so the results are
+// bit-identical whatever the number of workers.
+//
+// Each stage lists the world's agents at the start of its Update, checking
+// the list it kept from the last one; while a StageRun resource is open
+// (plugin.Schedule opens it around each series of its own stages) the
+// stages share one list instead.
 package systems
