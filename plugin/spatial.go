@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -26,7 +27,7 @@ func spatialOrder(points []geom.Vec3) []int {
 	minX, minZ := float32(math.Inf(1)), float32(math.Inf(1))
 	maxX, maxZ := float32(math.Inf(-1)), float32(math.Inf(-1))
 	for _, p := range points {
-		if finite(p[0]) && finite(p[2]) {
+		if geom.IsFinite2D(p) {
 			minX, maxX = min(minX, p[0]), max(maxX, p[0])
 			minZ, maxZ = min(minZ, p[2]), max(maxZ, p[2])
 		}
@@ -51,20 +52,9 @@ func spatialOrder(points []geom.Vec3) []int {
 	for i, p := range points {
 		keys[i] = hilbertIndex(cell(p[0], minX), cell(p[2], minZ))
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case keys[a] < keys[b]:
-			return -1
-		case keys[a] > keys[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(keys[a], keys[b]) })
 	return order
 }
-
-// finite reports whether v is neither infinite nor NaN.
-func finite(v float32) bool { return !math.IsInf(float64(v), 0) && !math.IsNaN(float64(v)) }
 
 // hilbertIndex returns the distance along the Hilbert curve of order
 // hilbertBits to cell (x, y) [Limit: x, y < 2^hilbertBits].

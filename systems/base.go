@@ -121,19 +121,13 @@ func (s *stage) beginResources() bool {
 	} else {
 		s.settings = components.DefaultSettings(0.6)
 	}
-	s.dt = 1.0 / 60
-	if s.timeStepRes.Has() {
-		s.dt = s.timeStepRes.Get().Dt
-	}
-	s.events, s.stats, s.workers = nil, nil, nil
+	s.beginStepAndWorkers()
+	s.events, s.stats = nil, nil
 	if s.eventsRes.Has() {
 		s.events = s.eventsRes.Get()
 	}
 	if s.statsRes.Has() {
 		s.stats = s.statsRes.Get()
-	}
-	if s.workersRes.Has() {
-		s.workers = s.workersRes.Get()
 	}
 	s.bodies = nil
 	if s.bodiesRes.Has() {
@@ -142,6 +136,19 @@ func (s *stage) beginResources() bool {
 		}
 	}
 	return true
+}
+
+// beginStepAndWorkers fetches the time step (1/60 s without a TimeStep
+// resource) and the Workers pool (nil without one).
+func (s *stage) beginStepAndWorkers() {
+	s.dt = 1.0 / 60
+	if s.timeStepRes.Has() {
+		s.dt = s.timeStepRes.Get().Dt
+	}
+	s.workers = nil
+	if s.workersRes.Has() {
+		s.workers = s.workersRes.Get()
+	}
 }
 
 // workerCount is the number of goroutines the parallel passes use: one per

@@ -30,14 +30,7 @@ func (s *Integrate) Finalize(world *ecs.World) {}
 // Update runs the stage. Unlike the other stages it needs no query and no
 // filter, so it runs without the Queries and Filters resources.
 func (s *Integrate) Update(world *ecs.World) {
-	s.dt = 1.0 / 60
-	if s.timeStepRes.Has() {
-		s.dt = s.timeStepRes.Get().Dt
-	}
-	s.workers = nil
-	if s.workersRes.Has() {
-		s.workers = s.workersRes.Get()
-	}
+	s.beginStepAndWorkers()
 	s.listAgents(world)
 	s.workers.run(s.workers.Count(), len(s.agents), s.job)
 }
