@@ -189,8 +189,8 @@ func (b *TileBaker) TileWorldSize() float32 { return b.tileWorldSize }
 // RecastDemo computes them [Units: world units].
 func (b *TileBaker) TileBounds(tx, ty int) (bmin, bmax mgl32.Vec3) {
 	size := b.tileWorldSize
-	bmin = mgl32.Vec3{b.bmin[0] + float32(tx)*size, b.bmin[1], b.bmin[2] + float32(ty)*size}
-	bmax = mgl32.Vec3{b.bmin[0] + float32(tx+1)*size, b.bmax[1], b.bmin[2] + float32(ty+1)*size}
+	bmin = mgl32.Vec3{b.bmin[0] + float32(float32(tx)*size), b.bmin[1], b.bmin[2] + float32(float32(ty)*size)}
+	bmax = mgl32.Vec3{b.bmin[0] + float32(float32(tx+1)*size), b.bmax[1], b.bmin[2] + float32(float32(ty+1)*size)}
 	return bmin, bmax
 }
 
