@@ -78,7 +78,7 @@ func setup(o *options) (*demo, error) {
 // that the large mesh's greater erosion leaves, (large - small) and twice
 // that at a corner, plus the meshes' rounding [Units: world units].
 func differenceWidth(small, large float32) float32 {
-	return 2*(large-small) + 1.2
+	return float32(2*(large-small)) + 1.2
 }
 
 // refresh takes every layer's new snapshot when the tile cache changed its

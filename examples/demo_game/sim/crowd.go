@@ -494,7 +494,7 @@ func (s *Sim) Nearest(x, z, reach float32) int {
 	for i, e := range s.agents {
 		p := s.positions.Get(e)
 		dx, dz := p[0]-x, p[2]-z
-		if d := dx*dx + dz*dz; d < bestDistance {
+		if d := float32(dx*dx) + float32(dz*dz); d < bestDistance {
 			best, bestDistance = i, d
 		}
 	}
