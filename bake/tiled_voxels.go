@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // TileConfig returns the configuration tile (tx, ty) bakes with: its field
@@ -93,4 +95,49 @@ func (b *TileBaker) BuildTileFrom(ctx context.Context, tx, ty int, fill func(hf 
 	}
 	result.solid, result.linkParams = nil, nil // no links for a tile alone
 	return result, nil
+}
+
+// TilesWithGeometry returns the tiles BuildAll bakes: those with the box
+// of a triangle within their border, as grid indices x + y·tilesX in grid
+// order. Past Settings.MaxTiles of them it fails with ErrTooManyTiles.
+func (b *TileBaker) TilesWithGeometry() ([]int32, error) {
+	return b.tilesWithGeometry(b.GridRange(), b.settings.maxTiles())
+}
+
+// BorderSize returns the margin of a tile's field around the tile,
+// WalkableRadius + 3 [Units: cells]
+func (b *TileBaker) BorderSize() int { return b.borderSize }
+
+// AreaFlags returns the mapping from polygon areas to tile areas and flags
+// the baker builds tiles with (TiledOptions.AreaFlags).
+func (b *TileBaker) AreaFlags() func(area uint8) (uint8, uint16) { return b.areaFlags }
+
+// NewVoxelTileBaker returns a TileBaker for a level known by its voxels
+// alone, whose tiles are baked with BuildTileFrom (RasterizeTile, BuildTile
+// and BuildAll find no triangles): its tile grid covers [bmin, bmax], the
+// Bounds of the TileBaker that rasterized the voxels (its headroom
+// included, so opts.Headroom must be 0), and its tiles are baked with
+// level's area volumes and off-mesh connections; level's triangles are not
+// used, and level may be nil. bake/dynamic reads its files with it.
+func NewVoxelTileBaker(bmin, bmax mgl32.Vec3, level *Geometry, settings Settings, opts TiledOptions) (*TileBaker, error) {
+	if opts.Headroom != 0 {
+		return nil, fmt.Errorf("bake: voxel tile baker: Headroom %v: the bounds hold it already", opts.Headroom)
+	}
+	if err := validateBounds(bmin, bmax); err != nil {
+		return nil, fmt.Errorf("bake: voxel tile baker: %w", err)
+	}
+	// A degenerate triangle across the box gives the grid its bounds; it
+	// is dropped before anything could rasterize it.
+	g := &Geometry{Vertices: []mgl32.Vec3{bmin, bmax}, Triangles: [][3]int32{{0, 1, 1}}}
+	if level != nil {
+		g.ConvexVolumes, g.BoxVolumes, g.CylinderVolumes = level.ConvexVolumes, level.BoxVolumes, level.CylinderVolumes
+		g.OffMeshConnections = level.OffMeshConnections
+	}
+	b, err := newTileBaker(g, settings, opts)
+	if err != nil {
+		return nil, err
+	}
+	g.Triangles = nil
+	b.chunks = newChunkyMesh(g.Vertices, nil, 1)
+	return b, nil
 }
