@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,3 +74,6 @@ func update(tb testing.TB, m *Mesh) {
 	}
 	tb.Fatal("update never finished")
 }
+
+// mgl32QuatY returns a turn of radians about +y.
+func mgl32QuatY(radians float32) mgl32.Quat { return mgl32.QuatRotate(radians, geom.Vec3{0, 1, 0}) }
