@@ -2,6 +2,7 @@ package dynamic
 
 import (
 	"context"
+	"hash/crc32"
 	"sync"
 	"testing"
 
@@ -77,3 +78,5 @@ func update(tb testing.TB, m *Mesh) {
 
 // mgl32QuatY returns a turn of radians about +y.
 func mgl32QuatY(radians float32) mgl32.Quat { return mgl32.QuatRotate(radians, geom.Vec3{0, 1, 0}) }
+
+func crc32IEEE(b []byte) uint32 { return crc32.ChecksumIEEE(b) }

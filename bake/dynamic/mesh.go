@@ -77,7 +77,10 @@ type Options struct {
 // runtime through colliders (see the package documentation). Its tiles
 // are in NavMesh, which queries and crowds read as any navmesh.Mesh.
 type Mesh struct {
-	baker    *bake.TileBaker
+	baker *bake.TileBaker
+	// level holds the level's area volumes and off-mesh connections (its
+	// triangles too when New made the mesh), for Save.
+	level    *bake.Geometry
 	settings bake.Settings
 	nav      *navmesh.Mesh
 	headroom float32
@@ -258,8 +261,14 @@ func newMesh(g *bake.Geometry, bounds *[2]geom.Vec3, level *bake.Geometry, setti
 	if maxColliders == 0 {
 		maxColliders = DefaultMaxColliders
 	}
+	if g != nil {
+		level = g
+	} else if level == nil {
+		level = &bake.Geometry{}
+	}
 	return &Mesh{
 		baker:           baker,
+		level:           level,
 		settings:        settings,
 		headroom:        headroom,
 		workers:         workers,
