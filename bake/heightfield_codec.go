@@ -49,8 +49,8 @@ var ErrCorruptHeightfield = errors.New("bake: corrupt encoded heightfield")
 // HeightfieldCodec writes heightfields in a compact compressed form and
 // reads them back, keeping its buffers between calls so that a steady
 // stream of encodes and decodes allocates nothing (the encoded bytes aside).
-// A solid field of a tile, about one span per column, takes some 4 to 8
-// bytes per column. The zero value is ready to use; a HeightfieldCodec is
+// A tile's solid field of a RecastDemo level takes about a byte per
+// column (dungeon's 56 tiles of 42 × 42 columns: 94 KB). The zero value is ready to use; a HeightfieldCodec is
 // not safe for concurrent use.
 type HeightfieldCodec struct {
 	raw []byte

@@ -8,7 +8,8 @@
 //
 // New bakes a level tiled, as bake.Tiled does with the same settings, and
 // keeps each tile's solid heightfield, the level's triangles rasterized
-// once, compressed (bake.HeightfieldCodec: about 5 bytes a column). A
+// once, compressed (bake.HeightfieldCodec: about a byte a column, 94 KB
+// for the 56 tiles of RecastDemo's dungeon; Stats reports it per tile). A
 // collider (package collider: box, oriented box, sphere, capsule,
 // cylinder, convex hull, triangle mesh; solid or carving; with an area id)
 // is added, moved, changed and removed by its collider.Ref; every change
