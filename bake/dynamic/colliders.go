@@ -280,11 +280,16 @@ func (m *Mesh) unplace(slot uint32) {
 	s.tiles = s.tiles[:0]
 }
 
-// queue marks tile t (grid index index) for the next Update.
+// queue marks tile t (grid index index) for the next Update and wakes the
+// background workers, if any.
 func (m *Mesh) queue(index int32, t *tile) {
+	t.version++
 	if !t.queued {
 		t.queued = true
 		m.pending = append(m.pending, index)
+	}
+	if m.background != nil {
+		m.background.wake.Signal()
 	}
 }
 

@@ -116,6 +116,9 @@ type Mesh struct {
 	batch     navmesh.Batch
 	refs      []navmesh.TileRef
 	last      UpdateStats
+	// background, while running, holds the background workers (see
+	// StartBackground).
+	background *background
 }
 
 // tile is what the mesh keeps of one tile of the grid with voxels: its
@@ -128,7 +131,13 @@ type tile struct {
 	// colliders are the slots of the colliders over the tile's field, in
 	// the order they were added.
 	colliders []uint32
-	queued    bool
+	// queued is set while the tile waits for a rebuild; version counts
+	// its changes, so that a build that began before the last one does
+	// not clear queued; building is set while a background worker builds
+	// it.
+	queued   bool
+	building bool
+	version  uint64
 }
 
 // New bakes g tiled with settings (settings.TileSize > 0; automatic links

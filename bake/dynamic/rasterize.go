@@ -15,23 +15,32 @@ type builder struct {
 	flipped [][3]int32
 }
 
+// colliderInput is what a tile build reads of one collider: copied when
+// the build is claimed, so that the collider may change meanwhile.
+type colliderInput struct {
+	placed collider.Placed
+	// vertices are a mesh collider's placed vertices, never written after
+	// they were made.
+	vertices []geom.Vec3
+}
+
 // fill puts a tile's solid spans into hf, emptied and sized for the
 // tile's field: the level's field decoded from base (none when nil), then
 // the colliders in the order they were added, each solid one adding its
 // voxels and each carving one removing them.
-func (m *Mesh) fill(b *builder, base []byte, colliders []uint32, hf *bake.Heightfield) error {
+func (m *Mesh) fill(b *builder, base []byte, colliders []colliderInput, hf *bake.Heightfield) error {
 	if base != nil {
 		if err := b.codec.Decode(base, hf); err != nil {
 			return err
 		}
 	}
-	for _, slot := range colliders {
-		s := &m.colliders[slot]
+	for i := range colliders {
+		c := &colliders[i]
 		var err error
-		if s.placed.Shape().Carve {
-			err = m.carve(b, s, hf)
+		if c.placed.Shape().Carve {
+			err = m.carve(b, c, hf)
 		} else {
-			err = m.add(b, s, hf)
+			err = m.add(b, c, hf)
 		}
 		if err != nil {
 			return err
@@ -40,17 +49,17 @@ func (m *Mesh) fill(b *builder, base []byte, colliders []uint32, hf *bake.Height
 	return nil
 }
 
-// add rasterizes solid collider s into hf.
-func (m *Mesh) add(b *builder, s *colliderSlot, hf *bake.Heightfield) error {
-	shape := s.placed.Shape()
+// add rasterizes solid collider c into hf.
+func (m *Mesh) add(b *builder, c *colliderInput, hf *bake.Heightfield) error {
+	shape := c.placed.Shape()
 	if shape.Kind == collider.ConvexHull || shape.Kind == collider.TriangleMesh {
-		areas, err := m.triangleAreas(b, s.worldVertices, shape.Mesh.Triangles, shape.Area)
+		areas, err := m.triangleAreas(b, c.vertices, shape.Mesh.Triangles, shape.Area)
 		if err != nil {
 			return err
 		}
-		return hf.RasterizeTriangles(s.worldVertices, shape.Mesh.Triangles, areas, m.mergeThreshold)
+		return hf.RasterizeTriangles(c.vertices, shape.Mesh.Triangles, areas, m.mergeThreshold)
 	}
-	return m.eachColumn(hf, &s.placed, func(x, z int, bottom, top uint16, column collider.Column) error {
+	return m.eachColumn(hf, &c.placed, func(x, z int, bottom, top uint16, column collider.Column) error {
 		area := shape.Area
 		if !(column.TopNormalY > m.walkableNormalY) {
 			area = bake.NullArea
@@ -59,11 +68,11 @@ func (m *Mesh) add(b *builder, s *colliderSlot, hf *bake.Heightfield) error {
 	})
 }
 
-// carve cuts carving collider s out of hf.
-func (m *Mesh) carve(b *builder, s *colliderSlot, hf *bake.Heightfield) error {
-	shape := s.placed.Shape()
+// carve cuts carving collider c out of hf.
+func (m *Mesh) carve(b *builder, c *colliderInput, hf *bake.Heightfield) error {
+	shape := c.placed.Shape()
 	if shape.Kind != collider.ConvexHull && shape.Kind != collider.TriangleMesh {
-		return m.eachColumn(hf, &s.placed, func(x, z int, bottom, top uint16, column collider.Column) error {
+		return m.eachColumn(hf, &c.placed, func(x, z int, bottom, top uint16, column collider.Column) error {
 			return hf.CarveSpan(x, z, bottom, top, m.floorArea(shape.Area, column.FloorNormalY))
 		})
 	}
@@ -78,11 +87,11 @@ func (m *Mesh) carve(b *builder, s *colliderSlot, hf *bake.Heightfield) error {
 	for _, t := range shape.Mesh.Triangles {
 		b.flipped = append(b.flipped, [3]int32{t[0], t[2], t[1]})
 	}
-	areas, err := m.triangleAreas(b, s.worldVertices, b.flipped, shape.Area)
+	areas, err := m.triangleAreas(b, c.vertices, b.flipped, shape.Area)
 	if err != nil {
 		return err
 	}
-	if err := b.scratch.RasterizeTriangles(s.worldVertices, b.flipped, areas, m.mergeThreshold); err != nil {
+	if err := b.scratch.RasterizeTriangles(c.vertices, b.flipped, areas, m.mergeThreshold); err != nil {
 		return err
 	}
 	scratch := &b.scratch

@@ -100,7 +100,7 @@ func TestPrimitivesMatchTheirTriangulation(t *testing.T) {
 			placed, err := collider.Place(c.shape, c.pose)
 			require.NoError(t, err)
 			analytic, triangulated := testField(t), testField(t)
-			require.NoError(t, m.add(&builder{}, &colliderSlot{placed: placed}, analytic))
+			require.NoError(t, m.add(&builder{}, &colliderInput{placed: placed}, analytic))
 			vertices, triangles := placed.Triangulate(48, nil, nil)
 			areas, err := m.triangleAreas(&builder{}, vertices, triangles, bake.WalkableArea)
 			require.NoError(t, err)
@@ -146,7 +146,7 @@ func TestPrimitivesCoverTheirPoints(t *testing.T) {
 			placed, err := collider.Place(c.shape, c.pose)
 			require.NoError(t, err)
 			solid := testField(t)
-			require.NoError(t, m.add(&builder{}, &colliderSlot{placed: placed}, solid))
+			require.NoError(t, m.add(&builder{}, &colliderInput{placed: placed}, solid))
 			// A carve out of a full block leaves exactly the complement.
 			carved := testField(t)
 			for z := range carved.Height {
@@ -156,7 +156,7 @@ func TestPrimitivesCoverTheirPoints(t *testing.T) {
 			}
 			carving, err := collider.Place(c.shape.Carving(), c.pose)
 			require.NoError(t, err)
-			require.NoError(t, m.carve(&builder{}, &colliderSlot{placed: carving}, carved))
+			require.NoError(t, m.carve(&builder{}, &colliderInput{placed: carving}, carved))
 
 			oracle := oracleCells(&placed, solid)
 			for z := range solid.Height {

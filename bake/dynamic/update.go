@@ -2,7 +2,10 @@ package dynamic
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/archenav/archenav/bake"
@@ -19,16 +22,35 @@ type UpdateStats struct {
 	TilesBuilt, TilesEmptied, TilesFailed int
 	// Pending is the number of tiles left waiting.
 	Pending int
-	// Build is the time the tile builds took, Publish the time of the
-	// navmesh's snapshot swap (Mesh.Apply).
+	// Build is the time the call spent on tile builds (zero with
+	// background workers), Publish the time of the navmesh's snapshot swap
+	// (Mesh.Apply).
 	Build, Publish time.Duration
 }
 
-// buildJob is one tile rebuild of an Update.
+// buildJob is one tile rebuild: the tile, its inputs as they were when the
+// build was claimed, and what came out.
 type buildJob struct {
-	index int32
-	data  *navmesh.TileData
-	err   error
+	index     int32
+	version   uint64
+	x, y      int
+	base      []byte
+	colliders []colliderInput
+	data      *navmesh.TileData
+	err       error
+}
+
+// claim fills job with the inputs of tile index as they are now.
+func (m *Mesh) claim(job *buildJob, index int32) {
+	t := m.tiles[index]
+	job.index, job.version, job.x, job.y, job.base = index, t.version, int(t.x), int(t.y), t.base
+	job.data, job.err = nil, nil
+	clear(job.colliders)
+	job.colliders = job.colliders[:0]
+	for _, slot := range t.colliders {
+		s := &m.colliders[slot]
+		job.colliders = append(job.colliders, colliderInput{placed: s.placed, vertices: s.worldVertices})
+	}
 }
 
 // Update rebuilds the tiles marked by collider changes (within budget, in
@@ -39,6 +61,10 @@ type buildJob struct {
 // than the navmesh's MaxPolys) is returned after the others are
 // published; a failed publish publishes nothing and leaves the tiles
 // marked. Update allocates about what the tile builds do.
+//
+// With background workers running (StartBackground), Update builds
+// nothing: it publishes the tiles the workers finished since the last
+// call, at most budget.MaxTiles of them, the latest build of each.
 func (m *Mesh) Update(budget tilecache.Budget) (upToDate bool, err error) {
 	return m.update(budget, nil, 0)
 }
@@ -64,6 +90,9 @@ func (m *Mesh) LastUpdate() UpdateStats {
 func (m *Mesh) update(budget tilecache.Budget, runner tilecache.Runner, workers int) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.background != nil {
+		return m.publishFinished(budget)
+	}
 	start := time.Now()
 	n := len(m.pending)
 	if budget.MaxTiles > 0 {
@@ -80,23 +109,32 @@ func (m *Mesh) update(budget tilecache.Budget, runner tilecache.Runner, workers 
 		m.builders = append(m.builders, &builder{})
 	}
 	if cap(m.jobs) < n {
-		m.jobs = make([]buildJob, n, max(n, 2*cap(m.jobs)))
+		m.jobs = slices.Grow(m.jobs[:cap(m.jobs)], n-cap(m.jobs))
 	}
 	m.jobs = m.jobs[:n]
 	for i := range m.jobs {
-		m.jobs[i] = buildJob{index: m.pending[i]}
+		m.claim(&m.jobs[i], m.pending[i])
 	}
 	if m.buildJob == nil {
 		m.buildJob = func(worker, i int) { m.build(m.builders[worker], &m.jobs[i]) }
 	}
 	done := m.scheduler.Run(n, runner, workers, deadline, m.buildJob)
-	stats := UpdateStats{Build: time.Since(start)}
+	build := time.Since(start)
+	stats, _, err := m.publish(m.jobs[:done])
+	stats.Build = build
+	m.last = stats
+	return len(m.pending) == 0, err
+}
 
+// publish puts the tiles of jobs into the navmesh in one Apply and clears
+// the marks of those whose tile has not changed since its build began.
+// On a failed Apply nothing changes and the error is returned with
+// applied false; else the first build error is.
+func (m *Mesh) publish(jobs []buildJob) (stats UpdateStats, applied bool, err error) {
 	m.batch.Reset()
 	var buildErr error
-	for i := range done {
-		job := &m.jobs[i]
-		t := m.tiles[job.index]
+	for i := range jobs {
+		job := &jobs[i]
 		switch {
 		case job.err != nil:
 			stats.TilesFailed++
@@ -106,7 +144,7 @@ func (m *Mesh) update(budget tilecache.Budget, runner tilecache.Runner, workers 
 		case job.data == nil:
 			stats.TilesBuilt++
 			stats.TilesEmptied++
-			m.batch.RemoveAt(t.x, t.y, 0)
+			m.batch.RemoveAt(int32(job.x), int32(job.y), 0)
 		default:
 			stats.TilesBuilt++
 			m.batch.Replace(job.data)
@@ -118,40 +156,190 @@ func (m *Mesh) update(budget tilecache.Budget, runner tilecache.Runner, workers 
 	m.batch.Reset()
 	stats.Publish = time.Since(publish)
 	if err != nil {
-		clear(m.jobs)
-		m.last = UpdateStats{Pending: len(m.pending), Build: stats.Build, Publish: stats.Publish}
-		return false, fmt.Errorf("dynamic: update: %w", err)
+		stats = UpdateStats{Pending: len(m.pending), Publish: stats.Publish}
+		return stats, false, fmt.Errorf("dynamic: update: %w", err)
 	}
-	for i := range done {
-		index := m.jobs[i].index
-		t := m.tiles[index]
-		t.queued = false
+	cleared := false
+	for i := range jobs {
+		t := m.tiles[jobs[i].index]
+		if t.version != jobs[i].version {
+			continue // changed since: it waits for another build
+		}
+		t.queued, cleared = false, true
 		if t.base == nil && len(t.colliders) == 0 {
-			delete(m.tiles, index)
+			delete(m.tiles, jobs[i].index)
 		}
 	}
-	rest := copy(m.pending, m.pending[done:])
-	m.pending = m.pending[:rest]
-	clear(m.jobs)
+	if cleared {
+		m.pending = slices.DeleteFunc(m.pending, func(index int32) bool {
+			t := m.tiles[index]
+			return t == nil || !t.queued
+		})
+	}
+	for i := range jobs {
+		jobs[i].data, jobs[i].err = nil, nil
+	}
 	stats.Pending = len(m.pending)
-	m.last = stats
-	return len(m.pending) == 0, buildErr
+	return stats, true, buildErr
 }
 
 // build rebuilds the tile of job on builder b: its data, nil when nothing
-// is walkable, or an error.
+// is walkable, or an error. It reads only the job.
 func (m *Mesh) build(b *builder, job *buildJob) {
-	t := m.tiles[job.index]
-	result, err := m.baker.BuildTileFrom(context.Background(), int(t.x), int(t.y), func(hf *bake.Heightfield) error {
-		return m.fill(b, t.base, t.colliders, hf)
+	result, err := m.baker.BuildTileFrom(context.Background(), job.x, job.y, func(hf *bake.Heightfield) error {
+		return m.fill(b, job.base, job.colliders, hf)
 	})
+	maxPolys := m.nav.Params().MaxPolys
 	switch {
 	case err != nil:
-		job.err = fmt.Errorf("dynamic: rebuild tile (%d, %d): %w", t.x, t.y, err)
-	case result.Data != nil && len(result.Data.Polys) > m.nav.Params().MaxPolys:
+		job.err = fmt.Errorf("dynamic: rebuild tile (%d, %d): %w", job.x, job.y, err)
+	case result.Data != nil && len(result.Data.Polys) > maxPolys:
 		job.err = fmt.Errorf("dynamic: rebuild tile (%d, %d): %d polygons, the navmesh takes %d per tile: %w",
-			t.x, t.y, len(result.Data.Polys), m.nav.Params().MaxPolys, ErrTileTooComplex)
+			job.x, job.y, len(result.Data.Polys), maxPolys, ErrTileTooComplex)
 	default:
 		job.data = result.Data
 	}
+}
+
+// background holds the background workers of a mesh.
+type background struct {
+	wake     *sync.Cond
+	stopping bool
+	done     sync.WaitGroup
+	// finished holds the builds done since the last Update, at most one
+	// per tile (the latest).
+	finished []buildJob
+}
+
+// ErrBackgroundRunning is returned by StartBackground when the workers
+// run already.
+var ErrBackgroundRunning = errors.New("dynamic: background workers already running")
+
+// StartBackground starts workers goroutines (0 or less: the mesh's
+// Options.Workers) that rebuild marked tiles as soon as they are marked,
+// each from the tile's inputs as they were when it began, so that a
+// game's frame spends only the publishing on the navmesh: Update then
+// publishes what they finished and builds nothing. A tile changed during
+// its build is published as built (it is newer than the navmesh's) and
+// built again. The workers use the processor time the game leaves; Close
+// stops them. The navmesh they bring about is the same as Update's.
+func (m *Mesh) StartBackground(workers int) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.background != nil {
+		return ErrBackgroundRunning
+	}
+	if workers <= 0 {
+		workers = m.workers
+	}
+	bg := &background{wake: sync.NewCond(&m.mu)}
+	m.background = bg
+	bg.done.Add(workers)
+	for range workers {
+		go m.runBackground(bg)
+	}
+	return nil
+}
+
+// Close stops the background workers, if they run, after the builds under
+// way; their finished builds are published by the next Update, which then
+// builds again itself. Close may be called any number of times.
+func (m *Mesh) Close() {
+	m.mu.Lock()
+	bg := m.background
+	if bg == nil {
+		m.mu.Unlock()
+		return
+	}
+	bg.stopping = true
+	bg.wake.Broadcast()
+	m.mu.Unlock()
+	bg.done.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(bg.finished) > 0 {
+		m.last, _, _ = m.publish(bg.finished)
+	}
+	m.background = nil
+}
+
+// runBackground is one background worker: it claims the first marked tile
+// no other worker builds, builds it and files the result.
+func (m *Mesh) runBackground(bg *background) {
+	defer bg.done.Done()
+	b := &builder{}
+	var job buildJob
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for {
+		index, ok := int32(0), false
+		for !bg.stopping {
+			if index, ok = m.nextUnclaimed(); ok {
+				break
+			}
+			bg.wake.Wait()
+		}
+		if bg.stopping {
+			return
+		}
+		t := m.tiles[index]
+		t.building = true
+		m.claim(&job, index)
+		m.mu.Unlock()
+		m.build(b, &job)
+		m.mu.Lock()
+		t.building = false
+		m.file(bg, &job)
+		if t.version != job.version {
+			bg.wake.Signal() // built again, by whoever is free
+		}
+	}
+}
+
+// nextUnclaimed returns the first marked tile not being built whose
+// finished build, if any, is older than its last change.
+func (m *Mesh) nextUnclaimed() (int32, bool) {
+	for _, index := range m.pending {
+		t := m.tiles[index]
+		if t.building {
+			continue
+		}
+		if i := slices.IndexFunc(m.background.finished, func(j buildJob) bool { return j.index == index }); i >= 0 &&
+			m.background.finished[i].version == t.version {
+			continue // built as it is; waits for Update
+		}
+		return index, true
+	}
+	return 0, false
+}
+
+// file keeps job's result among the finished builds, replacing an older
+// build of the same tile.
+func (m *Mesh) file(bg *background, job *buildJob) {
+	result := buildJob{index: job.index, version: job.version, x: job.x, y: job.y, data: job.data, err: job.err}
+	if i := slices.IndexFunc(bg.finished, func(j buildJob) bool { return j.index == job.index }); i >= 0 {
+		if bg.finished[i].version < job.version {
+			bg.finished[i] = result
+		}
+		return
+	}
+	bg.finished = append(bg.finished, result)
+}
+
+// publishFinished is Update with background workers.
+func (m *Mesh) publishFinished(budget tilecache.Budget) (bool, error) {
+	bg := m.background
+	n := len(bg.finished)
+	if budget.MaxTiles > 0 {
+		n = min(n, budget.MaxTiles)
+	}
+	stats, applied, err := m.publish(bg.finished[:n])
+	if applied {
+		rest := copy(bg.finished, bg.finished[n:])
+		clear(bg.finished[rest:])
+		bg.finished = bg.finished[:rest]
+	}
+	m.last = stats
+	bg.wake.Broadcast()
+	return len(m.pending) == 0, err
 }
