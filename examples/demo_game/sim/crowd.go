@@ -72,6 +72,9 @@ type Sim struct {
 	doorClosed     bool
 	elapsed        float64
 	scriptStep     int
+	// ramp is the crate DropRamp dropped last, whose top the agents are
+	// sent to once the navmesh has it (0 once they were).
+	ramp ecs.Entity
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
@@ -102,6 +105,7 @@ func NewTypes(types []AgentType, config Config) (*Sim, error) {
 		maxRadius = max(maxRadius, t.Radius)
 	}
 	p, err := plugin.New(plugin.Config{
+		DynamicMesh:     config.DynamicMesh,
 		AgentTypes:      pluginTypes,
 		MaxAgents:       config.MaxAgents,
 		MaxAgentRadius:  maxRadius,
@@ -410,7 +414,7 @@ func (s *Sim) Step(dt float32) error {
 			return err
 		}
 	}
-	return nil
+	return s.sendUpRamp()
 }
 
 // Agents appends what the scene draws of every agent to dst[:0]: with one
