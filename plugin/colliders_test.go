@@ -62,11 +62,23 @@ func plankPose(a, b geom.Vec3, thick float32) components.ColliderPose {
 // a pit dug across it (a carving collider entity) stops them, a bridge
 // over the pit lets them through to their targets, and once both
 // entities are removed the navmesh is the initial one, byte for byte.
+//
+// With HierarchicalPaths the path queue plans with a hierarchy of the
+// mesh, which follows the rebuilt tiles.
 func TestCollidersDigAndBridge(t *testing.T) {
+	for _, hierarchical := range []bool{false, true} {
+		t.Run(map[bool]string{false: "A*", true: "hierarchical"}[hierarchical], func(t *testing.T) {
+			digAndBridge(t, hierarchical)
+		})
+	}
+}
+
+func digAndBridge(t *testing.T, hierarchical bool) {
 	m := newDungeonDynamic(t)
 	initial := tileData(t, m.NavMesh())
 	var events []components.Event
-	p, err := New(Config{DynamicMesh: m, MaxAgents: 8, OnEvent: func(_ *ecs.World, ev components.Event) { events = append(events, ev) }})
+	p, err := New(Config{DynamicMesh: m, MaxAgents: 8, HierarchicalPaths: hierarchical,
+		OnEvent: func(_ *ecs.World, ev components.Event) { events = append(events, ev) }})
 	require.NoError(t, err)
 	assert.Equal(t, m.NavMesh(), p.Config().Mesh)
 	world := ecs.NewWorld()
@@ -256,5 +268,41 @@ func TestCollidersRaceWithQueriesAndCrowd(t *testing.T) {
 		state, err := f.plugin.State(f.world, e)
 		require.NoError(t, err)
 		assert.NotZero(t, state.Poly, "agent %v is on the navmesh", e)
+	}
+}
+
+// TestColliderPitUnderAgents: a pit dug where agents stand takes their
+// polygons away; they walk back to the navmesh and none is left invalid.
+func TestColliderPitUnderAgents(t *testing.T) {
+	m := newDungeonDynamic(t)
+	var events []components.Event
+	p, err := New(Config{DynamicMesh: m, MaxAgents: 8, OnEvent: func(_ *ecs.World, ev components.Event) { events = append(events, ev) }})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	var agents []ecs.Entity
+	for i := range 3 {
+		e, err := p.Spawn(&world, geom.Vec3{17.5 + 0.9*float32(i), 10.2, 0.65}, components.DefaultAgentParams())
+		require.NoError(t, err)
+		agents = append(agents, e)
+	}
+	_, err = p.SpawnCollider(&world, components.ColliderPose{Position: geom.Vec3{18, 10.2, 0.65}},
+		components.NewCollider(collider.NewBox(geom.Vec3{1.5, 1, 6}).Carving()))
+	require.NoError(t, err)
+	for range 180 {
+		require.NoError(t, p.Step(&world, 1.0/60))
+	}
+	lost := 0
+	for _, ev := range events {
+		if ev.Kind == components.EventGroundLost {
+			lost++
+		}
+	}
+	assert.Equal(t, len(agents), lost, "every agent lost its ground")
+	for _, e := range agents {
+		state, err := p.State(&world, e)
+		require.NoError(t, err)
+		assert.NotZero(t, state.Poly, "agent %v walked back to the navmesh", e)
+		assert.False(t, math.Abs(float64(state.Position[0]-18)) < 1.5, "agent %v left the pit: %v", e, state.Position)
 	}
 }
