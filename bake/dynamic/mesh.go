@@ -155,9 +155,62 @@ func New(ctx context.Context, g *bake.Geometry, settings bake.Settings, opts Opt
 	if err != nil {
 		return nil, err
 	}
+	if err := m.bakeTiles(ctx, nil, opts.MaxPolys); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// NewTypes makes one dynamic mesh per agent type of g, each as New makes
+// it with the type's settings (and opts), in order. Types whose tiles'
+// fields are rasterized alike (the same cell size and height, tile size
+// and border, slope and climb: the fields bake.TiledTypes shares) share
+// their level fields: rasterized and stored once. A collider is added to
+// each type's mesh on its own (the plugin's ColliderSync does it for
+// every type).
+func NewTypes(ctx context.Context, g *bake.Geometry, types []bake.AgentType, opts Options) ([]*Mesh, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	meshes := make([]*Mesh, len(types))
+	for i, t := range types {
+		m, err := newMesh(g, nil, nil, t.Settings, opts)
+		if err != nil {
+			return nil, fmt.Errorf("dynamic: agent type %q: %w", t.Name, err)
+		}
+		var shared *Mesh
+		for _, other := range meshes[:i] {
+			if sameFields(other, m) {
+				shared = other
+				break
+			}
+		}
+		if err := m.bakeTiles(ctx, shared, opts.MaxPolys); err != nil {
+			return nil, fmt.Errorf("dynamic: agent type %q: %w", t.Name, err)
+		}
+		meshes[i] = m
+	}
+	return meshes, nil
+}
+
+// sameFields reports whether two meshes rasterize the level into the same
+// tile fields: the same grid, bounds, cells, border, slope and climb.
+func sameFields(a, b *Mesh) bool {
+	as, bs := &a.settings, &b.settings
+	aMin, aMax := a.baker.Bounds()
+	bMin, bMax := b.baker.Bounds()
+	return a.tilesX == b.tilesX && a.tilesY == b.tilesY && aMin == bMin && aMax == bMax &&
+		as.CellSize == bs.CellSize && as.CellHeight == bs.CellHeight && as.TileSize == bs.TileSize &&
+		a.baker.BorderSize() == b.baker.BorderSize() && as.AgentMaxSlope == bs.AgentMaxSlope && a.mergeThreshold == b.mergeThreshold
+}
+
+// bakeTiles bakes every tile with geometry near it into m's fields and
+// navmesh, rasterizing the level or, with shared, decoding the fields of
+// that mesh (which rasterizes alike, sameFields) and keeping them shared.
+func (m *Mesh) bakeTiles(ctx context.Context, shared *Mesh, maxPolys int) error {
 	tiles, err := m.baker.TilesWithGeometry()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	built := make([]*tile, len(tiles))
 	data := make([]*navmesh.TileData, len(tiles))
@@ -171,7 +224,18 @@ func New(ctx context.Context, g *bake.Geometry, settings bake.Settings, opts Opt
 		}
 		defer codec.Put(c)
 		t := &tile{x: int32(x), y: int32(y)}
+		if shared != nil {
+			if other := shared.tiles[index]; other != nil {
+				t.base = other.base
+			}
+		}
 		result, err := m.baker.BuildTileFrom(ctx, x, y, func(hf *bake.Heightfield) error {
+			if shared != nil {
+				if t.base == nil {
+					return nil
+				}
+				return c.Decode(t.base, hf)
+			}
 			near, err := m.baker.RasterizeTile(x, y, hf)
 			if err != nil || !near {
 				return err
@@ -186,16 +250,16 @@ func New(ctx context.Context, g *bake.Geometry, settings bake.Settings, opts Opt
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	maxPolys := 1
+	busiest := 1
 	for _, d := range data {
 		if d != nil {
-			maxPolys = max(maxPolys, len(d.Polys))
+			busiest = max(busiest, len(d.Polys))
 		}
 	}
-	if err := m.makeNavMesh(opts.MaxPolys, maxPolys); err != nil {
-		return nil, err
+	if err := m.makeNavMesh(maxPolys, busiest); err != nil {
+		return err
 	}
 	for i, t := range built {
 		if t.base != nil {
@@ -203,11 +267,11 @@ func New(ctx context.Context, g *bake.Geometry, settings bake.Settings, opts Opt
 		}
 		if data[i] != nil {
 			if _, err := m.nav.AddTile(data[i], 0); err != nil {
-				return nil, fmt.Errorf("dynamic: new: add tile (%d, %d): %w", t.x, t.y, err)
+				return fmt.Errorf("dynamic: new: add tile (%d, %d): %w", t.x, t.y, err)
 			}
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // newMesh checks the settings and options and returns a mesh without

@@ -55,3 +55,35 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	require.NotNil(t, g)
 }
+
+// TestNewTypes bakes dungeon for three agent types: each mesh is New's for
+// its settings, byte for byte, and the two types whose fields are alike
+// share them.
+func TestNewTypes(t *testing.T) {
+	g := loadLevel(t, "dungeon")
+	small, similar, large := bake.DefaultSettings(), bake.DefaultSettings(), bake.DefaultSettings()
+	similar.AgentRadius = 0.5 // ceil(0.5 / 0.3) = 2 cells, as 0.6
+	similar.AgentHeight = 1.6
+	large.AgentRadius = 1.8
+	types := []bake.AgentType{{Name: "small", Settings: small}, {Name: "similar", Settings: similar}, {Name: "large", Settings: large}}
+	meshes, err := NewTypes(context.Background(), g, types, Options{Workers: 2})
+	require.NoError(t, err)
+	require.Len(t, meshes, 3)
+	for i, typ := range types {
+		alone, err := New(context.Background(), g, typ.Settings, Options{Workers: 1})
+		require.NoError(t, err)
+		assert.Equal(t, tileFingerprints(t, alone.NavMesh()), tileFingerprints(t, meshes[i].NavMesh()), typ.Name)
+	}
+	sharedTiles := 0
+	for index, tile := range meshes[1].tiles {
+		if other := meshes[0].tiles[index]; other != nil && &other.base[0] == &tile.base[0] {
+			sharedTiles++
+		}
+	}
+	assert.Equal(t, len(meshes[0].tiles), sharedTiles, "small and similar share every field")
+	for index, tile := range meshes[2].tiles {
+		if other := meshes[0].tiles[index]; other != nil {
+			assert.NotSame(t, &other.base[0], &tile.base[0], "large's border differs")
+		}
+	}
+}
