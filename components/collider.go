@@ -160,4 +160,8 @@ type DynamicGeometry struct {
 	// removes its colliders and runs its UpdateWith. Leave its colliders
 	// to the stage.
 	Mesh ColliderMesh
+	// Others are the dynamic meshes of the other agent types, in the
+	// order of AgentTypes.List from its second type on: colliders change
+	// them all, and a collider has landed when every mesh shows it.
+	Others []ColliderMesh
 }

@@ -306,3 +306,41 @@ func TestColliderPitUnderAgents(t *testing.T) {
 		assert.False(t, math.Abs(float64(state.Position[0]-18)) < 1.5, "agent %v left the pit: %v", e, state.Position)
 	}
 }
+
+// TestCollidersChangeEveryAgentType: with two agent types each on its own
+// dynamic mesh (dynamic.NewTypes), a collider entity changes both meshes,
+// lands once both show it, and leaves both as they were when removed.
+func TestCollidersChangeEveryAgentType(t *testing.T) {
+	dungeonDynamic.once.Do(func() { dungeonDynamic.g, dungeonDynamic.err = bake.LoadOBJ("../testdata/dungeon.obj") })
+	require.NoError(t, dungeonDynamic.err)
+	small, large := bake.DefaultSettings(), bake.DefaultSettings()
+	large.AgentRadius = 1.2
+	meshes, err := dynamic.NewTypes(context.Background(), dungeonDynamic.g,
+		[]bake.AgentType{{Name: "small", Settings: small}, {Name: "large", Settings: large}}, dynamic.Options{Workers: 1})
+	require.NoError(t, err)
+	initial := []map[[2]int32]uint64{tileData(t, meshes[0].NavMesh()), tileData(t, meshes[1].NavMesh())}
+	_, err = New(Config{AgentTypes: []AgentTypeConfig{{Name: "small", DynamicMesh: meshes[0]}, {Name: "large", Mesh: meshes[1].NavMesh()}}})
+	assert.ErrorIs(t, err, ErrInvalidConfig, "every type or none")
+	p, err := New(Config{MaxAgentRadius: 1.2, AgentTypes: []AgentTypeConfig{{Name: "small", DynamicMesh: meshes[0]}, {Name: "large", DynamicMesh: meshes[1]}}})
+	require.NoError(t, err)
+	assert.Equal(t, meshes[0], p.Config().DynamicMesh)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	crate, err := p.SpawnCollider(&world, components.ColliderPose{Position: geom.Vec3{40.6, 11.2, 0.65}},
+		components.NewCollider(collider.NewBox(geom.Vec3{1, 1, 1})))
+	require.NoError(t, err)
+	require.NoError(t, p.Step(&world, 1.0/60))
+	info, err := p.Collider(&world, crate)
+	require.NoError(t, err)
+	assert.Equal(t, components.ColliderState{InMesh: true, Landed: true}, info.State)
+	for i, m := range meshes {
+		assert.Equal(t, 1, m.ColliderCount())
+		assert.NotEqual(t, initial[i], tileData(t, m.NavMesh()), "type %d", i)
+	}
+	require.NoError(t, p.RemoveCollider(&world, crate))
+	require.NoError(t, p.Step(&world, 1.0/60))
+	for i, m := range meshes {
+		assert.Zero(t, m.ColliderCount())
+		assert.Equal(t, initial[i], tileData(t, m.NavMesh()), "type %d", i)
+	}
+}

@@ -41,7 +41,9 @@ type Config struct {
 	// it or cut it away (see SpawnCollider), and the ColliderSync stage
 	// runs its UpdateWith every tick, within the obstacles' tile budget.
 	// Mesh must then be DynamicMesh.NavMesh() or nil. The plugin adds,
-	// moves and removes its colliders; leave them to it.
+	// moves and removes its colliders; leave them to it. With AgentTypes,
+	// each type has its own (AgentTypeConfig.DynamicMesh) and colliders
+	// change them all; leave this nil then.
 	DynamicMesh components.ColliderMesh
 	// TileCache, when not nil, is the tile cache the navmesh is built from:
 	// obstacle entities that carve or mark an area change the navmesh
@@ -194,6 +196,12 @@ func (c Config) withDefaults() (Config, error) {
 		c.Mesh, c.TileCache = c.AgentTypes[0].Mesh, c.AgentTypes[0].TileCache
 		if c.Mesh == nil && c.TileCache != nil {
 			c.Mesh = c.TileCache.Mesh()
+		}
+		if c.Mesh == nil && c.AgentTypes[0].DynamicMesh != nil {
+			c.Mesh = c.AgentTypes[0].DynamicMesh.NavMesh()
+		}
+		if c.DynamicMesh == nil {
+			c.DynamicMesh = c.AgentTypes[0].DynamicMesh
 		}
 	}
 	if c.Mesh == nil && c.TileCache != nil {

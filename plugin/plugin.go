@@ -179,7 +179,11 @@ func (p *Plugin) Install(world *ecs.World) error {
 		ecs.AddResource(world, &components.TileCache{Cache: c.TileCache})
 	}
 	if c.DynamicMesh != nil {
-		ecs.AddResource(world, &components.DynamicGeometry{Mesh: c.DynamicMesh})
+		geometry := &components.DynamicGeometry{Mesh: c.DynamicMesh}
+		for _, t := range c.AgentTypes[1:] {
+			geometry.Others = append(geometry.Others, t.DynamicMesh)
+		}
+		ecs.AddResource(world, geometry)
 	}
 	if workers != nil {
 		ecs.AddResource(world, workers)

@@ -22,8 +22,10 @@ import (
 // walk back or recover as after any tile change. A collider the mesh
 // refuses (or every one, without DynamicGeometry) raises
 // EventColliderRefused and is tried again once it moves or changes;
-// EventColliderLanded fires when its tiles are rebuilt. It fills the
-// collider counts of Stats.
+// EventColliderLanded fires when its tiles are rebuilt. With agent types
+// (DynamicGeometry.Others) a collider goes into every type's mesh; one
+// mesh refusing it refuses it in all, and it has landed when every mesh
+// shows it. It fills the collider counts of Stats.
 //
 // Resources: optional DynamicGeometry, Settings, Events, Stats, Workers,
 // Queries.
@@ -42,8 +44,9 @@ type ColliderSync struct {
 	slots   []int32
 	tick    uint64
 
-	// Valid during an Update.
-	mesh   components.ColliderMesh
+	// Valid during an Update: the dynamic meshes of the agent types, the
+	// first type's first.
+	meshes []components.ColliderMesh
 	events *components.Events
 }
 
@@ -53,9 +56,11 @@ type colliderEntry struct {
 	seen   uint64
 	state  *components.ColliderState // valid during an Update
 
-	// ref is its collider in the mesh, 0 when none, made from synced at
-	// syncedPose; landed is set once its tiles are rebuilt.
-	ref        collider.Ref
+	// refs are its colliders in the meshes (ColliderSync.meshes), 0 when
+	// it is in none, made from synced at syncedPose; landed is set once
+	// their tiles are rebuilt.
+	refs       [components.MaxAgentTypes]collider.Ref
+	inMesh     bool
 	synced     components.Collider
 	syncedPose components.ColliderPose
 	landed     bool
@@ -79,9 +84,17 @@ func (s *ColliderSync) Finalize(world *ecs.World) {}
 
 // Update runs the stage.
 func (s *ColliderSync) Update(world *ecs.World) {
-	s.mesh = nil
+	s.meshes = s.meshes[:0]
 	if s.geometryRes.Has() {
-		s.mesh = s.geometryRes.Get().Mesh
+		geometry := s.geometryRes.Get()
+		if geometry.Mesh != nil {
+			s.meshes = append(s.meshes, geometry.Mesh)
+			for _, m := range geometry.Others {
+				if m != nil && len(s.meshes) < components.MaxAgentTypes {
+					s.meshes = append(s.meshes, m)
+				}
+			}
+		}
 	}
 	s.events = nil
 	if s.eventsRes.Has() {
@@ -97,7 +110,8 @@ func (s *ColliderSync) Update(world *ecs.World) {
 	}
 	s.dropUnseen()
 
-	if s.mesh != nil && s.mesh.Pending() > 0 {
+	pending := 0
+	if len(s.meshes) > 0 {
 		settings := components.DefaultSettings(0.6)
 		if s.settingsRes.Has() {
 			settings = *s.settingsRes.Get()
@@ -111,24 +125,26 @@ func (s *ColliderSync) Update(world *ecs.World) {
 			count = min(count, max(1, len(s.queriesRes.Get().PerWorker)))
 		}
 		budget := tilecache.Budget{MaxTiles: settings.ObstacleTilesPerTick, MaxDuration: settings.ObstacleTimePerTick}
-		// A tile that cannot be built keeps its old data; nothing else to
-		// do about it here.
-		_, _ = s.mesh.UpdateWith(budget, workers, count)
+		for _, m := range s.meshes {
+			if m.Pending() > 0 {
+				// A tile that cannot be built keeps its old data; nothing
+				// else to do about it here.
+				_, _ = m.UpdateWith(budget, workers, count)
+			}
+			pending += m.Pending()
+		}
 	}
 	s.noteLanded()
 	for i := range s.entries {
 		e := &s.entries[i]
-		*e.state = components.ColliderState{InMesh: e.ref != 0, Landed: e.landed, Refused: e.refused}
+		*e.state = components.ColliderState{InMesh: e.inMesh, Landed: e.landed, Refused: e.refused}
 		e.state = nil
 	}
 	if s.statsRes.Has() {
 		stats := s.statsRes.Get()
-		stats.Colliders, stats.ColliderTilesPending = len(s.entries), 0
-		if s.mesh != nil {
-			stats.ColliderTilesPending = s.mesh.Pending()
-		}
+		stats.Colliders, stats.ColliderTilesPending = len(s.entries), pending
 	}
-	s.mesh, s.events = nil, nil
+	s.meshes, s.events = s.meshes[:0], nil
 }
 
 // entry returns the index of e's entry, adding one for a collider not seen
@@ -148,27 +164,31 @@ func (s *ColliderSync) entry(e ecs.Entity) int {
 	return len(s.entries) - 1
 }
 
-// sync adds, moves or changes the collider in the mesh as its entity asks.
+// sync adds, moves or changes the collider in the meshes as its entity
+// asks.
 func (s *ColliderSync) sync(e *colliderEntry, c *components.Collider, pose *components.ColliderPose) {
-	known := e.ref != 0 || e.refused
+	known := e.inMesh || e.refused
 	if known && c.Shape == e.synced.Shape && c.PoseDistance(*pose, e.syncedPose) <= c.Threshold() {
 		return // where it is, near enough, or refused there already
 	}
-	if s.mesh == nil {
+	if len(s.meshes) == 0 {
 		s.refuse(e, c, pose)
 		return
 	}
-	var err error
-	if e.ref == 0 {
-		e.ref, err = s.mesh.AddCollider(c.Shape, pose.Pose())
-	} else {
-		err = s.mesh.SetCollider(e.ref, c.Shape, pose.Pose())
+	for k, m := range s.meshes {
+		var err error
+		if e.refs[k] == 0 {
+			e.refs[k], err = m.AddCollider(c.Shape, pose.Pose())
+		} else {
+			err = m.SetCollider(e.refs[k], c.Shape, pose.Pose())
+		}
+		if err != nil {
+			s.remove(e)
+			s.refuse(e, c, pose)
+			return
+		}
 	}
-	if err != nil {
-		s.remove(e)
-		s.refuse(e, c, pose)
-		return
-	}
+	e.inMesh = true
 	e.synced, e.syncedPose, e.landed, e.refused = *c, *pose, false, false
 }
 
@@ -181,12 +201,15 @@ func (s *ColliderSync) refuse(e *colliderEntry, c *components.Collider, pose *co
 	e.refused, e.synced, e.syncedPose = true, *c, *pose
 }
 
-// remove takes the collider out of the mesh, if it is in.
+// remove takes the collider out of the meshes, if it is in.
 func (s *ColliderSync) remove(e *colliderEntry) {
-	if e.ref != 0 && s.mesh != nil {
-		_ = s.mesh.RemoveCollider(e.ref)
+	for k := range e.refs {
+		if e.refs[k] != 0 && k < len(s.meshes) {
+			_ = s.meshes[k].RemoveCollider(e.refs[k])
+		}
+		e.refs[k] = 0
 	}
-	e.ref, e.landed = 0, false
+	e.inMesh, e.landed = false, false
 }
 
 // dropUnseen removes the colliders whose entities are gone, keeping the
@@ -212,18 +235,22 @@ func (s *ColliderSync) dropUnseen() {
 	s.entries = s.entries[:kept]
 }
 
-// noteLanded marks the colliders whose tiles the mesh has rebuilt and
+// noteLanded marks the colliders whose tiles every mesh has rebuilt and
 // raises EventColliderLanded for them.
 func (s *ColliderSync) noteLanded() {
-	if s.mesh == nil {
-		return
-	}
 	for i := range s.entries {
 		e := &s.entries[i]
-		if e.ref == 0 || e.landed {
+		if !e.inMesh || e.landed {
 			continue
 		}
-		if up, err := s.mesh.ColliderUpToDate(e.ref); err == nil && up {
+		up := true
+		for k, m := range s.meshes {
+			if done, err := m.ColliderUpToDate(e.refs[k]); err != nil || !done {
+				up = false
+				break
+			}
+		}
+		if up {
 			e.landed = true
 			if s.events != nil {
 				s.events.Add(components.Event{Kind: components.EventColliderLanded, Entity: e.entity, Position: e.syncedPose.Position})
