@@ -66,7 +66,7 @@ type highest struct {
 
 // tie returns how close two heights near y must be to count as the same
 // point of the surface.
-func tie(y float32) float32 { return 1e-5 * max(1, float32(math.Abs(float64(y)))) }
+func tie(y float32) float32 { return float32(1e-5 * max(1, float32(math.Abs(float64(y))))) }
 
 func (h *highest) offer(y, normalY float32) {
 	switch {
@@ -373,7 +373,7 @@ func (prim *primitive) boxNormalY(p geom.Vec3) float32 {
 	offset := sub(p, prim.center)
 	for k := range 3 {
 		d := dot(offset, prim.axes[k])
-		slack := 1e-5 * (1 + prim.half[k] + abs(d))
+		slack := float32(1e-5 * (1 + prim.half[k] + abs(d)))
 		switch {
 		case d >= prim.half[k]-slack:
 			normalY = max(normalY, prim.axes[k][1])
