@@ -310,14 +310,19 @@ func (m *Mesh) tilesUnder(placed *collider.Placed) (x0, y0, x1, y1 int, err erro
 	// One tile wider on each side than the box says, against rounding;
 	// place keeps the tiles whose fields the box overlaps.
 	tileOf := func(v, origin float32, count int) int {
-		t := int(geom.Floor((v - origin) / m.tileWorldSize))
-		return min(max(t, 0), count-1)
+		t := geom.Floor((v - origin) / m.tileWorldSize)
+		return int(min(max(t, 0), float32(count-1)))
 	}
-	x0 = tileOf(bmin[0]-m.border, m.origin[0], m.tilesX) - 1
-	x1 = tileOf(bmax[0]+m.border, m.origin[0], m.tilesX) + 1
-	y0 = tileOf(bmin[2]-m.border, m.origin[2], m.tilesY) - 1
-	y1 = tileOf(bmax[2]+m.border, m.origin[2], m.tilesY) + 1
-	return max(x0, 0), max(y0, 0), min(x1, m.tilesX-1), min(y1, m.tilesY-1), nil
+	x0 = max(tileOf(bmin[0]-m.border, m.origin[0], m.tilesX)-1, 0)
+	x1 = min(tileOf(bmax[0]+m.border, m.origin[0], m.tilesX)+1, m.tilesX-1)
+	y0 = max(tileOf(bmin[2]-m.border, m.origin[2], m.tilesY)-1, 0)
+	y1 = min(tileOf(bmax[2]+m.border, m.origin[2], m.tilesY)+1, m.tilesY-1)
+	// The range is at most two tiles wider than the tiles reached.
+	if reach := int64(max(x1-x0-1, 1)) * int64(max(y1-y0-1, 1)); reach > int64(m.maxColliderTiles) {
+		return 0, 0, 0, 0, fmt.Errorf("%s with box %v-%v reaches about %d tiles, more than %d (Options.MaxColliderTiles): %w",
+			placed.Shape().Kind, bmin, bmax, reach, m.maxColliderTiles, ErrColliderTooLarge)
+	}
+	return x0, y0, x1, y1, nil
 }
 
 // fieldBounds returns the box of tile (x, y)'s field in xz, its border

@@ -75,7 +75,7 @@ func TestColliderRefs(t *testing.T) {
 }
 
 func TestColliderErrorsChangeNothing(t *testing.T) {
-	m := newTestMesh(t, "dungeon", Options{})
+	m := newTestMesh(t, "dungeon", Options{MaxColliderTiles: 40})
 	ref, err := m.AddCollider(crate.shape, crate.pose)
 	require.NoError(t, err)
 	update(t, m)
@@ -92,6 +92,7 @@ func TestColliderErrorsChangeNothing(t *testing.T) {
 		{"far away", crate.shape, collider.Pose{Position: geom.Vec3{500, 0, 0}}, ErrOutsideGrid},
 		{"below", crate.shape, collider.Pose{Position: geom.Vec3{0, -50, 0}}, ErrOutsideGrid},
 		{"above the headroom", crate.shape, collider.Pose{Position: geom.Vec3{0, 200, 0}}, ErrOutsideGrid},
+		{"too large", collider.NewBox(geom.Vec3{60, 1, 60}), crate.pose, ErrColliderTooLarge},
 	}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {

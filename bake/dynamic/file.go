@@ -173,15 +173,15 @@ func (m *Mesh) writeTiles(w *writer) {
 
 func (m *Mesh) writeColliders(w *writer) {
 	w.u64(m.nextSequence)
-	w.u32(uint32(m.colliderCount))
+	w.u32(uint32(len(m.colliders)))
 	for slot := range m.colliders {
 		s := &m.colliders[slot]
+		w.u32(s.salt)
+		w.bool(s.used)
 		if !s.used {
 			continue
 		}
 		shape := s.placed.Shape()
-		w.u32(uint32(slot))
-		w.u32(s.salt)
 		w.u64(s.sequence)
 		w.u8(uint8(shape.Kind))
 		w.bool(shape.Carve)
@@ -415,22 +415,35 @@ func (m *Mesh) readTiles(r *reader) error {
 	return r.finish()
 }
 
-// readColliders reads the colliders section into m, placing each.
+// readColliders reads the colliders section into m, placing each. Every
+// slot, used or free, takes at least five bytes of the file, so the slot
+// table is bounded by the file's size.
 func (m *Mesh) readColliders(r *reader) error {
 	m.nextSequence = r.u64()
-	count := r.count(4 + 4 + 8 + 3 + 12 + 8 + 12 + 16 + 8)
-	if count > m.maxColliders {
-		return fmt.Errorf("%w: colliders: %d, more than %d", ErrCorruptFile, count, m.maxColliders)
+	slots := r.count(5)
+	if slots > MaxColliders {
+		return fmt.Errorf("%w: colliders: %d slots, more than %d", ErrCorruptFile, slots, MaxColliders)
 	}
-	lastSequence := uint64(0)
-	for i := range count {
-		slot, salt, sequence := r.u32(), r.u32(), r.u64()
+	lastSequence, used := uint64(0), 0
+	for slot := range slots {
+		salt, inUse := r.u32(), r.bool()
+		if r.err != nil {
+			break
+		}
+		if salt == 0 {
+			return fmt.Errorf("%w: colliders: slot %d has salt 0", ErrCorruptFile, slot)
+		}
+		m.colliders = append(m.colliders, colliderSlot{salt: salt})
+		if !inUse {
+			m.free = append(m.free, uint32(slot))
+			continue
+		}
+		sequence := r.u64()
 		shape := collider.Shape{Kind: collider.Kind(r.u8()), Carve: r.bool(), Area: r.u8(), HalfExtents: r.vec(), Radius: r.f32(), HalfHeight: r.f32()}
 		pose := collider.Pose{Position: r.vec()}
 		pose.Rotation.W, pose.Rotation.V = r.f32(), r.vec()
-		vertices := r.count(12)
 		var mesh collider.Mesh
-		for range vertices {
+		for range r.count(12) {
 			mesh.Vertices = append(mesh.Vertices, r.vec())
 		}
 		for range r.count(12) {
@@ -442,43 +455,36 @@ func (m *Mesh) readColliders(r *reader) error {
 		if len(mesh.Triangles) > 0 {
 			shape.Mesh = &mesh
 		}
-		if slot >= uint32(MaxColliders) || salt == 0 || (i > 0 && sequence <= lastSequence) || sequence >= m.nextSequence {
-			return fmt.Errorf("%w: colliders: collider %d: slot %d, salt %d, sequence %d out of order or range", ErrCorruptFile, i, slot, salt, sequence)
+		used++
+		if used > m.maxColliders || (used > 1 && sequence <= lastSequence) || sequence >= m.nextSequence {
+			return fmt.Errorf("%w: colliders: slot %d: collider %d, sequence %d out of order or range", ErrCorruptFile, slot, used, sequence)
 		}
 		lastSequence = sequence
 		placed, err := collider.Place(shape, pose)
 		if err != nil {
-			return fmt.Errorf("%w: colliders: collider %d: %w", ErrCorruptFile, i, err)
+			return fmt.Errorf("%w: colliders: slot %d: %w", ErrCorruptFile, slot, err)
 		}
 		x0, y0, x1, y1, err := m.tilesUnder(&placed)
 		if err != nil {
-			return fmt.Errorf("%w: colliders: collider %d: %w", ErrCorruptFile, i, err)
-		}
-		for uint32(len(m.colliders)) <= slot {
-			m.colliders = append(m.colliders, colliderSlot{salt: 1})
+			return fmt.Errorf("%w: colliders: slot %d: %w", ErrCorruptFile, slot, err)
 		}
 		s := &m.colliders[slot]
-		if s.used {
-			return fmt.Errorf("%w: colliders: slot %d twice", ErrCorruptFile, slot)
-		}
-		s.used, s.salt, s.sequence = true, salt, sequence
+		s.used, s.sequence = true, sequence
 		m.colliderCount++
 		// Placing queues the tiles; the file says which wait.
-		queued := slices.Clone(m.pending)
-		m.place(slot, pose, placed, x0, y0, x1, y1)
-		for _, index := range m.pending[len(queued):] {
+		queued := len(m.pending)
+		m.place(uint32(slot), pose, placed, x0, y0, x1, y1)
+		for _, index := range m.pending[queued:] {
 			m.tiles[index].queued = false
 		}
-		m.pending = queued
+		m.pending = m.pending[:queued]
 	}
 	if err := r.finish(); err != nil {
 		return err
 	}
-	for slot := range m.colliders {
-		if !m.colliders[slot].used {
-			m.free = append(m.free, uint32(slot))
-		}
-	}
+	// A free slot is taken last freed first: the file keeps no order, so
+	// take the lowest first.
+	slices.Reverse(m.free)
 	// A tile with neither level nor colliders has no business in the file.
 	for index, t := range m.tiles {
 		if t.base == nil && len(t.colliders) == 0 && !t.queued {

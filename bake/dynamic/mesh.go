@@ -25,6 +25,9 @@ const (
 	DefaultMaxColliders = 1 << 16
 	// MaxColliders is the most colliders Options.MaxColliders may allow.
 	MaxColliders = 1 << 24
+	// DefaultMaxColliderTiles is the most tiles one collider may touch by
+	// default (Options.MaxColliderTiles).
+	DefaultMaxColliderTiles = 4096
 	// DefaultMinMaxPolys is the least polygons per tile a mesh makes room
 	// for by default (Options.MaxPolys): four times the level's busiest
 	// tile, rounded up to a power of two, and at least this.
@@ -38,6 +41,9 @@ var (
 	ErrOutsideGrid = errors.New("dynamic: collider outside the mesh")
 	// ErrTooManyColliders: the mesh holds Options.MaxColliders already.
 	ErrTooManyColliders = errors.New("dynamic: too many colliders")
+	// ErrColliderTooLarge: a collider's box reaches more tiles than
+	// Options.MaxColliderTiles.
+	ErrColliderTooLarge = errors.New("dynamic: collider reaches too many tiles")
 	// ErrInvalidRef: a zero, stale or unknown collider.Ref.
 	ErrInvalidRef = errors.New("dynamic: invalid collider ref")
 	// ErrTileTooComplex: a rebuilt tile has more polygons than the
@@ -71,6 +77,10 @@ type Options struct {
 	// MaxColliders bounds the colliders the mesh holds
 	// [Limit: 0..MaxColliders; 0 = DefaultMaxColliders].
 	MaxColliders int
+	// MaxColliderTiles bounds the tiles one collider's box may reach (a
+	// change costs a rebuild of each) [Limit: >= 0; 0 =
+	// DefaultMaxColliderTiles].
+	MaxColliderTiles int
 }
 
 // Mesh is a tiled navmesh over a level whose walkable geometry changes at
@@ -94,9 +104,10 @@ type Mesh struct {
 	border         float32
 	// walkableNormalY is the slope threshold of walkable surfaces,
 	// mergeThreshold the climb in cells spans merge their areas within.
-	walkableNormalY float32
-	mergeThreshold  int
-	maxColliders    int
+	walkableNormalY  float32
+	mergeThreshold   int
+	maxColliders     int
+	maxColliderTiles int
 
 	mu    sync.Mutex
 	tiles map[int32]*tile
@@ -287,6 +298,9 @@ func newMesh(g *bake.Geometry, bounds *[2]geom.Vec3, level *bake.Geometry, setti
 	if opts.MaxColliders < 0 || opts.MaxColliders > MaxColliders {
 		return nil, fmt.Errorf("dynamic: MaxColliders %d must be 0..%d", opts.MaxColliders, MaxColliders)
 	}
+	if opts.MaxColliderTiles < 0 {
+		return nil, fmt.Errorf("dynamic: MaxColliderTiles %d must not be negative", opts.MaxColliderTiles)
+	}
 	if opts.MaxPolys < 0 || opts.MaxPolys > navmesh.MaxPolysPerTile {
 		return nil, fmt.Errorf("dynamic: MaxPolys %d must be 0..%d", opts.MaxPolys, navmesh.MaxPolysPerTile)
 	}
@@ -334,27 +348,32 @@ func newMesh(g *bake.Geometry, bounds *[2]geom.Vec3, level *bake.Geometry, setti
 	if maxColliders == 0 {
 		maxColliders = DefaultMaxColliders
 	}
+	maxColliderTiles := opts.MaxColliderTiles
+	if maxColliderTiles == 0 {
+		maxColliderTiles = DefaultMaxColliderTiles
+	}
 	if g != nil {
 		level = g
 	} else if level == nil {
 		level = &bake.Geometry{}
 	}
 	return &Mesh{
-		baker:           baker,
-		level:           level,
-		settings:        settings,
-		headroom:        headroom,
-		workers:         workers,
-		tilesX:          tilesX,
-		tilesY:          tilesY,
-		origin:          bmin,
-		top:             bmax[1],
-		tileWorldSize:   baker.TileWorldSize(),
-		border:          float32(baker.BorderSize()) * settings.CellSize,
-		walkableNormalY: bake.WalkableSlopeThreshold(settings.AgentMaxSlope),
-		mergeThreshold:  cfg.WalkableClimb,
-		maxColliders:    maxColliders,
-		tiles:           map[int32]*tile{},
+		baker:            baker,
+		level:            level,
+		settings:         settings,
+		headroom:         headroom,
+		workers:          workers,
+		tilesX:           tilesX,
+		tilesY:           tilesY,
+		origin:           bmin,
+		top:              bmax[1],
+		tileWorldSize:    baker.TileWorldSize(),
+		border:           float32(baker.BorderSize()) * settings.CellSize,
+		walkableNormalY:  bake.WalkableSlopeThreshold(settings.AgentMaxSlope),
+		mergeThreshold:   cfg.WalkableClimb,
+		maxColliders:     maxColliders,
+		maxColliderTiles: maxColliderTiles,
+		tiles:            map[int32]*tile{},
 	}, nil
 }
 
