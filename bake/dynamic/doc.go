@@ -53,7 +53,8 @@
 // # Limits
 //
 // A collider outside the tile grid is refused (ErrOutsideGrid), and so is
-// one past Options.MaxColliders. A tile that rebuilds with more polygons
+// one past Options.MaxColliders (ErrTooManyColliders) or reaching more
+// tiles than Options.MaxColliderTiles (ErrColliderTooLarge). A tile that rebuilds with more polygons
 // than the mesh's MaxPolys keeps its old tile and Update returns the error
 // (ErrTileTooComplex). Geometry above the level's top plus the headroom
 // (Options.Headroom, DefaultHeadroom by default) is flattened onto it, as
