@@ -186,3 +186,23 @@ func TestBudgetsGiveTheSameMesh(t *testing.T) {
 		})
 	}
 }
+
+// TestMovingPrimitivesAllocatesNothing: once warm, moving a primitive
+// collider back and forth allocates nothing (the rebuilds aside).
+func TestMovingPrimitivesAllocatesNothing(t *testing.T) {
+	m := newTestMesh(t, "dungeon", Options{})
+	ref, err := m.AddCollider(crate.shape, crate.pose)
+	require.NoError(t, err)
+	poses := [2]collider.Pose{crate.pose, {Position: geom.Add(crate.pose.Position, geom.Vec3{3, 0, 0}), Rotation: mgl32QuatY(0.4)}}
+	for i := range 4 {
+		require.NoError(t, m.MoveCollider(ref, poses[i%2]))
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		i++
+		if err := m.MoveCollider(ref, poses[i%2]); err != nil {
+			t.Fatal(err)
+		}
+	})
+	assert.Zero(t, allocs)
+}
