@@ -104,8 +104,10 @@ func NewTypes(types []AgentType, config Config) (*Sim, error) {
 		pluginTypes[i] = plugin.AgentTypeConfig{Name: t.Name, Mesh: t.Mesh, TileCache: t.TileCache}
 		maxRadius = max(maxRadius, t.Radius)
 	}
+	if config.DynamicMesh != nil {
+		pluginTypes[0].DynamicMesh = config.DynamicMesh
+	}
 	p, err := plugin.New(plugin.Config{
-		DynamicMesh:     config.DynamicMesh,
 		AgentTypes:      pluginTypes,
 		MaxAgents:       config.MaxAgents,
 		MaxAgentRadius:  maxRadius,

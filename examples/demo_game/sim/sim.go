@@ -42,7 +42,8 @@ type Config struct {
 	// crates and doors carve it (NewTypes takes each type's).
 	TileCache *tilecache.Cache
 	// DynamicMesh, when not nil, is the dynamic navmesh (bake/dynamic)
-	// New's navmesh is built from: DropRamp puts colliders in it.
+	// New's navmesh (the first type's) is built from: DropRamp puts
+	// colliders in it.
 	DynamicMesh components.ColliderMesh
 	// Script plays the default run's obstacles on a level with a tile
 	// cache: a door across a passage the agents use at 1 s, crates
