@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/tilecache"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,10 +16,15 @@ var budgetAll = tilecache.Budget{}
 // TestNewMatchesTiledBake: a new mesh's tiles are bake.Tiled's byte for
 // byte, with the headroom's raised top, for any number of workers.
 func TestNewMatchesTiledBake(t *testing.T) {
+	headrooms, workerCounts := []float32{-1, 12.5}, []int{1, 3}
+	if longtest.Race {
+		// Under the race detector, the one run with several workers.
+		headrooms, workerCounts = []float32{12.5}, []int{3}
+	}
 	for _, level := range []string{"dungeon", "nav_test"} {
-		for _, headroom := range []float32{-1, 12.5} {
+		for _, headroom := range headrooms {
 			want := bakedFingerprints(t, loadLevel(t, level), bake.TiledOptions{Headroom: max(headroom, 0)})
-			for _, workers := range []int{1, 3} {
+			for _, workers := range workerCounts {
 				m := newTestMesh(t, level, Options{Headroom: headroom, Workers: workers})
 				assert.Equal(t, want, tileFingerprints(t, m.NavMesh()), "%s, headroom %v, %d workers", level, headroom, workers)
 				assert.Zero(t, m.Pending())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
@@ -141,7 +142,10 @@ func TestPrimitivesMatchTheirTriangulation(t *testing.T) {
 // column with no point found lies next to one with points.
 func TestPrimitivesCoverTheirPoints(t *testing.T) {
 	m := rasterMesh()
-	for _, c := range primitiveCases() {
+	for i, c := range primitiveCases() {
+		if longtest.Race && i%3 != 0 {
+			continue // arithmetic only: a third of the shapes under -race
+		}
 		t.Run(c.name, func(t *testing.T) {
 			placed, err := collider.Place(c.shape, c.pose)
 			require.NoError(t, err)
