@@ -27,6 +27,15 @@
 // of them. The first stage, ObstacleSync, keeps the tile cache in step and
 // runs its budgeted Update, so the rest of the tick sees one navmesh.
 //
+// Colliders are entities too (SpawnCollider, SetColliderPose, SetCollider,
+// RemoveCollider): with Config.DynamicMesh (a bake/dynamic.Mesh) they add
+// walkable ground (a bridge, a ramp, a crate to climb) or cut it away (a
+// pit), any shape of package collider. The second stage, ColliderSync,
+// keeps the dynamic mesh in step (a collider follows moves beyond its
+// MoveThreshold) and runs its UpdateWith within the same tile budget;
+// agents on the rebuilt tiles replan, walk back or recover as after any
+// tile change.
+//
 // Doors: the default filters (components.DefaultFilter) exclude
 // navmesh.FlagDisabled, RecastDemo's "disabled" flag. On a plain navmesh,
 // close a door by setting that flag on its polygons (Mesh.SetPolyFlags;
