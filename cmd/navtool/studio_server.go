@@ -45,6 +45,10 @@ func (s *studio) handler(addr string) http.Handler {
 	mux.HandleFunc("GET /api/events", s.serveEvents)
 	mux.HandleFunc("GET /api/settings.json", s.serveSettingsFile)
 	mux.HandleFunc("GET /api/navmesh", s.serveNavMeshFile)
+	if s.selftest != nil {
+		mux.Handle("GET /selftest/", s.selftest)
+		mux.Handle("POST /selftest/", s.selftest)
+	}
 	return guardStudio(addr, mux)
 }
 

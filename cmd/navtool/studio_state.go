@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,6 +49,11 @@ type studio struct {
 	job    *studioBake
 	crowd  *studioCrowd
 	closed bool
+
+	// selftest, when set (by the browser tests only), serves /selftest/:
+	// the script a page opened with ?selftest=NAME loads, and the endpoint
+	// it reports to.
+	selftest http.Handler
 }
 
 // studioBake is a bake running on the server (or the last one).
