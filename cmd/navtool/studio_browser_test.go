@@ -375,3 +375,28 @@ func compareLoosely(t *testing.T, picture image.Image, golden string) {
 		t.Errorf("the view differs from %s by %.1f of 255 on average per coarse cell (at most 8); this run's picture: %s", golden, mean, failed)
 	}
 }
+
+// TestStudioScreenshot writes the picture of the studio that the README
+// and docs/studio.md show, when ARCHENAV_STUDIO_SCREENSHOT names the file:
+//
+//	ARCHENAV_STUDIO_SCREENSHOT=$PWD/docs/studio.png go test ./cmd/navtool -run TestStudioScreenshot
+func TestStudioScreenshot(t *testing.T) {
+	out := os.Getenv("ARCHENAV_STUDIO_SCREENSHOT")
+	if out == "" {
+		t.Skip("set ARCHENAV_STUDIO_SCREENSHOT=FILE.png to write the README's picture")
+	}
+	browser := chromiumPath(t)
+	ts := startSelftestServer(t, "../../testdata/dungeon.obj")
+	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-unsafe-swiftshader",
+		"--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+		"--disable-sync", "--disable-extensions", "--user-data-dir="+t.TempDir(), "--window-size=1280,760",
+		"--virtual-time-budget=20000", "--screenshot="+out, ts.url+"?events=0&selftest=readme")
+	output, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(output))
+	file, err := os.Open(out)
+	require.NoError(t, err)
+	defer file.Close()
+	picture, err := png.Decode(file)
+	require.NoError(t, err)
+	assert.Greater(t, navmeshBlueShare(picture), 0.02)
+}

@@ -112,6 +112,9 @@ func runStudioQuery(mesh *navmesh.Mesh, req studioQueryRequest) (*studioQueryRes
 	res := &studioQueryResult{Kind: req.Kind, Start: req.Start, End: [3]float32(end)}
 	var overlay debugdraw.Recorder
 	style := navdraw.DefaultStyle()
+	// Stronger than the default, to stand out on the polygons layer.
+	style.Corridor = color.NRGBA{255, 196, 0, 120}
+	style.Path = color.NRGBA{230, 30, 30, 255}
 	snap := mesh.Snapshot()
 	switch req.Kind {
 	case "path":

@@ -221,12 +221,12 @@ function updateLayerList() {
 
 // ---- the camera -------------------------------------------------------------
 
-function frameView(top) {
+function frameView(top, scale = 1) {
   const b = studio.state.mesh.bounds;
   if (!b) return;
   const min = new THREE.Vector3(...b.min), max = new THREE.Vector3(...b.max);
   const center = min.clone().add(max).multiplyScalar(0.5);
-  const size = max.clone().sub(min).length();
+  const size = max.clone().sub(min).length() * scale;
   controls.target.copy(center);
   if (top) {
     camera.position.set(center.x, center.y + size * 1.05, center.z + 0.001);
@@ -482,7 +482,8 @@ async function runQuery(kind) {
   if (studio.overlay) { scene.remove(studio.overlay); disposeGroup(studio.overlay); }
   const bytes = Uint8Array.from(atob(res.overlay), (c) => c.charCodeAt(0));
   studio.overlay = buildLayer(decodeLayer(bytes.buffer), 'overlay', false);
-  studio.overlay.renderOrder = 10;
+  // The answer shows through walls and floors drawn in front of it.
+  studio.overlay.traverse((o) => { if (o.isLineSegments || o.isPoints) { o.material.depthTest = false; o.renderOrder = 10; } });
   scene.add(studio.overlay);
   needsRender = true;
   let text;
