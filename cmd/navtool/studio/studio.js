@@ -55,6 +55,7 @@ const studio = {
   lastFrame: null,        // the last crowd frame
   frames: 0,              // renders so far
   bakeDone: 0,            // bakes finished since the page loaded
+  drawnVersion: 0,        // the version whose layers are drawn
   start: null, end: null, // the query's points
   ready: null,            // resolves once the first layers are drawn
 };
@@ -423,6 +424,7 @@ async function refreshState() {
     updateLayerList();
     showReport();
     await showLayers();
+    studio.drawnVersion = st.version; // the layers of this version are in the scene
     if (first) frameView(false);
     if (studio.start && studio.lastQuery) await runQuery(studio.lastQuery.kind);
   }

@@ -38,7 +38,8 @@ try {
   radius.value = '1.2';
   radius.dispatchEvent(new Event('input'));
   document.getElementById('rebake').click();
-  await until('the rebake', () => Number(info().version) > result.firstVersion && studio.state.bake && studio.state.bake.state === 'done');
+  await until('the rebake', () => Number(info().version) > result.firstVersion && studio.state.bake && studio.state.bake.state === 'done' &&
+    studio.drawnVersion === Number(info().version));
   result.rebakePolys = Number(info().polys);
   result.rebakeState = studio.state.bake.state;
   result.rebakeSettings = studio.state.settings;
@@ -48,6 +49,7 @@ try {
   studio.setTool('path');
   const [a, b] = await (await fetch('/selftest/points.json')).json();
   await studio.clickWorld(...a);
+  if (!studio.start) throw new Error('the first click found nothing: ' + document.getElementById('status').textContent);
   await studio.clickWorld(...b);
   await until('the path', () => studio.lastQuery && studio.lastQuery.kind === 'path');
   result.path = studio.lastQuery;
