@@ -2,6 +2,15 @@
 // on a navmesh, avoid each other and the walls, and report what happens to
 // them.
 //
+// # Start here
+//
+// New a Plugin with a Config holding your navmesh (Config.Mesh; MaxAgents and
+// Workers are the other settings most games set), Install it in your world,
+// Spawn agents and RequestMoveTarget, then Step every frame and read Events.
+// The README's program (examples/quickstart) is the whole flow in 40 lines;
+// docs/crowd.md is the guide. Config's fields each document their default:
+// leave a field zero to get it.
+//
 //	p, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: 500})
 //	world := ecs.NewWorld()
 //	err = p.Install(&world)

@@ -2,6 +2,11 @@
 // the baking pipeline (package bake) and the runtime (package navcore and
 // below).
 //
+// # Start here
+//
+// Vec3 and the vector helpers the other packages share; game code mostly meets
+// Vec3 (x, y up, z, in world units) as positions and IsFinite to check input.
+//
 // Vectors are mgl32.Vec3 values, y up. Functions whose name ends in 2D work in
 // the xz-plane and ignore y. Every function is written component-wise, without
 // mgl32 method chains, so that it inlines and stays cheap in inner loops, and
