@@ -1,6 +1,6 @@
 // Package systems runs the archenav crowd as arche systems: one exported
-// type per stage of DetourCrowd's dtCrowd::update, after a first stage of
-// archenav's own for obstacles, in this order:
+// type per stage of DetourCrowd's dtCrowd::update, after two first stages
+// of archenav's own for obstacles and colliders.
 //
 // # Start here
 //
@@ -8,8 +8,12 @@
 // package to write a stage of your own (the System interface) or to replace
 // one of the crowd's stages, as examples/steering does.
 //
+// The stages, in the order they run:
+//
 //	ObstacleSync      obstacle entities into the tile cache, its budgeted
 //	                  update, this tick's obstacle bodies
+//	ColliderSync      collider entities into the dynamic navmesh, its
+//	                  budgeted update
 //	PathRequest       path validity, move requests, the path queue
 //	TopologyOptimize  one corridor replanned locally per tick
 //	BoundaryUpdate    proximity grid, neighbours, local walls
