@@ -8,7 +8,9 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -217,7 +219,7 @@ func TestDocSnippetsCompile(t *testing.T) {
 	require.Greater(t, len(all), 5, "the guides have Go snippets")
 
 	fset := token.NewFileSet()
-	imp := importer.ForCompiler(fset, "source", nil)
+	imp := exportDataImporter(t, fset)
 	compiled := 0
 	for _, s := range all {
 		if s.skip != "" {
@@ -225,15 +227,14 @@ func TestDocSnippetsCompile(t *testing.T) {
 			continue
 		}
 		compiled++
-		// The file is named in the repository's root so that the importer
-		// resolves the module's packages; the line directives name the page.
-		file, err := parser.ParseFile(fset, filepath.Join(root, "snippet.go"), s.source(), parser.AllErrors)
+		// The line directives name the page.
+		file, err := parser.ParseFile(fset, "snippet.go", s.source(), parser.AllErrors)
 		if err != nil {
 			t.Errorf("%s:%d does not parse: %v", s.page, s.line, err)
 			continue
 		}
 		var hard []error
-		config := types.Config{Importer: imp.(types.ImporterFrom), Error: func(err error) {
+		config := types.Config{Importer: imp, Error: func(err error) {
 			var typeErr types.Error
 			if errors.As(err, &typeErr) && typeErr.Soft {
 				return // an unused variable or import
@@ -250,6 +251,42 @@ func TestDocSnippetsCompile(t *testing.T) {
 		}
 	}
 	t.Logf("%d snippets compiled, %d not compiled by their marker", compiled, len(all)-compiled)
+}
+
+// exportDataImporter imports the packages the snippets may use from the
+// compiler's export data, which go list -export builds (or finds in the
+// build cache): much faster than type checking them from source.
+func exportDataImporter(t *testing.T, fset *token.FileSet) types.Importer {
+	t.Helper()
+	args := []string{"list", "-export", "-deps", "-f", "{{.ImportPath}}={{.Export}}"}
+	for _, path := range snippetImports {
+		args = append(args, path)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list -export: %s", errorOutput(err))
+	exports := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, file, _ := strings.Cut(line, "=")
+		exports[path] = file
+	}
+	return importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := exports[path]
+		if !ok || file == "" {
+			return nil, fmt.Errorf("no export data for %q: add it to snippetImports", path)
+		}
+		return os.Open(file)
+	})
+}
+
+// errorOutput returns the standard error of a failed command.
+func errorOutput(err error) string {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(exit.Stderr)
+	}
+	return ""
 }
 
 // ignoredErrors returns where a snippet drops an error result: a call
