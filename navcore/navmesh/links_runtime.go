@@ -313,6 +313,18 @@ func (s *Snapshot) LinkAttached(id LinkID) (starts, ends int, ok bool) {
 	return starts, ends, true
 }
 
+// LinkEnds returns the polygons the start and the end of lane (0 for a
+// link without Width) of link id landed on, 0 for an end that landed
+// nowhere (no tile holds a polygon within its radius now); ok is false
+// when id names no link or lane is out of range.
+func (s *Snapshot) LinkEnds(id LinkID, lane int) (start, end Ref, ok bool) {
+	t := s.linkTile(id)
+	if t == nil || lane < 0 || lane >= len(t.Polys) {
+		return 0, 0, false
+	}
+	return t.endLanding(uint32(lane), 0), t.endLanding(uint32(lane), 1), true
+}
+
 // AddLink adds a runtime link described by desc and returns its ID. Its
 // ends land on the nearest polygons within desc.Radius in whatever tiles
 // hold them; an end with no polygon there now lands as soon as a tile
