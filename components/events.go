@@ -45,6 +45,22 @@ const (
 	// tile cache, outside every layer, no free slot); it is avoided
 	// instead. Entity is the obstacle, Position its pose.
 	EventObstacleRefused
+	// EventLinkQueued: the agent came to a runtime link that is at its
+	// Capacity and waits at its start; Link is the link entity.
+	EventLinkQueued
+	// EventLinkReached: the agent is on a LinkManual link, standing at its
+	// start, until the game calls plugin.CompleteLink (or CancelLink);
+	// Link is the link, Poly its lane polygon.
+	EventLinkReached
+	// EventLinkCompleted: plugin.CompleteLink let the agent off a link;
+	// it walks on (raised at the start of the next tick).
+	EventLinkCompleted
+	// EventLinkCancelled: plugin.CancelLink put the agent back where it
+	// stood before the link (raised at the start of the next tick).
+	EventLinkCancelled
+	// EventLinkRefused: a navmesh would not take a link entity (an end
+	// beyond the mesh's grid, no slot left); Entity is the link.
+	EventLinkRefused
 )
 
 // String returns the kind's name.
@@ -72,6 +88,16 @@ func (k EventKind) String() string {
 		return "obstacle landed"
 	case EventObstacleRefused:
 		return "obstacle refused"
+	case EventLinkQueued:
+		return "link queued"
+	case EventLinkReached:
+		return "link reached"
+	case EventLinkCompleted:
+		return "link completed"
+	case EventLinkCancelled:
+		return "link cancelled"
+	case EventLinkRefused:
+		return "link refused"
 	}
 	return "unknown"
 }
@@ -86,9 +112,14 @@ type Event struct {
 	Position geom.Vec3
 	// Target is the agent's move target [Units: world units]
 	Target geom.Vec3
-	// Poly is the off-mesh connection for the off-mesh events, the polygon
-	// walked to for EventGroundLost and EventAgentRecovered, 0 otherwise.
+	// Poly is the off-mesh connection for the off-mesh and link events,
+	// the polygon walked to for EventGroundLost and EventAgentRecovered, 0
+	// otherwise.
 	Poly navmesh.Ref
+	// Link is the runtime link entity of the link events, and of the
+	// off-mesh events when the connection is a link entity's; the zero
+	// entity otherwise.
+	Link ecs.Entity
 	// Type is the agent's type (AgentParams.Type; AgentTypes names it), 0
 	// for the obstacle events.
 	Type uint8

@@ -20,10 +20,12 @@ type System = systems.System
 // Names of the crowd's stages, in the order they run.
 const (
 	StageObstacleSync     = "ObstacleSync"
+	StageLinkSync         = "LinkSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
 	StageBoundaryUpdate   = "BoundaryUpdate"
 	StageSteering         = "Steering"
+	StageLinkTraversal    = "LinkTraversal"
 	StageVelocitySampling = "VelocitySampling"
 	StageIntegrate        = "Integrate"
 	StageCollisionResolve = "CollisionResolve"
@@ -67,14 +69,16 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the ten stages of the crowd with fresh systems.
+// NewSchedule returns the twelve stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
 		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
+		{name: StageLinkSync, system: &systems.LinkSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
 		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},
 		{name: StageSteering, system: &systems.Steering{}},
+		{name: StageLinkTraversal, system: &systems.LinkTraversal{}},
 		{name: StageVelocitySampling, system: &systems.VelocitySampling{}},
 		{name: StageIntegrate, system: &systems.Integrate{}},
 		{name: StageCollisionResolve, system: &systems.CollisionResolve{}},

@@ -36,8 +36,8 @@ func (r *stageRecorder) Update(w *ecs.World) {
 func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s := NewSchedule()
 	assert.Equal(t, []string{
-		StageObstacleSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering, StageVelocitySampling,
-		StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
+		StageObstacleSync, StageLinkSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering,
+		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
 	}, s.Stages())
 	sys, ok := s.Stage(StageSteering)
 	require.True(t, ok)
@@ -67,9 +67,9 @@ func TestScheduleOrderAndUserSystems(t *testing.T) {
 	log = nil
 	s.Update(&world) // a bare world: the stages find no resources and do nothing
 	assert.Equal(t, []string{
-		StageObstacleSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		StageObstacleSync, StageLinkSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
 		"before steering 1", "before steering 2", StageSteering, "after steering",
-		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
+		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
 	}, log)
 
 	log = nil
