@@ -125,10 +125,10 @@ func TestScheduleUnknownStageSaysWhichStagesThereAre(t *testing.T) {
 	tests := []struct {
 		name, want string
 	}{
-		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
+		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, LinkSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, LinkTraversal, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
 		{"steering", "did you mean Steering?"},
-		{"collision", "; the stages are ObstacleSync, PathRequest, "},
-		{"", "; the stages are ObstacleSync, PathRequest, "},
+		{"collision", "; the stages are ObstacleSync, LinkSync, PathRequest, "},
+		{"", "; the stages are ObstacleSync, LinkSync, PathRequest, "},
 	}
 	for _, started := range []bool{false, true} {
 		s := NewSchedule()
