@@ -116,8 +116,8 @@ type Event struct {
 	// the polygon walked to for EventGroundLost and EventAgentRecovered, 0
 	// otherwise.
 	Poly navmesh.Ref
-	// Link is the runtime link entity of the link events, and of the
-	// off-mesh events when the connection is a link entity's; the zero
+	// Link is the runtime link entity of the link events, and of
+	// EventOffMeshStarted when the connection is a link entity's; the zero
 	// entity otherwise.
 	Link ecs.Entity
 	// Type is the agent's type (AgentParams.Type; AgentTypes names it), 0
