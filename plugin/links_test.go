@@ -330,3 +330,41 @@ func mustLinkInfo(t *testing.T, f *linkFixture, e ecs.Entity) LinkInfo {
 	require.NoError(t, err)
 	return info
 }
+
+// TestHeldAgentGetsANewTarget: an agent held on a link that is sent
+// elsewhere stays held; let off, it walks to the new target.
+func TestHeldAgentGetsANewTarget(t *testing.T) {
+	f := newLinkFixture(t, 1)
+	_, err := f.plugin.SpawnLink(f.world, bridge(components.LinkManual, 0))
+	require.NoError(t, err)
+	f.sendUp(t)
+	a := f.agents[0]
+	for range 600 {
+		f.step(t, 1)
+		if ride, ok, _ := f.plugin.AgentLink(f.world, a); ok && ride.Phase == components.LinkHeld {
+			break
+		}
+	}
+	ride, ok, err := f.plugin.AgentLink(f.world, a)
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.NoError(t, f.plugin.RequestMoveTarget(f.world, a, geom.Vec3{16, 4, 9}))
+	held, _ := f.plugin.State(f.world, a)
+	f.step(t, 60)
+	state, _ := f.plugin.State(f.world, a)
+	assert.Equal(t, components.AgentOffMesh, state.Mode)
+	assert.Equal(t, held.Position, state.Position)
+	require.NoError(t, f.plugin.CompleteLink(f.world, a))
+	assert.Equal(t, ride.End, mustState(t, f, a).Position)
+	f.step(t, 600)
+	state = mustState(t, f, a)
+	assert.True(t, state.Arrived)
+	assert.InDelta(t, 9, state.Position[2], 0.6)
+}
+
+func mustState(t *testing.T, f *linkFixture, e ecs.Entity) AgentInfo {
+	t.Helper()
+	info, err := f.plugin.State(f.world, e)
+	require.NoError(t, err)
+	return info
+}
