@@ -368,3 +368,39 @@ func mustState(t *testing.T, f *linkFixture, e ecs.Entity) AgentInfo {
 	require.NoError(t, err)
 	return info
 }
+
+// TestLinkForOneAgentType: a link for one agent type is in that type's
+// navmesh only; its agents cross, the other type's find no way up.
+func TestLinkForOneAgentType(t *testing.T) {
+	small, large := twoFloors(t), twoFloors(t)
+	p, err := New(Config{AgentTypes: []AgentTypeConfig{{Name: "small", Mesh: small}, {Name: "large", Mesh: large}}, MaxAgents: 2, ArrivalDistance: 0.5})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	l := bridge(components.LinkAuto, 0)
+	l.AgentTypes = 1 << 1
+	link, err := p.SpawnLink(&world, l)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{0, 1}, [2]int{small.Snapshot().LinkCount(), large.Snapshot().LinkCount()})
+	info, err := p.Link(&world, link)
+	require.NoError(t, err)
+	assert.Zero(t, info.State.IDs[0])
+	assert.NotZero(t, info.State.IDs[1])
+	assert.True(t, info.Attached)
+
+	f := &linkFixture{world: &world, plugin: p}
+	for typ := range uint8(2) {
+		params := components.DefaultAgentParams()
+		params.Type = typ
+		e, err := p.Spawn(&world, geom.Vec3{2, 0, 3 + 4*float32(typ)}, params)
+		require.NoError(t, err)
+		f.agents = append(f.agents, e)
+	}
+	f.sendUp(t)
+	f.step(t, 900)
+	assert.Equal(t, []components.EventKind{components.EventPartialPath}, f.kinds(f.agents[0], components.EventPartialPath, components.EventTargetReached))
+	assert.Equal(t, []components.EventKind{components.EventTargetReached}, f.kinds(f.agents[1], components.EventPartialPath, components.EventTargetReached))
+
+	require.NoError(t, p.RemoveLink(&world, link))
+	assert.Zero(t, large.Snapshot().LinkCount())
+}

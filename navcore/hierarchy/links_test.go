@@ -194,3 +194,55 @@ func mustNearest(t *testing.T, q *query.Query, filter *query.Filter, p geom.Vec3
 	require.NotZero(t, nearest.Ref)
 	return nearest.Ref
 }
+
+// TestTeleporterShortensHierarchicalPaths: a cheap link (Cost 0.01 per
+// metre) between two far points of the level's largest part is taken by
+// the hierarchy's search, whose corridor then costs a small part of the
+// walk's.
+func TestTeleporterShortensHierarchicalPaths(t *testing.T) {
+	mesh, err := bigworld.Small().CachedMesh(context.Background(), 0)
+	require.NoError(t, err)
+	filter := query.NewFilter()
+	h, err := New(mesh, filter, Options{Workers: 2})
+	require.NoError(t, err)
+	q, err := query.New(mesh, 8192)
+	require.NoError(t, err)
+	s, err := NewSearcher(q, h)
+	require.NoError(t, err)
+	sampler, err := query.LargestComponentSampler(mesh.Snapshot(), filter)
+	require.NoError(t, err)
+	state := uint32(9)
+	random := func() float32 {
+		state = state*1664525 + 1013904223
+		return float32(state>>8) / (1 << 24)
+	}
+	var from, to query.RandomPoint
+	for from.Ref == 0 || geom.Dist2D(from.Pos, to.Pos) < 150 {
+		from, err = sampler.RandomPoint(random)
+		require.NoError(t, err)
+		to, err = sampler.RandomPoint(random)
+		require.NoError(t, err)
+	}
+	path := make([]navmesh.Ref, 4096)
+	cost := func() (float32, bool) {
+		result, err := s.FindPath(from.Ref, to.Ref, from.Pos, to.Pos, filter, path)
+		require.NoError(t, err)
+		require.False(t, result.Status.Partial())
+		require.Equal(t, FallbackNone, result.Fallback)
+		c, err := CorridorCost(mesh.Snapshot(), filter, from.Pos, to.Pos, path[:result.Count])
+		require.NoError(t, err)
+		crossed := false
+		for _, ref := range path[:result.Count] {
+			crossed = crossed || ref.TileIndex() >= uint32(mesh.MaxTiles())
+		}
+		return c, crossed
+	}
+	walk, crossed := cost()
+	require.False(t, crossed)
+	_, err = mesh.AddLink(navmesh.LinkDesc{Start: from.Pos, End: to.Pos, Radius: 0.5, Bidirectional: true, Flags: 1, Cost: 0.01})
+	require.NoError(t, err)
+	teleport, crossed := cost()
+	t.Logf("%.0f m apart: walking costs %.1f, the teleporter %.1f", geom.Dist2D(from.Pos, to.Pos), walk, teleport)
+	assert.True(t, crossed)
+	assert.Less(t, teleport, walk/10)
+}
