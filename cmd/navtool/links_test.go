@@ -134,3 +134,20 @@ func TestCrowdLinksBringTargetsInReach(t *testing.T) {
 	assert.Greater(t, with.Reached, without.Reached)
 	assert.Zero(t, with.OffMeshViolations)
 }
+
+// TestInfoCountsSavedLinks: navtool info on a mesh file saved with a
+// runtime link counts the link apart from the tiles.
+func TestInfoCountsSavedLinks(t *testing.T) {
+	mesh, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	_, err = mesh.AddLink(navmesh.LinkDesc{Start: mgl32.Vec3{-9.17, 10.2, -20.34}, End: mgl32.Vec3{23.73, 15.1, -73.57}, Radius: 1, Flags: 1})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "linked.nav")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, navmesh.Save(f, mesh))
+	require.NoError(t, f.Close())
+	var stdout bytes.Buffer
+	require.NoError(t, run([]string{"info", path}, &stdout, &bytes.Buffer{}))
+	assert.Contains(t, stdout.String(), "links:   1 runtime links\ntiles:   1\n")
+}
