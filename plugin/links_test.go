@@ -69,7 +69,7 @@ func newLinkFixture(t *testing.T, n int) *linkFixture {
 func (f *linkFixture) sendUp(t *testing.T) {
 	t.Helper()
 	for i, e := range f.agents {
-		require.NoError(t, f.plugin.RequestMoveTarget(f.world, e, geom.Vec3{22, 4, 2 + 3*float32(i%3)}))
+		require.NoError(t, f.plugin.RequestMoveTarget(f.world, e, geom.Vec3{22, 4, float32(2 + 3*(i%3))}))
 	}
 }
 
@@ -393,7 +393,7 @@ func TestLinkForOneAgentType(t *testing.T) {
 	for typ := range uint8(2) {
 		params := components.DefaultAgentParams()
 		params.Type = typ
-		e, err := p.Spawn(&world, geom.Vec3{2, 0, 3 + 4*float32(typ)}, params)
+		e, err := p.Spawn(&world, geom.Vec3{2, 0, float32(3 + 4*int(typ))}, params)
 		require.NoError(t, err)
 		f.agents = append(f.agents, e)
 	}

@@ -167,7 +167,8 @@ func (d *LinkDesc) lanePoint(lane, lanes, end int) mgl32.Vec3 {
 // direction turned a quarter left, or +x for a vertical link.
 func (d *LinkDesc) across() [2]float32 {
 	dx, dz := float64(d.End[0])-float64(d.Start[0]), float64(d.End[2])-float64(d.Start[2])
-	length := math.Hypot(dx, dz)
+	// Each product rounded on its own (math.Hypot fuses on some CPUs).
+	length := math.Sqrt(float64(dx*dx) + float64(dz*dz))
 	if length < 1e-6 {
 		return [2]float32{1, 0}
 	}

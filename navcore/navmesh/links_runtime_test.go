@@ -212,7 +212,7 @@ func TestWideLinkLanes(t *testing.T) {
 	require.Len(t, lt.Polys, 5)
 	for lane := range 5 {
 		s, e := desc.LanePoints(lane)
-		offset := float32(lane)*1 - 2
+		offset := float32(lane) - 2
 		// The link runs along +x, so the lanes spread along +z... turned
 		// a quarter left: across is (0, 1) in (x, z) for direction (1, 0).
 		assert.Equal(t, mgl32.Vec3{5, 0, 5 + offset}, s)
