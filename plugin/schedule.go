@@ -20,6 +20,7 @@ type System = systems.System
 // Names of the crowd's stages, in the order they run.
 const (
 	StageObstacleSync     = "ObstacleSync"
+	StageColliderSync     = "ColliderSync"
 	StageLinkSync         = "LinkSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
@@ -69,10 +70,11 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the twelve stages of the crowd with fresh systems.
+// NewSchedule returns the thirteen stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
 		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
+		{name: StageColliderSync, system: &systems.ColliderSync{}},
 		{name: StageLinkSync, system: &systems.LinkSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},

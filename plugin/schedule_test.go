@@ -36,7 +36,7 @@ func (r *stageRecorder) Update(w *ecs.World) {
 func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s := NewSchedule()
 	assert.Equal(t, []string{
-		StageObstacleSync, StageLinkSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering,
+		StageObstacleSync, StageColliderSync, StageLinkSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering,
 		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
 	}, s.Stages())
 	sys, ok := s.Stage(StageSteering)
@@ -67,7 +67,7 @@ func TestScheduleOrderAndUserSystems(t *testing.T) {
 	log = nil
 	s.Update(&world) // a bare world: the stages find no resources and do nothing
 	assert.Equal(t, []string{
-		StageObstacleSync, StageLinkSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		StageObstacleSync, StageColliderSync, StageLinkSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
 		"before steering 1", "before steering 2", StageSteering, "after steering",
 		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
 	}, log)
@@ -125,10 +125,10 @@ func TestScheduleUnknownStageSaysWhichStagesThereAre(t *testing.T) {
 	tests := []struct {
 		name, want string
 	}{
-		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, LinkSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, LinkTraversal, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
+		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, LinkTraversal, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
 		{"steering", "did you mean Steering?"},
-		{"collision", "; the stages are ObstacleSync, LinkSync, PathRequest, "},
-		{"", "; the stages are ObstacleSync, LinkSync, PathRequest, "},
+		{"collision", "; the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, "},
+		{"", "; the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, "},
 	}
 	for _, started := range []bool{false, true} {
 		s := NewSchedule()

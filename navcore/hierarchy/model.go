@@ -33,7 +33,7 @@ func (m *costModel) passes(poly *navmesh.Poly) bool {
 // cost is the filter's default cost of moving from a to b across poly of
 // tile.
 func (m *costModel) cost(a, b *geom.Vec3, tile *navmesh.Tile, poly *navmesh.Poly) float32 {
-	return distance(a, b) * m.areaCostOf(tile, poly)
+	return float32(distance(a, b) * m.areaCostOf(tile, poly))
 }
 
 // areaCostOf is the filter's default cost per unit of length across poly
@@ -53,5 +53,5 @@ func distance(a, b *geom.Vec3) float32 {
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
+	return geom.Sqrt(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
 }

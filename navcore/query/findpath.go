@@ -148,9 +148,9 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 					heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
 				}
 			} else {
-				curCost := dist(bestNode.pos, neighbourNode.pos) * bestAreaCost
+				curCost := float32(dist(bestNode.pos, neighbourNode.pos) * bestAreaCost)
 				if neighbourRef == endRef {
-					endCost := dist(neighbourNode.pos, endPos) * offMeshAreaCost(filter, neighbourTile, neighbourPoly)
+					endCost := float32(dist(neighbourNode.pos, endPos) * offMeshAreaCost(filter, neighbourTile, neighbourPoly))
 					cost = bestNode.cost + curCost + endCost
 				} else {
 					cost = bestNode.cost + curCost
