@@ -1,6 +1,7 @@
 package dynamic_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"testing"
@@ -345,4 +346,23 @@ func TestLinksOnAMadeUpLevelDynamic(t *testing.T) {
 	update()
 	w.landed(t, 3)
 	w.check(t, "pit filled", present)
+
+	// Saved and loaded, the dynamic mesh keeps its links (in its navmesh
+	// section), and they land again on tiles rebuilt after the load.
+	var file bytes.Buffer
+	require.NoError(t, m.Save(&file))
+	loaded, err := dynamic.Load(&file, dynamic.Options{Workers: 1})
+	require.NoError(t, err)
+	assert.Equal(t, len(archipelagoLinks), loaded.NavMesh().Snapshot().LinkCount())
+	w = newLinkedWorld(t, loaded.NavMesh())
+	for id := range loaded.NavMesh().Snapshot().Links() {
+		w.ids = append(w.ids, id)
+	}
+	w.check(t, "loaded", present)
+	_, err = loaded.AddCollider(collider.NewBox(geom.Vec3{1.2, 1, 1.2}).Carving(), collider.Pose{Position: teleporter.End})
+	require.NoError(t, err)
+	upToDate, err := loaded.Update(tilecache.Budget{})
+	require.NoError(t, err)
+	require.True(t, upToDate)
+	w.check(t, "loaded, pit dug again", map[int]bool{0: true, 1: true, 2: true})
 }
