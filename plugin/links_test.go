@@ -18,6 +18,15 @@ import (
 // away, an upper floor (x 14..24), with no way between them.
 func twoFloors(tb testing.TB) *navmesh.Mesh {
 	tb.Helper()
+	baked, err := bake.Solo(context.Background(), twoFloorsGeometry(), bake.DefaultSettings())
+	require.NoError(tb, err)
+	mesh, err := baked.NavMesh()
+	require.NoError(tb, err)
+	return mesh
+}
+
+// twoFloorsGeometry is twoFloors' level.
+func twoFloorsGeometry() *bake.Geometry {
 	g := &bake.Geometry{}
 	floor := func(x0, x1, y float32) {
 		base := int32(len(g.Vertices))
@@ -26,11 +35,7 @@ func twoFloors(tb testing.TB) *navmesh.Mesh {
 	}
 	floor(0, 10, 0)
 	floor(14, 24, 4)
-	baked, err := bake.Solo(context.Background(), g, bake.DefaultSettings())
-	require.NoError(tb, err)
-	mesh, err := baked.NavMesh()
-	require.NoError(tb, err)
-	return mesh
+	return g
 }
 
 // bridge is a link from the ground floor's edge up to the upper floor's.
