@@ -71,8 +71,8 @@ func endX(mesh *navmesh.Mesh, p geom.Vec3) int {
 }
 
 // TestLinkBetweenFarRoofsOfADynamicMesh is issue 28's first check on the
-// dynamic navmesh of the generated level (the 1 km one with ARCHENAV_LONG,
-// 500 m apart; else the 250 m one, 180 m apart): a link between two roofs
+// dynamic navmesh of the generated level (the 1 km one with ARCHENAV_LONG
+// and without -race, 500 m apart; else the 250 m one, 180 m apart): a link between two roofs
 // no path joins makes the paths between them complete with A* and with
 // the hierarchy; a crate put beside either end rebuilds that tile from the
 // voxels and a pit dug under the far end cuts the link off until the pit
@@ -80,7 +80,9 @@ func endX(mesh *navmesh.Mesh, p geom.Vec3) int {
 // again.
 func TestLinkBetweenFarRoofsOfADynamicMesh(t *testing.T) {
 	params, distance := bigworld.Small(), float32(180)
-	if longtest.Enabled() {
+	if longtest.Enabled() && !longtest.Race {
+		// 25 s without the race detector (the 1 km bake), minutes with it:
+		// CI runs it in its race-free pass.
 		params, distance = bigworld.Default(), 500
 	}
 	g, err := params.Geometry()
