@@ -105,7 +105,7 @@ func archipelagoPoints() [][]geom.Vec3 {
 	points := make([][]geom.Vec3, len(archipelago))
 	for i, is := range archipelago {
 		for _, f := range []float32{0.5, 0.25, 0.75} {
-			at := is.side * f
+			at := float32(is.side * f)
 			points[i] = append(points[i], geom.Vec3{is.x0 + at, is.y, is.z0 + is.side - at})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -33,7 +34,7 @@ func TestMeshDrawsRuntimeLinks(t *testing.T) {
 	touches := func(r *debugdraw.Recorder, p mgl32.Vec3, unlinked bool) bool {
 		for _, prim := range r.Primitives[before.Len():] {
 			for _, v := range prim.Vertices {
-				if v.Sub(p).Len() < 1.5 && (!unlinked || prim.Color == style.OffMeshUnlinked) {
+				if geom.Dist(v, p) < 1.5 && (!unlinked || prim.Color == style.OffMeshUnlinked) {
 					return true
 				}
 			}
