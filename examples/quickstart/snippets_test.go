@@ -413,3 +413,30 @@ func TestSnippetParsing(t *testing.T) {
 	assert.Empty(t, droppedErrors("a, err := f()\nif err != nil {\n\treturn err\n}\ncheck(g())"))
 	assert.True(t, slices.Equal([]int{0}, droppedErrors("err = h() // ok?\n")))
 }
+
+// TestCrowdGuideListsStagesAndEvents: docs/crowd.md names every stage of
+// the schedule in the order plugin declares them, and every event kind.
+func TestCrowdGuideListsStagesAndEvents(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "crowd.md"))
+	require.NoError(t, err)
+	schedule, err := os.ReadFile(filepath.Join(root, "plugin", "schedule.go"))
+	require.NoError(t, err)
+	events, err := os.ReadFile(filepath.Join(root, "components", "events.go"))
+	require.NoError(t, err)
+
+	stages := regexp.MustCompile(`(?m)^\t(Stage\w+)\s*= "`).FindAllStringSubmatch(string(schedule), -1)
+	require.Greater(t, len(stages), 10)
+	at := 0
+	for _, m := range stages {
+		i := strings.Index(string(guide[at:]), "`"+m[1]+"`")
+		if !assert.GreaterOrEqual(t, i, 0, "docs/crowd.md lists %s after the stages before it", m[1]) {
+			continue
+		}
+		at += i
+	}
+	kinds := regexp.MustCompile(`(?m)^\t(Event\w+)( EventKind = iota.*)?$`).FindAllStringSubmatch(string(events), -1)
+	require.Greater(t, len(kinds), 10)
+	for _, m := range kinds {
+		assert.Contains(t, string(guide), "`"+m[1]+"`", "docs/crowd.md names the event kind")
+	}
+}
