@@ -121,7 +121,7 @@ func BenchmarkDynamicBigWorld(b *testing.B) {
 				for i := range crates {
 					c := &crates[i]
 					c.center = geom.Vec3{float32(50 + float64(random.Float64()*900)), 0, float32(50 + float64(random.Float64()*900))}
-					c.phase = float64(random.Float64() * 2 * crateCycle)
+					c.phase = float64(float64(random.Float64()) * 2 * crateCycle)
 					c.synced, _ = at(c, 0)
 					c.stoppedAt = 0
 					var err error

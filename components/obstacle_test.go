@@ -269,8 +269,8 @@ func TestObstacleBodiesNear(t *testing.T) {
 		bodies.Index()
 		ids := make([]uint32, 64)
 		for range 50 {
-			x, z := 50*float32(rng.Float32()), 50*float32(rng.Float32())
-			r := 4 * float32(rng.Float32())
+			x, z := float32(50*float32(rng.Float32())), float32(50*float32(rng.Float32()))
+			r := float32(4 * float32(rng.Float32()))
 			n := bodies.Near(x-r, z-r, x+r, z+r, ids)
 			got := map[uint32]bool{}
 			for _, id := range ids[:n] {

@@ -190,7 +190,7 @@ func TestMaxSqrtAffine(t *testing.T) {
 	for range 2000 {
 		constant := float32(random.Float32()*4) - 2
 		slope := float32(random.Float32()*4) - 2
-		k := float32(random.Float32() * 2)
+		k := float32(float32(random.Float32()) * 2)
 		radiusSqr := float32(random.Float32() * 3)
 		alpha := float32(random.Float32()*4) - 2
 		beta := float32(random.Float32()*6) - 3

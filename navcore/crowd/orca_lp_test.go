@@ -161,7 +161,7 @@ func randomPlanes(rng *rand.Rand, n int, spread float32) []halfPlane {
 	for i := range planes {
 		angle := float64(rng.Float64()) * 2 * math.Pi
 		planes[i] = halfPlane{
-			point:     vec2{float32((float32(rng.Float32()*2) - 1) * spread), float32((float32(rng.Float32()*2) - 1) * spread)},
+			point:     vec2{float32((float32(float32(rng.Float32())*2) - 1) * spread), float32((float32(float32(rng.Float32())*2) - 1) * spread)},
 			direction: vec2{float32(math.Cos(angle)), float32(math.Sin(angle))},
 		}
 	}
@@ -175,7 +175,7 @@ func TestSolvePlanesMatchesBruteForce(t *testing.T) {
 		n := 1 + rng.IntN(10)
 		planes := randomPlanes(rng, n, 3)
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{float32((float32(rng.Float32()*2) - 1) * 5), float32((float32(rng.Float32()*2) - 1) * 5)}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 
 		got, met := solvePlanes(planes, maxSpeed, goal, false)
 		want, ok := nearestFeasible(lines64(planes), float64(maxSpeed), to64(goal))
@@ -209,7 +209,7 @@ func TestLeastViolationMatchesBruteForce(t *testing.T) {
 		n := 2 + rng.IntN(9)
 		planes := randomPlanes(rng, n, 3)
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{float32((float32(rng.Float32()*2) - 1) * 5), float32((float32(rng.Float32()*2) - 1) * 5)}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == n {
 			continue
@@ -243,7 +243,7 @@ func TestLeastViolationKeepsHardPlanes(t *testing.T) {
 			}
 		}
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{float32((float32(rng.Float32()*2) - 1) * 5), float32((float32(rng.Float32()*2) - 1) * 5)}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == len(planes) || met < hard {
 			continue

@@ -128,7 +128,7 @@ func widenOutline(points []render.Point, least float32) {
 		lo = render.Point{X: min(lo.X, p.X), Y: min(lo.Y, p.Y)}
 		hi = render.Point{X: max(hi.X, p.X), Y: max(hi.Y, p.Y)}
 	}
-	cx, cy := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2
+	cx, cy := float32((lo.X+hi.X)/2), float32((lo.Y+hi.Y)/2)
 	sx, sy := float32(1), float32(1)
 	if w := hi.X - lo.X; w < least {
 		sx = least / max(w, 1e-3)
