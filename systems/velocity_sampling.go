@@ -51,6 +51,7 @@ type samplingScratch struct {
 	sampler *crowd.ObstacleAvoidance
 	orca    *crowd.ReciprocalAvoidance
 	bodies  bodyScratch
+	detour  detourScratch
 	// samples counts the candidates the samplers scored, infeasible the
 	// ORCA programs that fell back.
 	samples, infeasible int
@@ -117,6 +118,9 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			continue
 		}
 		velocity := a.velocity
+		if s.bodies != nil {
+			velocity.Desired = s.detourAroundBodies(a, s.query(worker, a.params), velocity.Desired, &scratch.bodies, &scratch.detour)
+		}
 		if !a.params.UpdateFlags.Has(components.ObstacleAvoidance) ||
 			(s.settings.DeadlockBreaker && detouring(a)) {
 			velocity.Planned = velocity.Desired
