@@ -14,6 +14,9 @@ const (
 	// detourClearance is how far beyond its radius an agent passes the
 	// corners of a body it walks around [Units: world units]
 	detourClearance = float32(0.1)
+	// detourTightClearance is the clearance of the way tried when the one
+	// with detourClearance leaves the navmesh [Units: world units]
+	detourTightClearance = float32(0.02)
 	// detourBlockShare is the share of its radius by which the straight
 	// way of an agent must come into a body for the agent to walk around
 	// it: an agent already sliding along a body keeps its way.
@@ -65,13 +68,20 @@ func (s *stage) detourAroundBodies(a *agent, q *query.Query, desired geom.Vec3, 
 		if !ok || segmentClearance(f, pos, goal) >= blockAt {
 			continue
 		}
-		n := detourOutline(f, radius+detourClearance, pos[1], &scratch.outline)
-		if n < 3 {
-			continue
+		// Where the roomy way is off the navmesh, a tight one may fit.
+		var waypoint geom.Vec3
+		ok = false
+		for _, clearance := range [2]float32{detourClearance, detourTightClearance} {
+			n := detourOutline(f, radius+clearance, pos[1], &scratch.outline)
+			if n < 3 {
+				break
+			}
+			if waypoint, ok = s.detourWaypoint(a, q, f, scratch.outline[:n], goal, scratch); ok {
+				break
+			}
 		}
-		waypoint, ok := s.detourWaypoint(a, q, f, scratch.outline[:n], goal, scratch)
 		if !ok {
-			return desired
+			return slideAlongBody(f, pos, radius, desired)
 		}
 		dx, dz := waypoint[0]-pos[0], waypoint[2]-pos[2]
 		length := geom.Sqrt(float32(dx*dx) + float32(dz*dz))
@@ -79,6 +89,23 @@ func (s *stage) detourAroundBodies(a *agent, q *query.Query, desired geom.Vec3, 
 			return desired
 		}
 		return geom.Vec3{dx * (speed / length), desired[1], dz * (speed / length)}
+	}
+	return desired
+}
+
+// slideAlongBody drops the part of desired that walks an agent of the
+// given radius at pos into footprint f when it touches it (within
+// detourClearance): with no way around the body, the agent stands at it
+// or slides along it instead of pressing into it, which would wedge it
+// between the body and a wall its pushes cannot cross.
+func slideAlongBody(f *components.Footprint, pos geom.Vec3, radius float32, desired geom.Vec3) geom.Vec3 {
+	d, nx, nz := f.Distance(pos[0], pos[2])
+	if d > radius+detourClearance {
+		return desired
+	}
+	if into := float32(desired[0]*nx) + float32(desired[2]*nz); into < 0 {
+		desired[0] -= float32(nx * into)
+		desired[2] -= float32(nz * into)
 	}
 	return desired
 }
@@ -129,7 +156,7 @@ func (s *stage) detourWaypoint(a *agent, q *query.Query, f *components.Footprint
 		for k := range n {
 			v := outline[((first+step*k)%n+n)%n]
 			// A corner the agent stands at is passed: head for the next.
-			if !haveWaypoint && geom.Dist2D(pos, v) >= detourClearance {
+			if !haveWaypoint && geom.Dist2D(pos, v) >= detourTightClearance {
 				waypoint, haveWaypoint = v, true
 			}
 			ref, ok := s.clearLeg(q, a, fromRef, from, v, scratch)
