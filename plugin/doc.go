@@ -45,6 +45,16 @@
 // agents on the rebuilt tiles replan, walk back or recover as after any
 // tile change.
 //
+// Runtime links are entities too (SpawnLink, SetLink, RemoveLink or
+// world.RemoveEntity): a ladder, an elevator, a teleporter between any two
+// points of the navmesh, however far apart (components.Link). The LinkSync
+// stage, after ColliderSync, keeps the navmeshes' links in step; they land
+// again by themselves on tiles the tile cache or the dynamic mesh rebuilt.
+// Agents cross a LinkAuto link as a baked off-mesh connection; on a
+// LinkManual one they stop and wait (EventLinkReached) until the game
+// calls CompleteLink; a link's Capacity makes the others queue
+// (EventLinkQueued). See docs/links.md.
+//
 // Doors: the default filters (components.DefaultFilter) exclude
 // navmesh.FlagDisabled, RecastDemo's "disabled" flag. On a plain navmesh,
 // close a door by setting that flag on its polygons (Mesh.SetPolyFlags;

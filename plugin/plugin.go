@@ -54,6 +54,8 @@ type Plugin struct {
 	// colliders creates and reads collider entities.
 	colliders colliderEntities
 	listener  removalListener
+	// linkAPI serves the link calls (links.go).
+	linkAPI linkAPI
 
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
@@ -83,8 +85,8 @@ func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
 // (Navigation, Queries, PathQueue, ProximityGrid, Filters, AgentTypes,
-// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
-// TileCache when Config.TileCache is set; the first agent type's mesh,
+// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies,
+// LinkTraffic, and TileCache when Config.TileCache is set; the first agent type's mesh,
 // queries, queue, filters and cache are those of Navigation, Queries,
 // PathQueue, Filters and TileCache), a systems.StageRun (through which the
 // schedule's stages share their list of agents) and, with more than one
@@ -241,6 +243,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 	}
 	d := dispatch.Get()
 	d.AddListener(&p.listener)
+	p.installLinks(world, d)
 	world.SetListener(d)
 	return nil
 }

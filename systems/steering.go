@@ -118,6 +118,9 @@ func (s *Steering) triggerOffMesh(a *agent, q *query.Query) bool {
 	if last.Flags&query.StraightPathOffMeshConnection == 0 {
 		return false
 	}
+	if last.Ref.TileIndex() >= uint32(q.Mesh().MaxTiles()) {
+		return false // a runtime link: the LinkTraversal stage lets agents on
+	}
 	radius := a.params.Radius * offMeshTriggerRadius
 	if geom.Dist2DSqr(a.position.Vec3(), last.Pos) >= radius*radius {
 		return false

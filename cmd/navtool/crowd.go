@@ -33,6 +33,7 @@ func init() {
 // crowdOptions are the flags of `navtool crowd`.
 type crowdOptions struct {
 	navmeshPath  string
+	linksPath    string
 	agents       int
 	seed         uint64
 	scenarioPath string
@@ -60,6 +61,7 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Var(navmeshFlag{opts}, "navmesh", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh); or NAME=FILE, repeated, one agent type each (FILE may be a mesh set file holding a mesh NAME)")
 	fs.Var(agentsFlag{opts}, "agents", "number of agents at seeded random starts and targets; with typed meshes NAME=N, repeated: N agents of type NAME on its own mesh")
 	fs.Uint64Var(&opts.seed, "seed", 1, "random seed for -agents")
+	fs.StringVar(&opts.linksPath, "links", "", "CSV `file` of runtime links added to every navmesh first (crossed as the crowd crosses off-mesh connections): sx,sy,sz,ex,ey,ez,radius,bidirectional, optionally width,area,flags,cost")
 	fs.StringVar(&opts.scenarioPath, "scenario", "", "CSV `file` whose header names sx,sy,sz,tx,ty,tz (one agent per row), and type (the agent type's NAME) with typed meshes")
 	fs.IntVar(&opts.ticks, "ticks", 600, "number of ticks to run")
 	fs.Float64Var(&opts.dt, "dt", 1.0/60, "tick length in seconds")
@@ -77,7 +79,7 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -302,6 +304,16 @@ func runCrowd(args []string, stdout io.Writer) error {
 		}
 		mesh = opts.types[0].mesh
 	} else if mesh, cache, err = crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers); err != nil {
+		return err
+	}
+	meshes := []*navmesh.Mesh{mesh}
+	if len(opts.types) > 0 {
+		meshes = meshes[:0]
+		for _, t := range opts.types {
+			meshes = append(meshes, t.mesh)
+		}
+	}
+	if err := addLinksFile(opts.linksPath, meshes...); err != nil {
 		return err
 	}
 	filter := *crowdFilter()

@@ -82,14 +82,14 @@ func CorridorCost(snap *navmesh.Snapshot, filter *query.Filter, startPos, endPos
 			return 0, fmt.Errorf("hierarchy: corridor cost: polygons %d and %d are not linked: %w", i, i+1, query.ErrInvalidRef)
 		}
 		mid := portalMid(fromTile, fromPoly, link, path[i], toTile, toPoly)
-		total += model.cost(&pos, &mid, fromPoly)
+		total += model.cost(&pos, &mid, fromTile, fromPoly)
 		pos = mid
 	}
-	_, lastPoly, err := snap.TileAndPoly(path[len(path)-1])
+	lastTile, lastPoly, err := snap.TileAndPoly(path[len(path)-1])
 	if err != nil {
 		return 0, fmt.Errorf("hierarchy: corridor cost: last polygon: %w", err)
 	}
-	return total + model.cost(&pos, &endPos, lastPoly), nil
+	return total + model.cost(&pos, &endPos, lastTile, lastPoly), nil
 }
 
 // findLink returns the first link of poly (in tile) to ref, nil if none.

@@ -127,7 +127,7 @@ func meshFromDNAV(blob []byte) (*Mesh, error) {
 // published once, so loading allocates about the tiles' own data and takes
 // time in proportion to the tiles, whatever Params.MaxTiles says.
 func (s *TileSet) Mesh() (*Mesh, error) {
-	m, err := meshWithTiles(s.Params, s.Tiles)
+	m, err := meshWithTiles(s.Params, s.Tiles, nil)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: tile set: %w", err)
 	}
@@ -135,16 +135,16 @@ func (s *TileSet) Mesh() (*Mesh, error) {
 }
 
 // meshWithTiles returns a new mesh for params holding tiles, each added
-// with its Ref as lastRef, in one edit published once. On error no mesh is
-// returned.
-func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
+// with its Ref as lastRef, and links at their ids, in one edit published
+// once. On error no mesh is returned.
+func meshWithTiles(params Params, tiles []TileSetTile, links []savedLink) (*Mesh, error) {
 	m, err := New(params)
 	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e := newEdit(m.current.Load())
+	e := m.newEdit()
 	for i, tile := range tiles {
 		if err := validateTileData(tile.Data, params); err != nil {
 			return nil, fmt.Errorf("tile %d: %w", i, err)
@@ -152,6 +152,9 @@ func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
 		if _, err := m.addTileIn(e, tile.Data, tile.Ref); err != nil {
 			return nil, fmt.Errorf("tile %d: %w", i, err)
 		}
+	}
+	if err := m.addSavedLinks(e, links); err != nil {
+		return nil, err
 	}
 	m.current.Store(e.publish())
 	return m, nil
@@ -215,17 +218,19 @@ func meshFromSaved(saved *savedMesh) (*Mesh, error) {
 	for i, tile := range saved.tiles {
 		tiles[i] = TileSetTile{Ref: tile.ref, Data: withFlagsAndAreas(tile.data, tile.flags, tile.areas)}
 	}
-	m, err := meshWithTiles(saved.params, tiles)
+	m, err := meshWithTiles(saved.params, tiles, saved.links)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load: %w", err)
 	}
 	return m, nil
 }
 
-// forEachTile calls fn for every tile of the snapshot in slot order,
-// stopping once all TileCount tiles were seen.
+// forEachTile calls fn for every tile of the grid of the snapshot in slot
+// order (link tiles are saved as links).
 func forEachTile(s *Snapshot, fn func(*Tile)) {
 	for tile := range s.Tiles() {
-		fn(tile)
+		if tile.link == nil {
+			fn(tile)
+		}
 	}
 }

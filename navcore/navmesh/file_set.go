@@ -232,7 +232,7 @@ func setFromSaved(saved *savedSet) (MeshSet, error) {
 
 // savedFromMesh returns the content of m's file, from one Snapshot: its
 // parameters and, per tile, its ref, the polygon flags and areas as they
-// are now, and its data as it was added.
+// are now, and its data as it was added; then its runtime links.
 func savedFromMesh(m *Mesh) *savedMesh {
 	snapshot := m.Snapshot()
 	saved := &savedMesh{params: snapshot.Params(), tiles: make([]savedTile, 0, snapshot.TileCount())}
@@ -240,5 +240,6 @@ func savedFromMesh(m *Mesh) *savedMesh {
 		flags, areas := runtimeFlagsAndAreas(tile)
 		saved.tiles = append(saved.tiles, savedTile{ref: tile.Ref(), flags: flags, areas: areas, data: tile.Data})
 	})
+	saved.links = savedLinks(snapshot)
 	return saved
 }

@@ -26,6 +26,12 @@ type edit struct {
 	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
+	// maxTiles is the slot count, grid and runtime links; linkCount the
+	// runtime links. links is the Mesh's record of them, nil for an edit
+	// that does not land them (a mesh being loaded, before its links).
+	maxTiles  uint32
+	linkCount int
+	links     *linkRegistry
 }
 
 // draftIndexThreshold is the draft count past which an edit indexes them.
@@ -45,6 +51,8 @@ func newEdit(base *Snapshot) *edit {
 		lookup:    editRadix(base.lookup),
 		lutMask:   base.lutMask,
 		tileCount: base.tileCount,
+		maxTiles:  base.maxTiles,
+		linkCount: base.linkCount,
 	}
 }
 
@@ -55,7 +63,8 @@ func (e *edit) publish() *Snapshot {
 		version:   version,
 		history:   e.nextHistory(version),
 		params:    e.base.params,
-		maxTiles:  e.base.maxTiles,
+		maxTiles:  e.maxTiles,
+		linkCount: e.linkCount,
 		tiles:     e.tiles.table,
 		lookup:    e.lookup.table,
 		lutMask:   e.lutMask,
@@ -206,6 +215,7 @@ func (e *edit) addTile(t *Tile) {
 			e.connectExtOffMeshLinks(other, t.index, geom.OppositeSide(side))
 		}
 	}
+	e.relandColumn(h.X, h.Y)
 }
 
 // withoutEntry returns chain without the entry of slot index: the entries
@@ -270,4 +280,5 @@ func (e *edit) removeTile(t *Tile) {
 	e.tileCount--
 	e.dropDraft(t.index)
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
+	e.relandColumn(h.X, h.Y)
 }

@@ -22,8 +22,9 @@ type Tile struct {
 	// Data.Verts, except in a tile with off-mesh connections whose end points
 	// were snapped onto the mesh while linking: such a version owns a copy.
 	Verts []mgl32.Vec3
-	// Links are this version's links (len == Header.MaxLinkCount); unused
-	// links are chained in an internal free list.
+	// Links are this version's links: Header.MaxLinkCount of them, and
+	// beyond those the links into runtime links (Mesh.AddLink) its
+	// polygons have; unused links are chained in internal free lists.
 	Links []Link
 	// DetailMeshes is Data.DetailMeshes.
 	DetailMeshes []PolyDetail
@@ -41,6 +42,12 @@ type Tile struct {
 	OffMeshConnections []OffMeshConnection
 
 	linksFreeList uint32
+	// extraFreeList chains the free links beyond Header.MaxLinkCount, which
+	// only the links into runtime links take (addExtraLink).
+	extraFreeList uint32
+	// link describes the runtime link whose tile this is, nil for a tile
+	// of the grid.
+	link *linkInfo
 	// components keeps the version's tile components (see
 	// computeConnectivity); every version has its own.
 	components *componentsCell
@@ -63,6 +70,7 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		salt:               salt,
 		index:              index,
 		linksFreeList:      NullLink,
+		extraFreeList:      NullLink,
 		components:         new(componentsCell),
 	}
 	if n := len(t.Links); n > 0 {

@@ -106,7 +106,18 @@ func (f *Filter) cost(a, b *geom.Vec3,
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(float32(dx*dx)+float32(dy*dy)+float32(dz*dz)) * f.AreaCost[curPoly.AreaAndType&0x3f]
+	return geom.Sqrt(float32(dx*dx)+float32(dy*dy)+float32(dz*dz)) * offMeshAreaCost(f, curTile, curPoly)
+}
+
+// offMeshAreaCost is the default rules' cost per unit of length across
+// poly of tile: its area's cost, or a runtime link's own Cost
+// (navmesh.LinkDesc.Cost) when it has one.
+func offMeshAreaCost(f *Filter, tile *navmesh.Tile, poly *navmesh.Poly) float32 {
+	areaCost := f.AreaCost[poly.AreaAndType&0x3f]
+	if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+		return tile.OffMeshAreaCost(areaCost)
+	}
+	return areaCost
 }
 
 //go:noinline

@@ -86,6 +86,11 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 			parentTile, parentPoly = snap.TileAndPolyUnchecked(parentRef)
 		}
 
+		bestAreaCost := filter.AreaCost[bestPoly.AreaAndType&0x3f]
+		if bestPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+			bestAreaCost = bestTile.OffMeshAreaCost(bestAreaCost)
+		}
+
 		links := bestTile.Links
 		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
 			link := &links[i]
@@ -143,9 +148,9 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 					heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
 				}
 			} else {
-				curCost := float32(dist(bestNode.pos, neighbourNode.pos) * filter.AreaCost[bestPoly.AreaAndType&0x3f])
+				curCost := float32(dist(bestNode.pos, neighbourNode.pos) * bestAreaCost)
 				if neighbourRef == endRef {
-					endCost := float32(dist(neighbourNode.pos, endPos) * filter.AreaCost[neighbourPoly.AreaAndType&0x3f])
+					endCost := float32(dist(neighbourNode.pos, endPos) * offMeshAreaCost(filter, neighbourTile, neighbourPoly))
 					cost = bestNode.cost + curCost + endCost
 				} else {
 					cost = bestNode.cost + curCost
