@@ -47,7 +47,7 @@ func TestCrowdTraceHashes(t *testing.T) {
 		{"reference", 0x0993bac64ca7bb58, func(t *testing.T) traceHash {
 			return hashCrowd(t, newCrowd(t, loadDungeon(t), 80, 32, Config{Reference: true}), ticks)
 		}},
-		{"obstacles", 0x6c76b7e11823fdd2, func(t *testing.T) traceHash {
+		{"obstacles", 0xb51e2ccbc9e5dbe8, func(t *testing.T) traceHash {
 			r := newObstacleRun(t, loadDungeonCache(t), 60, 33, Config{Workers: 2})
 			defer r.plugin.Schedule().Finalize(r.world)
 			r.apply(t, readObstacleState(t, dungeonObstaclesPath))
