@@ -1,6 +1,9 @@
 package query
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -14,8 +17,12 @@ import (
 // nothing. A Filter may be shared by any number of queries as long as no one
 // changes it meanwhile (a sliced path query keeps using it between calls).
 type Filter struct {
-	// AreaCost is the cost multiplier per area id [Limit: >= 0; A* needs
-	// costs >= 1 to stay admissible with its distance heuristic]
+	// AreaCost is the cost multiplier per area id [Limit: finite, >= 0;
+	// A* needs costs >= 1 to stay admissible with its distance heuristic].
+	// The queries that charge costs (FindPath, the sliced search, the
+	// searches around a circle or shape, Raycast with RaycastUseCosts)
+	// refuse a filter with a cost outside the limit with ErrInvalidParam;
+	// SetAreaCost refuses it when it is set.
 	AreaCost [navmesh.MaxAreas]float32
 	// IncludeFlags: a polygon needs at least one of these flags to pass.
 	IncludeFlags uint16
@@ -24,6 +31,8 @@ type Filter struct {
 	// Custom, when not nil, replaces the default pass and cost rules. The
 	// default rules are a few bit tests and a multiplication, written out in
 	// the hottest loops; Custom costs an interface call per polygon visited.
+	// Its costs must be >= 0 and not NaN (+Inf is allowed): a search that
+	// meets another cost stops with ErrInvalidParam.
 	Custom CustomFilter
 }
 
@@ -36,6 +45,38 @@ func NewFilter() *Filter {
 	}
 	return f
 }
+
+// SetAreaCost sets the cost multiplier of area [Limit: 0..63], refusing a
+// cost that is NaN, infinite or negative with ErrInvalidParam (and then
+// changing nothing).
+func (f *Filter) SetAreaCost(area int, cost float32) error {
+	if area < 0 || area >= len(f.AreaCost) {
+		return fmt.Errorf("query: set area cost: area %d outside 0..%d: %w", area, len(f.AreaCost)-1, ErrInvalidParam)
+	}
+	if !validCost(cost) {
+		return fmt.Errorf("query: set area cost: area %d cost %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)
+	}
+	f.AreaCost[area] = cost
+	return nil
+}
+
+// Validate returns an error wrapping ErrInvalidParam when f is nil or one
+// of its area costs is NaN, infinite or negative. A Custom rule's costs are
+// checked as the searches meet them.
+func (f *Filter) Validate() error {
+	if f == nil {
+		return fmt.Errorf("query: nil filter: %w", ErrInvalidParam)
+	}
+	for area, cost := range f.AreaCost {
+		if !validCost(cost) {
+			return fmt.Errorf("query: filter AreaCost[%d] %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)
+		}
+	}
+	return nil
+}
+
+// validCost reports whether cost is a finite number >= 0.
+func validCost(cost float32) bool { return cost >= 0 && cost <= math.MaxFloat32 }
 
 // PolyContext names one polygon of a step for CustomFilter.Cost: its
 // reference, tile and polygon. All fields are zero when there is no such
