@@ -102,8 +102,12 @@ type CustomFilter interface {
 }
 
 // Passes reports whether poly, polygon ref of tile, may be visited, with
-// Custom's rule when it is set (dtQueryFilter::passFilter).
+// Custom's rule when it is set (dtQueryFilter::passFilter). A nil poly
+// does not pass.
 func (f *Filter) Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	if poly == nil {
+		return false
+	}
 	if f.Custom != nil {
 		return f.customPasses(ref, tile, poly)
 	}
@@ -111,8 +115,11 @@ func (f *Filter) Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly)
 }
 
 // DefaultPasses is the default pass rule, ignoring Custom: useful for a
-// CustomFilter that refines it.
+// CustomFilter that refines it. A nil poly does not pass.
 func (f *Filter) DefaultPasses(poly *navmesh.Poly) bool {
+	if poly == nil {
+		return false
+	}
 	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
 }
 
@@ -126,8 +133,11 @@ func (f *Filter) Cost(a, b geom.Vec3, prev, cur, next PolyContext) float32 {
 }
 
 // DefaultCost is the default cost rule, ignoring Custom: the distance from
-// a to b times the area cost of cur.
+// a to b times the area cost of cur. A nil cur costs 0.
 func (f *Filter) DefaultCost(a, b geom.Vec3, cur *navmesh.Poly) float32 {
+	if cur == nil {
+		return 0
+	}
 	return dist(a, b) * f.AreaCost[cur.AreaAndType&0x3f]
 }
 
