@@ -153,6 +153,9 @@ func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*
 		return nil, err
 	}
 	counts.CompactSpans = len(chf.Spans)
+	if warning := unlinkedWarning(chf.unlinkedLayer); warning != "" {
+		bc.Warnf("%s", warning)
+	}
 
 	if err := bc.Run(StageErode, func() (err error) {
 		if err := b.erode(chf, cfg.WalkableRadius, counts.HeightfieldSpans, shared); err != nil {

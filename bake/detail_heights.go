@@ -55,7 +55,7 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 					}
 					row[hx] = s.Y
 					empty = false
-					if onRegionEdge(chf, firstColumn+hx, s.Connections(), region) {
+					if onRegionEdge(chf, firstColumn+hx, s, region) {
 						queue = append(queue, hp.xMin+hx+bs, z, i)
 					}
 					break
@@ -100,12 +100,12 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	return nil
 }
 
-// onRegionEdge reports whether a span of column with the given neighbour
-// links has a linked neighbour outside region.
-func onRegionEdge(chf *CompactHeightfield, column int, connections uint32, region uint16) bool {
+// onRegionEdge reports whether span s of column has a linked neighbour
+// outside region.
+func onRegionEdge(chf *CompactHeightfield, column int, s *CompactSpan, region uint16) bool {
 	cells, spans := chf.Cells, chf.Spans
 	for dir, step := range cellOffsets(chf.Width) {
-		con := int(connections>>(dir*6)) & NotConnected
+		con := s.Connection(dir)
 		if con != NotConnected && spans[int(cells[column+step].Index)+con].Region != region {
 			return true
 		}

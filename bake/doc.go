@@ -180,7 +180,7 @@
 //
 // Memory follows the settings, never past what the caller allows: before a
 // bake allocates its grid it estimates what the grid needs
-// ([Config.EstimatedMemory], 42 bytes per cell; a tiled bake, one tile's
+// ([Config.EstimatedMemory], 50 bytes per cell; a tiled bake, one tile's
 // grid on each worker) and fails with [ErrMemoryLimit], naming the
 // estimate, above [Settings.MaxMemory] (4 GiB by default). A tiled bake
 // bakes only the tiles with a triangle's box within their border (two

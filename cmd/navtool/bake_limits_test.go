@@ -62,12 +62,12 @@ func TestBakeConfigRefusesTooFineCells(t *testing.T) {
 	require.NoError(t, os.WriteFile(config, []byte(`{"cellSize": 0.002, "agentRadius": 0.5, "detailSampleDist": 0}`), 0o644))
 	err := run([]string{"bake", "-config", config, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
 	require.ErrorIs(t, err, bake.ErrMemoryLimit)
-	assert.Contains(t, err.Error(), "needs at least 71.9 GiB")
+	assert.Contains(t, err.Error(), "needs at least 85.6 GiB")
 
 	small := filepath.Join(dir, "small.json")
 	require.NoError(t, os.WriteFile(small, []byte(`{"maxMemoryMB": 1}`), 0o644))
 	err = run([]string{"bake", "-config", small, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
-	require.ErrorIs(t, err, bake.ErrMemoryLimit, "the dungeon's 3.4 MB grid is over 1 MiB")
+	require.ErrorIs(t, err, bake.ErrMemoryLimit, "the dungeon's 4.1 MB grid is over 1 MiB")
 	require.NoError(t, os.WriteFile(small, []byte(`{"maxMemoryMB": 4}`), 0o644))
 	require.NoError(t, run([]string{"bake", "-config", small, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{}))
 
