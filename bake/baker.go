@@ -34,6 +34,8 @@ type Baker struct {
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
 	layers        layerBuilder
+	// dedupe is the memory of the search for repeated triangles.
+	dedupe dedupeScratch
 	// share, set during a bake of several agent types, connects this bake
 	// to the stages it shares with the other types' bakes.
 	share *stageShare

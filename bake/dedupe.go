@@ -23,12 +23,31 @@ import (
 // between can only raise the area a merged span keeps, which the first
 // copy decided. It costs a sort of the triangles' 16-byte keys.
 func (g *Geometry) WithoutRepeatedTriangles() (*Geometry, int) {
-	type keyed struct {
-		hash  uint64
-		index int32
-	}
-	keys := make([]keyed, 0, len(g.Triangles))
-	skip := make([]bool, len(g.Triangles))
+	var scratch dedupeScratch
+	return g.withoutRepeatedTriangles(&scratch)
+}
+
+// dedupeScratch is the working memory of WithoutRepeatedTriangles, which a
+// Baker keeps from one bake to the next.
+type dedupeScratch struct {
+	keys   []triangleKey
+	skip   []bool
+	firsts []int32
+}
+
+// triangleKey is a triangle's hash and index.
+type triangleKey struct {
+	hash  uint64
+	index int32
+}
+
+// withoutRepeatedTriangles is WithoutRepeatedTriangles on scratch's memory.
+func (g *Geometry) withoutRepeatedTriangles(scratch *dedupeScratch) (*Geometry, int) {
+	type keyed = triangleKey
+	keys := scratch.keys[:0]
+	skip := resize(scratch.skip, len(g.Triangles))
+	clear(skip)
+	defer func() { scratch.keys, scratch.skip = keys[:0], skip[:0] }()
 	skipped := 0
 	for i := range g.Triangles {
 		corners, ok := g.canonicalCorners(i)
@@ -52,7 +71,7 @@ func (g *Geometry) WithoutRepeatedTriangles() (*Geometry, int) {
 		for end < len(keys) && keys[end].hash == keys[start].hash {
 			end++
 		}
-		var firsts []int32
+		firsts := scratch.firsts[:0]
 		for _, k := range keys[start:end] {
 			repeat := false
 			for _, f := range firsts {
@@ -68,6 +87,7 @@ func (g *Geometry) WithoutRepeatedTriangles() (*Geometry, int) {
 				firsts = append(firsts, k.index)
 			}
 		}
+		scratch.firsts = firsts[:0]
 		start = end
 	}
 	if skipped == 0 {

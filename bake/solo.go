@@ -158,7 +158,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	g, skipped := g.WithoutRepeatedTriangles()
+	g, skipped := g.withoutRepeatedTriangles(&b.dedupe)
 	bmin, bmax, err := levelBounds(g, settings.CellSize)
 	if err != nil {
 		return nil, err
