@@ -14,11 +14,13 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/debugdraw"
 	"github.com/archenav/archenav/navcore/debugdraw/raster"
@@ -440,7 +442,39 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			assert.NoError(t, err, "the debug record is optional")
 		},
 
+		// collider
+		"collider.NewConvexHull": func(t *testing.T) {
+			_, err := collider.Place(collider.NewConvexHull(nil), collider.Pose{})
+			assert.ErrorIs(t, err, collider.ErrInvalidShape, "a hull without a mesh is refused where it is placed")
+		},
+		"collider.NewTriangleMesh": func(t *testing.T) {
+			_, err := collider.Place(collider.NewTriangleMesh(nil), collider.Pose{})
+			assert.ErrorIs(t, err, collider.ErrInvalidShape, "a mesh collider without a mesh is refused where it is placed")
+		},
+		"collider.Placed.WorldVertices": func(t *testing.T) {
+			p, err := collider.Place(collider.NewTriangleMesh(&collider.Mesh{
+				Vertices:  []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 0, 1}},
+				Triangles: [][3]int32{{0, 2, 1}},
+			}), collider.Pose{Rotation: mgl32.QuatIdent()})
+			require.NoError(t, err)
+			assert.Len(t, p.WorldVertices(nil), 3, "nil is an empty destination")
+		},
+		"collider.Placed.Triangulate": func(t *testing.T) {
+			p, err := collider.Place(collider.NewBox(geom.Vec3{1, 1, 1}), collider.Pose{Rotation: mgl32.QuatIdent()})
+			require.NoError(t, err)
+			vertices, triangles := p.Triangulate(0, nil, nil)
+			assert.Len(t, vertices, 8, "nil destinations are empty ones")
+			assert.Len(t, triangles, 12)
+		},
+
 		// tilecache
+		"tilecache.Scheduler.Run": func(t *testing.T) {
+			var s tilecache.Scheduler
+			assert.Zero(t, s.Run(4, nil, 2, time.Time{}, nil), "a nil build builds nothing")
+			built := 0
+			assert.Equal(t, 4, s.Run(4, nil, 1, time.Time{}, func(int, int) { built++ }), "a nil runner runs on goroutines of its own")
+			assert.Equal(t, 4, built)
+		},
 		"tilecache.MeshProcessFunc.Process": func(t *testing.T) {
 			var p tilecache.MeshProcessFunc
 			assert.NotPanics(t, func() { p.Process(&navmesh.BuildParams{}) }, "a nil function does nothing")
