@@ -35,7 +35,10 @@ const regionPassCells = 64
 // heightfield, erosion and distance field with the cells and spans, the
 // watershed with the cells times the number of flood levels), so the
 // total stands for its time: on one core of a 2020s x86-64 machine a unit
-// takes 10 to 100 ns, open floors (long floods) at the top of that range.
+// takes 10 to 100 ns, open floors (long floods) at the top of that range,
+// and up to 300 ns where floors stack over the same cells (every later
+// stage handles each floor's spans: 500 floors of 20 m × 20 m, 4.5
+// million units, bake in about 1 s).
 type WorkEstimate struct {
 	// Grids is the number of grids the bake fills: 1 for a solo bake, the
 	// tiles with geometry for a tiled one.
