@@ -37,7 +37,7 @@ func fuzzCost(b byte) float32 {
 	case 9:
 		return 1e30
 	}
-	return float32(b>>4)/4 + 0.01
+	return float32(float32(b>>4)/4) + 0.01
 }
 
 // fuzzCustom is a Custom rule whose pass and cost answers come from the
