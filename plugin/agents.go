@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/archenav/archenav/components"
@@ -96,6 +97,12 @@ func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, box search
 			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon within ±(%.3g, %.3g, %.3g) of it, "+
 				"the nearest is %.3g away; widen %s to snap from there",
 				what, pos, ErrOffMesh, extents[0], extents[1], extents[2], distance, box.setting)
+		}
+		if bmin, bmax, passes := meshBoundsWherePasses(t.mesh.Snapshot(), filter); passes {
+			// Polygons pass, but the search could not measure its way to
+			// them: float32 distances from pos overflow.
+			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: it lies %.3g world units from the navmesh of agent type %s (%v..%v), too far to search for a polygon; place it on the level",
+				what, pos, ErrOffMesh, boxDistance(pos, bmin, bmax), t.name, bmin, bmax)
 		}
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon the agent's filter %d passes on the whole navmesh of agent type %s",
 			what, pos, ErrOffMesh, params.Filter, t.name)
@@ -604,4 +611,37 @@ func (p *Plugin) Corners(world *ecs.World, e ecs.Entity) (components.Corners, er
 	}
 	_, _, _, _, _, _, _, _, corners, _ := p.agents.Get(e)
 	return *corners, nil
+}
+
+// meshBoundsWherePasses returns the bounds of the tiles of snap and
+// whether filter passes any of their polygons. It runs only for an error
+// message.
+func meshBoundsWherePasses(snap *navmesh.Snapshot, filter *query.Filter) (bmin, bmax geom.Vec3, passes bool) {
+	first := true
+	for i := 0; i < snap.MaxTiles(); i++ {
+		tile := snap.Tile(i)
+		if tile == nil || tile.Header == nil {
+			continue
+		}
+		if first {
+			bmin, bmax, first = tile.Header.BMin, tile.Header.BMax, false
+		}
+		bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
+		base := tile.PolyRefBase()
+		for p := range tile.Polys {
+			passes = passes || filter.Passes(base|navmesh.Ref(p), tile, &tile.Polys[p])
+		}
+	}
+	return bmin, bmax, passes
+}
+
+// boxDistance returns the distance from pos to the box [bmin, bmax],
+// computed in float64 so that it does not overflow.
+func boxDistance(pos, bmin, bmax geom.Vec3) float64 {
+	var sum float64
+	for a := range 3 {
+		d := max(float64(bmin[a])-float64(pos[a]), float64(pos[a])-float64(bmax[a]), 0)
+		sum += d * d
+	}
+	return math.Sqrt(sum)
 }

@@ -15,6 +15,9 @@ func Save(w io.Writer, m *Mesh) error {
 	if m == nil {
 		return fmt.Errorf("navmesh: save: nil mesh")
 	}
+	if w == nil {
+		return errNilWriter("save")
+	}
 	file, err := encodeOwn(savedFromMesh(m))
 	if err != nil {
 		return err
@@ -33,6 +36,9 @@ func Save(w io.Writer, m *Mesh) error {
 // with several meshes gives an error wrapping ErrSeveralMeshes (LoadSet
 // reads it); one with a single mesh gives that mesh.
 func Load(r io.Reader) (*Mesh, error) {
+	if r == nil {
+		return nil, fmt.Errorf("navmesh: load: nil reader")
+	}
 	file, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load: %w", err)
@@ -93,8 +99,12 @@ func LoadBytes(file []byte) (*Mesh, Format, error) {
 
 // SingleTileParams returns the parameters of a one-tile mesh for data, as
 // dtNavMesh::init does for a single tile: the grid origin at the tile's
-// BMin, one tile of the tile's xz size, MaxPolys its polygon count.
+// BMin, one tile of the tile's xz size, MaxPolys its polygon count. A nil
+// data gives zero Params, which New refuses.
 func SingleTileParams(data *TileData) Params {
+	if data == nil {
+		return Params{}
+	}
 	h := &data.Header
 	return Params{
 		Origin:     h.BMin,
@@ -163,8 +173,11 @@ func meshWithTiles(params Params, tiles []TileSetTile, links []savedLink) (*Mesh
 // TileSetFromMesh returns the tiles of m as a TileSet for WriteMSET. As in
 // a C++ mesh, whose polygons live inside the tile blob, a tile whose
 // polygon flags or areas were changed at runtime is given with a copy of
-// its data that carries the current values.
+// its data that carries the current values. A nil mesh gives nil.
 func TileSetFromMesh(m *Mesh) *TileSet {
+	if m == nil {
+		return nil
+	}
 	snapshot := m.Snapshot()
 	set := &TileSet{Params: snapshot.Params(), Tiles: make([]TileSetTile, 0, snapshot.TileCount())}
 	forEachTile(snapshot, func(tile *Tile) {

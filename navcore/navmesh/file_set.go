@@ -145,6 +145,9 @@ func SaveSet(w io.Writer, set MeshSet) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}
+	if w == nil {
+		return errNilWriter("save set")
+	}
 	saved := &savedSet{names: set.Names(), meshes: make([]*savedMesh, len(set))}
 	for i, m := range set {
 		saved.meshes[i] = savedFromMesh(m.Mesh)
@@ -165,6 +168,9 @@ func SaveSet(w io.Writer, set MeshSet) error {
 // is read and checked before any mesh is built; on any error no set is
 // returned.
 func LoadSet(r io.Reader) (MeshSet, error) {
+	if r == nil {
+		return nil, fmt.Errorf("navmesh: load set: nil reader")
+	}
 	file, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load set: %w", err)

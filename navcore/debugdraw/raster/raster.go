@@ -139,6 +139,9 @@ func (c *Canvas) Image() *image.RGBA {
 
 // EncodePNG writes Image as a PNG.
 func (c *Canvas) EncodePNG(w io.Writer) error {
+	if w == nil {
+		return fmt.Errorf("raster: encode png: nil writer")
+	}
 	buffered := bufio.NewWriter(w)
 	if err := png.Encode(buffered, c.Image()); err != nil {
 		return fmt.Errorf("raster: encode png: %w", err)

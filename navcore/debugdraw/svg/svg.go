@@ -158,6 +158,9 @@ func atLeastOne(v float32) float32 {
 
 // WriteTo writes the SVG document: the primitives far to near.
 func (c *Canvas) WriteTo(w io.Writer) (int64, error) {
+	if w == nil {
+		return 0, fmt.Errorf("svg: write: nil writer")
+	}
 	slices.SortStableFunc(c.items, func(a, b item) int {
 		if d := cmp.Compare(b.depth, a.depth); d != 0 {
 			return d
