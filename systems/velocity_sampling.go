@@ -33,7 +33,9 @@ const (
 // any number of workers.
 //
 // A returning agent (components.AgentReturning) plans its desired
-// velocity.
+// velocity, a stopped one (AgentState.Stopped) none. With
+// Settings.BrakeFade an agent braking into its target keeps only its
+// braking share of avoidance's change of its velocity.
 //
 // Resources: Queries, Filters, AvoidancePresets; optional ObstacleBodies,
 // Stats, Workers.
@@ -117,6 +119,10 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			continue
 		}
 		velocity := a.velocity
+		if a.state.Stopped {
+			velocity.Planned = geom.Vec3{}
+			continue
+		}
 		if !a.params.UpdateFlags.Has(components.ObstacleAvoidance) ||
 			(s.settings.DeadlockBreaker && detouring(a)) {
 			velocity.Planned = velocity.Desired
@@ -141,6 +147,9 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 		}
 		if err != nil {
 			planned = velocity.Desired
+		}
+		if fade := fadeShare(a, &s.settings); fade < 1 {
+			planned = geom.Lerp(velocity.Desired, planned, fade)
 		}
 		if s.settings.ContactSliding {
 			planned = s.slideAlongContacts(a, planned)

@@ -9,6 +9,7 @@ import (
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -82,8 +83,9 @@ func TestVelocityChangeAndOverlaps(t *testing.T) {
 }
 
 // TestHoveringAndArrived: of three agents that cannot walk (speed 0) with
-// targets 0.8, 1.5 and 3 m away, the first two hover once five seconds
-// have passed (the first also counts as near its target without having
+// targets 0.8, 1.5 and 3 m away (in a crowd without the rule that lets
+// stalled agents arrive where they stand), the first two hover once five
+// seconds have passed (the first also counts as near its target without having
 // arrived), the third is too far; an agent that walks to a target a metre
 // away arrives and counts neither way.
 func TestHoveringAndArrived(t *testing.T) {
@@ -94,6 +96,8 @@ func TestHoveringAndArrived(t *testing.T) {
 	world := ecs.NewWorld()
 	require.NoError(t, p.Install(&world))
 	defer p.Schedule().Finalize(&world)
+	settings := generic.NewResource[components.Settings](&world)
+	settings.Get().ArrivalStallTime = 0
 
 	q, err := query.New(mesh, 256)
 	require.NoError(t, err)
