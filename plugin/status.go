@@ -6,38 +6,10 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navquery"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 )
-
-// PathStatus tells how far an agent's path goes (Unity's
-// NavMeshPathStatus).
-type PathStatus uint8
-
-// Path statuses.
-const (
-	// PathInvalid: the agent follows no path (no target, a velocity
-	// request, a failed search, or a first search still pending).
-	PathInvalid PathStatus = iota
-	// PathComplete: the corridor leads to the target.
-	PathComplete
-	// PathPartial: the corridor leads to the reachable point nearest the
-	// target (it is out of reach, or the search ran out of nodes).
-	PathPartial
-)
-
-// String returns the status's name.
-func (s PathStatus) String() string {
-	switch s {
-	case PathInvalid:
-		return "invalid"
-	case PathComplete:
-		return "complete"
-	case PathPartial:
-		return "partial"
-	}
-	return "unknown"
-}
 
 // AgentStatus is what game code asks of an agent at once, the answers of
 // Unity's NavMeshAgent and Godot's NavigationAgent3D (docs/agents.md gives
@@ -62,8 +34,9 @@ type AgentStatus struct {
 	// destination, possibly while a new one is planned (Unity hasPath).
 	PathPending, HasPath bool
 	// PathStatus says whether the corridor reaches the destination (Unity
-	// pathStatus; Godot is_target_reachable is PathComplete).
-	PathStatus PathStatus
+	// pathStatus; Godot is_target_reachable is navquery.PathComplete):
+	// navquery.PathInvalid while the agent follows no corridor.
+	PathStatus navquery.PathStatus
 	// SteeringTarget is the next corner of the path (Unity steeringTarget,
 	// Godot get_next_path_position), Position when there is none
 	// [Units: world units]
@@ -85,7 +58,8 @@ type AgentStatus struct {
 
 // Status returns agent e's status. RemainingDistance pulls the straight
 // path through the corridor, so Status costs about a corner search of the
-// whole corridor; it reuses the plugin's buffers and allocates nothing.
+// whole corridor; it reuses a buffer of the plugin's, allocated by the
+// first call.
 func (p *Plugin) Status(world *ecs.World, e ecs.Entity) (AgentStatus, error) {
 	const what = "status"
 	if err := p.checkWorld(world, what, false); err != nil {
@@ -120,9 +94,9 @@ func (p *Plugin) Status(world *ecs.World, e ecs.Entity) (AgentStatus, error) {
 		s.RemainingDistance = float32(math.Inf(1))
 		return s, nil
 	}
-	s.PathStatus = PathComplete
+	s.PathStatus = navquery.PathComplete
 	if state.Partial {
-		s.PathStatus = PathPartial
+		s.PathStatus = navquery.PathPartial
 	}
 	s.PathEnd = corridor.Target()
 	if corners.Count > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/navquery"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/mlange-42/arche/generic"
@@ -69,15 +70,15 @@ func TestStatusMatchesRecomputation(t *testing.T) {
 			switch {
 			case !s.HasPath:
 				counts["no path"]++
-				assert.Equal(t, PathInvalid, s.PathStatus)
+				assert.Equal(t, navquery.PathInvalid, s.PathStatus)
 				assert.True(t, math.IsInf(float64(s.RemainingDistance), 1), "agent %d: unknown", i)
 				continue
 			case state.Partial:
 				counts["partial"]++
-				assert.Equal(t, PathPartial, s.PathStatus)
+				assert.Equal(t, navquery.PathPartial, s.PathStatus)
 			default:
 				counts["complete"]++
-				assert.Equal(t, PathComplete, s.PathStatus)
+				assert.Equal(t, navquery.PathComplete, s.PathStatus)
 				assert.Equal(t, target.Position, s.PathEnd, "a complete corridor ends at the target")
 			}
 			path, err := f.plugin.Corridor(f.world, e, nil)
@@ -107,7 +108,7 @@ func TestStatusMatchesRecomputation(t *testing.T) {
 		require.NoError(t, err)
 		assert.Zero(t, s.RemainingDistance)
 		assert.False(t, s.HasPath)
-		assert.Equal(t, PathInvalid, s.PathStatus)
+		assert.Equal(t, navquery.PathInvalid, s.PathStatus)
 	}
 }
 
