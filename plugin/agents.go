@@ -380,7 +380,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Position = nearest
 	target.Requested, target.Displaced = nearest, false
 	target.Replan = false
-	target.Arrived = false
+	target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 	target.PartialReported = false
 	target.PartialEnd, target.ReplanDelay = 0, 0
 	return nil
@@ -459,7 +459,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 	corridor.Reset(ref, nearest)
 	*position = components.Position(nearest)
 	*vel = components.Velocity{}
-	*state = components.AgentState{Mode: components.AgentWalking}
+	*state = components.AgentState{Mode: components.AgentWalking, Stopped: state.Stopped}
 	boundary.Reset()
 	*neighbours = components.Neighbours{}
 	*corners = components.Corners{}
@@ -467,7 +467,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 	if target.State.HasPath() && target.Ref != 0 {
 		target.State = components.TargetRequesting
 		target.Replan = false
-		target.Arrived = false
+		target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 		target.PartialReported = false
 	}
 	return nil
@@ -522,6 +522,7 @@ func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.
 		target.Ref, target.Position, target.Displaced = targetRef, targetPos, false
 		target.State = components.TargetRequesting
 		target.Replan, target.Arrived, target.PartialReported = false, false, false
+		target.ArrivedNear, target.Approach = false, components.Approach{}
 		target.PartialEnd, target.ReplanDelay = 0, 0
 	}
 	return nil
@@ -539,6 +540,12 @@ type AgentInfo struct {
 	Partial bool
 	// Arrived reports that EventTargetReached fired for the target.
 	Arrived bool
+	// ArrivedNear reports that it fired short of the target: the agent
+	// got no nearer, within Settings.ArrivalTolerance or pressed against
+	// idle agents nearer the target (see components.MoveTarget).
+	ArrivedNear bool
+	// Stopped reports that the agent is paused (Stop).
+	Stopped bool
 	// Position is where the agent is [Units: world units]
 	Position geom.Vec3
 	// Velocity is its actual velocity [Units: world units / s]
@@ -570,6 +577,8 @@ func (p *Plugin) State(world *ecs.World, e ecs.Entity) (AgentInfo, error) {
 		TargetPosition: target.Position,
 		Partial:        state.Partial,
 		Arrived:        target.Arrived,
+		ArrivedNear:    target.ArrivedNear,
+		Stopped:        state.Stopped,
 		Position:       position.Vec3(),
 		Velocity:       vel.Actual,
 	}

@@ -60,6 +60,8 @@ type Plugin struct {
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
 	requestsSinceTick int
+	// statusPoints is Status's straight path buffer.
+	statusPoints []query.StraightPathPoint
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config

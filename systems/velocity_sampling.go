@@ -33,7 +33,9 @@ const (
 // any number of workers.
 //
 // A returning agent (components.AgentReturning) plans its desired
-// velocity.
+// velocity, a stopped one (AgentState.Stopped) none. With
+// Settings.BrakeFade an agent braking into its target keeps only its
+// braking share of avoidance's change of its velocity.
 //
 // Resources: Queries, Filters, AvoidancePresets; optional ObstacleBodies,
 // Stats, Workers.
@@ -118,6 +120,10 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			continue
 		}
 		velocity := a.velocity
+		if a.state.Stopped {
+			velocity.Planned = geom.Vec3{}
+			continue
+		}
 		// The desired velocity the planners steer by, turned around the
 		// obstacle bodies in the way; Desired itself stays as Steering set
 		// it, since the other agents' planning reads it.
@@ -149,6 +155,9 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 		}
 		if err != nil {
 			planned = desired
+		}
+		if fade := fadeShare(a, &s.settings); fade < 1 {
+			planned = geom.Lerp(desired, planned, fade)
 		}
 		if s.settings.ContactSliding {
 			planned = s.slideAlongContacts(a, planned)

@@ -44,6 +44,7 @@ type crowdOptions struct {
 	reference    bool
 	fullSearch   bool
 	connected    bool
+	retarget     bool
 	tracePath    string
 	tripsPath    string
 	obstacles    crowdObstacleOptions
@@ -75,11 +76,12 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
 	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
+	fs.BoolVar(&opts.retarget, "retarget", false, "give an agent a new random target (of the same kind as -connected picks) each time it arrives, and 10 s after its path came out partial or failed")
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -281,6 +283,23 @@ type crowdReport struct {
 	// ORCAInfeasiblePerTick is the mean number of agents per tick whose ORCA
 	// program was infeasible and fell back.
 	ORCAInfeasiblePerTick float64 `json:"orcaInfeasiblePerTick"`
+	// Arrived counts the agents that got EventTargetReached for their
+	// target at the end (with -retarget, those that arrived in the last
+	// tick).
+	Arrived int `json:"arrived"`
+	// Hovering counts the agents with a target in reach, within 2 m of it
+	// at the end, without EventTargetReached for it, that moved less than
+	// 0.5 m in the last 5 s (crowdcheck.Result.Hovering).
+	Hovering int `json:"hovering"`
+	// NearNotArrived counts the agents within 1 m of a target in reach at
+	// the end without EventTargetReached for it; NearNotArrivedStill those
+	// of them that moved less than 0.5 m in the last 5 s.
+	NearNotArrived      int `json:"nearNotArrived"`
+	NearNotArrivedStill int `json:"nearNotArrivedStill"`
+	// Arrivals counts every EventTargetReached of the run, ArrivalsPerMinute
+	// per simulated minute.
+	Arrivals          int     `json:"arrivals"`
+	ArrivalsPerMinute float64 `json:"arrivalsPerMinute"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -424,7 +443,12 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if err != nil {
 		return nil, err
 	}
+	checker.SetTimeStep(opts.dt)
 	if err := checker.Classify(); err != nil {
+		return nil, err
+	}
+	arrivals, err := newRetargeter(p, &world, agents, trips, checker, mesh, &filter, opts)
+	if err != nil {
 		return nil, err
 	}
 	obstacles, err := newObstacleDriver(p, &world, agents, &opts.obstacles, opts.dt)
@@ -464,6 +488,9 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		}
 		infeasible += stats.ORCAInfeasible
 		if err := checker.Check(); err != nil {
+			return nil, err
+		}
+		if err := arrivals.after(tick, tick == opts.ticks-1); err != nil {
 			return nil, err
 		}
 		if err := obstacles.after(tick); err != nil {
@@ -510,6 +537,9 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.StuckAgents = r.Stuck
 	report.PartialPaths = r.PartialPaths
 	report.WaitingForPath = r.WaitingForPath
+	report.Arrived, report.Hovering = r.Arrived, r.Hovering
+	report.NearNotArrived, report.NearNotArrivedStill = r.NearNotArrived, r.NearNotArrivedStill
+	report.Arrivals, report.ArrivalsPerMinute = arrivals.arrivals, arrivals.perMinute(opts.ticks, opts.dt)
 	return report, nil
 }
 
@@ -576,11 +606,13 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
-		"allocations per tick %.2f (after the first second %.2f)\n",
+		"allocations per tick %.2f (after the first second %.2f)\n"+
+		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d of them still)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
-		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick,
+		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearNotArrivedStill)
 	if err != nil {
 		return err
 	}
