@@ -29,6 +29,11 @@ type SearchState struct {
 	bestNode  uint32 // pool index+1 of sliced.lastBestNode
 }
 
+// Reset makes s an inactive state, keeping its memory.
+func (s *SearchState) Reset() {
+	s.active, s.nodes, s.open, s.sliced, s.bestNode = false, s.nodes[:0], s.open[:0], slicedQuery{}, 0
+}
+
 // Active reports whether the state holds a search in progress.
 func (s *SearchState) Active() bool { return s.active }
 

@@ -1,0 +1,483 @@
+package crowd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/archenav/archenav/internal/binstate"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// ErrBadState is wrapped when a saved corridor, boundary or path queue
+// state cannot be read or does not fit what it is restored into.
+var ErrBadState = errors.New("crowd: bad state")
+
+// CopyState makes c's state a copy of src's: its path, position and
+// target, and what it remembers between calls (its last corners, its last
+// visibility ray, where its last move left it), so that c goes on exactly
+// as src would. Scratch is not copied. It fails, changing nothing, when
+// src's path does not fit c's buffer.
+func (c *Corridor) CopyState(src *Corridor) error {
+	if src.count > len(c.path) {
+		return fmt.Errorf("crowd: copy corridor state: %d polygons into a buffer of %d: %w", src.count, len(c.path), ErrBadState)
+	}
+	c.validity = src.validity
+	c.sight = src.sight
+	c.memo = src.memo
+	c.inside = src.inside
+	c.clamped = src.clamped
+	c.position, c.target = src.position, src.target
+	c.count = copy(c.path, src.path[:src.count])
+	c.changes, c.reshapes = src.changes, src.reshapes
+	return nil
+}
+
+// Flags of a corridor's saved state: which memories it carries.
+const (
+	corridorMemo          = 1 << iota // the last corners, for the mesh state of the save
+	corridorMemoChanges               // ... given with no change of the corridor since
+	corridorMemoReshapes              // ... given with no change of its path or target since
+	corridorSight                     // the last visibility ray
+	corridorInside                    // where the last move left the position
+	corridorFlagsAll      = 1<<iota - 1
+	corridorStateMinSize  = 12 + 12 + 4 + 1
+	maxCorridorStateCount = 1 << 20
+)
+
+// AppendState appends c's state to b: its path, position and target and
+// the memories that decide what it answers next (its last corners, its
+// last visibility ray, where its last move left it) when they belong to
+// mesh's current snapshot; memories of older snapshots are dropped, as
+// they would never be used again. Caches that only save lookups are not
+// written. mesh is the mesh of the queries the corridor is used with.
+func (c *Corridor) AppendState(b []byte, mesh *navmesh.Mesh) []byte {
+	w := binstate.Writer{B: b}
+	w.Vec3(c.position)
+	w.Vec3(c.target)
+	w.Count(c.count)
+	for _, ref := range c.path[:c.count] {
+		w.U64(uint64(ref))
+	}
+	current := meshState{}
+	if mesh != nil {
+		current = meshState{mesh: mesh, version: mesh.Snapshot().Version()}
+	}
+	var flags uint8
+	m := &c.memo
+	if m.size > 0 && m.state == current && current.mesh != nil {
+		flags |= corridorMemo
+		if m.changes == c.changes {
+			flags |= corridorMemoChanges
+		}
+		if m.reshapes == c.reshapes {
+			flags |= corridorMemoReshapes
+		}
+	}
+	if c.sight.state == current && current.mesh != nil {
+		flags |= corridorSight
+	}
+	if c.inside.state == current && current.mesh != nil {
+		flags |= corridorInside
+	}
+	w.U8(flags)
+	if flags&corridorMemo != 0 {
+		w.Vec3(m.pos)
+		w.U8(uint8(m.size))
+		w.U8(uint8(m.n))
+		for _, p := range m.corners[:m.size] {
+			appendStraightPoint(&w, &p)
+		}
+	}
+	if flags&corridorSight != 0 {
+		w.U64(uint64(c.sight.ref))
+		w.Vec3(c.sight.pos)
+		w.Vec3(c.sight.next)
+	}
+	if flags&corridorInside != 0 {
+		w.U64(uint64(c.inside.ref))
+		w.Vec3(c.inside.pos)
+	}
+	return w.B
+}
+
+func appendStraightPoint(w *binstate.Writer, p *query.StraightPathPoint) {
+	w.Vec3(p.Pos)
+	w.U8(uint8(p.Flags))
+	w.U64(uint64(p.Ref))
+}
+
+func readStraightPoint(r *binstate.Reader) query.StraightPathPoint {
+	return query.StraightPathPoint{Pos: r.Vec3(), Flags: query.StraightPathFlags(r.U8()), Ref: navmesh.Ref(r.U64())}
+}
+
+// ReadState reads a state written by AppendState into c: its memories
+// become those of mesh at snapshot version (the version of the mesh state
+// saved with it, which the mesh has once that is restored). It fails,
+// changing nothing, when data is malformed, its path does not fit c's
+// buffer or a position is not finite; the error wraps ErrBadState.
+func (c *Corridor) ReadState(data []byte, mesh *navmesh.Mesh, version uint64) error {
+	r := binstate.NewReader(data, "corridor state")
+	position, target := r.Vec3(), r.Vec3()
+	count := r.Count(len(c.path), 8)
+	if r.Err() == nil && (!geom.IsFinite(position) || !geom.IsFinite(target)) {
+		r.Fail("position %v or target %v not finite", position, target)
+	}
+	start := r.Offset()
+	for range count {
+		r.U64()
+	}
+	flags := r.U8()
+	if r.Err() == nil && flags&^corridorFlagsAll != 0 {
+		r.Fail("flags %#x", flags)
+	}
+	var memo cornerMemo
+	var sight sightLine
+	var inside insidePoint
+	state := meshState{mesh: mesh, version: version}
+	if flags&corridorMemo != 0 {
+		memo.state, memo.pos = state, r.Vec3()
+		memo.size, memo.n = int(r.U8()), int(r.U8())
+		if r.Err() == nil && (memo.size < 1 || memo.size > maxMemoCorners || memo.n > memo.size) {
+			r.Fail("%d corners remembered of %d", memo.n, memo.size)
+		}
+		for i := range memo.size {
+			memo.corners[i] = readStraightPoint(r)
+		}
+	}
+	if flags&corridorSight != 0 {
+		sight = sightLine{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3(), next: r.Vec3()}
+	}
+	if flags&corridorInside != 0 {
+		inside = insidePoint{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3()}
+	}
+	if err := r.End(); err != nil {
+		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
+	}
+	// The counters only ever grow: a memory given before the last change
+	// keeps a value they left behind.
+	c.changes, c.reshapes = 1, 1
+	if flags&corridorMemoChanges != 0 {
+		memo.changes = 1
+	}
+	if flags&corridorMemoReshapes != 0 {
+		memo.reshapes = 1
+	}
+	path := binstate.NewReader(data[start:], "corridor path")
+	for i := range count {
+		c.path[i] = navmesh.Ref(path.U64())
+	}
+	c.position, c.target, c.count = position, target, count
+	c.memo, c.sight, c.inside = memo, sight, insidePoint(inside)
+	c.validity, c.clamped = validityCache{}, clampedTarget{}
+	return nil
+}
+
+// boundaryStateMinSize is the smallest encoded LocalBoundary.
+const boundaryStateMinSize = 12 + 1 + 1
+
+// AppendState appends b's state to dst: its centre, segments and
+// polygons (the validity cache is not written).
+func (b *LocalBoundary) AppendState(dst []byte) []byte {
+	w := binstate.Writer{B: dst}
+	w.Vec3(b.center)
+	w.U8(uint8(b.segmentCount))
+	for _, s := range b.segments[:b.segmentCount] {
+		w.Vec3(s.P)
+		w.Vec3(s.Q)
+		w.F32(s.DistanceSqr)
+	}
+	w.U8(uint8(b.polyCount))
+	for _, ref := range b.polys[:b.polyCount] {
+		w.U64(uint64(ref))
+	}
+	return w.B
+}
+
+// ReadState reads a state written by AppendState into b. It fails,
+// changing nothing, when data is malformed (the error wraps ErrBadState).
+func (b *LocalBoundary) ReadState(data []byte) error {
+	r := binstate.NewReader(data, "boundary state")
+	var out LocalBoundary
+	out.center = r.Vec3()
+	out.segmentCount = int(r.U8())
+	if r.Err() == nil && out.segmentCount > MaxLocalSegments {
+		r.Fail("%d segments", out.segmentCount)
+	}
+	for i := range out.segmentCount {
+		out.segments[i] = BoundarySegment{P: r.Vec3(), Q: r.Vec3(), DistanceSqr: r.F32()}
+	}
+	out.polyCount = int(r.U8())
+	if r.Err() == nil && out.polyCount > MaxLocalPolys {
+		r.Fail("%d polygons", out.polyCount)
+	}
+	for i := range out.polyCount {
+		out.polys[i] = navmesh.Ref(r.U64())
+	}
+	if err := r.End(); err != nil {
+		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
+	}
+	*b = out
+	return nil
+}
+
+// PathQueueState is a PathQueue's requests and where each stands: queued,
+// searching (with the search's working state), or finished with its path
+// or failure waiting to be claimed, their ids, and the queue's schedule
+// (the next id, the slot each Update starts with). Restored into a queue
+// of the same size on the same mesh state it goes on exactly as the queue
+// it was taken from: the same paths come out at the same Updates.
+//
+// A search on the queue's hierarchy is not copied but run again from its
+// start, for the iterations it had used, when the state is restored: the
+// hierarchy's searches are cheap and their steps depend only on the mesh.
+type PathQueueState struct {
+	slots           []pathSlotState
+	nextID          PathRequestID
+	cursor, head    int
+	hierarchicalOff bool
+	hasHierarchy    bool
+	maxPathSize     int
+}
+
+// pathSlotState is one slot of a PathQueueState.
+type pathSlotState struct {
+	slot   pathSlot // its query and path buffer unused
+	path   []navmesh.Ref
+	search query.SearchState
+	// onHierarchy: the search runs on the slot's hierarchy Searcher and is
+	// replayed on restore.
+	onHierarchy bool
+	errText     string
+}
+
+// Slots returns the number of slots of the queue the state was taken from.
+func (s *PathQueueState) Slots() int { return len(s.slots) }
+
+// CaptureState stores pq's state in dst, reusing dst's memory. The filters
+// of the requests are kept as pointers: restore the state into a queue
+// whose requests may use them.
+func (pq *PathQueue) CaptureState(dst *PathQueueState) {
+	dst.nextID, dst.cursor, dst.head = pq.nextID, pq.cursor, pq.head
+	dst.hasHierarchy = pq.hierarchy != nil
+	dst.hierarchicalOff = pq.hierarchy != nil && pq.hierarchy.off
+	dst.maxPathSize = cap(pq.slots[0].path)
+	if cap(dst.slots) < len(pq.slots) {
+		dst.slots = make([]pathSlotState, len(pq.slots))
+	}
+	dst.slots = dst.slots[:len(pq.slots)]
+	for i := range pq.slots {
+		s, d := &pq.slots[i], &dst.slots[i]
+		d.slot = *s
+		d.slot.query, d.slot.path = nil, nil
+		d.path = append(d.path[:0], s.path[:s.pathCount]...)
+		d.errText = ""
+		if s.err != nil {
+			d.errText = s.err.Error()
+		}
+		d.onHierarchy = s.state == slotSearching && pq.hierarchy != nil && pq.hierarchy.active[i]
+		if s.state == slotSearching && !d.onHierarchy {
+			s.query.CaptureSearch(&d.search)
+		} else {
+			d.search.Reset()
+		}
+	}
+}
+
+// RestoreState makes s pq's state. Searches on the hierarchy are run again
+// to where they were; a replay that ends early (it cannot, on the mesh
+// state the queue had) puts the request back in the queue. The error
+// wraps ErrBadState when s was taken from a queue of another size or
+// hierarchy setting, or a search does not fit its slot's query; pq is
+// unchanged then.
+func (pq *PathQueue) RestoreState(s *PathQueueState) error {
+	if len(s.slots) != len(pq.slots) || s.hasHierarchy != (pq.hierarchy != nil) || s.maxPathSize != cap(pq.slots[0].path) {
+		return fmt.Errorf("crowd: restore path queue: %d slots of %d polygons (hierarchy %v) into %d of %d (hierarchy %v): %w",
+			len(s.slots), s.maxPathSize, s.hasHierarchy, len(pq.slots), cap(pq.slots[0].path), pq.hierarchy != nil, ErrBadState)
+	}
+	for i := range s.slots {
+		d := &s.slots[i]
+		if len(d.path) > cap(pq.slots[i].path) || (d.slot.state != slotFree && d.slot.filter == nil) {
+			return fmt.Errorf("crowd: restore path queue: slot %d: %d polygons, filter %v: %w", i, len(d.path), d.slot.filter != nil, ErrBadState)
+		}
+	}
+	pq.nextID, pq.cursor, pq.head = s.nextID, s.cursor, s.head
+	if pq.hierarchy != nil {
+		pq.hierarchy.off = s.hierarchicalOff
+	}
+	for i := range s.slots {
+		d, slot := &s.slots[i], &pq.slots[i]
+		q, path := slot.query, slot.path
+		*slot = d.slot
+		slot.query, slot.path = q, path
+		slot.pathCount = copy(slot.path[:cap(slot.path)], d.path)
+		slot.err = nil
+		if slot.state == slotFailed {
+			slot.err = fmt.Errorf("%s", d.errText)
+		}
+		if pq.hierarchy != nil {
+			pq.hierarchy.active[i] = d.onHierarchy
+		}
+		switch {
+		case d.onHierarchy:
+			if !pq.replay(i) {
+				slot.state, slot.iterations = slotQueued, 0
+				pq.hierarchy.active[i] = false
+			}
+		case slot.state == slotSearching:
+			if err := q.RestoreSearch(&d.search, slot.filter); err != nil || !d.search.Active() {
+				slot.state, slot.iterations = slotQueued, 0
+			}
+		}
+	}
+	return nil
+}
+
+// replay runs the hierarchical search of slot i again from its start to
+// the iterations it had used; it reports whether the search got there
+// still in progress.
+func (pq *PathQueue) replay(i int) bool {
+	s := &pq.slots[i]
+	searcher := pq.hierarchy.searchers[i]
+	status, err := searcher.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter)
+	if err != nil || !status.InProgress() {
+		return false
+	}
+	for done := 0; done < s.iterations; {
+		n, status, err := searcher.UpdateSlicedFindPath(s.iterations - done)
+		if err != nil || !status.InProgress() || n <= 0 {
+			return false
+		}
+		done += n
+	}
+	return true
+}
+
+// Sizes of a saved path queue [Units: bytes].
+const (
+	pathSlotMinSize = 4 + 1
+	maxStateSlots   = MaxPathQueueSlots
+)
+
+// AppendState appends s's byte form to b, each request's filter as the
+// index filterIndex gives it (the crowd's filter table); a filter it does
+// not know is an error.
+func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (int, bool)) ([]byte, error) {
+	w := binstate.Writer{B: b}
+	w.U32(uint32(s.nextID))
+	w.U32(uint32(s.cursor))
+	w.U32(uint32(s.head))
+	w.Bool(s.hasHierarchy)
+	w.Bool(s.hierarchicalOff)
+	w.U32(uint32(s.maxPathSize))
+	w.Count(len(s.slots))
+	for i := range s.slots {
+		d := &s.slots[i]
+		sl := &d.slot
+		w.U32(uint32(sl.id))
+		w.U8(uint8(sl.state))
+		if sl.state == slotFree {
+			continue
+		}
+		index, ok := filterIndex(sl.filter)
+		if !ok {
+			return b, fmt.Errorf("crowd: save path queue: slot %d: a filter outside the crowd's table: %w", i, ErrBadState)
+		}
+		w.U32(uint32(index))
+		w.U64(uint64(sl.startRef))
+		w.U64(uint64(sl.endRef))
+		w.Vec3(sl.startPos)
+		w.Vec3(sl.endPos)
+		w.U64(uint64(sl.goalRef))
+		w.Vec3(sl.goalPos)
+		w.Bool(sl.outOfReach)
+		w.Int(sl.iterations)
+		w.Int(sl.keepAlive)
+		w.U32(uint32(sl.status))
+		w.Count(len(d.path))
+		for _, ref := range d.path {
+			w.U64(uint64(ref))
+		}
+		w.String(d.errText)
+		w.Bool(d.onHierarchy)
+		search, err := d.search.AppendBinary(nil)
+		if err != nil {
+			return b, err
+		}
+		w.Bytes(search)
+	}
+	return w.B, nil
+}
+
+// ReadState reads a state written by AppendState into s, each request's
+// filter from filterAt (nil for an index it does not know, which is an
+// error). s changes only when data is valid; whether it fits a queue is
+// checked by RestoreState.
+func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter) error {
+	r := binstate.NewReader(data, "path queue state")
+	var st PathQueueState
+	st.nextID, st.cursor, st.head = PathRequestID(r.U32()), int(r.U32()), int(r.U32())
+	st.hasHierarchy, st.hierarchicalOff = r.Bool(), r.Bool()
+	st.maxPathSize = int(r.U32())
+	n := r.Count(maxStateSlots, pathSlotMinSize)
+	if r.Err() == nil && (n == 0 || st.cursor >= n || st.head >= n || st.maxPathSize < 1) {
+		r.Fail("%d slots of %d polygons, cursor %d, head %d", n, st.maxPathSize, st.cursor, st.head)
+	}
+	st.slots = make([]pathSlotState, n)
+	ids := map[PathRequestID]bool{}
+	for i := range st.slots {
+		d := &st.slots[i]
+		sl := &d.slot
+		sl.id, sl.state = PathRequestID(r.U32()), slotState(r.U8())
+		if r.Err() == nil && sl.state > slotFailed {
+			r.Fail("slot %d in state %d", i, sl.state)
+		}
+		if sl.state == slotFree || r.Err() != nil {
+			continue
+		}
+		if ids[sl.id] || sl.id == 0 {
+			r.Fail("slot %d repeats request id %d", i, sl.id)
+		}
+		ids[sl.id] = true
+		index := int(r.U32())
+		if sl.filter = filterAt(index); r.Err() == nil && sl.filter == nil {
+			r.Fail("slot %d uses filter %d, which the crowd does not have", i, index)
+		}
+		sl.startRef, sl.endRef = navmesh.Ref(r.U64()), navmesh.Ref(r.U64())
+		sl.startPos, sl.endPos = r.Vec3(), r.Vec3()
+		sl.goalRef, sl.goalPos, sl.outOfReach = navmesh.Ref(r.U64()), r.Vec3(), r.Bool()
+		sl.iterations = r.Int(0, math.MaxInt32)
+		sl.keepAlive = r.Int(0, PathQueueKeepAlive+1)
+		sl.status = query.Status(r.U32())
+		count := r.Count(st.maxPathSize, 8)
+		for range count {
+			d.path = append(d.path, navmesh.Ref(r.U64()))
+		}
+		sl.pathCount = len(d.path)
+		d.errText = r.String(1 << 12)
+		d.onHierarchy = r.Bool()
+		if r.Err() == nil && d.onHierarchy && (!st.hasHierarchy || sl.state != slotSearching) {
+			r.Fail("slot %d searching on a hierarchy the queue does not have", i)
+		}
+		if r.Err() == nil && (!geom.IsFinite(sl.startPos) || !geom.IsFinite(sl.endPos) || !geom.IsFinite(sl.goalPos)) {
+			r.Fail("slot %d positions not finite", i)
+		}
+		search := r.Bytes(r.Left())
+		if r.Err() != nil {
+			break
+		}
+		if err := d.search.UnmarshalBinary(search); err != nil {
+			return fmt.Errorf("crowd: path queue state: slot %d: %w: %w", i, err, ErrBadState)
+		}
+		if d.search.Active() != (sl.state == slotSearching && !d.onHierarchy) {
+			r.Fail("slot %d in state %d with a search %v", i, sl.state, d.search.Active())
+		}
+	}
+	if err := r.End(); err != nil {
+		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
+	}
+	*s = st
+	return nil
+}
