@@ -65,6 +65,17 @@ func (w *Writer) Vec3(v mgl32.Vec3) {
 // Count appends a length as a uint32.
 func (w *Writer) Count(n int) { w.U32(uint32(n)) }
 
+// Uvarint appends v in 1 to 10 bytes (small values take one).
+func (w *Writer) Uvarint(v uint64) { w.B = binary.AppendUvarint(w.B, v) }
+
+// Record appends b with its length as a Uvarint: the framing of one
+// record among many, each of which may grow fields at its end in a later
+// version.
+func (w *Writer) Record(b []byte) {
+	w.Uvarint(uint64(len(b)))
+	w.B = append(w.B, b...)
+}
+
 // Bytes appends b with its length.
 func (w *Writer) Bytes(b []byte) {
 	w.Count(len(b))
@@ -208,6 +219,31 @@ func (r *Reader) Count(max, minSize int) int {
 		return 0
 	}
 	return n
+}
+
+// Uvarint reads a value written by Writer.Uvarint.
+func (r *Reader) Uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.Fail("bad varint")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// Record reads a record written by Writer.Record; the result aliases the
+// Reader's input.
+func (r *Reader) Record() []byte {
+	n := r.Uvarint()
+	if r.err == nil && n > uint64(r.Left()) {
+		r.Fail("record of %d bytes, %d left", n, r.Left())
+		return nil
+	}
+	return r.take(int(n))
 }
 
 // Bytes reads a byte string written by Writer.Bytes, at most max long. The

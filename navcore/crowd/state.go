@@ -481,3 +481,52 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 	*s = st
 	return nil
 }
+
+// avoidanceStateSize is the byte size of an AvoidanceParams' state.
+const avoidanceStateSize = 1 + 6*4 + 4*8 + 2*4 + 8
+
+// AppendState appends p's fields to b.
+func (p *AvoidanceParams) AppendState(b []byte) []byte {
+	w := binstate.Writer{B: b}
+	w.U8(uint8(p.Method))
+	w.F32(p.VelocityBias)
+	w.F32(p.WeightDesiredVelocity)
+	w.F32(p.WeightCurrentVelocity)
+	w.F32(p.WeightSide)
+	w.F32(p.WeightTimeOfImpact)
+	w.F32(p.HorizonTime)
+	w.Int(p.GridSize)
+	w.Int(p.AdaptiveDivisions)
+	w.Int(p.AdaptiveRings)
+	w.Int(p.AdaptiveDepth)
+	w.F32(p.ORCA.TimeHorizon)
+	w.F32(p.ORCA.ObstacleTimeHorizon)
+	w.Int(p.ORCA.MaxNeighbours)
+	return w.B
+}
+
+// ReadState reads parameters written by AppendState from the start of
+// data, validates them (Validate) and returns the bytes after them; p
+// changes only when they are valid.
+func (p *AvoidanceParams) ReadState(data []byte) ([]byte, error) {
+	if len(data) < avoidanceStateSize {
+		return data, fmt.Errorf("crowd: avoidance parameters: %d bytes, want %d: %w", len(data), avoidanceStateSize, ErrBadState)
+	}
+	r := binstate.NewReader(data[:avoidanceStateSize], "avoidance parameters")
+	const big = 1 << 30
+	v := AvoidanceParams{
+		Method: AvoidanceMethod(r.U8()), VelocityBias: r.F32(), WeightDesiredVelocity: r.F32(),
+		WeightCurrentVelocity: r.F32(), WeightSide: r.F32(), WeightTimeOfImpact: r.F32(), HorizonTime: r.F32(),
+		GridSize: r.Int(-big, big), AdaptiveDivisions: r.Int(-big, big), AdaptiveRings: r.Int(-big, big),
+		AdaptiveDepth: r.Int(-big, big),
+	}
+	v.ORCA = ORCAParams{TimeHorizon: r.F32(), ObstacleTimeHorizon: r.F32(), MaxNeighbours: r.Int(-big, big)}
+	if err := r.End(); err != nil {
+		return data, fmt.Errorf("crowd: %w: %w", err, ErrBadState)
+	}
+	if err := v.Validate(); err != nil {
+		return data, fmt.Errorf("%w: %w", err, ErrBadState)
+	}
+	*p = v
+	return data[avoidanceStateSize:], nil
+}

@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/internal/binstate"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -200,4 +201,42 @@ func (s *SearchState) UnmarshalBinary(data []byte) error {
 	}
 	*s = st
 	return nil
+}
+
+// filterStateSize is the byte size of a Filter's state.
+const filterStateSize = 4*navmesh.MaxAreas + 2 + 2
+
+// AppendState appends f's area costs and flags to b (a Custom rule is
+// code, not state: it is not written).
+func (f *Filter) AppendState(b []byte) []byte {
+	w := binstate.Writer{B: b}
+	for _, c := range f.AreaCost {
+		w.F32(c)
+	}
+	w.U16(f.IncludeFlags)
+	w.U16(f.ExcludeFlags)
+	return w.B
+}
+
+// ReadState reads costs and flags written by AppendState from the start of
+// data into f, keeping its Custom rule, and returns the bytes after them.
+// A cost must be a finite number >= 0; f changes only when all are.
+func (f *Filter) ReadState(data []byte) ([]byte, error) {
+	if len(data) < filterStateSize {
+		return data, fmt.Errorf("query: filter state: %d bytes, want %d: %w", len(data), filterStateSize, ErrBadSearchState)
+	}
+	r := binstate.NewReader(data[:filterStateSize], "filter")
+	var costs [navmesh.MaxAreas]float32
+	for i := range costs {
+		costs[i] = r.F32()
+		if c := costs[i]; r.Err() == nil && !(c >= 0 && c <= math.MaxFloat32) {
+			r.Fail("area %d costs %v", i, c)
+		}
+	}
+	include, exclude := r.U16(), r.U16()
+	if err := r.End(); err != nil {
+		return data, fmt.Errorf("query: %w: %w", err, ErrBadSearchState)
+	}
+	f.AreaCost, f.IncludeFlags, f.ExcludeFlags = costs, include, exclude
+	return data[filterStateSize:], nil
 }
