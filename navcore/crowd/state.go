@@ -15,71 +15,93 @@ import (
 // state cannot be read or does not fit what it is restored into.
 var ErrBadState = errors.New("crowd: bad state")
 
-// CopyState makes c's state a copy of src's: its path, position and
-// target, and what it remembers between calls (its last corners, its last
-// visibility ray, where its last move left it), so that c goes on exactly
-// as src would. Scratch is not copied. It fails, changing nothing, when
-// src's path does not fit c's buffer.
-func (c *Corridor) CopyState(src *Corridor) error {
-	if src.count > len(c.path) {
-		return fmt.Errorf("crowd: copy corridor state: %d polygons into a buffer of %d: %w", src.count, len(c.path), ErrBadState)
+// CorridorState is a Corridor's state without its path, which the caller
+// keeps in a slice of its own (one slice can hold the paths of a whole
+// crowd): its position, target and path length, and what it remembers
+// between calls (its last corners, its last visibility ray, where its last
+// move left it), so that a corridor restored from it goes on exactly as
+// the one it was taken from. Scratch and the cache of valid polygons are
+// not kept.
+type CorridorState struct {
+	sight             sightLine
+	memo              cornerMemo
+	inside            insidePoint
+	clamped           clampedTarget
+	position, target  geom.Vec3
+	count             int
+	changes, reshapes uint64
+}
+
+// PathCount returns the length of the path the state was taken with.
+func (s *CorridorState) PathCount() int { return s.count }
+
+// CaptureState stores c's state in dst and appends its path to paths,
+// which it returns.
+func (c *Corridor) CaptureState(dst *CorridorState, paths []navmesh.Ref) []navmesh.Ref {
+	*dst = CorridorState{
+		sight: c.sight, memo: c.memo, inside: c.inside, clamped: c.clamped,
+		position: c.position, target: c.target, count: c.count,
+		changes: c.changes, reshapes: c.reshapes,
 	}
-	c.validity = src.validity
-	c.sight = src.sight
-	c.memo = src.memo
-	c.inside = src.inside
-	c.clamped = src.clamped
-	c.position, c.target = src.position, src.target
-	c.count = copy(c.path, src.path[:src.count])
-	c.changes, c.reshapes = src.changes, src.reshapes
+	return append(paths, c.path[:c.count]...)
+}
+
+// RestoreState makes s, with path (the path CaptureState appended, s's
+// PathCount long), c's state. It fails, changing nothing, when the path
+// does not fit c's buffer or its length is not s's.
+func (c *Corridor) RestoreState(s *CorridorState, path []navmesh.Ref) error {
+	if len(path) != s.count || s.count > len(c.path) {
+		return fmt.Errorf("crowd: restore corridor: %d polygons (state %d) into a buffer of %d: %w", len(path), s.count, len(c.path), ErrBadState)
+	}
+	c.validity = validityCache{}
+	c.sight, c.memo, c.inside, c.clamped = s.sight, s.memo, s.inside, s.clamped
+	c.position, c.target = s.position, s.target
+	c.count = copy(c.path, path)
+	c.changes, c.reshapes = s.changes, s.reshapes
 	return nil
 }
 
 // Flags of a corridor's saved state: which memories it carries.
 const (
-	corridorMemo          = 1 << iota // the last corners, for the mesh state of the save
-	corridorMemoChanges               // ... given with no change of the corridor since
-	corridorMemoReshapes              // ... given with no change of its path or target since
-	corridorSight                     // the last visibility ray
-	corridorInside                    // where the last move left the position
-	corridorFlagsAll      = 1<<iota - 1
-	corridorStateMinSize  = 12 + 12 + 4 + 1
-	maxCorridorStateCount = 1 << 20
+	corridorMemo         = 1 << iota // the last corners, for the mesh state of the save
+	corridorMemoChanges              // ... given with no change of the corridor since
+	corridorMemoReshapes             // ... given with no change of its path or target since
+	corridorSight                    // the last visibility ray
+	corridorInside                   // where the last move left the position
+	corridorFlagsAll     = 1<<iota - 1
 )
 
-// AppendState appends c's state to b: its path, position and target and
-// the memories that decide what it answers next (its last corners, its
-// last visibility ray, where its last move left it) when they belong to
-// mesh's current snapshot; memories of older snapshots are dropped, as
-// they would never be used again. Caches that only save lookups are not
-// written. mesh is the mesh of the queries the corridor is used with.
-func (c *Corridor) AppendState(b []byte, mesh *navmesh.Mesh) []byte {
+// AppendState appends the state and its path to b: the path, position and
+// target and the memories that decide what the corridor answers next (its
+// last corners, its last visibility ray, where its last move left it)
+// when they belong to the snapshot version of mesh (the version of the
+// mesh state saved with it); memories of older snapshots are dropped, as
+// they would never be used again, and so are caches that only save
+// lookups. mesh is the mesh of the queries the corridor is used with.
+func (s *CorridorState) AppendState(b []byte, path []navmesh.Ref, mesh *navmesh.Mesh, version uint64) []byte {
 	w := binstate.Writer{B: b}
-	w.Vec3(c.position)
-	w.Vec3(c.target)
-	w.Count(c.count)
-	for _, ref := range c.path[:c.count] {
+	w.Vec3(s.position)
+	w.Vec3(s.target)
+	w.Count(len(path))
+	for _, ref := range path {
 		w.U64(uint64(ref))
 	}
-	current := meshState{}
-	if mesh != nil {
-		current = meshState{mesh: mesh, version: mesh.Snapshot().Version()}
-	}
+	current := meshState{mesh: mesh, version: version}
 	var flags uint8
-	m := &c.memo
-	if m.size > 0 && m.state == current && current.mesh != nil {
+	m := &s.memo
+	if m.size > 0 && m.state == current && mesh != nil {
 		flags |= corridorMemo
-		if m.changes == c.changes {
+		if m.changes == s.changes {
 			flags |= corridorMemoChanges
 		}
-		if m.reshapes == c.reshapes {
+		if m.reshapes == s.reshapes {
 			flags |= corridorMemoReshapes
 		}
 	}
-	if c.sight.state == current && current.mesh != nil {
+	if s.sight.state == current && mesh != nil {
 		flags |= corridorSight
 	}
-	if c.inside.state == current && current.mesh != nil {
+	if s.inside.state == current && mesh != nil {
 		flags |= corridorInside
 	}
 	w.U8(flags)
@@ -92,13 +114,13 @@ func (c *Corridor) AppendState(b []byte, mesh *navmesh.Mesh) []byte {
 		}
 	}
 	if flags&corridorSight != 0 {
-		w.U64(uint64(c.sight.ref))
-		w.Vec3(c.sight.pos)
-		w.Vec3(c.sight.next)
+		w.U64(uint64(s.sight.ref))
+		w.Vec3(s.sight.pos)
+		w.Vec3(s.sight.next)
 	}
 	if flags&corridorInside != 0 {
-		w.U64(uint64(c.inside.ref))
-		w.Vec3(c.inside.pos)
+		w.U64(uint64(s.inside.ref))
+		w.Vec3(s.inside.pos)
 	}
 	return w.B
 }
@@ -113,66 +135,60 @@ func readStraightPoint(r *binstate.Reader) query.StraightPathPoint {
 	return query.StraightPathPoint{Pos: r.Vec3(), Flags: query.StraightPathFlags(r.U8()), Ref: navmesh.Ref(r.U64())}
 }
 
-// ReadState reads a state written by AppendState into c: its memories
-// become those of mesh at snapshot version (the version of the mesh state
-// saved with it, which the mesh has once that is restored). It fails,
-// changing nothing, when data is malformed, its path does not fit c's
-// buffer or a position is not finite; the error wraps ErrBadState.
-func (c *Corridor) ReadState(data []byte, mesh *navmesh.Mesh, version uint64) error {
+// ReadState reads a state written by AppendState into s and appends its
+// path to paths, which it returns: its memories become those of mesh at
+// snapshot version (the version of the mesh state saved with it, which
+// the mesh has once that is restored). It fails, changing nothing, when
+// data is malformed, the path is longer than maxPath or a position is not
+// finite; the error wraps ErrBadState.
+func (s *CorridorState) ReadState(data []byte, mesh *navmesh.Mesh, version uint64, maxPath int, paths []navmesh.Ref) ([]navmesh.Ref, error) {
 	r := binstate.NewReader(data, "corridor state")
 	position, target := r.Vec3(), r.Vec3()
-	count := r.Count(len(c.path), 8)
+	count := r.Count(maxPath, 8)
 	if r.Err() == nil && (!geom.IsFinite(position) || !geom.IsFinite(target)) {
 		r.Fail("position %v or target %v not finite", position, target)
 	}
-	start := r.Offset()
+	start := len(paths)
 	for range count {
-		r.U64()
+		paths = append(paths, navmesh.Ref(r.U64()))
 	}
 	flags := r.U8()
 	if r.Err() == nil && flags&^corridorFlagsAll != 0 {
 		r.Fail("flags %#x", flags)
 	}
-	var memo cornerMemo
-	var sight sightLine
-	var inside insidePoint
+	out := CorridorState{position: position, target: target, count: count}
 	state := meshState{mesh: mesh, version: version}
 	if flags&corridorMemo != 0 {
-		memo.state, memo.pos = state, r.Vec3()
-		memo.size, memo.n = int(r.U8()), int(r.U8())
-		if r.Err() == nil && (memo.size < 1 || memo.size > maxMemoCorners || memo.n > memo.size) {
-			r.Fail("%d corners remembered of %d", memo.n, memo.size)
+		m := &out.memo
+		m.state, m.pos = state, r.Vec3()
+		m.size, m.n = int(r.U8()), int(r.U8())
+		if r.Err() == nil && (m.size < 1 || m.size > maxMemoCorners || m.n > m.size) {
+			r.Fail("%d corners remembered of %d", m.n, m.size)
 		}
-		for i := range memo.size {
-			memo.corners[i] = readStraightPoint(r)
+		for i := range m.size {
+			m.corners[i] = readStraightPoint(r)
 		}
 	}
 	if flags&corridorSight != 0 {
-		sight = sightLine{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3(), next: r.Vec3()}
+		out.sight = sightLine{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3(), next: r.Vec3()}
 	}
 	if flags&corridorInside != 0 {
-		inside = insidePoint{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3()}
+		out.inside = insidePoint{state: state, ref: navmesh.Ref(r.U64()), pos: r.Vec3()}
 	}
 	if err := r.End(); err != nil {
-		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
+		return paths[:start], fmt.Errorf("crowd: %w: %w", err, ErrBadState)
 	}
 	// The counters only ever grow: a memory given before the last change
 	// keeps a value they left behind.
-	c.changes, c.reshapes = 1, 1
+	out.changes, out.reshapes = 1, 1
 	if flags&corridorMemoChanges != 0 {
-		memo.changes = 1
+		out.memo.changes = 1
 	}
 	if flags&corridorMemoReshapes != 0 {
-		memo.reshapes = 1
+		out.memo.reshapes = 1
 	}
-	path := binstate.NewReader(data[start:], "corridor path")
-	for i := range count {
-		c.path[i] = navmesh.Ref(path.U64())
-	}
-	c.position, c.target, c.count = position, target, count
-	c.memo, c.sight, c.inside = memo, sight, insidePoint(inside)
-	c.validity, c.clamped = validityCache{}, clampedTarget{}
-	return nil
+	*s = out
+	return paths, nil
 }
 
 // boundaryStateMinSize is the smallest encoded LocalBoundary.

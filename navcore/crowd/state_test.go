@@ -41,23 +41,29 @@ func corridorWalk(t *testing.T, c *Corridor, f *dungeonFixture, steps int) []any
 	return seen
 }
 
-// TestCorridorStateContinuesTheWalk: a corridor's state, written and read
-// back into a new corridor, or copied with CopyState, walks on exactly as
-// the original: the same corners (some of them remembered answers), moves
+// TestCorridorStateContinuesTheWalk: a corridor's state, captured and
+// restored into a new corridor, or written and read back first, walks on
+// exactly as the original: the same corners (some of them remembered answers), moves
 // and shortcuts.
 func TestCorridorStateContinuesTheWalk(t *testing.T) {
 	f := newDungeonFixture(t)
 	c := newWalkCorridor(t, f)
 	corridorWalk(t, c, f, 37)
 
-	saved := c.AppendState(nil, f.mesh)
+	version := f.mesh.Snapshot().Version()
+	var state CorridorState
+	path := c.CaptureState(&state, nil)
+	saved := state.AppendState(nil, path, f.mesh, version)
+	var readState CorridorState
+	readPath, err := readState.ReadState(saved, f.mesh, version, 256, nil)
+	require.NoError(t, err)
+	assert.Equal(t, saved, readState.AppendState(nil, readPath, f.mesh, version), "a read state writes the same bytes")
 	read, err := NewCorridor(256)
 	require.NoError(t, err)
-	require.NoError(t, read.ReadState(saved, f.mesh, f.mesh.Snapshot().Version()))
-	assert.Equal(t, saved, read.AppendState(nil, f.mesh), "a read state writes the same bytes")
+	require.NoError(t, read.RestoreState(&readState, readPath))
 	copied, err := NewCorridor(256)
 	require.NoError(t, err)
-	require.NoError(t, copied.CopyState(c))
+	require.NoError(t, copied.RestoreState(&state, path))
 
 	want := corridorWalk(t, c, f, 400)
 	assert.Equal(t, want, corridorWalk(t, read, f, 400))
@@ -65,10 +71,12 @@ func TestCorridorStateContinuesTheWalk(t *testing.T) {
 
 	small, err := NewCorridor(MinCorridorPath)
 	require.NoError(t, err)
-	require.ErrorIs(t, small.ReadState(newWalkCorridor(t, f).AppendState(nil, f.mesh), f.mesh, 0), ErrBadState)
-	require.ErrorIs(t, small.CopyState(newWalkCorridor(t, f)), ErrBadState)
+	require.ErrorIs(t, small.RestoreState(&state, path), ErrBadState)
+	_, err = readState.ReadState(saved, f.mesh, version, MinCorridorPath, nil)
+	require.ErrorIs(t, err, ErrBadState)
 	for n := range len(saved) {
-		require.ErrorIs(t, read.ReadState(saved[:n], f.mesh, 0), ErrBadState, "truncated to %d", n)
+		_, err := readState.ReadState(saved[:n], f.mesh, version, 256, nil)
+		require.ErrorIs(t, err, ErrBadState, "truncated to %d", n)
 	}
 }
 
