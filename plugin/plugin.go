@@ -56,6 +56,11 @@ type Plugin struct {
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
 	requestsSinceTick int
+
+	// agentQuery and obstacleQuery list the agents and obstacles for
+	// Snapshot and Restore, made on first use.
+	agentQuery    *agentQueryFilter
+	obstacleQuery *obstacleQueryFilter
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config

@@ -309,6 +309,17 @@ func (pq *PathQueue) CaptureState(dst *PathQueueState) {
 // hierarchy setting, or a search does not fit its slot's query; pq is
 // unchanged then.
 func (pq *PathQueue) RestoreState(s *PathQueueState) error {
+	if err := pq.CheckState(s); err != nil {
+		return err
+	}
+	pq.restoreState(s)
+	return nil
+}
+
+// CheckState reports, with an error wrapping ErrBadState, why s cannot be
+// restored into pq: it was taken from a queue of another size or
+// hierarchy setting, or a request has no filter.
+func (pq *PathQueue) CheckState(s *PathQueueState) error {
 	if len(s.slots) != len(pq.slots) || s.hasHierarchy != (pq.hierarchy != nil) || s.maxPathSize != cap(pq.slots[0].path) {
 		return fmt.Errorf("crowd: restore path queue: %d slots of %d polygons (hierarchy %v) into %d of %d (hierarchy %v): %w",
 			len(s.slots), s.maxPathSize, s.hasHierarchy, len(pq.slots), cap(pq.slots[0].path), pq.hierarchy != nil, ErrBadState)
@@ -319,6 +330,11 @@ func (pq *PathQueue) RestoreState(s *PathQueueState) error {
 			return fmt.Errorf("crowd: restore path queue: slot %d: %d polygons, filter %v: %w", i, len(d.path), d.slot.filter != nil, ErrBadState)
 		}
 	}
+	return nil
+}
+
+// restoreState is RestoreState after CheckState.
+func (pq *PathQueue) restoreState(s *PathQueueState) {
 	pq.nextID, pq.cursor, pq.head = s.nextID, s.cursor, s.head
 	if pq.hierarchy != nil {
 		pq.hierarchy.off = s.hierarchicalOff
@@ -348,7 +364,6 @@ func (pq *PathQueue) RestoreState(s *PathQueueState) error {
 			}
 		}
 	}
-	return nil
 }
 
 // replay runs the hierarchical search of slot i again from its start to
