@@ -561,3 +561,15 @@ func (p *AvoidanceParams) ReadState(data []byte) ([]byte, error) {
 	*p = v
 	return data[avoidanceStateSize:], nil
 }
+
+// Searching returns the number of requests whose search was in progress
+// when the state was taken.
+func (s *PathQueueState) Searching() int {
+	n := 0
+	for i := range s.slots {
+		if s.slots[i].slot.state == slotSearching {
+			n++
+		}
+	}
+	return n
+}
