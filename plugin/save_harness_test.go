@@ -230,7 +230,9 @@ func (s *harnessScript) world(tb testing.TB) *harnessRun {
 func (r *harnessRun) inputs(tb testing.TB) {
 	tb.Helper()
 	s, p, w := r.script, r.plugin, r.world
-	spot := func(k int) components.ObstaclePose { return components.ObstaclePose{Position: s.spots[k%len(s.spots)], Yaw: 0.3 * float32(k)} }
+	spot := func(k int) components.ObstaclePose {
+		return components.ObstaclePose{Position: s.spots[k%len(s.spots)], Yaw: 0.3 * float32(k)}
+	}
 	switch r.tick {
 	case 20, 140:
 		k := len(r.obstacles)
