@@ -61,6 +61,8 @@ type Plugin struct {
 	// Snapshot and Restore, made on first use.
 	agentQuery    *agentQueryFilter
 	obstacleQuery *obstacleQueryFilter
+	// saveScratch is the snapshot Save encodes.
+	saveScratch Snapshot
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config
@@ -143,7 +145,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 		if requests == c.RequestsPerTick {
 			requests = 0
 		}
-		types[t] = agentType{name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
+		types[t] = agentType{index: t, name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
 		typeList[t] = components.AgentType{
 			Name: tc.Name, Mesh: tc.Mesh, Queries: queries, Filters: &filters, PathQueue: pathQueue,
 			PathQueueIterations: iterations, RequestsPerTick: requests,

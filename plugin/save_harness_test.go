@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -431,5 +432,83 @@ func TestRewindContinuesToTheBit(t *testing.T) {
 		require.NoError(t, err)
 		b.remap(t, m, saveAt, obstacles)
 		b.checkAgainst(t, &want, saveAt+90, fmt.Sprintf("restored at %d", saveAt))
+	}
+}
+
+// loadInto loads file, saved from run from at tick with obstacles spawned
+// obstacles, into r and follows its entities.
+func (r *harnessRun) loadInto(tb testing.TB, file []byte, from *harnessRun, tick, obstacles int) {
+	tb.Helper()
+	m, err := r.plugin.Load(r.world, bytes.NewReader(file))
+	require.NoError(tb, err)
+	r.agents = append([]ecs.Entity(nil), from.agents...)
+	r.obstacles = append([]ecs.Entity(nil), from.obstacles[:obstacles]...)
+	r.tick = tick
+	for _, list := range [][]ecs.Entity{r.agents, r.obstacles} {
+		for i, old := range list {
+			if e, ok := m.Entity(old); ok {
+				list[i] = e
+			} else {
+				list[i] = ecs.Entity{}
+			}
+		}
+	}
+}
+
+// harnessCase is one configuration of the harness.
+type harnessCase struct {
+	level           string
+	agents, workers int
+	saves           []int
+	after           int // ticks checked after each restore
+}
+
+// runSaveHarness runs c: the uninterrupted run, the run that saves (which
+// must not change it), and from each save a fresh world loading the file
+// and the saving world loading it again after running on.
+func runSaveHarness(t *testing.T, c harnessCase) {
+	level := bakeHarnessLevel(t, c.level)
+	end := c.saves[len(c.saves)-1] + c.after
+	script := newHarnessScript(t, level, c.agents, c.workers, end, 7)
+	var want harnessHashes
+	script.start(t).runTo(t, end, &want)
+
+	saver := script.start(t)
+	type save struct {
+		tick, obstacles int
+		file            []byte
+	}
+	var saves []save
+	for _, at := range c.saves {
+		saver.checkAgainst(t, &want, at, "the saving run")
+		var file bytes.Buffer
+		require.NoError(t, saver.plugin.Save(saver.world, &file))
+		searching, offMesh := saver.interesting()
+		t.Logf("%s: saved at tick %d: %d bytes, searches in progress %v, agents off-mesh %v", c.level, at, file.Len(), searching, offMesh)
+		saves = append(saves, save{at, len(saver.obstacles), file.Bytes()})
+	}
+	for _, s := range saves {
+		fresh := script.world(t)
+		fresh.loadInto(t, s.file, saver, s.tick, s.obstacles)
+		fresh.checkAgainst(t, &want, s.tick+c.after, fmt.Sprintf("%s: loaded from tick %d into a fresh world", c.level, s.tick))
+	}
+	// Into the same world, after it ran on.
+	s := saves[0]
+	same := script.start(t)
+	same.runTo(t, s.tick+41, nil)
+	same.loadInto(t, s.file, saver, s.tick, s.obstacles)
+	same.checkAgainst(t, &want, s.tick+c.after, fmt.Sprintf("%s: loaded from tick %d into the same world", c.level, s.tick))
+}
+
+// TestSaveLoadContinuesToTheBit: crowds saved at several ticks (with
+// searches in progress and agents mid-jump), loaded into a fresh world
+// made from the level and into the world itself after it ran on, give
+// exactly the ticks of the uninterrupted run.
+func TestSaveLoadContinuesToTheBit(t *testing.T) {
+	for _, c := range []harnessCase{
+		{level: "dungeon", agents: 150, workers: 1, saves: []int{25, 150, 262}, after: 240},
+		{level: "nav_test", agents: 150, workers: 2, saves: []int{30, 200}, after: 240},
+	} {
+		t.Run(fmt.Sprintf("%s/workers=%d", c.level, c.workers), func(t *testing.T) { runSaveHarness(t, c) })
 	}
 }

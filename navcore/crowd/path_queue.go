@@ -324,6 +324,7 @@ func (pq *PathQueue) Update(maxIterations int) {
 		pq.updateReference(maxIterations)
 		return
 	}
+	pq.readyHierarchy()
 	for i := range pq.slots {
 		s := &pq.slots[i]
 		if s.state == slotDone || s.state == slotFailed {

@@ -112,3 +112,14 @@ func (pq *PathQueue) finalizeSearch(s *pathSlot) (int, query.Status, error) {
 	}
 	return s.query.FinalizeSlicedFindPath(s.path)
 }
+
+// readyHierarchy brings the hierarchy to the mesh's current snapshot, with
+// its landmarks, before searches start on it: a search that began while
+// the landmarks were computed elsewhere would take other steps (the
+// straight-line bound closes other nodes), and the crowd would depend on
+// timing.
+func (pq *PathQueue) readyHierarchy() {
+	if qh := pq.hierarchy; qh != nil && !qh.off {
+		qh.hierarchy.UpdateLandmarks()
+	}
+}

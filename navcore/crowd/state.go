@@ -338,6 +338,8 @@ func (pq *PathQueue) restoreState(s *PathQueueState) {
 	pq.nextID, pq.cursor, pq.head = s.nextID, s.cursor, s.head
 	if pq.hierarchy != nil {
 		pq.hierarchy.off = s.hierarchicalOff
+		// The searches to replay began with the landmarks of the version.
+		pq.hierarchy.hierarchy.UpdateLandmarks()
 	}
 	for i := range s.slots {
 		d, slot := &s.slots[i], &pq.slots[i]

@@ -47,7 +47,8 @@ func (c *Cache) buildPendingOn(runner Runner, workers int, results []buildResult
 	if cap(c.built) < n {
 		c.built = make([]atomic.Bool, n, max(n, 2*cap(c.built)))
 	}
-	built := c.built[:n]
+	c.built = c.built[:n] // buildRange indexes c.built
+	built := c.built
 	for i := range built {
 		built[i].Store(false)
 	}
