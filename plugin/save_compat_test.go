@@ -26,8 +26,8 @@ const (
 type saveFixtureFacts struct {
 	Tick      uint64
 	Positions []geom.Vec3 // per agent, in spawn order
-	Modes     []int // components.AgentMode
-	Targets   []int // components.TargetState
+	Modes     []int       // components.AgentMode
+	Targets   []int       // components.TargetState
 	Obstacles int
 }
 
