@@ -7,6 +7,7 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
@@ -61,8 +62,10 @@ type Plugin struct {
 	// Snapshot and Restore, made on first use.
 	agentQuery    *agentQueryFilter
 	obstacleQuery *obstacleQueryFilter
-	// saveScratch is the snapshot Save encodes.
+	// saveScratch is the snapshot Save encodes; typeMeshes the agent
+	// types' meshes in type order.
 	saveScratch Snapshot
+	typeMeshes  []*navmesh.Mesh
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config

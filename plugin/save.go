@@ -338,7 +338,7 @@ func (p *Plugin) decodeSnapshot(file []byte, s *Snapshot) error {
 		return fmt.Errorf("plugin: load: saved with MaxPath %d, the crowd has %d: %w", maxPath, p.config.MaxPath, ErrSnapshotMismatch)
 	}
 
-	*s = Snapshot{plugin: p, taken: true, types: make([]typeState, typeCount)}
+	*s = Snapshot{plugin: p, taken: true, decoded: true, types: make([]typeState, typeCount)}
 	data, err := need("resources")
 	if err != nil {
 		return err

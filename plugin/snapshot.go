@@ -3,6 +3,7 @@ package plugin
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
@@ -35,8 +36,9 @@ var ErrSnapshotMismatch = errors.New("plugin: snapshot does not fit the crowd")
 // components, their corridors' paths and the obstacles, a few hundred
 // bytes per agent. The zero Snapshot is empty.
 type Snapshot struct {
-	plugin *Plugin
-	taken  bool
+	plugin  *Plugin
+	taken   bool
+	decoded bool // read from a file by Load
 
 	agents    agentColumns
 	obstacles obstacleColumns
@@ -143,22 +145,18 @@ func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 	a := &dst.agents
 	a.reset()
 	q := agentFilter.Query(world)
-	for q.Next() {
+	a.grow(q.Count())
+	for i := 0; q.Next(); i++ {
 		params, position, velocity, state, corridor, target, boundary, neighbours, corners, animation := q.Get()
-		a.entities = append(a.entities, q.Entity())
-		a.params = append(a.params, *params)
-		a.positions = append(a.positions, *position)
-		a.velocities = append(a.velocities, *velocity)
-		a.states = append(a.states, *state)
-		a.corridors = append(a.corridors, crowd.CorridorState{})
+		a.entities[i] = q.Entity()
+		a.params[i], a.positions[i], a.velocities[i], a.states[i] = *params, *position, *velocity, *state
+		a.targets[i], a.boundaries[i], a.neighbours[i] = *target, *boundary, *neighbours
+		a.corners[i], a.animations[i] = *corners, *animation
 		if corridor.Corridor != nil {
-			a.paths = corridor.CaptureState(&a.corridors[len(a.corridors)-1], a.paths)
+			a.paths = corridor.CaptureState(&a.corridors[i], a.paths)
+		} else {
+			a.corridors[i] = crowd.CorridorState{}
 		}
-		a.targets = append(a.targets, *target)
-		a.boundaries = append(a.boundaries, *boundary)
-		a.neighbours = append(a.neighbours, *neighbours)
-		a.corners = append(a.corners, *corners)
-		a.animations = append(a.animations, *animation)
 	}
 
 	o := &dst.obstacles
@@ -226,13 +224,30 @@ func (a *agentColumns) reset() {
 	a.boundaries, a.neighbours, a.corners, a.animations = a.boundaries[:0], a.neighbours[:0], a.corners[:0], a.animations[:0]
 }
 
+// grow sets every column to n entries, reusing their memory.
+func (a *agentColumns) grow(n int) {
+	a.entities = slices.Grow(a.entities, n)[:n]
+	a.params = slices.Grow(a.params, n)[:n]
+	a.positions = slices.Grow(a.positions, n)[:n]
+	a.velocities = slices.Grow(a.velocities, n)[:n]
+	a.states = slices.Grow(a.states, n)[:n]
+	a.corridors = slices.Grow(a.corridors, n)[:n]
+	a.targets = slices.Grow(a.targets, n)[:n]
+	a.boundaries = slices.Grow(a.boundaries, n)[:n]
+	a.neighbours = slices.Grow(a.neighbours, n)[:n]
+	a.corners = slices.Grow(a.corners, n)[:n]
+	a.animations = slices.Grow(a.animations, n)[:n]
+}
+
 // meshes returns the agent types' navmeshes, in type order.
 func (p *Plugin) meshes() []*navmesh.Mesh {
-	out := make([]*navmesh.Mesh, len(p.types))
-	for t := range p.types {
-		out[t] = p.types[t].mesh
+	if len(p.typeMeshes) != len(p.types) {
+		p.typeMeshes = make([]*navmesh.Mesh, len(p.types))
+		for t := range p.types {
+			p.typeMeshes[t] = p.types[t].mesh
+		}
 	}
-	return out
+	return p.typeMeshes
 }
 
 // obstacleSyncStage returns the schedule's own ObstacleSync stage, nil
@@ -327,6 +342,9 @@ func (p *Plugin) checkFits(s *Snapshot, what string) error {
 		if err := pt.pathQueue.CheckState(&ts.queue); err != nil {
 			return fmt.Errorf("plugin: %s: agent type %s: %w: %w", what, pt.name, err, ErrSnapshotMismatch)
 		}
+	}
+	if !s.decoded {
+		return nil // taken from this crowd, where every agent was checked
 	}
 	for i := range s.agents.params {
 		if err := p.checkParams(&s.agents.params[i], what); err != nil {
