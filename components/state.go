@@ -248,6 +248,7 @@ func (n *Neighbours) ReadState(data []byte, entity EntityAt) error {
 	out.Count = int(r.U8())
 	if r.Err() == nil && out.Count > MaxNeighbours {
 		r.Fail("%d neighbours", out.Count)
+		out.Count = 0
 	}
 	for i := range out.Count {
 		index, dist := r.U32(), r.F32()
@@ -359,6 +360,7 @@ func (o *Obstacle) ReadState(data []byte) error {
 	out.PointCount = int(r.U8())
 	if r.Err() == nil && out.PointCount > MaxObstaclePoints {
 		r.Fail("%d corners", out.PointCount)
+		out.PointCount = 0
 	}
 	for i := range out.PointCount {
 		out.Points[i] = [2]float32{r.F32(), r.F32()}

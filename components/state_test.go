@@ -197,3 +197,59 @@ func TestComponentStatesRefuseDamage(t *testing.T) {
 	var presets AvoidancePresets
 	require.ErrorIs(t, presets.ReadState([]byte{1, 2, 3}), ErrBadState)
 }
+
+// FuzzComponentStates feeds arbitrary bytes to every component's and
+// resource's ReadState: none may panic, and what one accepts must write
+// itself back to bytes it accepts again.
+func FuzzComponentStates(f *testing.F) {
+	params := DefaultAgentParams()
+	f.Add(params.AppendState(nil))
+	obstacle := PrismObstacle([][2]float32{{0, 0}, {1, 0}, {0, 1}}, 2)
+	f.Add(obstacle.AppendState(nil))
+	corners := Corners{Count: 2}
+	f.Add(corners.AppendState(nil))
+	f.Add([]byte{7, 0, 0, 0, 0})
+	entity := func(i uint32) (ecs.Entity, bool) { return ecs.Entity{}, i < 3 }
+	index := func(ecs.Entity) (uint32, bool) { return 0, true }
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var (
+			p   AgentParams
+			pos Position
+			v   Velocity
+			s   AgentState
+			m   MoveTarget
+			n   Neighbours
+			c   Corners
+			a   OffMeshAnimation
+			o   Obstacle
+			op  ObstaclePose
+			os  ObstacleState
+			st  Settings
+			ts  TimeStep
+			ap  AvoidancePresets
+			st2 Stats
+		)
+		fl := NewFilters()
+		roundTrip := func(read func([]byte) error, write func() []byte) {
+			if read(data) == nil {
+				require.NoError(t, read(write()))
+			}
+		}
+		roundTrip(p.ReadState, func() []byte { return p.AppendState(nil) })
+		roundTrip(pos.ReadState, func() []byte { return pos.AppendState(nil) })
+		roundTrip(v.ReadState, func() []byte { return v.AppendState(nil) })
+		roundTrip(s.ReadState, func() []byte { return s.AppendState(nil) })
+		roundTrip(m.ReadState, func() []byte { return m.AppendState(nil) })
+		roundTrip(func(b []byte) error { return n.ReadState(b, entity) }, func() []byte { return n.AppendState(nil, index) })
+		roundTrip(c.ReadState, func() []byte { return c.AppendState(nil) })
+		roundTrip(a.ReadState, func() []byte { return a.AppendState(nil) })
+		roundTrip(o.ReadState, func() []byte { return o.AppendState(nil) })
+		roundTrip(op.ReadState, func() []byte { return op.AppendState(nil) })
+		roundTrip(os.ReadState, func() []byte { return os.AppendState(nil) })
+		roundTrip(st.ReadState, func() []byte { return st.AppendState(nil) })
+		roundTrip(ts.ReadState, func() []byte { return ts.AppendState(nil) })
+		roundTrip(ap.ReadState, func() []byte { return ap.AppendState(nil) })
+		roundTrip(fl.ReadState, func() []byte { return fl.AppendState(nil) })
+		roundTrip(st2.ReadState, func() []byte { return st2.AppendState(nil) })
+	})
+}

@@ -162,8 +162,9 @@ func (s *CorridorState) ReadState(data []byte, mesh *navmesh.Mesh, version uint6
 		m := &out.memo
 		m.state, m.pos = state, r.Vec3()
 		m.size, m.n = int(r.U8()), int(r.U8())
-		if r.Err() == nil && (m.size < 1 || m.size > maxMemoCorners || m.n > m.size) {
+		if m.size < 1 || m.size > maxMemoCorners || m.n > m.size {
 			r.Fail("%d corners remembered of %d", m.n, m.size)
+			m.size = 0
 		}
 		for i := range m.size {
 			m.corners[i] = readStraightPoint(r)
@@ -221,6 +222,7 @@ func (b *LocalBoundary) ReadState(data []byte) error {
 	out.segmentCount = int(r.U8())
 	if r.Err() == nil && out.segmentCount > MaxLocalSegments {
 		r.Fail("%d segments", out.segmentCount)
+		out.segmentCount = 0
 	}
 	for i := range out.segmentCount {
 		out.segments[i] = BoundarySegment{P: r.Vec3(), Q: r.Vec3(), DistanceSqr: r.F32()}
@@ -228,6 +230,7 @@ func (b *LocalBoundary) ReadState(data []byte) error {
 	out.polyCount = int(r.U8())
 	if r.Err() == nil && out.polyCount > MaxLocalPolys {
 		r.Fail("%d polygons", out.polyCount)
+		out.polyCount = 0
 	}
 	for i := range out.polyCount {
 		out.polys[i] = navmesh.Ref(r.U64())

@@ -188,3 +188,26 @@ func TestPathQueueStateContinuesTheQueue(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCorridorAndBoundaryState feeds arbitrary bytes to the corridor's
+// and the boundary's ReadState: they must not panic, and a state either
+// accepts must restore and write itself back to the same bytes.
+func FuzzCorridorAndBoundaryState(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(make([]byte, 40))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s CorridorState
+		if path, err := s.ReadState(data, nil, 0, 16, nil); err == nil {
+			c, err := NewCorridor(16)
+			require.NoError(t, err)
+			require.NoError(t, c.RestoreState(&s, path))
+			var again CorridorState
+			back := c.CaptureState(&again, nil)
+			assert.Equal(t, path, back)
+		}
+		var b LocalBoundary
+		if b.ReadState(data) == nil {
+			assert.Equal(t, data, b.AppendState(nil))
+		}
+	})
+}
