@@ -549,3 +549,58 @@ func decodeObstacles(data []byte, s *Snapshot, count int) error {
 	}
 	return r.End()
 }
+
+// SaveInfo describes a save file without loading it.
+type SaveInfo struct {
+	// Version is the file's format version.
+	Version int
+	// Tick is the tick count when it was saved (components.TimeStep.Tick):
+	// the ticks run before the state it holds.
+	Tick uint64
+	// AgentTypes are the names of the crowd's agent types.
+	AgentTypes []string
+	// Agents and Obstacles count the entities it holds.
+	Agents, Obstacles int
+}
+
+// ReadSaveInfo reads what file, a save file written by Save, holds
+// without loading it: to know which level and tick it continues. The file
+// is checked whole (checksum and framing); its sections are not decoded.
+func ReadSaveInfo(file []byte) (SaveInfo, error) {
+	body, entries, problem := saveFormat.Decode(file)
+	if problem != nil {
+		return SaveInfo{}, problem.Wrap("plugin: save info", ownfile.Sentinels{
+			Malformed: ErrBadSaveFile, UnknownFormat: ErrNotSaveFile, UnsupportedVersion: ErrBadSaveFile,
+		})
+	}
+	var info SaveInfo
+	var header, resources []byte
+	for _, e := range entries {
+		switch e.Name {
+		case "header":
+			header = body[e.Start:e.End]
+		case "resources":
+			resources = body[e.Start:e.End]
+		}
+	}
+	r := binstate.NewReader(header, "header")
+	info.Version = int(r.U32())
+	n := r.Count(components.MaxAgentTypes, 4)
+	for range n {
+		info.AgentTypes = append(info.AgentTypes, r.String(256))
+	}
+	r.U32()
+	info.Agents = r.Count(1<<24, 0)
+	info.Obstacles = r.Count(1<<24, 0)
+	if err := r.End(); err != nil {
+		return SaveInfo{}, fmt.Errorf("plugin: save info: %w: %w", err, ErrBadSaveFile)
+	}
+	r = binstate.NewReader(resources, "resources")
+	r.Record() // settings
+	var step components.TimeStep
+	if err := step.ReadState(r.Record()); err != nil || r.Err() != nil {
+		return SaveInfo{}, fmt.Errorf("plugin: save info: time step: %w", ErrBadSaveFile)
+	}
+	info.Tick = step.Tick
+	return info, nil
+}
