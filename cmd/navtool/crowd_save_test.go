@@ -49,4 +49,3 @@ func TestCrowdSaveRestoreTrace(t *testing.T) {
 	other := []string{"crowd", "-navmesh", crowdTestMesh, "-agents", "60", "-ticks", "330", "-restore", save}
 	assert.Error(t, run(other, &out, &bytes.Buffer{}), "a save of another level")
 }
-
