@@ -12,6 +12,7 @@ import (
 
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -508,6 +509,54 @@ func TestSaveLoadContinuesToTheBit(t *testing.T) {
 	for _, c := range []harnessCase{
 		{level: "dungeon", agents: 150, workers: 1, saves: []int{25, 150, 262}, after: 240},
 		{level: "nav_test", agents: 150, workers: 2, saves: []int{30, 200}, after: 240},
+	} {
+		t.Run(fmt.Sprintf("%s/workers=%d", c.level, c.workers), func(t *testing.T) { runSaveHarness(t, c) })
+	}
+}
+
+// TestRollbackEveryEightTicks: a rollback loop as a netcode runs it (a
+// snapshot every tick; every 8 ticks the one of 8 ticks before restored
+// and the ticks simulated again) gives every tick of the uninterrupted
+// run.
+func TestRollbackEveryEightTicks(t *testing.T) {
+	level := bakeHarnessLevel(t, "dungeon")
+	const agents, ticks = 90, 240
+	script := newHarnessScript(t, level, agents, 2, ticks, 5)
+	var want harnessHashes
+	script.start(t).runTo(t, ticks, &want)
+
+	r := script.start(t)
+	var ring [rewindTicks + 1]Snapshot
+	obstacles := make([]int, len(ring))
+	rolledBack := 0 // the last tick rolled back from
+	for r.tick < ticks {
+		slot := r.tick % len(ring)
+		require.NoError(t, r.plugin.Snapshot(r.world, &ring[slot]))
+		obstacles[slot] = len(r.obstacles)
+		r.checkAgainst(t, &want, r.tick+1, "rollback loop")
+		if r.tick%rewindTicks == 0 && r.tick > rolledBack {
+			rolledBack = r.tick
+			back := r.tick - rewindTicks
+			m, err := r.plugin.Restore(r.world, &ring[back%len(ring)])
+			require.NoError(t, err)
+			r.remap(t, m, back, obstacles[back%len(ring)])
+		}
+	}
+}
+
+// rewindTicks is how far TestRollbackEveryEightTicks rolls back.
+const rewindTicks = 8
+
+// TestSaveLoadLong is the save harness at full size (ARCHENAV_LONG,
+// race-free pass only): 500 agents on dungeon and nav_test, 1 and 2
+// workers, saves at three ticks, 1800 ticks checked after each load.
+func TestSaveLoadLong(t *testing.T) {
+	longtest.SkipSoak(t)
+	for _, c := range []harnessCase{
+		{level: "dungeon", agents: 500, workers: 1, saves: []int{25, 290, 520}, after: 1800},
+		{level: "dungeon", agents: 500, workers: 2, saves: []int{145}, after: 1800},
+		{level: "nav_test", agents: 500, workers: 2, saves: []int{30, 300}, after: 1800},
+		{level: "nav_test", agents: 500, workers: 1, saves: []int{200}, after: 1800},
 	} {
 		t.Run(fmt.Sprintf("%s/workers=%d", c.level, c.workers), func(t *testing.T) { runSaveHarness(t, c) })
 	}
