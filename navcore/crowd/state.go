@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/archenav/archenav/internal/binstate"
 	"github.com/archenav/archenav/navcore/geom"
@@ -250,8 +251,10 @@ func (b *LocalBoundary) ReadState(data []byte) error {
 // it was taken from: the same paths come out at the same Updates.
 //
 // A search on the queue's hierarchy is not copied but run again from its
-// start, for the iterations it had used, when the state is restored: the
-// hierarchy's searches are cheap and their steps depend only on the mesh.
+// start, with the updates it had had, when the state is restored: the
+// hierarchy's searches are cheap and their steps depend only on the mesh
+// snapshot they work on (kept in the state when the mesh has changed
+// since the search began) and on how the iterations were split.
 type PathQueueState struct {
 	slots           []pathSlotState
 	nextID          PathRequestID
@@ -267,8 +270,12 @@ type pathSlotState struct {
 	path   []navmesh.Ref
 	search query.SearchState
 	// onHierarchy: the search runs on the slot's hierarchy Searcher and is
-	// replayed on restore.
+	// replayed on restore; snap is the snapshot it works on when that is
+	// older than the mesh's current one (the mesh changed since it began),
+	// nil otherwise.
 	onHierarchy bool
+	snap        *navmesh.Snapshot
+	calls       []int32 // the budgets of its updates
 	errText     string
 }
 
@@ -290,13 +297,20 @@ func (pq *PathQueue) CaptureState(dst *PathQueueState) {
 	for i := range pq.slots {
 		s, d := &pq.slots[i], &dst.slots[i]
 		d.slot = *s
-		d.slot.query, d.slot.path = nil, nil
+		d.slot.query, d.slot.path, d.slot.calls = nil, nil, nil
+		d.calls = append(d.calls[:0], s.calls...)
 		d.path = append(d.path[:0], s.path[:s.pathCount]...)
 		d.errText = ""
 		if s.err != nil {
 			d.errText = s.err.Error()
 		}
 		d.onHierarchy = s.state == slotSearching && pq.hierarchy != nil && pq.hierarchy.active[i]
+		d.snap = nil
+		if d.onHierarchy {
+			if snap := pq.hierarchy.searchers[i].Snapshot(); snap != pq.mesh.Snapshot() {
+				d.snap = snap
+			}
+		}
 		if s.state == slotSearching && !d.onHierarchy {
 			s.query.CaptureSearch(&d.search)
 		} else {
@@ -329,6 +343,9 @@ func (pq *PathQueue) CheckState(s *PathQueueState) error {
 	}
 	for i := range s.slots {
 		d := &s.slots[i]
+		if d.snap != nil && (pq.hierarchy == nil || d.snap.Params() != pq.mesh.Params()) {
+			return fmt.Errorf("crowd: restore path queue: slot %d: a search on a snapshot of another mesh: %w", i, ErrBadState)
+		}
 		if len(d.path) > cap(pq.slots[i].path) || (d.slot.state != slotFree && d.slot.filter == nil) {
 			return fmt.Errorf("crowd: restore path queue: slot %d: %d polygons, filter %v: %w", i, len(d.path), d.slot.filter != nil, ErrBadState)
 		}
@@ -346,9 +363,10 @@ func (pq *PathQueue) restoreState(s *PathQueueState) {
 	}
 	for i := range s.slots {
 		d, slot := &s.slots[i], &pq.slots[i]
-		q, path := slot.query, slot.path
+		q, path, calls := slot.query, slot.path, slot.calls
 		*slot = d.slot
 		slot.query, slot.path = q, path
+		slot.calls = append(calls[:0], d.calls...)
 		slot.pathCount = copy(slot.path[:cap(slot.path)], d.path)
 		slot.err = nil
 		if slot.state == slotFailed {
@@ -359,7 +377,7 @@ func (pq *PathQueue) restoreState(s *PathQueueState) {
 		}
 		switch {
 		case d.onHierarchy:
-			if !pq.replay(i) {
+			if !pq.replay(i, d.snap) {
 				slot.state, slot.iterations = slotQueued, 0
 				pq.hierarchy.active[i] = false
 			}
@@ -371,24 +389,30 @@ func (pq *PathQueue) restoreState(s *PathQueueState) {
 	}
 }
 
-// replay runs the hierarchical search of slot i again from its start to
-// the iterations it had used; it reports whether the search got there
-// still in progress.
-func (pq *PathQueue) replay(i int) bool {
+// replay runs the hierarchical search of slot i again from its start, with
+// the updates it had had (their budgets split the iterations as before),
+// on snap (nil: the mesh's current snapshot); it reports whether the
+// search got to the iterations it had used, still in progress.
+func (pq *PathQueue) replay(i int, snap *navmesh.Snapshot) bool {
 	s := &pq.slots[i]
 	searcher := pq.hierarchy.searchers[i]
-	status, err := searcher.InitSlicedFindPath(s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter)
+	if snap == nil {
+		snap = pq.mesh.Snapshot()
+	}
+	pq.hierarchy.hierarchy.UpdateLandmarksOf(snap)
+	status, err := searcher.InitSlicedFindPathOn(snap, s.startRef, s.goalRef, s.startPos, s.goalPos, s.filter)
 	if err != nil || !status.InProgress() {
 		return false
 	}
-	for done := 0; done < s.iterations; {
-		n, status, err := searcher.UpdateSlicedFindPath(s.iterations - done)
-		if err != nil || !status.InProgress() || n <= 0 {
+	done := 0
+	for _, budget := range s.calls {
+		n, status, err := searcher.UpdateSlicedFindPath(int(budget))
+		if err != nil || !status.InProgress() {
 			return false
 		}
 		done += n
 	}
-	return true
+	return done == s.iterations
 }
 
 // Sizes of a saved path queue [Units: bytes].
@@ -408,6 +432,22 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 	w.Bool(s.hasHierarchy)
 	w.Bool(s.hierarchicalOff)
 	w.U32(uint32(s.maxPathSize))
+	// The older snapshots hierarchical searches work on, each once.
+	var snaps []*navmesh.Snapshot
+	for i := range s.slots {
+		if snap := s.slots[i].snap; snap != nil && !slices.Contains(snaps, snap) {
+			snaps = append(snaps, snap)
+		}
+	}
+	w.Count(len(snaps))
+	for _, snap := range snaps {
+		state := navmesh.SnapshotState(snap)
+		data, err := state.AppendBinary(nil)
+		if err != nil {
+			return b, err
+		}
+		w.Bytes(data)
+	}
 	w.Count(len(s.slots))
 	for i := range s.slots {
 		d := &s.slots[i]
@@ -438,6 +478,11 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 		}
 		w.String(d.errText)
 		w.Bool(d.onHierarchy)
+		w.I32(int32(slices.Index(snaps, d.snap)))
+		w.Count(len(d.calls))
+		for _, c := range d.calls {
+			w.I32(c)
+		}
 		search, err := d.search.AppendBinary(nil)
 		if err != nil {
 			return b, err
@@ -457,6 +502,18 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 	st.nextID, st.cursor, st.head = PathRequestID(r.U32()), int(r.U32()), int(r.U32())
 	st.hasHierarchy, st.hierarchicalOff = r.Bool(), r.Bool()
 	st.maxPathSize = int(r.U32())
+	snaps := make([]*navmesh.Snapshot, r.Count(maxStateSlots, 4))
+	for k := range snaps {
+		var state navmesh.MeshState
+		data := r.Bytes(r.Left())
+		if r.Err() != nil {
+			break
+		}
+		if err := state.UnmarshalBinary(data); err != nil {
+			return fmt.Errorf("crowd: path queue state: older snapshot %d: %w: %w", k, err, ErrBadState)
+		}
+		snaps[k] = state.Snapshot()
+	}
 	n := r.Count(maxStateSlots, pathSlotMinSize)
 	if r.Err() == nil && (n == 0 || st.cursor >= n || st.head >= n || st.maxPathSize < 1) {
 		r.Fail("%d slots of %d polygons, cursor %d, head %d", n, st.maxPathSize, st.cursor, st.head)
@@ -494,6 +551,19 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 		sl.pathCount = len(d.path)
 		d.errText = r.String(1 << 12)
 		d.onHierarchy = r.Bool()
+		if snap := int(r.I32()); snap >= 0 && snap < len(snaps) && d.onHierarchy {
+			d.snap = snaps[snap]
+		} else if r.Err() == nil && snap != -1 {
+			r.Fail("slot %d works on older snapshot %d of %d", i, snap, len(snaps))
+		}
+		calls := r.Count(math.MaxInt32, 4)
+		for range calls {
+			c := r.I32()
+			if r.Err() == nil && c < 0 {
+				r.Fail("slot %d update budget %d", i, c)
+			}
+			d.calls = append(d.calls, c)
+		}
 		if r.Err() == nil && d.onHierarchy && (!st.hasHierarchy || sl.state != slotSearching) {
 			r.Fail("slot %d searching on a hierarchy the queue does not have", i)
 		}
@@ -565,6 +635,19 @@ func (p *AvoidanceParams) ReadState(data []byte) ([]byte, error) {
 	}
 	*p = v
 	return data[avoidanceStateSize:], nil
+}
+
+// StaleReplays returns the number of hierarchical searches in progress
+// that began on an older snapshot of the mesh than the current one: their
+// replay runs on the current one.
+func (s *PathQueueState) StaleReplays() int {
+	n := 0
+	for i := range s.slots {
+		if s.slots[i].snap != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Searching returns the number of requests whose search was in progress

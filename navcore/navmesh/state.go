@@ -50,6 +50,18 @@ func (s *MeshState) Version() uint64 {
 // Snapshot returns the tile set of the state, nil for the zero MeshState.
 func (s *MeshState) Snapshot() *Snapshot { return s.snapshot }
 
+// SnapshotState returns a MeshState holding snap alone: its tiles, version
+// and change record, without a mesh's free slots (every slot counts as
+// used once). It writes and reads snapshots that something other than the
+// mesh still works on, such as a search begun before the mesh changed; it
+// is not for Mesh.RestoreState.
+func SnapshotState(snap *Snapshot) MeshState {
+	if snap == nil {
+		return MeshState{}
+	}
+	return MeshState{params: snap.params, snapshot: snap, slots: slotAllocator{maxTiles: snap.maxTiles, nextFresh: snap.maxTiles}}
+}
+
 // CaptureState stores m's state in dst, reusing dst's memory: the current
 // snapshot (shared, not copied) and the free slots. It costs about the
 // number of freed slots and allocates nothing once dst has held a state of
