@@ -11,6 +11,14 @@ import (
 	"github.com/archenav/archenav/plugin"
 )
 
+// countingWriter counts the bytes written to it.
+type countingWriter int
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	*w += countingWriter(len(p))
+	return len(p), nil
+}
+
 // rewindWindow is how far back the rollback of BenchmarkRewind goes
 // [Units: ticks].
 const rewindWindow = 8
@@ -27,7 +35,8 @@ const rewindWindow = 8
 // Metrics, all from the same run: tick-ms the mean tick, snapshot-ms the
 // mean Snapshot, restore-ms the mean Restore, and rewind-share
 // (snapshot-ms + restore-ms) / tick-ms: what a snapshot every tick and a
-// restore cost in ticks.
+// restore cost in ticks; save-bytes the size of a save file of the crowd
+// at the end (plugin.Save: the agents and the navmesh).
 func BenchmarkRewind(b *testing.B) {
 	for _, row := range []struct {
 		level   string
@@ -96,6 +105,11 @@ func BenchmarkRewind(b *testing.B) {
 			if tick > 0 {
 				b.ReportMetric((snapshot+restore)/tick, "rewind-share")
 			}
+			var file countingWriter
+			if err := run.plugin.Save(run.world, &file); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(file), "save-bytes")
 		})
 	}
 }
