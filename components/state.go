@@ -553,6 +553,8 @@ func (s *Stats) AppendState(b []byte) []byte {
 	w.Int(s.ObstacleBodies)
 	w.Int(s.ObstacleTilesPending)
 	w.Int(s.PathQueueRequests)
+	w.Int(s.Colliders) // added after the first files: their records end before it
+	w.Int(s.ColliderTilesPending)
 	return w.B
 }
 
@@ -562,10 +564,15 @@ func (s *Stats) ReadState(data []byte) error {
 	const big = 1 << 40
 	agents, pending, waiting := r.Int(0, big), r.Int(0, big), r.Int(0, big)
 	obstacles, bodies, tiles, requests := r.Int(0, big), r.Int(0, big), r.Int(0, big), r.Int(0, big)
+	colliders, colliderTiles := 0, 0
+	if r.Err() == nil && r.Left() > 0 { // the collider counts came later
+		colliders, colliderTiles = r.Int(0, big), r.Int(0, big)
+	}
 	if err := stateError(r); err != nil {
 		return err
 	}
 	s.Agents, s.PathQueuePending, s.WaitingForQueue = agents, pending, waiting
 	s.Obstacles, s.ObstacleBodies, s.ObstacleTilesPending, s.PathQueueRequests = obstacles, bodies, tiles, requests
+	s.Colliders, s.ColliderTilesPending = colliders, colliderTiles
 	return nil
 }

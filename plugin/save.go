@@ -267,6 +267,9 @@ func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	if err := p.checkWorld(world, what, true); err != nil {
 		return nil, err
 	}
+	if err := p.checkNoDynamicGeometry(world, what); err != nil {
+		return nil, err
+	}
 	file, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("plugin: load: %w", err)

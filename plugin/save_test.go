@@ -9,9 +9,11 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/internal/longtest"
+	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -152,4 +154,73 @@ func FuzzLoad(f *testing.F) {
 			require.NoError(t, p.Step(&world, 1.0/60))
 		}
 	})
+}
+
+// TestDynamicGeometryIsRefused: a crowd on a dynamic navmesh, or a world
+// holding collider entities, cannot be saved, snapshotted, loaded into or
+// restored: each call fails with ErrDynamicGeometryNotSaved, writes
+// nothing and leaves the world as it was, instead of losing the colliders.
+func TestDynamicGeometryIsRefused(t *testing.T) {
+	_, file := savedCrowd(t)
+	spawnOne := func(tb testing.TB, p *Plugin, world *ecs.World) ecs.Entity {
+		e, err := p.Spawn(world, geom.Vec3{11, 10.2, 0}, components.DefaultAgentParams())
+		require.NoError(tb, err)
+		return e
+	}
+	crates := func(tb testing.TB, p *Plugin, world *ecs.World) {
+		_, err := p.SpawnCollider(world, components.ColliderPose{Position: geom.Vec3{18, 10.2, 0.65}},
+			components.NewCollider(collider.NewBox(geom.Vec3{0.5, 0.5, 0.5})))
+		require.NoError(tb, err)
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity)
+	}{
+		{"dynamic mesh, no colliders", func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
+			p, err := New(Config{DynamicMesh: newDungeonDynamic(tb), MaxAgents: 8})
+			require.NoError(tb, err)
+			world := ecs.NewWorld()
+			require.NoError(tb, p.Install(&world))
+			return p, &world, spawnOne(tb, p, &world)
+		}},
+		{"dynamic mesh with a collider", func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
+			p, err := New(Config{DynamicMesh: newDungeonDynamic(tb), MaxAgents: 8})
+			require.NoError(tb, err)
+			world := ecs.NewWorld()
+			require.NoError(tb, p.Install(&world))
+			crates(tb, p, &world)
+			require.NoError(tb, p.Step(&world, 1.0/60))
+			return p, &world, spawnOne(tb, p, &world)
+		}},
+		{"collider entities without a dynamic mesh", func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
+			r, _ := savedCrowd(tb)
+			colliders := generic.NewMap3[components.Collider, components.ColliderPose, components.ColliderState](r.world)
+			colliders.NewWith(&components.Collider{}, &components.ColliderPose{}, &components.ColliderState{})
+			require.NoError(tb, r.plugin.Step(r.world, 1.0/60))
+			return r.plugin, r.world, r.agents[0]
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, world, agent := tc.setup(t)
+			before, err := p.State(world, agent)
+			require.NoError(t, err)
+			tick := p.timeStep.Get().Tick
+
+			var out bytes.Buffer
+			err = p.Save(world, &out)
+			require.ErrorIs(t, err, ErrDynamicGeometryNotSaved)
+			assert.Zero(t, out.Len(), "nothing written")
+			var s Snapshot
+			require.ErrorIs(t, p.Snapshot(world, &s), ErrDynamicGeometryNotSaved)
+			_, err = p.Restore(world, &s)
+			require.ErrorIs(t, err, ErrDynamicGeometryNotSaved)
+			_, err = p.Load(world, bytes.NewReader(file))
+			require.ErrorIs(t, err, ErrDynamicGeometryNotSaved)
+
+			after, err := p.State(world, agent)
+			require.NoError(t, err)
+			assert.Equal(t, before, after)
+			assert.Equal(t, tick, p.timeStep.Get().Tick)
+		})
+	}
 }

@@ -14,6 +14,13 @@ import (
 	"github.com/mlange-42/arche/generic"
 )
 
+// ErrDynamicGeometryNotSaved is wrapped when Snapshot, Save, Restore or
+// Load is asked of a crowd with a dynamic navmesh (Config.DynamicMesh) or
+// a world with collider entities: the dynamic mesh's colliders, voxels and
+// pending tiles and the ColliderSync stage's state are not in a snapshot
+// yet, and a restore that left them out would not go on as the saved run.
+var ErrDynamicGeometryNotSaved = errors.New("plugin: dynamic geometry (a dynamic navmesh, colliders) is not saved")
+
 // ErrSnapshotMismatch is wrapped when a Snapshot, or a saved file, does
 // not fit the plugin it is restored into: taken from another plugin, with
 // other agent types, meshes, tile caches or path queue sizes, or empty.
@@ -137,6 +144,9 @@ func (p *Plugin) snapshotFilters() (*agentQueryFilter, *obstacleQueryFilter) {
 func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 	const what = "snapshot"
 	if err := p.checkWorld(world, what, true); err != nil {
+		return err
+	}
+	if err := p.checkNoDynamicGeometry(world, what); err != nil {
 		return err
 	}
 	dst.plugin, dst.taken = p, true
@@ -379,11 +389,30 @@ func (p *Plugin) Restore(world *ecs.World, s *Snapshot) (*EntityMap, error) {
 	if err := p.checkWorld(world, what, true); err != nil {
 		return nil, err
 	}
+	if err := p.checkNoDynamicGeometry(world, what); err != nil {
+		return nil, err
+	}
 	if err := p.checkFits(s, what); err != nil {
 		return nil, err
 	}
 	p.restore(world, s)
 	return &s.remap, nil
+}
+
+// checkNoDynamicGeometry reports ErrDynamicGeometryNotSaved when the crowd
+// has a dynamic navmesh or world holds collider entities (with or without
+// one: the ColliderSync stage keeps their state).
+func (p *Plugin) checkNoDynamicGeometry(world *ecs.World, what string) error {
+	if p.config.DynamicMesh != nil {
+		return fmt.Errorf("plugin: %s: the crowd has a dynamic navmesh (Config.DynamicMesh): %w", what, ErrDynamicGeometryNotSaved)
+	}
+	q := world.Query(&p.colliders.mask)
+	n := q.Count()
+	q.Close()
+	if n > 0 {
+		return fmt.Errorf("plugin: %s: the world holds %d collider entities: %w", what, n, ErrDynamicGeometryNotSaved)
+	}
+	return nil
 }
 
 // restore is Restore after the checks.
@@ -532,4 +561,5 @@ func copyStatCounts(dst, src *components.Stats) {
 	dst.Agents, dst.PathQueuePending, dst.WaitingForQueue = src.Agents, src.PathQueuePending, src.WaitingForQueue
 	dst.Obstacles, dst.ObstacleBodies, dst.ObstacleTilesPending = src.Obstacles, src.ObstacleBodies, src.ObstacleTilesPending
 	dst.PathQueueRequests = src.PathQueueRequests
+	dst.Colliders, dst.ColliderTilesPending = src.Colliders, src.ColliderTilesPending
 }
