@@ -259,6 +259,7 @@ func encodeObstacles(s *Snapshot) []byte {
 // before anything changes: a truncated, corrupted or foreign file, or one
 // that does not fit the crowd, is an error (wrapping ErrNotSaveFile,
 // ErrBadSaveFile or ErrSnapshotMismatch) and leaves the world as it was.
+// Dynamic geometry is not saved: see ErrDynamicGeometryNotSaved.
 //
 // The returned EntityMap gives, for each saved agent and obstacle entity
 // (as it was in the saved world), its entity in world.

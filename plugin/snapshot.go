@@ -140,7 +140,9 @@ func (p *Plugin) snapshotFilters() (*agentQueryFilter, *obstacleQueryFilter) {
 
 // Snapshot stores the navigation state of world in dst (see Snapshot),
 // reusing dst's memory. Call it between ticks. It fails when the plugin
-// is not installed in world or a query locks the world.
+// is not installed in world or a query locks the world, and with
+// ErrDynamicGeometryNotSaved for a crowd with a dynamic navmesh or a world
+// with collider entities.
 func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 	const what = "snapshot"
 	if err := p.checkWorld(world, what, true); err != nil {
@@ -382,8 +384,8 @@ func (p *Plugin) checkFits(s *Snapshot, what string) error {
 // changes with the next Restore of s.
 //
 // It fails, changing nothing, for a snapshot of another plugin (use Save
-// and Load to carry a state into another world) or while a query locks
-// the world.
+// and Load to carry a state into another world), while a query locks
+// the world, and with ErrDynamicGeometryNotSaved as Snapshot does.
 func (p *Plugin) Restore(world *ecs.World, s *Snapshot) (*EntityMap, error) {
 	const what = "restore"
 	if err := p.checkWorld(world, what, true); err != nil {
