@@ -173,6 +173,7 @@ func checkFilters(filters []query.Filter) error {
 
 // agentType is what the plugin's agent API uses of one agent type.
 type agentType struct {
+	index     int
 	name      string
 	mesh      *navmesh.Mesh
 	query     *query.Query // for the agent API

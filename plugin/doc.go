@@ -64,6 +64,11 @@
 // out at their own speed, and every corridor through it is replanned the
 // tick it closes.
 //
+// Save and Load write a world's whole navigation state to a file and read
+// it back into a crowd made from the same level; Snapshot and Restore keep
+// it in memory, cheaply enough to take every tick for rollback. Either way
+// the crowd goes on to the bit as it would have (docs/save-and-restore.md).
+//
 // The agent API checks its input: a position off the navmesh, a NaN, a dead
 // or unknown entity, a call while a query locks the world, a full agent pool
 // or path request backlog each give an error wrapping one of this package's

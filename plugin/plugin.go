@@ -7,6 +7,7 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
@@ -62,6 +63,15 @@ type Plugin struct {
 	requestsSinceTick int
 	// statusPoints is Status's straight path buffer.
 	statusPoints []query.StraightPathPoint
+
+	// agentQuery and obstacleQuery list the agents and obstacles for
+	// Snapshot and Restore, made on first use.
+	agentQuery    *agentQueryFilter
+	obstacleQuery *obstacleQueryFilter
+	// saveScratch is the snapshot Save encodes; typeMeshes the agent
+	// types' meshes in type order.
+	saveScratch Snapshot
+	typeMeshes  []*navmesh.Mesh
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config
@@ -144,7 +154,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 		if requests == c.RequestsPerTick {
 			requests = 0
 		}
-		types[t] = agentType{name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
+		types[t] = agentType{index: t, name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
 		typeList[t] = components.AgentType{
 			Name: tc.Name, Mesh: tc.Mesh, Queries: queries, Filters: &filters, PathQueue: pathQueue,
 			PathQueueIterations: iterations, RequestsPerTick: requests,

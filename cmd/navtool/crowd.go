@@ -47,8 +47,13 @@ type crowdOptions struct {
 	retarget     bool
 	tracePath    string
 	tripsPath    string
-	obstacles    crowdObstacleOptions
-	avoidance    crowd.AvoidanceMethod
+	// saveAt is the tick after which the state is written to savePath
+	// (-1: never); restorePath is a save file the run continues from.
+	saveAt      int
+	savePath    string
+	restorePath string
+	obstacles   crowdObstacleOptions
+	avoidance   crowd.AvoidanceMethod
 	// types are the agent types of -navmesh NAME=FILE, typedAgents the
 	// -agents NAME=N.
 	types       []crowdType
@@ -75,13 +80,16 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.StringVar(&opts.obstacles.tsetPath, "tset", "", "walk on the navmesh of tile cache `file` (RecastDemo's TSET or an archenav cache) instead of -navmesh")
 	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
 	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
+	fs.IntVar(&opts.saveAt, "save-at", -1, "write the crowd's state after `tick` (0 is the first) to the -save file")
+	fs.StringVar(&opts.savePath, "save", "", "save `file` written after the -save-at tick (plugin.Plugin.Save)")
+	fs.StringVar(&opts.restorePath, "restore", "", "continue the run from save `file`, written by a run with the same flags: the ticks after the saved one run; -obstacles-at ticks at or before it are in the state already")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	fs.BoolVar(&opts.retarget, "retarget", false, "give an agent a new random target (of the same kind as -connected picks) each time it arrives, and 10 s after its path came out partial or failed")
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE] [-save-at TICK -save FILE] [-restore FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -125,6 +133,10 @@ func (opts *crowdOptions) checkRun() error {
 		return fmt.Errorf("-dt %v: want a positive number", opts.dt)
 	case opts.workers < 1:
 		return fmt.Errorf("-workers %d: want >= 1", opts.workers)
+	case (opts.saveAt >= 0) != (opts.savePath != ""):
+		return errors.New("give -save-at TICK and -save FILE together")
+	case opts.saveAt >= opts.ticks:
+		return fmt.Errorf("-save-at %d: the run has ticks 0..%d", opts.saveAt, opts.ticks-1)
 	}
 	return nil
 }
@@ -455,17 +467,27 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if err != nil {
 		return nil, err
 	}
-	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
+	first := 0
+	if opts.restorePath != "" {
+		if first, err = restoreCrowd(opts.restorePath, p, &world, agents, obstacles); err != nil {
+			return nil, err
+		}
+		if first >= opts.ticks {
+			return nil, fmt.Errorf("-restore %s: saved after tick %d, the run has ticks 0..%d", opts.restorePath, first-1, opts.ticks-1)
+		}
+	}
+	ran := opts.ticks - first
+	report := &crowdReport{Agents: len(agents), Ticks: ran, Workers: opts.workers, StageMs: map[string]float64{},
 		Avoidance: opts.avoidance.String()}
 	infeasible := 0
-	times := make([]float64, opts.ticks)
+	times := make([]float64, opts.ticks-first)
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
 	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
 	var allocCount, steadyAllocCount uint64
 	steadyFrom := int(math.Ceil(1 / opts.dt)) // the first tick after one second
 	dt := float32(opts.dt)
-	for tick := 0; tick < opts.ticks; tick++ {
+	for tick := first; tick < opts.ticks; tick++ {
 		if err := obstacles.before(tick); err != nil {
 			return nil, err
 		}
@@ -475,10 +497,10 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		if err := p.Step(&world, dt); err != nil {
 			return nil, err
 		}
-		times[tick] = float64(time.Since(start).Nanoseconds()) / 1e6
+		times[tick-first] = float64(time.Since(start).Nanoseconds()) / 1e6
 		metrics.Read(allocs)
 		allocCount += allocs[0].Value.Uint64() - before
-		if tick >= steadyFrom {
+		if tick >= max(steadyFrom, first) {
 			steadyAllocCount += allocs[0].Value.Uint64() - before
 		}
 
@@ -501,14 +523,19 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 				return nil, err
 			}
 		}
+		if tick == opts.saveAt {
+			if err := writeFileWith(opts.savePath, func(w io.Writer) error { return p.Save(&world, w) }); err != nil {
+				return nil, fmt.Errorf("-save %s: %w", opts.savePath, err)
+			}
+		}
 	}
 
 	report.MsPerTick = summarizeTimes(times)
 	for i, name := range stageNames {
-		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(opts.ticks)
+		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(ran)
 	}
-	report.AllocsPerTick = float64(allocCount) / float64(opts.ticks)
-	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
+	report.AllocsPerTick = float64(allocCount) / float64(ran)
+	if steadyTicks := opts.ticks - max(steadyFrom, first); steadyTicks > 0 {
 		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
 	}
 	report.ObstacleAgentTicks = obstacles.insideTicks
@@ -520,7 +547,7 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
 		return nil, err
 	}
-	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
+	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(ran)
 	targets := make([]geom.Vec3, len(trips))
 	for i, trip := range trips {
 		targets[i] = trip.target

@@ -157,11 +157,14 @@ type pathSlot struct {
 	outOfReach bool
 
 	iterations int
-	keepAlive  int
-	path       []navmesh.Ref
-	pathCount  int
-	status     query.Status
-	err        error
+	// calls are the iteration budgets of the updates of a search on the
+	// hierarchy, in order (see PathQueueState).
+	calls     []int32
+	keepAlive int
+	path      []navmesh.Ref
+	pathCount int
+	status    query.Status
+	err       error
 }
 
 // PathQueue runs path searches for many agents a little each tick, within
@@ -272,6 +275,7 @@ func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom
 		state:    slotQueued,
 		query:    slot.query,
 		path:     slot.path,
+		calls:    slot.calls[:0],
 		startRef: startRef,
 		endRef:   endRef,
 		startPos: startPos,
@@ -324,6 +328,7 @@ func (pq *PathQueue) Update(maxIterations int) {
 		pq.updateReference(maxIterations)
 		return
 	}
+	pq.readyHierarchy()
 	for i := range pq.slots {
 		s := &pq.slots[i]
 		if s.state == slotDone || s.state == slotFailed {

@@ -74,7 +74,8 @@ func (s *Scheduler) runOn(n int, runner Runner, workers int, deadline time.Time,
 	if cap(s.built) < n {
 		s.built = make([]atomic.Bool, n, max(n, 2*cap(s.built)))
 	}
-	built := s.built[:n]
+	s.built = s.built[:n] // buildRange indexes s.built
+	built := s.built
 	for i := range built {
 		built[i].Store(false)
 	}
