@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// checkLinks checks that every runtime link of s is there whole: each end
+// linksWhole checks that every runtime link of s is there whole: each end
 // that landed is linked back from its polygon as the link's direction
 // says, and every link into a link tile from the ground has its partner.
-func checkLinks(t *testing.T, s *Snapshot) bool {
+func linksWhole(t *testing.T, s *Snapshot) bool {
 	for i := range s.MaxTiles() {
 		tile := s.Tile(i)
 		if tile == nil {
@@ -70,7 +70,7 @@ func TestConcurrentReadersWhileLinksChange(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for !stop.Load() && !failed.Load() {
-				if !checkLinks(t, m.Snapshot()) {
+				if !linksWhole(t, m.Snapshot()) {
 					failed.Store(true)
 				}
 				snapshots.Add(1)
