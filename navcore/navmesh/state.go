@@ -24,7 +24,9 @@ const maxStateVersion = 1 << 53
 // they were made (so that saved polygon refs stay valid and searches
 // visit neighbours in the same order), the free tile slots in the order
 // AddTile takes them, the snapshot version and the record of recent
-// changes (Snapshot.ChangesSince).
+// changes (Snapshot.ChangesSince), and the runtime links (Mesh.AddLink):
+// their tiles, the slots and salts the next ones take and the record of
+// which links land in which grid column, in the order they land again.
 //
 // Mesh.CaptureState fills one cheaply (the tile set is shared, never
 // copied: a snapshot never changes), Mesh.RestoreState puts it back, and
@@ -34,6 +36,7 @@ type MeshState struct {
 	params   Params
 	snapshot *Snapshot
 	slots    slotAllocator
+	links    linkRegistry
 }
 
 // Params returns the parameters of the mesh the state was taken from.
@@ -59,7 +62,12 @@ func SnapshotState(snap *Snapshot) MeshState {
 	if snap == nil {
 		return MeshState{}
 	}
-	return MeshState{params: snap.params, snapshot: snap, slots: slotAllocator{maxTiles: snap.maxTiles, nextFresh: snap.maxTiles}}
+	grid := uint32(snap.params.MaxTiles)
+	return MeshState{
+		params: snap.params, snapshot: snap,
+		slots: slotAllocator{maxTiles: grid, nextFresh: grid},
+		links: linkRegistry{slots: slotAllocator{maxTiles: MaxTileSlots - grid, nextFresh: snap.maxTiles - grid}},
+	}
 }
 
 // CaptureState stores m's state in dst, reusing dst's memory: the current
@@ -72,6 +80,27 @@ func (m *Mesh) CaptureState(dst *MeshState) {
 	dst.params = m.params
 	dst.snapshot = m.current.Load()
 	copySlots(&dst.slots, &m.slots)
+	copyRegistry(&dst.links, &m.links)
+}
+
+// copyRegistry makes dst an independent copy of src, reusing dst's memory.
+func copyRegistry(dst, src *linkRegistry) {
+	copySlots(&dst.slots, &src.slots)
+	if len(src.columns) == 0 {
+		clear(dst.columns)
+		return
+	}
+	if dst.columns == nil {
+		dst.columns = make(map[linkColumn][]uint32, len(src.columns))
+	}
+	for c := range dst.columns {
+		if _, ok := src.columns[c]; !ok {
+			delete(dst.columns, c)
+		}
+	}
+	for c, slots := range src.columns {
+		dst.columns[c] = append(dst.columns[c][:0], slots...)
+	}
 }
 
 // copySlots makes dst an independent copy of src, reusing dst's memory.
@@ -111,6 +140,7 @@ func (m *Mesh) RestoreState(s *MeshState) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	copySlots(&m.slots, &s.slots)
+	copyRegistry(&m.links, &s.links)
 	if m.current.Load() == s.snapshot {
 		return nil
 	}
@@ -189,6 +219,11 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
+	if snap.linkCount > 0 || !s.links.empty() {
+		if err := appendLinkState(&w, snap, &s.links); err != nil {
+			return b, err
+		}
+	}
 	return w.B, nil
 }
 
@@ -212,6 +247,17 @@ func appendTileState(w *binstate.Writer, t *Tile) error {
 			w.Vec3(v)
 		}
 	}
+	appendTileLinks(w, t)
+	return nil
+}
+
+// appendTileLinks appends what a tile's version changes of its data: the
+// polygons' first links, flags and areas, its links (the baked ones and,
+// beyond Header.MaxLinkCount, those into runtime links) and their free
+// lists. The free list of the links into runtime links follows only when
+// there are such links, so that a tile without them is written as before
+// runtime links were saved.
+func appendTileLinks(w *binstate.Writer, t *Tile) {
 	w.Count(len(t.Polys))
 	for i := range t.Polys {
 		p := &t.Polys[i]
@@ -230,7 +276,9 @@ func appendTileState(w *binstate.Writer, t *Tile) error {
 		w.U8(l.BMax)
 	}
 	w.U32(t.linksFreeList)
-	return nil
+	if len(t.Links) > int(t.Header.MaxLinkCount) {
+		w.U32(t.extraFreeList)
+	}
 }
 
 // Smallest encodings, for the count checks of UnmarshalBinary [Units: bytes].
@@ -241,6 +289,9 @@ const (
 	statePolySize      = 4 + 2 + 1
 	stateLinkSize      = 8 + 4 + 4
 	stateFreedSlotSize = 8
+	// maxStateTileLinks bounds the links of one tile in a state, those
+	// into runtime links included.
+	maxStateTileLinks = 1 << 24
 )
 
 // UnmarshalBinary reads a state written by AppendBinary into s. Every
@@ -363,14 +414,19 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 		locations[[3]int32{h.X, h.Y, h.Layer}] = true
 		tiles = append(tiles, t)
 	}
+	var links linkState
+	if r.Err() == nil && r.Left() > 0 {
+		links = readLinkState(r, params, used)
+	}
 	if err := r.End(); err != nil {
 		return fail(err)
 	}
 	snap := restoredSnapshot(params, version, history, lutMask, tiles)
-	if err := checkLinks(snap, tiles); err != nil {
+	links.addTo(snap)
+	if err := checkLinks(snap, append(tiles, links.tiles...)); err != nil {
 		return fail(err)
 	}
-	*s = MeshState{params: params, snapshot: snap, slots: slots}
+	*s = MeshState{params: params, snapshot: snap, slots: slots, links: links.registry}
 	return nil
 }
 
@@ -404,6 +460,15 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		t.Verts = verts
 	}
+	readTileLinks(r, t, where)
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
+	}
+	return t, nil
+}
+
+// readTileLinks reads what appendTileLinks wrote into the new tile t.
+func readTileLinks(r *binstate.Reader, t *Tile, where string) {
 	if n := r.Count(len(t.Polys), statePolySize); r.Err() == nil && n != len(t.Polys) {
 		r.Fail("%s: %d polygons for %d", where, n, len(t.Polys))
 	}
@@ -415,17 +480,23 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		p.FirstLink, p.Flags, p.AreaAndType = firstLink, flags, areaAndType
 	}
-	if n := r.Count(len(t.Links), stateLinkSize); r.Err() == nil && n != len(t.Links) {
-		r.Fail("%s: %d links for %d", where, n, len(t.Links))
+	n := r.Count(maxStateTileLinks, stateLinkSize)
+	if r.Err() == nil && n < len(t.Links) {
+		r.Fail("%s: %d links for at least %d", where, n, len(t.Links))
+	}
+	if r.Err() != nil {
+		return
+	}
+	if n > len(t.Links) {
+		t.Links = append(t.Links, make([]Link, n-len(t.Links))...)
 	}
 	for i := range t.Links {
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
 	t.linksFreeList = r.U32()
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
+	if len(t.Links) > int(t.Header.MaxLinkCount) {
+		t.extraFreeList = r.U32()
 	}
-	return t, nil
 }
 
 // restoredSnapshot returns the snapshot of tiles added in order to an
@@ -494,6 +565,9 @@ func checkLinks(snap *Snapshot, tiles []*Tile) error {
 			}
 		}
 		if err := walk(t.linksFreeList, nil, -1); err != nil {
+			return err
+		}
+		if err := walk(t.extraFreeList, nil, -1); err != nil {
 			return err
 		}
 	}
