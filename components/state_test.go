@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -209,6 +210,11 @@ func FuzzComponentStates(f *testing.F) {
 	corners := Corners{Count: 2}
 	f.Add(corners.AppendState(nil))
 	f.Add([]byte{7, 0, 0, 0, 0})
+	link := Link{Start: geom.Vec3{1, 2, 3}, Capacity: 2, Traversal: LinkManual}
+	linkState := LinkState{Added: link}
+	f.Add(linkState.AppendState(nil))
+	traffic := LinkTraffic{Rides: []LinkRide{{Phase: LinkHeld}}, Pending: []Event{{Kind: EventLinkCompleted}}}
+	f.Add(traffic.AppendState(nil, func(ecs.Entity) (uint32, bool) { return 0, true }, func(ecs.Entity) (uint32, bool) { return 0, true }))
 	entity := func(i uint32) (ecs.Entity, bool) { return ecs.Entity{}, i < 3 }
 	index := func(ecs.Entity) (uint32, bool) { return 0, true }
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -251,5 +257,15 @@ func FuzzComponentStates(f *testing.F) {
 		roundTrip(ap.ReadState, func() []byte { return ap.AppendState(nil) })
 		roundTrip(fl.ReadState, func() []byte { return fl.AppendState(nil) })
 		roundTrip(st2.ReadState, func() []byte { return st2.AppendState(nil) })
+		var (
+			l  Link
+			ls LinkState
+			lt LinkTraffic
+			lo AgentLinkTraversal
+		)
+		roundTrip(l.ReadState, func() []byte { return l.AppendState(nil) })
+		roundTrip(ls.ReadState, func() []byte { return ls.AppendState(nil) })
+		roundTrip(func(b []byte) error { return lt.ReadState(b, entity, entity) }, func() []byte { return lt.AppendState(nil, index, index) })
+		roundTrip(lo.ReadState, func() []byte { return lo.AppendState(nil) })
 	})
 }
