@@ -44,16 +44,16 @@ func reseal(file []byte) []byte {
 // component's fingerprint, the obstacles', the meshes' snapshots and the
 // tick.
 type worldState struct {
-	agents    []uint64
-	obstacles uint64
-	meshes    []*navmesh.Snapshot
-	tick      uint64
+	agents           []uint64
+	obstacles, links uint64
+	meshes           []*navmesh.Snapshot
+	tick             uint64
 }
 
 func stateOf(tb testing.TB, r *harnessRun) worldState {
 	tb.Helper()
-	agents, obstacles := r.fingerprint(tb)
-	s := worldState{agents: agents, obstacles: obstacles, tick: r.plugin.timeStep.Get().Tick}
+	agents, obstacles, links := r.fingerprint(tb)
+	s := worldState{agents: agents, obstacles: obstacles, links: links, tick: r.plugin.timeStep.Get().Tick}
 	for t := range r.plugin.types {
 		s.meshes = append(s.meshes, r.plugin.types[t].mesh.Snapshot())
 	}
@@ -160,10 +160,9 @@ func FuzzLoad(f *testing.F) {
 }
 
 // TestDynamicGeometryIsRefused: a crowd on a dynamic navmesh, or a world
-// holding collider entities or runtime links, cannot be saved,
-// snapshotted, loaded into or restored: each call fails with
-// ErrDynamicGeometryNotSaved (ErrLinksNotSaved), writes nothing and leaves
-// the world as it was, instead of losing the colliders or links.
+// holding collider entities, cannot be saved, snapshotted, loaded into or
+// restored: each call fails with ErrDynamicGeometryNotSaved, writes
+// nothing and leaves the world as it was, instead of losing the colliders.
 func TestDynamicGeometryIsRefused(t *testing.T) {
 	_, file := savedCrowd(t)
 	spawnOne := func(tb testing.TB, p *Plugin, world *ecs.World) ecs.Entity {
@@ -181,19 +180,6 @@ func TestDynamicGeometryIsRefused(t *testing.T) {
 		want  error
 		setup func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity)
 	}{
-		{"runtime link", ErrLinksNotSaved, func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
-			r, _ := savedCrowd(tb)
-			from, err := r.plugin.State(r.world, r.agents[0])
-			require.NoError(tb, err)
-			to, err := r.plugin.State(r.world, r.agents[1])
-			require.NoError(tb, err)
-			_, err = r.plugin.SpawnLink(r.world, components.Link{
-				Start: from.Position, End: to.Position, Radius: 0.5, Bidirectional: true,
-			})
-			require.NoError(tb, err)
-			require.NoError(tb, r.plugin.Step(r.world, 1.0/60))
-			return r.plugin, r.world, r.agents[0]
-		}},
 		{"dynamic mesh, no colliders", ErrDynamicGeometryNotSaved, func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
 			p, err := New(Config{DynamicMesh: newDungeonDynamic(tb), MaxAgents: 8})
 			require.NoError(tb, err)
