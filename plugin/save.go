@@ -332,7 +332,7 @@ func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	if err := p.checkSavable(world, what); err != nil {
 		return nil, err
 	}
-	file, err := io.ReadAll(r)
+	file, err := readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("plugin: load: %w", err)
 	}
@@ -345,6 +345,29 @@ func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	}
 	p.restore(world, s)
 	return &s.remap, nil
+}
+
+// readAll reads r to its end, in one allocation when r tells its length
+// (bytes.Reader, bytes.Buffer, strings.Reader).
+func readAll(r io.Reader) ([]byte, error) {
+	sized, ok := r.(interface{ Len() int })
+	if !ok {
+		return io.ReadAll(r)
+	}
+	file := make([]byte, 0, sized.Len()+1) // +1: the read that sees the end
+	for {
+		n, err := r.Read(file[len(file):cap(file)])
+		file = file[:len(file)+n]
+		if err == io.EOF {
+			return file, nil
+		}
+		if err != nil {
+			return file, err
+		}
+		if len(file) == cap(file) {
+			file = append(file, 0)[:len(file)]
+		}
+	}
 }
 
 // decodeSnapshot reads the save file file into s, checking everything
