@@ -145,7 +145,8 @@ func TestLoadRefusesOtherFilesAndCrowds(t *testing.T) {
 // FuzzLoad feeds save files with arbitrary changes (their checksum made
 // right, so that the decoder sees them) to Load: it must not panic, and a
 // state it accepts must run. The seed is a small crowd on the gap level
-// (an off-mesh connection) with a jump and a search under way.
+// (an off-mesh connection) with a jump and a search under way, and the
+// same with a runtime link, an agent held on it and one queued.
 func FuzzLoad(f *testing.F) {
 	p, err := New(Config{Mesh: gapLevel(f), MaxAgents: 8})
 	require.NoError(f, err)
@@ -160,6 +161,36 @@ func FuzzLoad(f *testing.F) {
 		require.NoError(f, p.Step(&world, 1.0/60))
 	}
 	var file bytes.Buffer
+	require.NoError(f, p.Save(&world, &file))
+	f.Add(file.Bytes())
+
+	// A second seed with a runtime link: a manual one, one agent at a
+	// time, cheap enough to be taken; one agent held on it, one queued.
+	_, err = p.SpawnLink(&world, components.Link{
+		Start: geom.Vec3{9, 0, 8}, End: geom.Vec3{15, 0, 8}, Radius: 0.6, Bidirectional: true, Cost: 0.1,
+		Traversal: components.LinkManual, Capacity: 1,
+	})
+	require.NoError(f, err)
+	for _, z := range []float32{7, 8, 9} {
+		e, err := p.Spawn(&world, geom.Vec3{6, 0, z}, components.DefaultAgentParams())
+		require.NoError(f, err)
+		require.NoError(f, p.RequestMoveTarget(&world, e, geom.Vec3{20, 0, 8}))
+	}
+	var held, queued int
+	for tick := 0; tick < 600 && (held == 0 || queued == 0); tick++ {
+		require.NoError(f, p.Step(&world, 1.0/60))
+		held, queued = 0, 0
+		for _, ride := range p.linkAPI.traffic.Get().Rides {
+			switch ride.Phase {
+			case components.LinkHeld:
+				held++
+			case components.LinkQueued:
+				queued++
+			}
+		}
+	}
+	require.Equal(f, [2]int{1, 1}, [2]int{held, queued}, "the seed has an agent held on the link and one queued")
+	file.Reset()
 	require.NoError(f, p.Save(&world, &file))
 	f.Add(file.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
