@@ -337,3 +337,59 @@ func TestUnlinkedSpansWarn(t *testing.T) {
 	assert.Equal(t, "spans up to 4095 spans up their column could not be linked to their neighbours (links reach 4094 spans up): "+
 		"the surface above is cut off; raise CellHeight, or turn on Filters.WalkableLowHeightSpans, to stack fewer spans", unlinkedWarning(4095))
 }
+
+// TestLayerRegionOverflowNamesTheCause: a tile cache tile with more than
+// 255 monotone regions fails with ErrLayerRegionOverflow and says why and
+// what helps. Stacked floors (300 over one cell) need a navmesh bake;
+// 256 platforms side by side bake in smaller tiles. (Before, both said
+// only "region id overflow: more than 255 monotone regions".)
+func TestLayerRegionOverflowNamesTheCause(t *testing.T) {
+	platforms := &Geometry{}
+	quad := func(x0, z0, x1, z1, y float32) {
+		base := int32(len(platforms.Vertices))
+		platforms.Vertices = append(platforms.Vertices, [3]float32{x0, y, z0}, [3]float32{x0, y, z1}, [3]float32{x1, y, z1}, [3]float32{x1, y, z0})
+		platforms.Triangles = append(platforms.Triangles, [3]int32{base, base + 1, base + 2}, [3]int32{base, base + 2, base + 3})
+	}
+	// A checkerboard of 24 × 24 squares of 2 × 2 cells, 2 m steps apart:
+	// 576 regions in a tile of 48 cells.
+	for i := range 576 {
+		x, z := float32(i%24)*0.6, float32(i/24)*0.6
+		quad(x+0.01, z+0.01, x+0.59, z+0.59, float32(2*((i%24+i/24)%2)))
+	}
+	flat := tileCacheSettings()
+	flat.AgentRadius = 0
+	flat.Filters.LedgeSpans = false // the platforms are all ledge
+	for _, tc := range []struct {
+		name     string
+		g        *Geometry
+		settings Settings
+		want     []string
+	}{
+		{"stacked", stackedFloors(5, 3, 300), tileCacheSettings(), []string{
+			"region id overflow: more than 255 monotone regions",
+			"stacks up to 300 walkable floors over one cell",
+			"cannot hold so many stacked floors at any tile size: bake a navmesh instead (solo or tiled: navtool bake without -tilecache)",
+		}},
+		{"side by side", platforms, flat, []string{
+			"region id overflow: more than 255 monotone regions",
+			"this tile of 48×48 cells stacks up to 1 walkable floors",
+			"smaller tiles (Settings.TileSize, navtool -tile-size) share the regions among more tiles",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := TileCache(context.Background(), tc.g, tc.settings, TileCacheOptions{})
+			require.ErrorIs(t, err, ErrLayerRegionOverflow)
+			for _, want := range tc.want {
+				assert.Contains(t, err.Error(), want)
+			}
+		})
+	}
+	// The advice holds: the platforms bake in tiles of 24 cells, the
+	// stacked floors as a navmesh.
+	flat.TileSize = 24
+	result, err := TileCache(context.Background(), platforms, flat, TileCacheOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, result.Stats.TilesWithLayers)
+	_, err = Solo(context.Background(), stackedFloors(5, 3, 300), DefaultSettings())
+	require.NoError(t, err)
+}
