@@ -393,3 +393,25 @@ func TestLayerRegionOverflowNamesTheCause(t *testing.T) {
 	_, err = Solo(context.Background(), stackedFloors(5, 3, 300), DefaultSettings())
 	require.NoError(t, err)
 }
+
+// TestEstimateWorkLeavesOutRepeatedTriangles: EstimateWork counts what a
+// bake rasterizes, so one triangle repeated 10,000 times is estimated as
+// the triangle once, solo, tiled and as a tile cache bake would do it.
+// (Before, the solo and tiled estimates counted every copy.)
+func TestEstimateWorkLeavesOutRepeatedTriangles(t *testing.T) {
+	once := &Geometry{Vertices: []mgl32.Vec3{{0, 0, 0}, {0, 0, 10}, {10, 0, 10}}, Triangles: [][3]int32{{0, 1, 2}}}
+	repeated := &Geometry{Vertices: once.Vertices}
+	for range 10_000 {
+		repeated.Triangles = append(repeated.Triangles, once.Triangles[0])
+	}
+	for _, tileSize := range []int{0, 16} {
+		settings := DefaultSettings()
+		settings.TileSize = tileSize
+		want, err := EstimateWork(once, settings)
+		require.NoError(t, err)
+		require.Positive(t, want.Footprint)
+		got, err := EstimateWork(repeated, settings)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "tile size %d", tileSize)
+	}
+}

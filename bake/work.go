@@ -213,12 +213,15 @@ func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 
 // EstimateWork returns the work of baking g with settings: a solo bake
 // when settings.TileSize is 0, else a tiled bake of every tile with
-// geometry (as Tiled bakes them). It validates both first.
+// geometry (as Tiled bakes them). It validates both first, and counts
+// what the bake will rasterize: g without its repeated triangles
+// (Geometry.WithoutRepeatedTriangles), which every bake leaves out first.
 func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 	if settings.TileSize == 0 {
 		if err := g.Validate(); err != nil {
 			return WorkEstimate{}, err
 		}
+		g, _ := g.WithoutRepeatedTriangles()
 		bmin, bmax, err := levelBounds(g, settings.CellSize)
 		if err != nil {
 			return WorkEstimate{}, err
@@ -233,7 +236,7 @@ func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 	if err != nil {
 		return WorkEstimate{}, err
 	}
-	b.boxes = triangleBoxes(g)
+	b.boxes = triangleBoxes(b.geometry) // without the repeated triangles
 	tiles, err := b.tilesWithGeometry(b.GridRange(), math.MaxInt)
 	if err != nil {
 		return WorkEstimate{}, err
