@@ -135,7 +135,7 @@ func TestWorkLimit(t *testing.T) {
 		estimate string
 	}{
 		{0.001, "at least "},
-		{0.01, "at least 2.15 billion work units"},
+		{0.01, "at least 1.08 billion work units"},
 	} {
 		settings := DefaultSettings()
 		settings.CellSize, settings.TileSize = tc.cellSize, 64
@@ -143,7 +143,7 @@ func TestWorkLimit(t *testing.T) {
 		allocated := allocatedBy(func() { _, err = Tiled(context.Background(), g, settings, TiledOptions{}) })
 		require.ErrorIs(t, err, ErrWorkLimit, "cell size %v", tc.cellSize)
 		assert.Contains(t, err.Error(), tc.estimate)
-		assert.Contains(t, err.Error(), "over the limit of 2.15 billion (Settings.MaxWork")
+		assert.Contains(t, err.Error(), "over the limit of 1.07 billion (Settings.MaxWork")
 		assert.Less(t, allocated, uint64(256<<20), "refused before baking")
 		_, err = TileCache(context.Background(), g, settings, TileCacheOptions{})
 		assert.ErrorIs(t, err, ErrWorkLimit)

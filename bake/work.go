@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -13,13 +14,16 @@ import (
 var ErrWorkLimit = errors.New("bake: estimated work over the limit")
 
 // DefaultMaxWork is the work limit of a bake whose Settings.MaxWork is 0:
-// 2^31 work units (2.1 billion). RecastDemo's levels need about a million
-// (solo or in 32-cell tiles), the 1 km level of internal/bigworld 121
-// million in its 64-cell tiles and 655 million baked solo, so a level of
-// about 4 km × 4 km at 0.3 m cells passes; dungeon.obj tiled at a cell
-// size of 0.01 with 64-cell tiles (a bake of about a minute) needs 3.5
-// billion, at 0.001 (hours) 32 trillion.
-const DefaultMaxWork = 1 << 31
+// 2^30 work units (1.07 billion), about two minutes of one core at the
+// 110 ns a unit that big bakes take (WorkEstimate.Time), five at the
+// slowest. RecastDemo's levels need about a million (solo or in 32-cell
+// tiles), the 1 km level of internal/bigworld 121 million in its 64-cell
+// tiles and 655 million baked solo, so a level of about 3 km × 3 km at
+// 0.3 m cells passes tiled; 125 floors of 10 m × 10 m stacked 3 m apart
+// at a cell size of 0.01 in 64-cell tiles need 2.0 billion (221 s of
+// CPU time), dungeon.obj tiled at a cell size of 0.01 with 64-cell tiles
+// 3.5 billion, at 0.001 (hours) 32 trillion.
+const DefaultMaxWork = 1 << 30
 
 // regionPassCells is the grid side per watershed pass over a grid's cells
 // in WorkEstimate.Regions: the watershed floods the distance field level by
@@ -76,6 +80,27 @@ func (w WorkEstimate) String() string {
 	}
 	return fmt.Sprintf("%s%s work units (%d grids of %d cells, %d watershed, %d covered by triangles)",
 		atLeast, formatCount(w.Total()), w.Grids, w.Cells, w.Regions, w.Footprint)
+}
+
+// Bounds of the time of one work unit on one core, from one run of
+// navtool bake over RecastDemo's levels, the 1 km level of
+// internal/bigworld and the stacked floors, repeated triangle and fine
+// cell reproducers of issue 27 (benchmarks/results-2026-12-05-hardening.txt).
+const (
+	minUnitTime = 10 * time.Nanosecond
+	maxUnitTime = 300 * time.Nanosecond
+)
+
+// Time returns how long the bake should take on workers goroutines with a
+// core each (a solo bake uses one): the fastest and the slowest a unit of
+// the estimate took on one core of a 2020s x86-64 machine (about 10 ns
+// to 300 ns, open floors and stacked floors at the top), times the units,
+// shared among the workers, at most one per grid. A loaded machine or a
+// slower core takes longer.
+func (w WorkEstimate) Time(workers int) (fastest, slowest time.Duration) {
+	workers = int(min(max(int64(workers), 1), max(w.Grids, 1)))
+	units := float64(w.Total()) / float64(workers)
+	return time.Duration(units * float64(minUnitTime)), time.Duration(units * float64(maxUnitTime))
 }
 
 // formatCount prints n with a metric suffix, 3 significant digits.

@@ -149,3 +149,40 @@ func TestHostileBakes(t *testing.T) {
 	require.ErrorIs(t, err, bake.ErrWorkLimit)
 	assert.Contains(t, err.Error(), "raise it to bake anyway, or raise CellSize")
 }
+
+// TestBakeReportsWork: navtool bake prints the work estimate and the time
+// it implies before it bakes (the text summary's first line) and puts it
+// in the JSON report: the estimate bake.EstimateWork gives for the bake,
+// the range WorkEstimate.Time gives on the bake's workers.
+func TestBakeReportsWork(t *testing.T) {
+	g, err := bake.LoadOBJ(dungeonOBJ)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		args     []string
+		tileSize int
+		workers  int
+	}{
+		{nil, 0, 1},
+		{[]string{"-tile-size", "32", "-workers", "2"}, 32, 2},
+		{[]string{"-tile-size", "32", "-workers", "3"}, 32, 3},
+	} {
+		settings := defaultBakeSettings()
+		settings.TileSize = tc.tileSize
+		want, err := bake.EstimateWork(g, settings)
+		require.NoError(t, err)
+		fastest, slowest := want.Time(tc.workers)
+		report := runBakeJSON(t, append(tc.args, dungeonOBJ)...)
+		work, ok := report["work"].(map[string]any)
+		require.True(t, ok, "%v: %v", tc.args, report["work"])
+		assert.Equal(t, map[string]any{
+			"units": float64(want.Total()), "grids": float64(want.Grids), "cells": float64(want.Cells),
+			"regions": float64(want.Regions), "footprint": float64(want.Footprint), "workers": float64(tc.workers),
+			"minSeconds": fastest.Seconds(), "maxSeconds": slowest.Seconds(),
+		}, work, "%v", tc.args)
+
+		var text bytes.Buffer
+		require.NoError(t, run(append([]string{"bake"}, append(tc.args, dungeonOBJ)...), &text, &bytes.Buffer{}))
+		first, _, _ := strings.Cut(text.String(), "\n")
+		assert.Equal(t, "work:         "+want.String()+": "+roundDuration(fastest).String()+" to "+roundDuration(slowest).String()+" on "+itoa(tc.workers)+" workers", first)
+	}
+}
