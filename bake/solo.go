@@ -179,6 +179,7 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, err
 	}
 	work := cfg.EstimatedWork(g)
+	work.Triangles = int64(len(g.Triangles) + skipped)
 	if err := settings.checkWork("solo", work); err != nil {
 		return nil, err
 	}

@@ -56,13 +56,19 @@ type WorkEstimate struct {
 	// part of the triangle's xz bounding box inside the grid: what the
 	// rasterizer clips, and a bound on the spans it makes.
 	Footprint int64
+	// Triangles is the level's triangles, repeated ones included: each
+	// is read, hashed and sorted once to leave out the repeats
+	// (Geometry.WithoutRepeatedTriangles) before anything is baked. It is
+	// set by the bakes and EstimateWork, not by Config.EstimatedWork.
+	Triangles int64
 	// cut is set when the count stopped early, past a limit: the total is
 	// then a lower bound.
 	cut bool
 }
 
-// Total returns the estimate in work units: Cells + Regions + Footprint.
-func (w WorkEstimate) Total() int64 { return w.Cells + w.Regions + w.Footprint }
+// Total returns the estimate in work units: Cells + Regions + Footprint +
+// Triangles.
+func (w WorkEstimate) Total() int64 { return w.Cells + w.Regions + w.Footprint + w.Triangles }
 
 // add adds o to w.
 func (w *WorkEstimate) add(o WorkEstimate) {
@@ -70,6 +76,7 @@ func (w *WorkEstimate) add(o WorkEstimate) {
 	w.Cells += o.Cells
 	w.Regions += o.Regions
 	w.Footprint += o.Footprint
+	w.Triangles += o.Triangles
 }
 
 // String prints the total and its parts.
@@ -78,29 +85,35 @@ func (w WorkEstimate) String() string {
 	if w.cut {
 		atLeast = "at least "
 	}
-	return fmt.Sprintf("%s%s work units (%d grids of %d cells, %d watershed, %d covered by triangles)",
-		atLeast, formatCount(w.Total()), w.Grids, w.Cells, w.Regions, w.Footprint)
+	return fmt.Sprintf("%s%s work units (%d grids of %d cells, %d watershed, %d covered by triangles, %d triangles)",
+		atLeast, formatCount(w.Total()), w.Grids, w.Cells, w.Regions, w.Footprint, w.Triangles)
 }
 
-// Bounds of the time of one work unit on one core, from one run of
-// navtool bake over RecastDemo's levels, the 1 km level of
-// internal/bigworld and the stacked floors, repeated triangle and fine
-// cell reproducers of issue 27 (benchmarks/results-2026-12-05-hardening.txt).
+// The time of one work unit on one core: typical for RecastDemo's levels,
+// the 1 km level of internal/bigworld and big bakes, and the slowest seen,
+// stacked floors (see WorkEstimate.Time).
 const (
-	minUnitTime = 10 * time.Nanosecond
-	maxUnitTime = 300 * time.Nanosecond
+	typicalUnitTime = 100 * time.Nanosecond
+	slowestUnitTime = 1000 * time.Nanosecond
 )
 
 // Time returns how long the bake should take on workers goroutines with a
-// core each (a solo bake uses one): the fastest and the slowest a unit of
-// the estimate took on one core of a 2020s x86-64 machine (about 10 ns
-// to 300 ns, open floors and stacked floors at the top), times the units,
-// shared among the workers, at most one per grid. A loaded machine or a
-// slower core takes longer.
-func (w WorkEstimate) Time(workers int) (fastest, slowest time.Duration) {
+// core each (a solo bake uses one; a tiled bake at most one a grid): the
+// units shared among the workers, times 100 ns a unit (typical) and times
+// 1 µs (the slowest). One run of navtool bake on a 2-core x86-64 machine
+// at a load average of 20 to 28 (benchmarks/results-2026-12-05-hardening.txt)
+// took, in CPU time of the whole process (reading the OBJ included) per
+// unit: 87 to 225 ns for RecastDemo's three levels solo, tiled and as a tile
+// cache; ... ns for the 1 km level of internal/bigworld; 137 to 560 ns
+// for 125 to 2000 floors stacked over one 10 m square, the slowest kind of
+// level (each floor adds spans to every column, and the estimate counts
+// the columns); and 125 floors at a cell size of 0.01 in 64-cell tiles,
+// 2.0 billion units, 221 s (110 ns). A busier machine or a slower core
+// takes longer.
+func (w WorkEstimate) Time(workers int) (typical, slowest time.Duration) {
 	workers = int(min(max(int64(workers), 1), max(w.Grids, 1)))
 	units := float64(w.Total()) / float64(workers)
-	return time.Duration(units * float64(minUnitTime)), time.Duration(units * float64(maxUnitTime))
+	return time.Duration(units * float64(typicalUnitTime)), time.Duration(units * float64(slowestUnitTime))
 }
 
 // formatCount prints n with a metric suffix, 3 significant digits.
@@ -196,6 +209,7 @@ func (s *Settings) checkWork(what string, estimate WorkEstimate) error {
 func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 	w := b.tileConfig.gridWork()
 	w.Grids, w.Cells, w.Regions = int64(len(tiles))*w.Grids, int64(len(tiles))*w.Cells, int64(len(tiles))*w.Regions
+	w.Triangles = int64(len(b.geometry.Triangles) + b.skippedTriangles)
 	if len(tiles) == 0 {
 		return w
 	}
@@ -246,8 +260,8 @@ func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 		if err := g.Validate(); err != nil {
 			return WorkEstimate{}, err
 		}
-		g, _ := g.WithoutRepeatedTriangles()
-		bmin, bmax, err := levelBounds(g, settings.CellSize)
+		unique, _ := g.WithoutRepeatedTriangles()
+		bmin, bmax, err := levelBounds(unique, settings.CellSize)
 		if err != nil {
 			return WorkEstimate{}, err
 		}
@@ -255,7 +269,9 @@ func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 		if err != nil {
 			return WorkEstimate{}, err
 		}
-		return cfg.EstimatedWork(g), nil
+		w := cfg.EstimatedWork(unique)
+		w.Triangles = int64(len(g.Triangles))
+		return w, nil
 	}
 	b, err := newTileBaker(g, settings, TiledOptions{})
 	if err != nil {

@@ -151,7 +151,7 @@ func TestHostileBakes(t *testing.T) {
 }
 
 // TestBakeReportsWork: navtool bake prints the work estimate and the time
-// it implies before it bakes (the text summary's first line) and puts it
+// it implies (typical and slowest) before it bakes (the text summary's first line) and puts it
 // in the JSON report: the estimate bake.EstimateWork gives for the bake,
 // the range WorkEstimate.Time gives on the bake's workers.
 func TestBakeReportsWork(t *testing.T) {
@@ -170,19 +170,19 @@ func TestBakeReportsWork(t *testing.T) {
 		settings.TileSize = tc.tileSize
 		want, err := bake.EstimateWork(g, settings)
 		require.NoError(t, err)
-		fastest, slowest := want.Time(tc.workers)
+		typical, slowest := want.Time(tc.workers)
 		report := runBakeJSON(t, append(tc.args, dungeonOBJ)...)
 		work, ok := report["work"].(map[string]any)
 		require.True(t, ok, "%v: %v", tc.args, report["work"])
 		assert.Equal(t, map[string]any{
 			"units": float64(want.Total()), "grids": float64(want.Grids), "cells": float64(want.Cells),
-			"regions": float64(want.Regions), "footprint": float64(want.Footprint), "workers": float64(tc.workers),
-			"minSeconds": fastest.Seconds(), "maxSeconds": slowest.Seconds(),
+			"regions": float64(want.Regions), "footprint": float64(want.Footprint), "triangles": float64(want.Triangles), "workers": float64(tc.workers),
+			"seconds": typical.Seconds(), "maxSeconds": slowest.Seconds(),
 		}, work, "%v", tc.args)
 
 		var text bytes.Buffer
 		require.NoError(t, run(append([]string{"bake"}, append(tc.args, dungeonOBJ)...), &text, &bytes.Buffer{}))
 		first, _, _ := strings.Cut(text.String(), "\n")
-		assert.Equal(t, "work:         "+want.String()+": "+roundDuration(fastest).String()+" to "+roundDuration(slowest).String()+" on "+itoa(tc.workers)+" workers", first)
+		assert.Equal(t, "work:         "+want.String()+": about "+roundDuration(typical).String()+", at most "+roundDuration(slowest).String()+" on "+itoa(tc.workers)+" workers", first)
 	}
 }

@@ -78,18 +78,19 @@ type layerReport struct {
 // workReport is a bake's work estimate (bake.WorkEstimate) and the time it
 // implies on the bake's workers.
 type workReport struct {
-	// Units is the estimate's total, Grids, Cells, Regions and
-	// Footprint its parts.
+	// Units is the estimate's total, Grids, Cells, Regions, Footprint
+	// and Triangles its parts.
 	Units     int64 `json:"units"`
 	Grids     int64 `json:"grids"`
 	Cells     int64 `json:"cells"`
 	Regions   int64 `json:"regions"`
 	Footprint int64 `json:"footprint"`
-	// Workers is the goroutines the time is shared among; MinSeconds and
-	// MaxSeconds bound the bake's wall time on that many free cores
-	// (bake.WorkEstimate.Time).
+	Triangles int64 `json:"triangles"`
+	// Workers is the goroutines the time is shared among; Seconds is the
+	// bake's typical wall time on that many free cores, MaxSeconds the
+	// slowest (bake.WorkEstimate.Time).
 	Workers    int     `json:"workers"`
-	MinSeconds float64 `json:"minSeconds"`
+	Seconds    float64 `json:"seconds"`
 	MaxSeconds float64 `json:"maxSeconds"`
 	// text is the estimate as the text summary prints it.
 	text string
@@ -98,11 +99,11 @@ type workReport struct {
 // newWorkReport reports work shared among workers goroutines.
 func newWorkReport(work bake.WorkEstimate, workers int) *workReport {
 	workers = int(min(max(int64(workers), 1), max(work.Grids, 1)))
-	fastest, slowest := work.Time(workers)
+	typical, slowest := work.Time(workers)
 	return &workReport{
-		Units: work.Total(), Grids: work.Grids, Cells: work.Cells, Regions: work.Regions, Footprint: work.Footprint,
-		Workers: workers, MinSeconds: fastest.Seconds(), MaxSeconds: slowest.Seconds(),
-		text: fmt.Sprintf("%v: %s to %s on %d workers", work, roundDuration(fastest), roundDuration(slowest), workers),
+		Units: work.Total(), Grids: work.Grids, Cells: work.Cells, Regions: work.Regions, Footprint: work.Footprint, Triangles: work.Triangles,
+		Workers: workers, Seconds: typical.Seconds(), MaxSeconds: slowest.Seconds(),
+		text: fmt.Sprintf("%v: about %s, at most %s on %d workers", work, roundDuration(typical), roundDuration(slowest), workers),
 	}
 }
 
