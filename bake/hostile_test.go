@@ -419,3 +419,28 @@ func TestEstimateWorkLeavesOutRepeatedTriangles(t *testing.T) {
 		assert.Equal(t, want, got, "tile size %d", tileSize)
 	}
 }
+
+// TestSoloTooManyVerticesSaysTile: a level whose solo bake needs more than
+// 65535 vertices (the 1 km level of internal/bigworld needs 79493) fails
+// with ErrTooManyVertices and says to bake it tiled, which bakes.
+// (Before, it said only "too many vertices", after the whole bake.)
+func TestSoloTooManyVerticesSaysTile(t *testing.T) {
+	// 128 × 128 platforms of 9 × 9 cells a cell apart: 4 vertices each.
+	g := &Geometry{}
+	for i := range 128 * 128 {
+		x, z := float32(i%128)*3, float32(i/128)*3
+		base := int32(len(g.Vertices))
+		g.Vertices = append(g.Vertices, mgl32.Vec3{x, 0, z}, mgl32.Vec3{x, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z})
+		g.Triangles = append(g.Triangles, [3]int32{base, base + 1, base + 2}, [3]int32{base, base + 2, base + 3})
+	}
+	settings := DefaultSettings()
+	settings.AgentRadius = 0
+	settings.Filters.LedgeSpans = false
+	_, err := Solo(context.Background(), g, settings)
+	require.ErrorIs(t, err, ErrTooManyVertices)
+	assert.Contains(t, err.Error(), "a solo bake is one tile, with at most 65535 vertices and polygons; bake the level tiled (Settings.TileSize, navtool -tile-size)")
+	settings.TileSize = 64
+	result, err := Tiled(context.Background(), g, settings, TiledOptions{})
+	require.NoError(t, err)
+	assert.Positive(t, result.Stats.Counts.Polys)
+}

@@ -204,6 +204,9 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, err
 	}
 	mesh, detail, err := b.buildMeshes(bc, chf, cset, cfg, &result.Fingerprints)
+	if errors.Is(err, ErrTooManyVertices) || errors.Is(err, ErrTooManyPolygons) {
+		return nil, fmt.Errorf("%w: a solo bake is one tile, with at most 65535 vertices and polygons; bake the level tiled (Settings.TileSize, navtool -tile-size)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
