@@ -177,7 +177,7 @@ func TestWorkLimit(t *testing.T) {
 	settings.TileSize, settings.MaxWork = 0, 1000
 	_, err = Solo(context.Background(), g, settings)
 	require.ErrorIs(t, err, ErrWorkLimit)
-	assert.Contains(t, err.Error(), "solo needs about 801 thousand work units")
+	assert.Contains(t, err.Error(), "solo needs about 832 thousand work units")
 }
 
 // TestEstimatedWorkMatchesABruteCount checks Config.EstimatedWork and the
