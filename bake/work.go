@@ -15,8 +15,8 @@ var ErrWorkLimit = errors.New("bake: estimated work over the limit")
 
 // DefaultMaxWork is the work limit of a bake whose Settings.MaxWork is 0:
 // 2^30 work units (1.07 billion), about two minutes of one core at the
-// 110 ns a unit that big bakes take (WorkEstimate.Time), five at the
-// slowest. RecastDemo's levels need about a million (solo or in 32-cell
+// typical 100 ns a unit (WorkEstimate.Time; only stacked floors come near
+// the slowest, 2 µs). RecastDemo's levels need about a million (solo or in 32-cell
 // tiles), the 1 km level of internal/bigworld 121 million in its 64-cell
 // tiles and 655 million baked solo, so a level of about 3 km × 3 km at
 // 0.3 m cells passes tiled; 125 floors of 10 m × 10 m stacked 3 m apart
@@ -102,22 +102,24 @@ func (w WorkEstimate) String() string {
 // stacked floors (see WorkEstimate.Time).
 const (
 	typicalUnitTime = 100 * time.Nanosecond
-	slowestUnitTime = 1000 * time.Nanosecond
+	slowestUnitTime = 2000 * time.Nanosecond
 )
 
 // Time returns how long the bake should take on workers goroutines with a
 // core each (a solo bake uses one; a tiled bake at most one a grid): the
 // units shared among the workers, times 100 ns a unit (typical) and times
-// 1 µs (the slowest). One run of navtool bake on a 2-core x86-64 machine
-// at a load average of 20 to 28 (benchmarks/results-2026-12-05-hardening.txt)
+// 2 µs (the slowest). One run of navtool bake on a 2-core x86-64 machine
+// at a load average of about 24 (benchmarks/results-2026-12-05-hardening.txt)
 // took, in CPU time of the whole process (reading the OBJ included) per
-// unit: 87 to 225 ns for RecastDemo's three levels solo, tiled and as a tile
-// cache; ... ns for the 1 km level of internal/bigworld; 137 to 560 ns
-// for 125 to 2000 floors stacked over one 10 m square, the slowest kind of
+// unit: 65 to 226 ns for RecastDemo's three levels solo, tiled and as a
+// tile cache; 73 ns for the 1 km level of internal/bigworld in 64-cell
+// tiles; 27 to 78 ns for open squares of 150 to 600 m; 170 to 950 ns for
+// 125 to 2000 floors stacked over one 10 m square, the slowest kind of
 // level (each floor adds spans to every column, and the estimate counts
-// the columns); and 125 floors at a cell size of 0.01 in 64-cell tiles,
-// 2.0 billion units, 221 s (110 ns). A busier machine or a slower core
-// takes longer.
+// the columns once); about 200 ns for a triangle repeated a million
+// times. 125 such floors at a cell size of 0.01 in 64-cell tiles took
+// 221 s of CPU time for 2.0 billion units (110 ns) at a load of about 1.
+// A busier machine or a slower core takes longer.
 func (w WorkEstimate) Time(workers int) (typical, slowest time.Duration) {
 	workers = int(min(max(int64(workers), 1), max(w.Grids, 1)))
 	units := float64(w.Total()) / float64(workers)

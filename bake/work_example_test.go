@@ -31,6 +31,6 @@ func ExampleEstimateWork() {
 	fmt.Println("64-cell tiles at 0.01 refused:", errors.Is(err, bake.ErrWorkLimit))
 	// Output:
 	// 32-cell tiles at 0.3: about 939 thousand work units (74 grids of 130536 cells, 85618 watershed, 682532 covered by triangles, 10133 triangles)
-	// on 2 cores: about 47ms at most 470ms
+	// on 2 cores: about 47ms at most 939ms
 	// 64-cell tiles at 0.01 refused: true
 }
