@@ -112,11 +112,11 @@ const (
 // at a load average of about 24 (benchmarks/results-2026-12-05-hardening.txt)
 // took, in CPU time of the whole process (reading the OBJ included) per
 // unit: 65 to 226 ns for RecastDemo's three levels solo, tiled and as a
-// tile cache; 73 ns for the 1 km level of internal/bigworld in 64-cell
-// tiles; 27 to 78 ns for open squares of 150 to 600 m; 170 to 950 ns for
-// 125 to 2000 floors stacked over one 10 m square, the slowest kind of
+// tile cache; 86 ns for the 1 km level of internal/bigworld in 64-cell
+// tiles; 34 to 100 ns for open squares of 150 to 600 m; 188 to 946 ns
+// for 125 to 2000 floors stacked over one 10 m square, the slowest kind of
 // level (each floor adds spans to every column, and the estimate counts
-// the columns once); about 200 ns for a triangle repeated a million
+// the columns once); 210 to 244 ns for a triangle repeated a million
 // times. 125 such floors at a cell size of 0.01 in 64-cell tiles took
 // 221 s of CPU time for 2.0 billion units (110 ns) at a load of about 1.
 // A busier machine or a slower core takes longer.
