@@ -353,7 +353,7 @@ func TestLayerRegionOverflowNamesTheCause(t *testing.T) {
 	// A checkerboard of 24 × 24 squares of 2 × 2 cells, 2 m steps apart:
 	// 576 regions in a tile of 48 cells.
 	for i := range 576 {
-		x, z := float32(i%24)*0.6, float32(i/24)*0.6
+		x, z := float32(float32(i%24)*0.6), float32(float32(i/24)*0.6)
 		quad(x+0.01, z+0.01, x+0.59, z+0.59, float32(2*((i%24+i/24)%2)))
 	}
 	flat := tileCacheSettings()
@@ -428,7 +428,7 @@ func TestSoloTooManyVerticesSaysTile(t *testing.T) {
 	// 128 × 128 platforms of 9 × 9 cells a cell apart: 4 vertices each.
 	g := &Geometry{}
 	for i := range 128 * 128 {
-		x, z := float32(i%128)*3, float32(i/128)*3
+		x, z := float32(float32(i%128)*3), float32(float32(i/128)*3)
 		base := int32(len(g.Vertices))
 		g.Vertices = append(g.Vertices, mgl32.Vec3{x, 0, z}, mgl32.Vec3{x, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z})
 		g.Triangles = append(g.Triangles, [3]int32{base, base + 1, base + 2}, [3]int32{base, base + 2, base + 3})
