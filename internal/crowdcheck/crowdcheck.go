@@ -90,6 +90,10 @@ type Result struct {
 	// in reach that have not arrived; NearNotArrivedStill those of them
 	// that also moved less than HoverMove over the last HoverWindow.
 	NearNotArrived, NearNotArrivedStill int
+	// NearAgents lists the agents NearNotArrived counts, for a caller that
+	// runs the crowd on to see whether they arrive (most of them are still
+	// braking into their target at the last tick).
+	NearAgents []ecs.Entity
 }
 
 // Checker measures a run of agents of one plugin.
@@ -357,6 +361,7 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 		still := hoverPast != nil && geom.Dist2D(info.Position, hoverPast[i]) < HoverMove
 		if inReach && dist <= ReachedDistance {
 			r.NearNotArrived++
+			r.NearAgents = append(r.NearAgents, c.agents[i])
 			if still {
 				r.NearNotArrivedStill++
 			}

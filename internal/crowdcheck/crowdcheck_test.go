@@ -149,4 +149,5 @@ func TestHoveringAndArrived(t *testing.T) {
 	assert.Equal(t, 1, r.Arrived)
 	assert.Equal(t, 1, r.NearNotArrived)
 	assert.Equal(t, 1, r.NearNotArrivedStill)
+	assert.Equal(t, agents[:1], r.NearAgents, "the frozen agent 0.8 m short")
 }
