@@ -348,7 +348,9 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 			r.WaitingForPath++
 		}
 		complete := info.Target == components.TargetValid && !info.Partial
-		if past != nil && complete && dist > ReachedDistance &&
+		// An agent that arrived short of its target (MoveTarget.ArrivedNear:
+		// its place was taken) stands there by rule: not stuck.
+		if past != nil && complete && !info.Arrived && dist > ReachedDistance &&
 			geom.Dist2D(info.Position, past[i]) < StuckMove {
 			r.Stuck++
 		}
