@@ -182,10 +182,11 @@ type Settings struct {
 	// [Units: world units]
 	ArrivalDistance float32
 	// ArrivalStallTime lets an agent that cannot get to its target arrive
-	// where it stands: one walking straight at its target (the target is
-	// its next corner) that has come no nearer (by a centimetre) for this
-	// long arrives (EventTargetReached, MoveTarget.ArrivedNear) when it is
-	// within ArrivalTolerance of its stopping point, or when it presses
+	// where it stands: one whose target is among its corners (the last)
+	// that has come no nearer (by a centimetre, measured along the
+	// corners) for this long arrives (EventTargetReached,
+	// MoveTarget.ArrivedNear) when it is within ArrivalTolerance of its
+	// stopping point along the corners, or when it presses
 	// against an idle agent (arrived, stopped or without a target) that
 	// stands nearer the target, within its CollisionQueryRange of it: the
 	// target is occupied and it stands at the nearest free point. 0 turns

@@ -304,9 +304,14 @@ type crowdReport struct {
 	// 0.5 m in the last 5 s (crowdcheck.Result.Hovering).
 	Hovering int `json:"hovering"`
 	// NearNotArrived counts the agents within 1 m of a target in reach at
-	// the end without EventTargetReached for it; NearNotArrivedStill those
-	// of them that moved less than 0.5 m in the last 5 s.
+	// the end without EventTargetReached for it that still have none after
+	// the run goes on for 2 s with no new targets (nearGrace: agents
+	// braking into their target at the last tick arrive then;
+	// NearArrivedAfterEnd counts those). NearNotArrivedStill counts the
+	// agents within 1 m at the end, not arrived, that moved less than
+	// 0.5 m in the last 5 s.
 	NearNotArrived      int `json:"nearNotArrived"`
+	NearArrivedAfterEnd int `json:"nearArrivedAfterEnd"`
 	NearNotArrivedStill int `json:"nearNotArrivedStill"`
 	// Arrivals counts every EventTargetReached of the run, ArrivalsPerMinute
 	// per simulated minute.
@@ -565,7 +570,11 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.PartialPaths = r.PartialPaths
 	report.WaitingForPath = r.WaitingForPath
 	report.Arrived, report.Hovering = r.Arrived, r.Hovering
-	report.NearNotArrived, report.NearNotArrivedStill = r.NearNotArrived, r.NearNotArrivedStill
+	report.NearNotArrivedStill = r.NearNotArrivedStill
+	if report.NearArrivedAfterEnd, err = arrivingAfterEnd(p, &world, r.NearAgents, opts.dt); err != nil {
+		return nil, err
+	}
+	report.NearNotArrived = r.NearNotArrived - report.NearArrivedAfterEnd
 	report.Arrivals, report.ArrivalsPerMinute = arrivals.arrivals, arrivals.perMinute(opts.ticks, opts.dt)
 	return report, nil
 }
@@ -634,12 +643,12 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n"+
-		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d of them still)\n",
+		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d more arrived within 2 s after the end; %d still)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
 		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick,
-		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearNotArrivedStill)
+		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearArrivedAfterEnd, r.NearNotArrivedStill)
 	if err != nil {
 		return err
 	}

@@ -308,6 +308,7 @@ func (c *crowdChecker) Finish(targets []geom.Vec3) crowdcheck.Result {
 		sum.Hovering += r.Hovering
 		sum.NearNotArrived += r.NearNotArrived
 		sum.NearNotArrivedStill += r.NearNotArrivedStill
+		sum.NearAgents = append(sum.NearAgents, r.NearAgents...)
 	}
 	if weights > 0 {
 		sum.VelocityChangePerTick /= float64(weights)
