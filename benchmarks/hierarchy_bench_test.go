@@ -386,7 +386,7 @@ func newHierarchyCrowdRun(mesh *navmesh.Mesh, trips []crowdTrip, budget int, hie
 		Mesh:                mesh,
 		MaxAgents:           len(trips),
 		PathQueueIterations: budget,
-		HierarchicalPaths:   hierarchical,
+		HierarchicalPaths:   hierarchyFor(hierarchical),
 	})
 	if err != nil {
 		return nil, err
@@ -447,4 +447,12 @@ func (r *hierarchyCrowdRun) planned() (share, meanTick float64) {
 		}
 	}
 	return float64(done) / float64(len(r.plannedAt)), float64(sum) / float64(len(r.plannedAt))
+}
+
+// hierarchyFor returns plugin.On or plugin.Off.
+func hierarchyFor(on bool) plugin.Switch {
+	if on {
+		return plugin.On
+	}
+	return plugin.Off
 }

@@ -376,6 +376,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Arrived = false
 	target.PartialReported = false
 	target.PartialEnd, target.ReplanDelay = 0, 0
+	target.PathWait, target.PathFound = 0, false
 	return nil
 }
 
@@ -462,6 +463,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 		target.Replan = false
 		target.Arrived = false
 		target.PartialReported = false
+		target.PathWait, target.PathFound = 0, false
 	}
 	return nil
 }
@@ -516,6 +518,7 @@ func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.
 		target.State = components.TargetRequesting
 		target.Replan, target.Arrived, target.PartialReported = false, false, false
 		target.PartialEnd, target.ReplanDelay = 0, 0
+		target.PathWait, target.PathFound = 0, false
 	}
 	return nil
 }

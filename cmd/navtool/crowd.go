@@ -46,6 +46,7 @@ type crowdOptions struct {
 	tracePath    string
 	tripsPath    string
 	obstacles    crowdObstacleOptions
+	paths        pathOptions
 	avoidance    crowd.AvoidanceMethod
 	// types are the agent types of -navmesh NAME=FILE, typedAgents the
 	// -agents NAME=N.
@@ -73,11 +74,12 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
 	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
+	opts.paths.addFlags(fs)
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-hierarchical=true|false] [-nodes N] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -122,7 +124,7 @@ func (opts *crowdOptions) checkRun() error {
 	case opts.workers < 1:
 		return fmt.Errorf("-workers %d: want >= 1", opts.workers)
 	}
-	return nil
+	return opts.paths.check()
 }
 
 // crowdTrip is one agent of a run: where it starts and where it goes, and
@@ -248,6 +250,15 @@ type crowdReport struct {
 	SteadyAllocsPerTick float64 `json:"steadyAllocsPerTick"`
 	PartialPaths        int     `json:"partialPaths"`
 	WaitingForPath      int     `json:"waitingForPath"`
+	// PathWaitP99S and PathWaitMaxS are the 99th percentile and the
+	// longest wait of an agent for the first path to its target (complete
+	// or partial), from the move request, over the run; agents still
+	// waiting at the end count with their wait so far [Units: s]
+	PathWaitP99S float64 `json:"pathWaitP99S"`
+	PathWaitMaxS float64 `json:"pathWaitMaxS"`
+	// Hierarchical tells whether the path queue planned with the
+	// hierarchy.
+	Hierarchical bool `json:"hierarchical"`
 	// OutOfReach counts the agents whose target lies in another connected
 	// component of the navmesh than their start: no path leads there.
 	OutOfReach int `json:"outOfReach"`
@@ -373,6 +384,7 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
+	opts.paths.apply(&config, mesh)
 	if len(opts.types) > 0 {
 		config.Mesh, config.TileCache = nil, nil
 		for _, t := range opts.types {
@@ -498,6 +510,8 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.StuckAgents = r.Stuck
 	report.PartialPaths = r.PartialPaths
 	report.WaitingForPath = r.WaitingForPath
+	report.PathWaitP99S, report.PathWaitMaxS = pathWaits(p.Stats(&world))
+	report.Hierarchical = p.Hierarchy() != nil && !opts.reference
 	return report, nil
 }
 
@@ -561,11 +575,13 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		}
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
+		"wait for a first path: p99 %.3f s, longest %.3f s, hierarchical paths %v\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
+		r.PathWaitP99S, r.PathWaitMaxS, r.Hierarchical,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
 		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
