@@ -97,6 +97,9 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		if err := opts.checkTypes(); err != nil {
 			return nil, err
 		}
+		if opts.paths.retarget {
+			return nil, errors.New("-retarget works with one agent type")
+		}
 		return opts, opts.checkRun()
 	}
 	switch {
@@ -108,6 +111,8 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
 	case opts.connected && opts.scenarioPath != "":
 		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
+	case opts.paths.retarget && opts.scenarioPath != "":
+		return nil, errors.New("-retarget picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
 	}
@@ -186,13 +191,10 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 	return trips, nil
 }
 
-// randomCrowdTrips picks n seeded random starts and targets on mesh: start
-// and target of agent i are the (2i)th and (2i+1)th random points. They
-// come from Detour's FindRandomPoint over the whole mesh (the points the
-// C++ comparison runs use), or with connected from the largest connected
-// part only (query.LargestComponentSampler), so that every target is in
-// reach.
-func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
+// randomPoints returns a source of seeded random points on mesh: Detour's
+// FindRandomPoint over the whole mesh, or with connected over its largest
+// connected part only (query.LargestComponentSampler).
+func randomPoints(mesh *navmesh.Mesh, filter *query.Filter, seed uint64, connected bool) (func() (query.RandomPoint, error), error) {
 	q, err := query.New(mesh, 2048)
 	if err != nil {
 		return nil, err
@@ -206,6 +208,20 @@ func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint
 			return nil, err
 		}
 		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random) }
+	}
+	return point, nil
+}
+
+// randomCrowdTrips picks n seeded random starts and targets on mesh: start
+// and target of agent i are the (2i)th and (2i+1)th random points. They
+// come from Detour's FindRandomPoint over the whole mesh (the points the
+// C++ comparison runs use), or with connected from the largest connected
+// part only (query.LargestComponentSampler), so that every target is in
+// reach.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
+	point, err := randomPoints(mesh, filter, seed, connected)
+	if err != nil {
+		return nil, err
 	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
@@ -259,6 +275,9 @@ type crowdReport struct {
 	// Hierarchical tells whether the path queue planned with the
 	// hierarchy.
 	Hierarchical bool `json:"hierarchical"`
+	// Retargets counts the new targets -retarget gave; the other figures
+	// of the end (reached, stuck, ...) are for the last targets.
+	Retargets int `json:"retargets,omitempty"`
 	// OutOfReach counts the agents whose target lies in another connected
 	// component of the navmesh than their start: no path leads there.
 	OutOfReach int `json:"outOfReach"`
@@ -431,6 +450,17 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if err != nil {
 		return nil, err
 	}
+	targets := make([]geom.Vec3, len(trips))
+	for i, trip := range trips {
+		targets[i] = trip.target
+	}
+	retarget, err := newRetargeter(opts, mesh, &filter, p, &world, agents, targets)
+	if err != nil {
+		return nil, err
+	}
+	if retarget != nil {
+		retarget.obstacleTargets = obstacles.targets
+	}
 	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
 		Avoidance: opts.avoidance.String()}
 	infeasible := 0
@@ -469,6 +499,9 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		if err := obstacles.after(tick); err != nil {
 			return nil, err
 		}
+		if err := retarget.after(); err != nil {
+			return nil, err
+		}
 		if tracer != nil {
 			if err := tracer.record(tick, p, &world, agents); err != nil {
 				return nil, err
@@ -494,9 +527,8 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		return nil, err
 	}
 	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
-	targets := make([]geom.Vec3, len(trips))
-	for i, trip := range trips {
-		targets[i] = trip.target
+	if retarget != nil {
+		report.Retargets = retarget.count
 	}
 	r := checker.Finish(targets)
 	report.PerType = checker.perType(targets)
