@@ -32,7 +32,7 @@ var bigWorld struct {
 
 // bigWorldMesh returns the 1 km level, loaded once per process; callers
 // only read it.
-func bigWorldMesh(b *testing.B) *navmesh.Mesh {
+func bigWorldMesh(b testing.TB) *navmesh.Mesh {
 	b.Helper()
 	bigWorld.once.Do(func() {
 		bigWorld.mesh, bigWorld.err = bigworld.Default().CachedMesh(context.Background(), 0)

@@ -109,8 +109,8 @@ type Config struct {
 	// another) and lets the path queue plan long paths with it
 	// (navcore/hierarchy; Settings.HierarchicalPaths turns it off and on
 	// between ticks). It costs the build (about 75 ms for a 1 km level of
-	// 2809 tiles on 2 workers) and memory of about a quarter of the
-	// navmesh's; it follows tile changes by itself. Auto (the zero value)
+	// 2809 tiles on 2 workers) and memory of about 30 % of the
+	// navmesh's tile data; it follows tile changes by itself. Auto (the zero value)
 	// turns it on for a large level (IsLargeLevel: the 1 km level is one,
 	// the RecastDemo levels are not), where a large level's path queue
 	// sizes come with it: PathQueue 32 slots, PathQueueIterations 8192 and

@@ -48,8 +48,14 @@ func newEdit(base *Snapshot) *edit {
 	}
 }
 
-// publish returns the edited tile set as a new Snapshot.
+// publish returns the edited tile set as a new Snapshot, the links of the
+// tiles it changed compacted (compactLinks).
 func (e *edit) publish() *Snapshot {
+	for _, d := range e.drafts {
+		if d.ownLinks && e.tiles.table.at(d.tile.index) == d.tile {
+			d.compactLinks()
+		}
+	}
 	version := e.base.version + 1
 	return &Snapshot{
 		version:   version,
@@ -120,11 +126,11 @@ func (d *draft) polys() []Poly {
 	return d.tile.Polys
 }
 
-// links returns the draft's links, copied on first use.
+// links returns the draft's links, copied on first use with room for
+// Header.MaxLinkCount of them (see expandLinks).
 func (d *draft) links() []Link {
 	if !d.ownLinks {
-		d.tile.Links = slices.Clone(d.tile.Links)
-		d.ownLinks = true
+		d.expandLinks()
 	}
 	return d.tile.Links
 }

@@ -22,8 +22,10 @@ type Tile struct {
 	// Data.Verts, except in a tile with off-mesh connections whose end points
 	// were snapped onto the mesh while linking: such a version owns a copy.
 	Verts []mgl32.Vec3
-	// Links are this version's links (len == Header.MaxLinkCount); unused
-	// links are chained in an internal free list.
+	// Links are this version's links: only those its polygons use, each
+	// polygon's list (FirstLink, Link.Next) in a run of its own, in polygon
+	// order. The mesh gives an edited version room for
+	// Header.MaxLinkCount links again (the C++ tile's link capacity).
 	Links []Link
 	// DetailMeshes is Data.DetailMeshes.
 	DetailMeshes []PolyDetail
