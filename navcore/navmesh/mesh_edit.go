@@ -26,6 +26,8 @@ type edit struct {
 	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
+	// touched lists the slots set, for the flat array (snapshot_flat.go).
+	touched []uint32
 }
 
 // draftIndexThreshold is the draft count past which an edit indexes them.
@@ -57,7 +59,10 @@ func (e *edit) publish() *Snapshot {
 		}
 	}
 	version := e.base.version + 1
+	flat, flatAll := e.flatTiles()
 	return &Snapshot{
+		flat:      flat,
+		flatAll:   flatAll,
 		version:   version,
 		history:   e.nextHistory(version),
 		params:    e.base.params,
@@ -85,7 +90,7 @@ func (e *edit) draftOf(i uint32) *draft {
 	version.components = new(componentsCell) // labels of its own
 	d := &draft{tile: &version}
 	e.keepDraft(d)
-	e.tiles.set(i, d.tile)
+	e.setTile(i, d.tile)
 	return d
 }
 
@@ -179,7 +184,7 @@ func (e *edit) neighbourTilesAt(x, y int32, side int, all bool, buf []uint32) []
 func (e *edit) addTile(t *Tile) {
 	d := &draft{tile: t, ownPolys: true, ownLinks: true}
 	e.keepDraft(d)
-	e.tiles.set(t.index, t)
+	e.setTile(t.index, t)
 	e.tileCount++
 	if e.tileCount > int(e.lutMask)+1 {
 		e.growLookup()
@@ -272,7 +277,7 @@ func (e *edit) removeTile(t *Tile) {
 			e.unconnectLinks(other, t.index)
 		}
 	}
-	e.tiles.set(t.index, nil)
+	e.setTile(t.index, nil)
 	e.tileCount--
 	e.dropDraft(t.index)
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
