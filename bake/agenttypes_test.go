@@ -223,8 +223,8 @@ func distanceToPath(p geom.Vec3, path []geom.Vec3) float32 {
 		ab := geom.Vec3{b[0] - a[0], 0, b[2] - a[2]}
 		ap := geom.Vec3{p[0] - a[0], 0, p[2] - a[2]}
 		s := float32(0)
-		if d := ab.Dot(ab); d > 0 {
-			s = min(max(ap.Dot(ab)/d, 0), 1)
+		if d := geom.Dot(ab, ab); d > 0 {
+			s = min(max(geom.Dot(ap, ab)/d, 0), 1)
 		}
 		best = min(best, ap.Sub(ab.Mul(s)).Len())
 	}

@@ -258,9 +258,9 @@ func (chf *CompactHeightfield) MarkConvexPolyArea(vertices []mgl32.Vec3, minY, m
 					continue
 				}
 				centre := mgl32.Vec3{
-					chf.BMin[0] + (float32(x)+0.5)*chf.CellSize,
+					chf.BMin[0] + float32((float32(x)+0.5)*chf.CellSize),
 					0,
-					chf.BMin[2] + (float32(z)+0.5)*chf.CellSize,
+					chf.BMin[2] + float32((float32(z)+0.5)*chf.CellSize),
 				}
 				if geom.PointInPolygon(centre, vertices) {
 					chf.Areas[i] = area
@@ -288,10 +288,10 @@ func (chf *CompactHeightfield) MarkCylinderArea(base mgl32.Vec3, radius, height 
 	radiusSqr := radius * radius
 	for z := minZ; z <= maxZ; z++ {
 		for x := minX; x <= maxX; x++ {
-			centreX := chf.BMin[0] + (float32(x)+0.5)*chf.CellSize
-			centreZ := chf.BMin[2] + (float32(z)+0.5)*chf.CellSize
+			centreX := chf.BMin[0] + float32((float32(x)+0.5)*chf.CellSize)
+			centreZ := chf.BMin[2] + float32((float32(z)+0.5)*chf.CellSize)
 			dx, dz := centreX-base[0], centreZ-base[2]
-			if dx*dx+dz*dz >= radiusSqr {
+			if float32(dx*dx)+float32(dz*dz) >= radiusSqr {
 				continue
 			}
 			chf.markColumn(x, z, minY, maxY, area)
@@ -334,14 +334,14 @@ func OffsetPoly(dst, verts []mgl32.Vec3, offset float32) []mgl32.Vec3 {
 
 		prevDir := safeNormalize2D(b[0]-a[0], b[2]-a[2])
 		currDir := safeNormalize2D(c[0]-b[0], c[2]-b[2])
-		cross := currDir[0]*prevDir[1] - prevDir[0]*currDir[1]
+		cross := float32(currDir[0]*prevDir[1]) - float32(prevDir[0]*currDir[1])
 
 		// Left-hand normals of the two edges and their average, the miter.
 		prevNormX, prevNormZ := -prevDir[1], prevDir[0]
 		currNormX, currNormZ := -currDir[1], currDir[0]
 		miterX := (prevNormX + currNormX) * 0.5
 		miterZ := (prevNormZ + currNormZ) * 0.5
-		miterSqr := miterX*miterX + miterZ*miterZ
+		miterSqr := float32(miterX*miterX) + float32(miterZ*miterZ)
 		bevel := miterSqr*miterLimit*miterLimit < 1
 		if miterSqr > offsetEpsilon {
 			scale := 1 / miterSqr
@@ -350,13 +350,13 @@ func OffsetPoly(dst, verts []mgl32.Vec3, offset float32) []mgl32.Vec3 {
 		}
 
 		if bevel && cross < 0 {
-			d := (1 - (prevDir[0]*currDir[0] + prevDir[1]*currDir[1])) * 0.5
+			d := (1 - (float32(prevDir[0]*currDir[0]) + float32(prevDir[1]*currDir[1]))) * 0.5
 			dst = append(dst,
-				mgl32.Vec3{b[0] + (-prevNormX+prevDir[0]*d)*offset, b[1], b[2] + (-prevNormZ+prevDir[1]*d)*offset},
-				mgl32.Vec3{b[0] + (-currNormX-currDir[0]*d)*offset, b[1], b[2] + (-currNormZ-currDir[1]*d)*offset})
+				mgl32.Vec3{b[0] + float32((-prevNormX+float32(prevDir[0]*d))*offset), b[1], b[2] + float32((-prevNormZ+float32(prevDir[1]*d))*offset)},
+				mgl32.Vec3{b[0] + float32((-currNormX-float32(currDir[0]*d))*offset), b[1], b[2] + float32((-currNormZ-float32(currDir[1]*d))*offset)})
 			continue
 		}
-		dst = append(dst, mgl32.Vec3{b[0] - miterX*offset, b[1], b[2] - miterZ*offset})
+		dst = append(dst, mgl32.Vec3{b[0] - float32(miterX*offset), b[1], b[2] - float32(miterZ*offset)})
 	}
 	return dst
 }
@@ -368,7 +368,7 @@ const offsetEpsilon = float32(1e-6)
 // safeNormalize2D returns (x, z) scaled to unit length, or unchanged when its
 // squared length is at most offsetEpsilon (rcVsafeNormalize with y = 0).
 func safeNormalize2D(x, z float32) [2]float32 {
-	sqr := x*x + z*z
+	sqr := float32(x*x) + float32(z*z)
 	if sqr > offsetEpsilon {
 		inverse := 1 / geom.Sqrt(sqr)
 		x *= inverse

@@ -76,7 +76,7 @@ func TestAreaMarkingMatchesReference(t *testing.T) {
 
 			bmin, bmax := cfg.BMin, cfg.BMax
 			extent := mgl32.Vec3{bmax[0] - bmin[0], bmax[1] - bmin[1], bmax[2] - bmin[2]}
-			centre := mgl32.Vec3{bmin[0] + extent[0]*0.3, bmin[1], bmin[2] + extent[2]*0.7}
+			centre := mgl32.Vec3{bmin[0] + float32(extent[0]*0.3), bmin[1], bmin[2] + float32(extent[2]*0.7)}
 			var pentagon []mgl32.Vec3
 			for _, p := range [][2]float32{{-8, -4}, {-2, -9}, {7, -6}, {9, 5}, {-5, 8}} {
 				pentagon = append(pentagon, mgl32.Vec3{centre[0] + p[0], centre[1], centre[2] + p[1]})
@@ -88,12 +88,12 @@ func TestAreaMarkingMatchesReference(t *testing.T) {
 
 			g.ConvexVolumes = []ConvexVolume{{Vertices: grown, MinY: bmin[1], MaxY: bmax[1], Area: 30}}
 			g.BoxVolumes = []BoxVolume{{
-				Min:  mgl32.Vec3{bmin[0] + extent[0]*0.2, bmin[1], bmin[2] + extent[2]*0.2},
-				Max:  mgl32.Vec3{bmin[0] + extent[0]*0.5, bmin[1] + extent[1]*0.5, bmin[2] + extent[2]*0.5},
+				Min:  mgl32.Vec3{bmin[0] + float32(extent[0]*0.2), bmin[1], bmin[2] + float32(extent[2]*0.2)},
+				Max:  mgl32.Vec3{bmin[0] + float32(extent[0]*0.5), bmin[1] + float32(extent[1]*0.5), bmin[2] + float32(extent[2]*0.5)},
 				Area: 10,
 			}}
 			g.CylinderVolumes = []CylinderVolume{{
-				Base:   mgl32.Vec3{bmin[0] + extent[0]*0.6, bmin[1], bmin[2] + extent[2]*0.4},
+				Base:   mgl32.Vec3{bmin[0] + float32(extent[0]*0.6), bmin[1], bmin[2] + float32(extent[2]*0.4)},
 				Radius: extent[0] * 0.15, Height: extent[1], Area: 20,
 			}}
 

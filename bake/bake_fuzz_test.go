@@ -40,9 +40,9 @@ func decodeFuzzLevel(data []byte) (fuzzLevel, bool) {
 	s := DefaultSettings()
 	// cells of 0.1 and more keep a level at 128 × 128 cells or fewer, so
 	// that an input bakes in milliseconds
-	s.CellSize = 0.1 + float32(b[0])/255*0.9
-	s.CellHeight = 0.05 + float32(b[1])/255*0.45
-	s.AgentHeight = 0.1 + float32(b[2])/255*3
+	s.CellSize = 0.1 + float32(float32(b[0])/255*0.9)
+	s.CellHeight = 0.05 + float32(float32(b[1])/255*0.45)
+	s.AgentHeight = 0.1 + float32(float32(b[2])/255*3)
 	s.AgentRadius = float32(b[3]) / 255 * 2
 	s.AgentMaxClimb = float32(b[4]) / 255 * 2
 	s.AgentMaxSlope = float32(b[5]) / 255 * 90
@@ -130,7 +130,7 @@ func checkFuzzBake(t *testing.T, level fuzzLevel) {
 		again, err := navmesh.ReadDNAV(blob)
 		require.NoError(t, err)
 		require.Equal(t, len(data.Polys), len(again.Polys))
-		slack := 2*settings.CellSize + settings.AgentHeight + settings.CellHeight
+		slack := float32(2*settings.CellSize) + settings.AgentHeight + settings.CellHeight
 		for _, v := range data.Verts { // the fuzz levels have no off-mesh connections
 			for axis := range 3 {
 				require.True(t, v[axis] >= bmin[axis]-slack && v[axis] <= bmax[axis]+slack, "vertex %v outside %v..%v", v, bmin, bmax)

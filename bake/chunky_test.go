@@ -114,8 +114,8 @@ func TestChunkyMeshOverlap(t *testing.T) {
 	g := randomSoup(rng, 2000)
 	m := newChunkyMesh(g.Vertices, g.Triangles, 1)
 	for range 500 {
-		x0, z0 := rng.Float32()*120-10, rng.Float32()*120-10
-		x1, z1 := x0+rng.Float32()*30, z0+rng.Float32()*30
+		x0, z0 := float32(rng.Float32()*120)-10, float32(rng.Float32()*120)-10
+		x1, z1 := x0+float32(rng.Float32()*30), z0+float32(rng.Float32()*30)
 		var want []int32
 		for i, n := range m.nodes {
 			if n.leaf && x0 <= n.maxX && x1 >= n.minX && z0 <= n.maxZ && z1 >= n.minZ {
@@ -134,7 +134,7 @@ func randomSoup(rng *rand.Rand, triangles int) *Geometry {
 	for i := range triangles {
 		x, z := rng.Float32()*100, rng.Float32()*100
 		for range 3 {
-			g.Vertices = append(g.Vertices, [3]float32{x + rng.Float32()*3, rng.Float32(), z + rng.Float32()*3})
+			g.Vertices = append(g.Vertices, [3]float32{x + float32(rng.Float32()*3), rng.Float32(), z + float32(rng.Float32()*3)})
 		}
 		g.Triangles = append(g.Triangles, [3]int32{int32(3 * i), int32(3*i + 1), int32(3*i + 2)})
 	}

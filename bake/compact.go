@@ -66,7 +66,7 @@ func (chf *CompactHeightfield) fill(hf *Heightfield, walkableHeight, walkableCli
 		Spans:          resize(chf.Spans, spanCount),
 		Areas:          resize(chf.Areas, spanCount),
 	}
-	chf.BMax[1] += float32(walkableHeight) * hf.CellHeight
+	chf.BMax[1] += float32(float32(walkableHeight) * hf.CellHeight)
 
 	// Fill the cells and the open space above each walkable span.
 	cells, spans, areas, pool := chf.Cells, chf.Spans, chf.Areas, hf.Pool

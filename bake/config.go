@@ -303,7 +303,7 @@ func (s *Settings) TileConfig(tileMin, tileMax mgl32.Vec3) (*Config, error) {
 	if err := validateGrid(cfg.Width, cfg.Height); err != nil {
 		return nil, err
 	}
-	border := float32(cfg.BorderSize) * cfg.CellSize
+	border := float32(float32(cfg.BorderSize) * cfg.CellSize)
 	cfg.BMin, cfg.BMax = tileMin, tileMax
 	cfg.BMin[0] -= border
 	cfg.BMin[2] -= border

@@ -81,7 +81,7 @@ func (b *contourBuffers) build(chf *CompactHeightfield, maxError float32, maxEdg
 		MaxError:   maxError,
 	}
 	if borderSize > 0 {
-		pad := float32(borderSize) * chf.CellSize
+		pad := float32(float32(borderSize) * chf.CellSize)
 		set.BMin[0] += pad
 		set.BMin[2] += pad
 		set.BMax[0] -= pad

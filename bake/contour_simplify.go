@@ -155,8 +155,8 @@ func distancePointSegmentSqr2D(x, z, px, pz, qx, qz int) float32 {
 	pqz := float32(qz - pz)
 	dx := float32(x - px)
 	dz := float32(z - pz)
-	d := pqx*pqx + pqz*pqz
-	t := pqx*dx + pqz*dz
+	d := float32(pqx*pqx) + float32(pqz*pqz)
+	t := float32(pqx*dx) + float32(pqz*dz)
 	if d > 0 {
 		t /= d
 	}
@@ -165,9 +165,9 @@ func distancePointSegmentSqr2D(x, z, px, pz, qx, qz int) float32 {
 	} else if t > 1 {
 		t = 1
 	}
-	dx = float32(px) + t*pqx - float32(x)
-	dz = float32(pz) + t*pqz - float32(z)
-	return dx*dx + dz*dz
+	dx = float32(px) + float32(t*pqx) - float32(x)
+	dz = float32(pz) + float32(t*pqz) - float32(z)
+	return float32(dx*dx) + float32(dz*dz)
 }
 
 // removeDegenerateSegments removes vertices equal in xz to the next one,

@@ -146,7 +146,7 @@ func (d *delaunay) completeFacet(pts []geom.Vec3, e int) {
 		}
 		// geom.Dist2D written out: it would copy the vectors through memory.
 		dx, dz := pts[u][0]-center[0], pts[u][2]-center[2]
-		dist := geom.Sqrt(dx*dx + dz*dz)
+		dist := geom.Sqrt(float32(dx*dx) + float32(dz*dz))
 		switch {
 		case dist > radius*(1+tolerance):
 			// Outside the circle.

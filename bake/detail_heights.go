@@ -236,8 +236,8 @@ func sign(d int) int {
 // height closest to fy from the nearest ring of set cells within radius
 // (getHeight).
 func (hp *heightPatch) sampleHeight(fx, fy, fz, invCellSize, cellHeight float32, radius int) uint16 {
-	ix := cInt(geom.Floor(fx*invCellSize + 0.01))
-	iz := cInt(geom.Floor(fz*invCellSize + 0.01))
+	ix := cInt(geom.Floor(float32(fx*invCellSize) + 0.01))
+	iz := cInt(geom.Floor(float32(fz*invCellSize) + 0.01))
 	ix = geom.Clamp(ix-hp.xMin, 0, hp.width-1)
 	iz = geom.Clamp(iz-hp.zMin, 0, hp.height-1)
 	h := hp.data[ix+iz*hp.width]
@@ -259,7 +259,7 @@ func (hp *heightPatch) sampleHeight(fx, fy, fz, invCellSize, cellHeight float32,
 		if nx >= 0 && nz >= 0 && nx < hp.width && nz < hp.height {
 			nh := hp.data[nx+nz*hp.width]
 			if nh != unsetHeight {
-				d := abs32(float32(nh)*cellHeight - fy)
+				d := abs32(float32(float32(nh)*cellHeight) - fy)
 				if d < dmin {
 					h = nh
 					dmin = d

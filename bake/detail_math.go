@@ -19,7 +19,7 @@ func cross2(p1, p2, p3 *geom.Vec3) float32 {
 	v1 := p2[2] - p1[2]
 	u2 := p3[0] - p1[0]
 	v2 := p3[2] - p1[2]
-	return u1*v2 - v1*u2
+	return float32(u1*v2) - float32(v1*u2)
 }
 
 // circumCircle returns the xz circumcircle of p1, p2, p3 (centre y is
@@ -37,15 +37,15 @@ func circumCircle(p1, p2, p3 *geom.Vec3) (center geom.Vec3, radius float32, ok b
 	}
 	// Component-wise: geom's value-taking helpers would copy the vectors
 	// through memory in this hot path of the Delaunay triangulation.
-	v1Sq := v1[0]*v1[0] + v1[2]*v1[2]
-	v2Sq := v2[0]*v2[0] + v2[2]*v2[2]
-	v3Sq := v3[0]*v3[0] + v3[2]*v3[2]
+	v1Sq := float32(v1[0]*v1[0]) + float32(v1[2]*v1[2])
+	v2Sq := float32(v2[0]*v2[0]) + float32(v2[2]*v2[2])
+	v3Sq := float32(v3[0]*v3[0]) + float32(v3[2]*v3[2])
 	twiceCp := 2 * cp
-	center[0] = (v1Sq*(v2[2]-v3[2]) + v2Sq*(v3[2]-v1[2]) + v3Sq*(v1[2]-v2[2])) / twiceCp
+	center[0] = (float32(v1Sq*(v2[2]-v3[2])) + float32(v2Sq*(v3[2]-v1[2])) + float32(v3Sq*(v1[2]-v2[2]))) / twiceCp
 	center[1] = 0
-	center[2] = (v1Sq*(v3[0]-v2[0]) + v2Sq*(v1[0]-v3[0]) + v3Sq*(v2[0]-v1[0])) / twiceCp
+	center[2] = (float32(v1Sq*(v3[0]-v2[0])) + float32(v2Sq*(v1[0]-v3[0])) + float32(v3Sq*(v2[0]-v1[0]))) / twiceCp
 	dx, dz := v1[0]-center[0], v1[2]-center[2]
-	radius = geom.Sqrt(dx*dx + dz*dz)
+	radius = geom.Sqrt(float32(dx*dx) + float32(dz*dz))
 	center[0] += p1[0]
 	center[1] += p1[1]
 	center[2] += p1[2]
@@ -75,10 +75,10 @@ func newTriangleBasis(a, b, c *geom.Vec3) triangleBasis {
 		v0x: c[0] - a[0], v0y: c[1] - a[1], v0z: c[2] - a[2],
 		v1x: b[0] - a[0], v1y: b[1] - a[1], v1z: b[2] - a[2],
 	}
-	t.dot00 = t.v0x*t.v0x + t.v0z*t.v0z
-	t.dot01 = t.v0x*t.v1x + t.v0z*t.v1z
-	t.dot11 = t.v1x*t.v1x + t.v1z*t.v1z
-	t.invDenom = 1 / (t.dot00*t.dot11 - t.dot01*t.dot01)
+	t.dot00 = float32(t.v0x*t.v0x) + float32(t.v0z*t.v0z)
+	t.dot01 = float32(t.v0x*t.v1x) + float32(t.v0z*t.v1z)
+	t.dot11 = float32(t.v1x*t.v1x) + float32(t.v1z*t.v1z)
+	t.invDenom = 1 / (float32(t.dot00*t.dot11) - float32(t.dot01*t.dot01))
 	return t
 }
 
@@ -87,13 +87,13 @@ func newTriangleBasis(a, b, c *geom.Vec3) triangleBasis {
 func (t *triangleBasis) distance(p *geom.Vec3) float32 {
 	v2x := p[0] - t.ax
 	v2z := p[2] - t.az
-	dot02 := t.v0x*v2x + t.v0z*v2z
-	dot12 := t.v1x*v2x + t.v1z*v2z
-	u := (t.dot11*dot02 - t.dot01*dot12) * t.invDenom
-	v := (t.dot00*dot12 - t.dot01*dot02) * t.invDenom
+	dot02 := float32(t.v0x*v2x) + float32(t.v0z*v2z)
+	dot12 := float32(t.v1x*v2x) + float32(t.v1z*v2z)
+	u := float32((float32(t.dot11*dot02) - float32(t.dot01*dot12)) * t.invDenom)
+	v := float32((float32(t.dot00*dot12) - float32(t.dot01*dot02)) * t.invDenom)
 	const eps float32 = 1e-4
 	if u >= -eps && v >= -eps && (u+v) <= 1+eps {
-		y := t.ay + t.v0y*u + t.v1y*v
+		y := t.ay + float32(t.v0y*u) + float32(t.v1y*v)
 		return abs32(y - p[1])
 	}
 	return maxFloat32
@@ -171,9 +171,9 @@ func polyMinExtent(verts []geom.Vec3) float32 {
 // jitterX and jitterY offset interior sample i by a fixed pseudo-random
 // amount in [-1, 1] to break the symmetry of the sample grid.
 func jitterX(i int) float32 {
-	return float32((uint32(i)*0x8da6b343)&0xffff)/65535*2 - 1
+	return float32(float32((uint32(i)*0x8da6b343)&0xffff)/65535*2) - 1
 }
 
 func jitterY(i int) float32 {
-	return float32((uint32(i)*0xd8163841)&0xffff)/65535*2 - 1
+	return float32(float32((uint32(i)*0xd8163841)&0xffff)/65535*2) - 1
 }

@@ -57,7 +57,7 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 			dx := vi[0] - vj[0]
 			dy := vi[1] - vj[1]
 			dz := vi[2] - vj[2]
-			d := geom.Sqrt(dx*dx + dz*dz)
+			d := geom.Sqrt(float32(dx*dx) + float32(dz*dz))
 			nn := 1 + cInt(geom.Floor(d/sampleDist))
 			if nn >= maxVertsPerEdge {
 				nn = maxVertsPerEdge - 1
@@ -68,9 +68,9 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 			for k := 0; k <= nn; k++ {
 				u := float32(k) / float32(nn)
 				pos := &edge[k]
-				pos[0] = vj[0] + dx*u
-				pos[1] = vj[1] + dy*u
-				pos[2] = vj[2] + dz*u
+				pos[0] = vj[0] + float32(dx*u)
+				pos[1] = vj[1] + float32(dy*u)
+				pos[2] = vj[2] + float32(dz*u)
 				pos[1] = float32(b.patch.sampleHeight(pos[0], pos[1], pos[2], invCellSize, cellHeight, b.heightSearchRadius)) * cellHeight
 			}
 
@@ -187,9 +187,9 @@ func (b *detailBuilder) buildPolyDetail(poly []geom.Vec3) {
 				// Jitter breaks up triangulations made bad by the grid's
 				// symmetry.
 				pt := geom.Vec3{
-					float32(s[0])*sampleDist + jitterX(i)*cellSize*0.1,
+					float32(float32(s[0])*sampleDist) + float32(jitterX(i)*cellSize*0.1),
 					float32(s[1]) * cellHeight,
-					float32(s[2])*sampleDist + jitterY(i)*cellSize*0.1,
+					float32(float32(s[2])*sampleDist) + float32(jitterY(i)*cellSize*0.1),
 				}
 				if len(tris) == 0 {
 					continue

@@ -62,7 +62,7 @@ func flatHeight(x, z int) int { return 5 }
 
 func hillHeight(x, z int) int {
 	dx, dz := float64(x-6), float64(z-6)
-	return int(20 * math.Exp(-(dx*dx+dz*dz)/8))
+	return int(20 * math.Exp(-(float64(dx*dx)+float64(dz*dz))/8))
 }
 
 // Expected values from recastnavigation 1.6.0's rcBuildPolyMeshDetail on the

@@ -4,6 +4,14 @@
 // [navmesh.TileData]. With the same settings the output is bit-identical to
 // recastnavigation 1.6.0 on amd64.
 //
+// # Start here
+//
+// Load a level with LoadOBJ (or fill a Geometry), take DefaultSettings
+// (RecastDemo's, in world units), change the agent's size if you need to, and
+// call Solo (one tile) or Tiled (a grid of tiles on every core); the result's
+// NavMesh method gives the navmesh for queries and the crowd. docs/baking.md
+// is the guide; navtool studio shows what every setting does.
+//
 // # Baking a level
 //
 // Load the level with [LoadOBJ] or [ReadOBJ], or fill a [Geometry] (a

@@ -36,7 +36,7 @@ func setColumn(hf *Heightfield, x, z int, spans ...spanSpec) {
 	hf.Columns[x+z*hf.Width] = next
 }
 
-func newTestHeightfield(t *testing.T, width, height int, cellSize, cellHeight float32, ySize int) *Heightfield {
+func newTestHeightfield(t testing.TB, width, height int, cellSize, cellHeight float32, ySize int) *Heightfield {
 	t.Helper()
 	bmax := mgl32.Vec3{cellSize * float32(width), cellHeight * float32(ySize), cellSize * float32(height)}
 	hf, err := NewHeightfield(width, height, mgl32.Vec3{}, bmax, cellSize, cellHeight)

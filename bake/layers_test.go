@@ -160,7 +160,7 @@ func TestHeightfieldLayersTwoFloors(t *testing.T) {
 	assert.Equal(t, mgl32.Vec3{border, float32(float32(2) * 0.2), border}, ground.BMin)
 	assert.Equal(t, float32(float32(32)*0.2), upper.BMin[1])
 	width, cellSize := float32(14), float32(0.3)
-	assert.Equal(t, width*cellSize-border, ground.BMax[0])
+	assert.Equal(t, float32(width*cellSize)-border, ground.BMax[0])
 
 	for y := 0; y < 8; y++ {
 		for x := 0; x < 10; x++ {

@@ -191,7 +191,7 @@ func (l *LinkSettings) reach(agentRadius float32) float32 {
 	if l.Jumps {
 		out = max(out, l.JumpMaxGap)
 	}
-	return 2*agentRadius + out
+	return float32(2*agentRadius) + out
 }
 
 // soloLinks places the links of a solo bake whose tile, built with params,

@@ -153,13 +153,13 @@ func openEdge(tile *navmesh.Tile, poly *navmesh.Poly, j int) bool {
 // (cx, cz): one sample in the middle of every piece at most a cell long.
 func (f *linkFinder) sampleEdge(tile *navmesh.Tile, poly *navmesh.Poly, from, to mgl32.Vec3, cx, cz float32) (linkEdge, bool) {
 	dx, dz := to[0]-from[0], to[2]-from[2]
-	length := float32(math.Sqrt(float64(dx*dx + dz*dz)))
+	length := float32(math.Sqrt(float64(float32(dx*dx) + float32(dz*dz))))
 	if !(length > 1e-4) {
 		return linkEdge{}, false
 	}
 	nx, nz := dz/length, -dx/length
 	// Outward: away from the polygon's middle.
-	if nx*((from[0]+to[0])/2-cx)+nz*((from[2]+to[2])/2-cz) < 0 {
+	if float32(nx*(float32((from[0]+to[0])/2)-cx))+float32(nz*(float32((from[2]+to[2])/2)-cz)) < 0 {
 		nx, nz = -nx, -nz
 	}
 	count := max(1, int(math.Ceil(float64(length/f.cellSize))))
@@ -167,8 +167,8 @@ func (f *linkFinder) sampleEdge(tile *navmesh.Tile, poly *navmesh.Poly, from, to
 	nudge := f.nudge
 	for k := range count {
 		t := (float32(k) + 0.5) / float32(count)
-		onEdge := mgl32.Vec3{from[0] + dx*t, from[1] + (to[1]-from[1])*t, from[2] + dz*t}
-		start := mgl32.Vec3{onEdge[0] - nx*nudge, onEdge[1], onEdge[2] - nz*nudge}
+		onEdge := mgl32.Vec3{from[0] + float32(dx*t), from[1] + float32((to[1]-from[1])*t), from[2] + float32(dz*t)}
+		start := mgl32.Vec3{onEdge[0] - float32(nx*nudge), onEdge[1], onEdge[2] - float32(nz*nudge)}
 		start, _ = tile.ClosestPointOnPoly(poly, start)
 		edge.samples[k] = f.findLanding(onEdge, start, nx, nz)
 	}
@@ -193,7 +193,7 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	}
 	// No landing lies nearer than the other side's erosion and ours, less
 	// a cell for the voxels.
-	first := max(1, int(math.Ceil(float64((2*f.radius-f.cellSize)/f.cellSize))))
+	first := max(1, int(math.Ceil(float64((float32(2*f.radius)-f.cellSize)/f.cellSize))))
 	last := int(math.Floor(float64(l.reach(f.radius)/f.cellSize + 1e-3)))
 	// A wall on the way out blocks every drop beyond it and every jump that
 	// passes it still rising (see wallIn); from there on those landings
@@ -201,8 +201,8 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 	dropWall, jumpWall := float32(-1), float32(-1)
 	gathered := false // f.candidates hold this ray's polygons
 	for k := 1; k <= last; k++ {
-		distance := float32(k) * f.cellSize
-		probe := mgl32.Vec3{onEdge[0] + nx*distance, 0, onEdge[2] + nz*distance}
+		distance := float32(float32(k) * f.cellSize)
+		probe := mgl32.Vec3{onEdge[0] + float32(nx*distance), 0, onEdge[2] + float32(nz*distance)}
 		x, z := f.cellAt(probe)
 		column := f.solid.column(x, z, &f.spans)
 		if dropWall < 0 || jumpWall < 0 {
@@ -223,7 +223,7 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 			continue
 		}
 		if !gathered {
-			far := mgl32.Vec3{onEdge[0] + nx*float32(last)*f.cellSize, 0, onEdge[2] + nz*float32(last)*f.cellSize}
+			far := mgl32.Vec3{onEdge[0] + float32(nx*float32(last)*f.cellSize), 0, onEdge[2] + float32(nz*float32(last)*f.cellSize)}
 			f.gatherGround(probe, far, lowest, highest)
 			gathered = true
 		}
@@ -254,10 +254,10 @@ func (f *linkFinder) findLanding(onEdge, start mgl32.Vec3, nx, nz float32) linkS
 func (f *linkFinder) classify(startY, endY, distance float32) (navmesh.LinkKind, bool) {
 	l := &f.links
 	fall := startY - endY
-	if l.Drops && fall > f.climb && fall <= l.DropMaxHeight && distance <= 2*f.radius+l.DropMaxOut {
+	if l.Drops && fall > f.climb && fall <= l.DropMaxHeight && distance <= float32(2*f.radius)+l.DropMaxOut {
 		return navmesh.LinkDrop, false
 	}
-	if l.Jumps && -fall <= l.JumpMaxUp && fall <= l.JumpMaxDown && distance <= 2*f.radius+l.JumpMaxGap {
+	if l.Jumps && -fall <= l.JumpMaxUp && fall <= l.JumpMaxDown && distance <= float32(2*f.radius)+l.JumpMaxGap {
 		return navmesh.LinkJump, fall <= l.JumpMaxUp
 	}
 	return navmesh.LinkPlain, false
@@ -365,7 +365,7 @@ func (f *linkFinder) ground(probe mgl32.Vec3, lowest, highest float32) (float32,
 // above the feet (see bodyBlocked) to AgentHeight above them.
 func (f *linkFinder) pathClear(kind navmesh.LinkKind, start, end mgl32.Vec3, arc float32) bool {
 	dx, dz := end[0]-start[0], end[2]-start[2]
-	length := float32(math.Sqrt(float64(dx*dx+dz*dz))) + abs32(end[1]-start[1]) + 2*arc
+	length := float32(math.Sqrt(float64(float32(dx*dx)+float32(dz*dz)))) + abs32(end[1]-start[1]) + float32(2*arc)
 	step := min(f.cellSize, f.cellHeight)
 	n := max(2, int(math.Ceil(float64(length/step))))
 	for i := 0; i <= n; i++ {
@@ -403,7 +403,7 @@ func (f *linkFinder) bodyBlocked(p, start, end mgl32.Vec3, walking bool) bool {
 	for z := z0; z <= z1; z++ {
 		for x := x0; x <= x1; x++ {
 			ox, oz := float32(x)+0.5-cx, float32(z)+0.5-cz
-			if ox*ox+oz*oz > reach*reach && (x != own[0] || z != own[1]) {
+			if float32(ox*ox)+float32(oz*oz) > reach*reach && (x != own[0] || z != own[1]) {
 				continue
 			}
 			if spansReachInto(f.solid.column(x, z, &f.spans), low, high) {
@@ -416,5 +416,5 @@ func (f *linkFinder) bodyBlocked(p, start, end mgl32.Vec3, walking bool) bool {
 
 func dist2DSqr(a, b mgl32.Vec3) float32 {
 	dx, dz := a[0]-b[0], a[2]-b[2]
-	return dx*dx + dz*dz
+	return float32(dx*dx) + float32(dz*dz)
 }

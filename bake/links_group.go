@@ -128,10 +128,10 @@ func (g *linkGrouper) compatible(a, b *linkSample) bool {
 	if abs32(a.end[1]-b.end[1]) > g.climb {
 		return false
 	}
-	if dist2D(a.end, b.end) > dist2D(a.start, b.start)+2*g.cellSize {
+	if dist2D(a.end, b.end) > dist2D(a.start, b.start)+float32(2*g.cellSize) {
 		return false
 	}
-	return a.normalX*b.normalX+a.normalZ*b.normalZ >= math.Sqrt2/2
+	return float32(a.normalX*b.normalX)+float32(a.normalZ*b.normalZ) >= math.Sqrt2/2
 }
 
 // placeOutline appends the links of one outline's samples to placed; a
@@ -187,7 +187,7 @@ func (g *linkGrouper) placeSegment(segment []chainedSample, loop bool, placed []
 		along[i] = along[i-1] + dist2D(segment[i-1].start, segment[i].start)
 		landingSpan += dist2D(segment[i-1].end, segment[i].end)
 	}
-	width := along[len(along)-1] + g.cellSize/2
+	width := along[len(along)-1] + float32(g.cellSize/2)
 	if loop {
 		last, first := segment[len(segment)-1], segment[0]
 		width += dist2D(last.start, first.start) - g.cellSize
@@ -199,7 +199,7 @@ func (g *linkGrouper) placeSegment(segment []chainedSample, loop bool, placed []
 	}
 	usable := width - agentWidth
 	count := int(usable/g.links.Spacing) + 1
-	position := g.radius + (usable-float32(count-1)*g.links.Spacing)/2
+	position := g.radius + float32((usable-float32(float32(count-1)*g.links.Spacing))/2)
 	i := 0
 	for range count {
 		for i+1 < len(along) && abs32(along[i+1]-position) <= abs32(along[i]-position) {
@@ -236,7 +236,7 @@ func (g *linkGrouper) connection(s *linkSample) OffMeshConnection {
 // another when each one's start lies near the other's end (within half the
 // spacing along the edge plus two cells across).
 func (g *linkGrouper) dropMirrored(placed []placedLink) []placedLink {
-	tolerance := g.links.Spacing/2 + 2*g.cellSize
+	tolerance := float32(g.links.Spacing/2) + float32(2*g.cellSize)
 	type cellKey [2]int32
 	key := func(v mgl32.Vec3) cellKey {
 		return cellKey{int32(math.Floor(float64(v[0] / tolerance))), int32(math.Floor(float64(v[2] / tolerance)))}

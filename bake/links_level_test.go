@@ -3,6 +3,7 @@ package bake
 import (
 	"testing"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,9 +32,9 @@ func (b *levelBuilder) box(lo, hi mgl32.Vec3) {
 		for _, t := range [][3]int32{{0, 1, 2}, {0, 2, 3}} {
 			tri := [3]int32{base + t[0], base + t[1], base + t[2]}
 			v0, v1, v2 := b.g.Vertices[tri[0]], b.g.Vertices[tri[1]], b.g.Vertices[tri[2]]
-			normal := v1.Sub(v0).Cross(v2.Sub(v0))
+			normal := geom.Cross(v1.Sub(v0), v2.Sub(v0))
 			faceCentre := v0.Add(v1).Add(v2).Mul(1.0 / 3)
-			if normal.Dot(faceCentre.Sub(centre)) < 0 {
+			if geom.Dot(normal, faceCentre.Sub(centre)) < 0 {
 				tri[1], tri[2] = tri[2], tri[1]
 			}
 			b.g.Triangles = append(b.g.Triangles, tri)

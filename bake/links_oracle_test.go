@@ -74,8 +74,8 @@ func (ix *triangleIndex) bodyCut(s *Settings, l OffMeshConnection) bool {
 			o := p
 			if k >= 0 {
 				angle := float64(k) * math.Pi / 4
-				o[0] += rim * float32(math.Cos(angle))
-				o[2] += rim * float32(math.Sin(angle))
+				o[0] += float32(rim * float32(math.Cos(angle)))
+				o[2] += float32(rim * float32(math.Sin(angle)))
 			}
 			if cuts(mgl32.Vec3{o[0], p[1] + tol, o[2]}, mgl32.Vec3{o[0], p[1] + s.AgentHeight, o[2]}) {
 				return true
@@ -102,9 +102,9 @@ func segmentCutsTriangle(p, q, a, b, c mgl32.Vec3) bool {
 	v := func(x mgl32.Vec3) [3]float64 { return [3]float64{float64(x[0]), float64(x[1]), float64(x[2])} }
 	sub := func(x, y [3]float64) [3]float64 { return [3]float64{x[0] - y[0], x[1] - y[1], x[2] - y[2]} }
 	cross := func(x, y [3]float64) [3]float64 {
-		return [3]float64{x[1]*y[2] - x[2]*y[1], x[2]*y[0] - x[0]*y[2], x[0]*y[1] - x[1]*y[0]}
+		return [3]float64{float64(x[1]*y[2]) - float64(x[2]*y[1]), float64(x[2]*y[0]) - float64(x[0]*y[2]), float64(x[0]*y[1]) - float64(x[1]*y[0])}
 	}
-	dot := func(x, y [3]float64) float64 { return x[0]*y[0] + x[1]*y[1] + x[2]*y[2] }
+	dot := func(x, y [3]float64) float64 { return float64(x[0]*y[0]) + float64(x[1]*y[1]) + float64(x[2]*y[2]) }
 	origin, dir := v(p), sub(v(q), v(p))
 	e1, e2 := sub(v(b), v(a)), sub(v(c), v(a))
 	h := cross(dir, e2)

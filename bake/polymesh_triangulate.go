@@ -7,8 +7,9 @@ package bake
 
 const (
 	// earTipFlag marks an index whose vertex can be clipped: the segment from
-	// its previous to its next vertex is a proper diagonal.
-	earTipFlag = 0x80000000
+	// its previous to its next vertex is a proper diagonal. Bit 30, not the
+	// C++'s bit 31, so that the flagged index still fits a 32-bit int.
+	earTipFlag = 1 << 30
 	// vertexIndexMask strips the flag bits from an index.
 	vertexIndexMask = 0x0fffffff
 )

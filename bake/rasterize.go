@@ -117,7 +117,7 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 	remainingCount := 3
 
 	for z := z0; z <= z1; z++ {
-		cellZ := bmin[2] + float32(z)*cellSize
+		cellZ := bmin[2] + float32(float32(z)*cellSize)
 		var rowCount int
 		rowCount, remainingCount = dividePoly(remaining[:remainingCount], row, cell, cellZ+cellSize, 2)
 		remaining, cell = cell, remaining
@@ -140,7 +140,7 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 
 		rowRemaining := rowCount
 		for x := x0; x <= x1; x++ {
-			cellX := bmin[0] + float32(x)*cellSize
+			cellX := bmin[0] + float32(float32(x)*cellSize)
 			var cellCount int
 			cellCount, rowRemaining = dividePoly(row[:rowRemaining], cell, scratch, cellX+cellSize, 0)
 			row, scratch = scratch, row
@@ -200,9 +200,9 @@ func dividePoly(in []mgl32.Vec3, below, above *clipPolygon, offset float32, axis
 		deltaA := offset - in[a][axis]
 		if (deltaA >= 0) != (deltaB >= 0) {
 			s := deltaB / (deltaB - deltaA)
-			x := bx + (ax-bx)*s
-			y := by + (ay-by)*s
-			z := bz + (az-bz)*s
+			x := bx + float32((ax-bx)*s)
+			y := by + float32((ay-by)*s)
+			z := bz + float32((az-bz)*s)
 			v := &below[belowCount&clipIndexMask]
 			v[0], v[1], v[2] = x, y, z
 			belowCount++

@@ -226,7 +226,7 @@ func TestTileCacheLayerOverflowFailsTheBake(t *testing.T) {
 	}
 	quad(0, 0, 10, 10, 0)
 	for i := range 64 {
-		x, z := float32(i%8)*1.2+0.3, float32(i/8)*1.2+0.3
+		x, z := float32(float32(i%8)*1.2)+0.3, float32(float32(i/8)*1.2)+0.3
 		quad(x, z, x+0.6, z+0.6, 5)
 	}
 	settings := tileCacheSettings()

@@ -86,7 +86,11 @@ func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if settings.TileSize <= 0 {
 		return nil, fmt.Errorf("bake: tiled build: TileSize %d must be positive", settings.TileSize)
 	}
+	if !finite(opts.Headroom) || opts.Headroom < 0 {
+		return nil, fmt.Errorf("bake: tiled build: Headroom %v must be finite and not negative", opts.Headroom)
+	}
 	bmin, bmax := g.Bounds()
+	bmax[1] += opts.Headroom
 	// A tile's configuration checks the level's bounds and the tile grid,
 	// and tells what one tile's bake needs.
 	tileConfig, err := settings.TileConfig(bmin, bmax)
@@ -176,8 +180,9 @@ func (b *TileBaker) Settings() Settings { return b.settings }
 // Grid returns the number of tiles along x and z.
 func (b *TileBaker) Grid() (tilesX, tilesY int) { return b.tilesX, b.tilesY }
 
-// Bounds returns the box around the level's vertices; the tile grid starts
-// at its minimum corner [Units: world units].
+// Bounds returns the box around the level's vertices, its top raised by
+// TiledOptions.Headroom; the tile grid starts at its minimum corner
+// [Units: world units].
 func (b *TileBaker) Bounds() (bmin, bmax mgl32.Vec3) { return b.bmin, b.bmax }
 
 // TileWorldSize returns the side of a tile, TileSize·CellSize
@@ -189,8 +194,8 @@ func (b *TileBaker) TileWorldSize() float32 { return b.tileWorldSize }
 // RecastDemo computes them [Units: world units].
 func (b *TileBaker) TileBounds(tx, ty int) (bmin, bmax mgl32.Vec3) {
 	size := b.tileWorldSize
-	bmin = mgl32.Vec3{b.bmin[0] + float32(tx)*size, b.bmin[1], b.bmin[2] + float32(ty)*size}
-	bmax = mgl32.Vec3{b.bmin[0] + float32(tx+1)*size, b.bmax[1], b.bmin[2] + float32(ty+1)*size}
+	bmin = mgl32.Vec3{b.bmin[0] + float32(float32(tx)*size), b.bmin[1], b.bmin[2] + float32(float32(ty)*size)}
+	bmax = mgl32.Vec3{b.bmin[0] + float32(float32(tx+1)*size), b.bmax[1], b.bmin[2] + float32(float32(ty+1)*size)}
 	return bmin, bmax
 }
 

@@ -30,6 +30,12 @@ type TiledOptions struct {
 	// Tiles, when set, limits the bake to a range of the level's tile
 	// grid (the grid stays the whole level's); nil bakes every tile.
 	Tiles *TileRange
+	// Headroom raises the top of every tile's field above the level's
+	// highest vertex, making room for solid geometry added later over the
+	// level (bake/dynamic's colliders); it changes no span of the level,
+	// only the tiles' upper bounds [Limit: >= 0, finite; 0 = none]
+	// [Units: world units]
+	Headroom float32
 }
 
 // TiledStats sum up a tiled bake.

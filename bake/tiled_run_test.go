@@ -97,10 +97,10 @@ func TestTiledBakeTileBounds(t *testing.T) {
 	assert.Equal(t, float32(9.6), size)
 	for _, tile := range r.Tiles {
 		h := tile.Data.Header
-		assert.Equal(t, bmin[0]+float32(tile.X)*size, h.BMin[0])
-		assert.Equal(t, bmin[2]+float32(tile.Y)*size, h.BMin[2])
-		assert.InDelta(t, bmin[0]+float32(tile.X+1)*size, h.BMax[0], 1e-4)
-		assert.InDelta(t, bmin[2]+float32(tile.Y+1)*size, h.BMax[2], 1e-4)
+		assert.Equal(t, bmin[0]+float32(float32(tile.X)*size), h.BMin[0])
+		assert.Equal(t, bmin[2]+float32(float32(tile.Y)*size), h.BMin[2])
+		assert.InDelta(t, bmin[0]+float32(float32(tile.X+1)*size), h.BMax[0], 1e-4)
+		assert.InDelta(t, bmin[2]+float32(float32(tile.Y+1)*size), h.BMax[2], 1e-4)
 		assert.Equal(t, bmin[1], h.BMin[1])
 		assert.Equal(t, bmax[1]+2.0, h.BMax[1]) // top raised by the walkable height
 		tx, ty := r.Baker.TileAt(tileCentre(tile))

@@ -18,7 +18,7 @@ import (
 // span, never with the empty part of the grid: two floors 100 km apart cost
 // two small ranges, not 10^8 tiles.
 func (b *TileBaker) tilesWithGeometry(area TileRange, limit int) ([]int32, error) {
-	border := float32(b.borderSize) * b.settings.CellSize
+	border := float32(float32(b.borderSize) * b.settings.CellSize)
 	size := b.tileWorldSize
 	// tileOf returns the tile, clamped to 0..count-1, that coordinate v
 	// (relative to the grid's origin) falls in, moved by shift tiles.

@@ -58,10 +58,17 @@ func (b *TileBaker) bakeTile(bc *BuildContext, cfg *Config, baker *Baker, result
 	if result.Triangles, ok = b.gatherTriangles(baker, cfg); !ok {
 		return nil // no geometry near the tile
 	}
-	g := b.geometry
 	if err := b.rasterizeTile(bc, cfg, baker); err != nil {
 		return err
 	}
+	return b.bakeRasterizedTile(bc, cfg, baker, result)
+}
+
+// bakeRasterizedTile runs the pipeline of the tile of result from its
+// solid spans, in baker's heightfield, on: the filters, up to its contours
+// and, when it has any, on to its tile data.
+func (b *TileBaker) bakeRasterizedTile(bc *BuildContext, cfg *Config, baker *Baker, result *TileResult) error {
+	g := b.geometry
 	links := b.settings.Links.Enabled()
 	if links {
 		// The filters only change areas: the solid spans are final. Kept

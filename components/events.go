@@ -45,6 +45,15 @@ const (
 	// tile cache, outside every layer, no free slot); it is avoided
 	// instead. Entity is the obstacle, Position its pose.
 	EventObstacleRefused
+	// EventColliderLanded: the navmesh shows a collider entity where it
+	// stands (its tiles were rebuilt since it last moved); Entity is the
+	// collider, Position its pose.
+	EventColliderLanded
+	// EventColliderRefused: the dynamic navmesh could not take a collider
+	// (no DynamicGeometry, outside the mesh, too many, a bad shape); it is
+	// tried again once it moves or changes. Entity is the collider,
+	// Position its pose.
+	EventColliderRefused
 )
 
 // String returns the kind's name.
@@ -72,6 +81,10 @@ func (k EventKind) String() string {
 		return "obstacle landed"
 	case EventObstacleRefused:
 		return "obstacle refused"
+	case EventColliderLanded:
+		return "collider landed"
+	case EventColliderRefused:
+		return "collider refused"
 	}
 	return "unknown"
 }

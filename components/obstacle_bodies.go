@@ -61,8 +61,8 @@ func (b *ObstacleBodies) Index() {
 // least 1, saturating far above maxBodyCells.
 func bodyCells(f *Footprint) int {
 	minX, minZ, maxX, maxZ := f.Bounds()
-	w := (maxX-minX)/bodyCellSize + 2
-	h := (maxZ-minZ)/bodyCellSize + 2
+	w := float32((maxX-minX)/bodyCellSize) + 2
+	h := float32((maxZ-minZ)/bodyCellSize) + 2
 	if !(w*h < 1<<20) { // NaN too
 		return 1 << 20
 	}

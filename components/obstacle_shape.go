@@ -40,7 +40,7 @@ func yawAxes(yaw float32) (cos, sin float32) {
 
 // local returns the world (x, z) of local point (lx, lz) around centre.
 func local(cx, cz, cos, sin, lx, lz float32) [2]float32 {
-	return [2]float32{cx + cos*lx + sin*lz, cz - sin*lx + cos*lz}
+	return [2]float32{cx + float32(cos*lx) + float32(sin*lz), cz - float32(sin*lx) + float32(cos*lz)}
 }
 
 // Footprint returns o's outline at pose. Shapes the Validate check would
@@ -83,7 +83,7 @@ func (f *Footprint) orient() {
 	var area float32
 	for i := range f.Count {
 		a, b := f.Points[i], f.Points[(i+1)%f.Count]
-		area += a[0]*b[1] - b[0]*a[1]
+		area += float32(a[0]*b[1]) - float32(b[0]*a[1])
 	}
 	if area < 0 {
 		for i, j := 0, f.Count-1; i < j; i, j = i+1, j-1 {
@@ -116,7 +116,7 @@ func (f *Footprint) Bounds() (minX, minZ, maxX, maxZ float32) {
 func (f *Footprint) Distance(x, z float32) (distance, nx, nz float32) {
 	if f.Circle {
 		dx, dz := x-f.Center[0], z-f.Center[1]
-		d := geom.Sqrt(dx*dx + dz*dz)
+		d := geom.Sqrt(float32(dx*dx) + float32(dz*dz))
 		if d < 1e-6 {
 			return -f.Radius, 1, 0
 		}
@@ -133,23 +133,23 @@ func (f *Footprint) Distance(x, z float32) (distance, nx, nz float32) {
 	for i := range f.Count {
 		a, b := f.Points[i], f.Points[(i+1)%f.Count]
 		ex, ez := b[0]-a[0], b[1]-a[1]
-		lengthSqr := ex*ex + ez*ez
+		lengthSqr := float32(ex*ex) + float32(ez*ez)
 		if lengthSqr < 1e-12 {
 			continue
 		}
 		length := geom.Sqrt(lengthSqr)
 		// The outward normal of a counter-clockwise polygon.
 		enx, enz := ez/length, -ex/length
-		side := (x-a[0])*enx + (z-a[1])*enz
+		side := float32((x-a[0])*enx) + float32((z-a[1])*enz)
 		if side > 0 {
 			inside = false
 		}
 		if -side < depth {
 			depth, nx, nz = -side, enx, enz
 		}
-		t := max(0, min(1, ((x-a[0])*ex+(z-a[1])*ez)/lengthSqr))
-		dx, dz := x-(a[0]+ex*t), z-(a[1]+ez*t)
-		if d := dx*dx + dz*dz; d < nearest {
+		t := max(0, min(1, (float32((x-a[0])*ex)+float32((z-a[1])*ez))/lengthSqr))
+		dx, dz := x-(a[0]+float32(ex*t)), z-(a[1]+float32(ez*t))
+		if d := float32(dx*dx) + float32(dz*dz); d < nearest {
 			nearest, ox, oz = d, dx, dz
 		}
 	}
@@ -170,11 +170,11 @@ func (o *Obstacle) Extent() float32 {
 	case ObstacleCylinder:
 		return o.Radius
 	case ObstacleBox, ObstacleOrientedBox:
-		return geom.Sqrt(o.HalfExtents[0]*o.HalfExtents[0] + o.HalfExtents[1]*o.HalfExtents[1])
+		return geom.Sqrt(float32(o.HalfExtents[0]*o.HalfExtents[0]) + float32(o.HalfExtents[1]*o.HalfExtents[1]))
 	case ObstaclePrism:
 		var r float32
 		for _, p := range o.Points[:min(o.PointCount, MaxObstaclePoints)] {
-			r = max(r, p[0]*p[0]+p[1]*p[1])
+			r = max(r, float32(p[0]*p[0])+float32(p[1]*p[1]))
 		}
 		return geom.Sqrt(r)
 	}
@@ -187,7 +187,7 @@ func (o *Obstacle) Extent() float32 {
 func (o *Obstacle) PoseDistance(a, b ObstaclePose) float32 {
 	d := geom.Dist(a.Position, b.Position)
 	if o.Shape == ObstacleOrientedBox || o.Shape == ObstaclePrism {
-		d += geom.Abs(a.Yaw-b.Yaw) * o.Extent()
+		d += float32(geom.Abs(a.Yaw-b.Yaw) * o.Extent())
 	}
 	return d
 }
@@ -215,8 +215,8 @@ func (o *Obstacle) CacheObstacle(pose ObstaclePose, inflation, depth, cellSize f
 		hx, hz := o.HalfExtents[0]+inflation, o.HalfExtents[1]+inflation
 		c = tilecache.Box(mgl32.Vec3{p[0] - hx, p[1], p[2] - hz}, mgl32.Vec3{p[0] + hx, p[1] + height, p[2] + hz})
 	case ObstacleOrientedBox:
-		half := height / 2
-		shift := cellSize / 2
+		half := float32(height / 2)
+		shift := float32(cellSize / 2)
 		c = tilecache.OrientedBox(mgl32.Vec3{p[0] - shift, p[1] + half, p[2] - shift},
 			mgl32.Vec3{o.HalfExtents[0] + inflation, half, o.HalfExtents[1] + inflation}, pose.Yaw)
 	case ObstaclePrism:
@@ -266,13 +266,13 @@ func (f *Footprint) grownCorner(i int, d float32) (a, b mgl32.Vec2, cut bool) {
 		return mgl32.Vec2{pt[0], pt[1]}, mgl32.Vec2{}, false
 	}
 	n0x, n0z, n1x, n1z := f.cornerNormals(i)
-	if n0x*n1x+n0z*n1z >= 0 {
+	if float32(n0x*n1x)+float32(n0z*n1z) >= 0 {
 		return f.mitre(i, d), mgl32.Vec2{}, false
 	}
 	// The cut is the line at distance d from the corner across the
 	// bisector; its ends lie on the two moved edges.
 	bx, bz := n0x+n1x, n0z+n1z
-	length := geom.Sqrt(bx*bx + bz*bz)
+	length := geom.Sqrt(float32(bx*bx) + float32(bz*bz))
 	if length < 1e-6 {
 		return f.mitre(i, d), mgl32.Vec2{}, false
 	}
@@ -280,15 +280,15 @@ func (f *Footprint) grownCorner(i int, d float32) (a, b mgl32.Vec2, cut bool) {
 	end := func(nx, nz float32) mgl32.Vec2 {
 		// pt + d·n + t·e, with e along the edge, at distance d along b.
 		ex, ez := -nz, nx
-		if ex*bx+ez*bz < 0 {
+		if float32(ex*bx)+float32(ez*bz) < 0 {
 			ex, ez = -ex, -ez
 		}
-		dot := ex*bx + ez*bz
+		dot := float32(ex*bx) + float32(ez*bz)
 		t := float32(0)
 		if dot > 1e-6 {
-			t = (d - d*(nx*bx+nz*bz)) / dot
+			t = (d - float32(d*(float32(nx*bx)+float32(nz*bz)))) / dot
 		}
-		return mgl32.Vec2{pt[0] + nx*d + ex*t, pt[1] + nz*d + ez*t}
+		return mgl32.Vec2{pt[0] + float32(nx*d) + float32(ex*t), pt[1] + float32(nz*d) + float32(ez*t)}
 	}
 	return end(n0x, n0z), end(n1x, n1z), true
 }
@@ -299,12 +299,12 @@ func (f *Footprint) mitre(i int, d float32) mgl32.Vec2 {
 	pt := f.Points[i]
 	n0x, n0z, n1x, n1z := f.cornerNormals(i)
 	bx, bz := n0x+n1x, n0z+n1z
-	dot := bx*n0x + bz*n0z
+	dot := float32(bx*n0x) + float32(bz*n0z)
 	if dot < 1e-3 {
-		return mgl32.Vec2{pt[0] + n0x*d, pt[1] + n0z*d}
+		return mgl32.Vec2{pt[0] + float32(n0x*d), pt[1] + float32(n0z*d)}
 	}
 	s := d / dot
-	return mgl32.Vec2{pt[0] + bx*s, pt[1] + bz*s}
+	return mgl32.Vec2{pt[0] + float32(bx*s), pt[1] + float32(bz*s)}
 }
 
 // cornerNormals returns the outward normals of the edges before and after
@@ -320,7 +320,7 @@ func (f *Footprint) cornerNormals(i int) (n0x, n0z, n1x, n1z float32) {
 // edge a→b.
 func edgeNormal(a, b [2]float32) (nx, nz float32) {
 	ex, ez := b[0]-a[0], b[1]-a[1]
-	length := geom.Sqrt(ex*ex + ez*ez)
+	length := geom.Sqrt(float32(ex*ex) + float32(ez*ez))
 	if length < 1e-9 {
 		return 0, 0
 	}

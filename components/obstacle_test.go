@@ -67,7 +67,7 @@ func TestObstacleValidate(t *testing.T) {
 // randomObstacle returns a seeded random obstacle of any shape and a pose
 // for it.
 func randomObstacle(rng *rand.Rand) (Obstacle, ObstaclePose) {
-	size := func() float32 { return 0.2 + 2*rng.Float32() }
+	size := func() float32 { return 0.2 + float32(2*rng.Float32()) }
 	var o Obstacle
 	switch rng.IntN(4) {
 	case 0:
@@ -117,7 +117,7 @@ func oracleDistance(f *Footprint, x, z float32) float64 {
 		verts[i] = geom.Vec3{a[0], 0, a[1]}
 		for k := 0; k <= 400; k++ {
 			t := float32(k) / 400
-			px, pz := a[0]+(b[0]-a[0])*t, a[1]+(b[1]-a[1])*t
+			px, pz := a[0]+float32((b[0]-a[0])*t), a[1]+float32((b[1]-a[1])*t)
 			best = math.Min(best, math.Hypot(float64(x-px), float64(z-pz)))
 		}
 	}
@@ -141,13 +141,13 @@ func TestFootprintDistance(t *testing.T) {
 		assert.Equal(t, pose.Position[1]+o.Height, f.MaxY)
 		minX, minZ, maxX, maxZ := f.Bounds()
 		for k := range 20 {
-			x := pose.Position[0] + 6*(rng.Float32()-0.5)
-			z := pose.Position[2] + 6*(rng.Float32()-0.5)
+			x := pose.Position[0] + float32(6*(rng.Float32()-0.5))
+			z := pose.Position[2] + float32(6*(rng.Float32()-0.5))
 			d, nx, nz := f.Distance(x, z)
 			assert.InDelta(t, oracleDistance(&f, x, z), d, 0.01, "%s sample %d", o.Shape, k)
 			assert.InDelta(t, 1, math.Hypot(float64(nx), float64(nz)), 1e-4)
 			// Stepping along the direction grows the distance by the step.
-			if d2, _, _ := f.Distance(x+nx*0.01, z+nz*0.01); math.Abs(float64(d)) > 0.05 {
+			if d2, _, _ := f.Distance(x+float32(nx*0.01), z+float32(nz*0.01)); math.Abs(float64(d)) > 0.05 {
 				assert.InDelta(t, d+0.01, d2, 0.002, "%s direction", o.Shape)
 			}
 			if d < 0 {
@@ -217,8 +217,8 @@ func TestCacheObstacleCoversTheGrownFootprint(t *testing.T) {
 		}
 		f := o.Footprint(pose)
 		for range 40 {
-			x := pose.Position[0] + 8*(rng.Float32()-0.5)
-			z := pose.Position[2] + 8*(rng.Float32()-0.5)
+			x := pose.Position[0] + float32(8*(rng.Float32()-0.5))
+			z := pose.Position[2] + float32(8*(rng.Float32()-0.5))
 			d, _, _ := f.Distance(x, z)
 			g, _, _ := grown.Distance(x, z)
 			if d < inflation-1e-3 {

@@ -387,6 +387,10 @@ type Stats struct {
 	// avoided as bodies, and ObstacleTilesPending the tile cache changes
 	// left for the next ticks, after the ObstacleSync stage.
 	Obstacles, ObstacleBodies, ObstacleTilesPending int
+	// Colliders is the number of collider entities and
+	// ColliderTilesPending the dynamic navmesh's tiles left for the next
+	// ticks, after the ColliderSync stage.
+	Colliders, ColliderTilesPending int
 	// PathQueueRequests is the number of searches the PathRequest stage
 	// handed to the path queue in the last tick.
 	PathQueueRequests int

@@ -160,8 +160,8 @@ func TestAvoidanceLayers(t *testing.T) {
 			ghost.AvoidanceLayers, ghost.AvoidanceMask = 0b100, 0b100 // a layer the default mask leaves out
 			_, _, through := headOn(t, method, ghost, plain)
 			t.Logf("nearest: %.2f avoiding, %.2f in layers apart", apart, through)
-			assert.Greater(t, apart, 2*plain.Radius+0.3, "avoiding, they pass with room to spare")
-			assert.Less(t, through, 2*plain.Radius+0.01, "not avoiding, they run into each other")
+			assert.Greater(t, apart, float32(2*plain.Radius)+0.3, "avoiding, they pass with room to spare")
+			assert.Less(t, through, float32(2*plain.Radius)+0.01, "not avoiding, they run into each other")
 
 			// A mask with the ghost's layer avoids it again.
 			seeing := plain

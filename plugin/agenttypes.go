@@ -32,6 +32,11 @@ type AgentTypeConfig struct {
 	// obstacle entities carve every type's cache. Either every type has
 	// one or none has.
 	TileCache *tilecache.Cache
+	// DynamicMesh, when not nil, is the dynamic navmesh (bake/dynamic.Mesh)
+	// Mesh is built from; collider entities change every type's
+	// (dynamic.NewTypes bakes them together). Mesh must then be
+	// DynamicMesh.NavMesh() or nil. Either every type has one or none has.
+	DynamicMesh components.ColliderMesh
 	// CarveInflation grows carving obstacles in this type's cache, as
 	// Config.CarveInflation does for a crowd of one type [Limit: finite;
 	// 0 = the cache's agent radius and one cell, < 0 = none]
@@ -66,7 +71,7 @@ func (c *Config) resolveAgentTypes() error {
 	}
 	if len(c.AgentTypes) == 0 {
 		c.AgentTypes = []AgentTypeConfig{{
-			Name: DefaultAgentTypeName, Mesh: c.Mesh, TileCache: c.TileCache, CarveInflation: c.CarveInflation,
+			Name: DefaultAgentTypeName, Mesh: c.Mesh, TileCache: c.TileCache, DynamicMesh: c.DynamicMesh, CarveInflation: c.CarveInflation,
 			Filters: c.Filters, PathQueue: c.PathQueue,
 			PathQueueIterations: c.PathQueueIterations, RequestsPerTick: c.RequestsPerTick,
 		}}
@@ -83,7 +88,14 @@ func (c *Config) resolveAgentTypes() error {
 		if t.Mesh == nil && t.TileCache != nil {
 			t.Mesh = t.TileCache.Mesh()
 		}
+		if t.Mesh == nil && t.DynamicMesh != nil {
+			t.Mesh = t.DynamicMesh.NavMesh()
+		}
 		switch {
+		case t.DynamicMesh != nil && t.DynamicMesh.NavMesh() != t.Mesh:
+			return bad("AgentTypes[%d] (%s): Mesh is not DynamicMesh.NavMesh()", i, t.Name)
+		case (t.DynamicMesh == nil) != (types[0].DynamicMesh == nil):
+			return bad("AgentTypes[%d] (%s): every type needs a DynamicMesh or none", i, t.Name)
 		case t.Name == "":
 			return bad("AgentTypes[%d]: empty Name", i)
 		case seen[t.Name]:
@@ -138,7 +150,10 @@ func (c *Config) resolveAgentTypes() error {
 		return bad("Mesh is not AgentTypes[0].Mesh (leave it nil with AgentTypes)")
 	case c.TileCache != nil && c.TileCache != first.TileCache:
 		return bad("TileCache is not AgentTypes[0].TileCache (leave it nil with AgentTypes)")
+	case c.DynamicMesh != nil && c.DynamicMesh != first.DynamicMesh:
+		return bad("DynamicMesh is not AgentTypes[0].DynamicMesh (leave it nil with AgentTypes)")
 	}
+	c.DynamicMesh = first.DynamicMesh
 	c.Mesh, c.TileCache, c.Filters, c.PathQueue = first.Mesh, first.TileCache, first.Filters, first.PathQueue
 	c.PathQueueIterations, c.RequestsPerTick = first.PathQueueIterations, first.RequestsPerTick
 	c.CarveInflation = first.CarveInflation

@@ -622,7 +622,7 @@ func holeRadius(tb testing.TB, mesh *navmesh.Mesh, centre geom.Vec3) float32 {
 	for k := range 16 {
 		angle := float64(k) * math.Pi / 8
 		for r := float32(0); r < 4; r += 0.02 {
-			p := geom.Vec3{centre[0] + r*float32(math.Cos(angle)), centre[1], centre[2] + r*float32(math.Sin(angle))}
+			p := geom.Vec3{centre[0] + float32(r*float32(math.Cos(angle))), centre[1], centre[2] + float32(r*float32(math.Sin(angle)))}
 			if onMesh(q, &filter, p) {
 				best = min(best, r)
 				break

@@ -36,6 +36,15 @@ type Config struct {
 	// Mesh is the navmesh the agents walk on. Required unless TileCache is
 	// given; then it must be TileCache.Mesh() or nil.
 	Mesh *navmesh.Mesh
+	// DynamicMesh, when not nil, is the dynamic navmesh (bake/dynamic.Mesh)
+	// the navmesh is built from: collider entities add walkable ground to
+	// it or cut it away (see SpawnCollider), and the ColliderSync stage
+	// runs its UpdateWith every tick, within the obstacles' tile budget.
+	// Mesh must then be DynamicMesh.NavMesh() or nil. The plugin adds,
+	// moves and removes its colliders; leave them to it. With AgentTypes,
+	// each type has its own (AgentTypeConfig.DynamicMesh) and colliders
+	// change them all; leave this nil then.
+	DynamicMesh components.ColliderMesh
 	// TileCache, when not nil, is the tile cache the navmesh is built from:
 	// obstacle entities that carve or mark an area change the navmesh
 	// through it (see SpawnObstacle), and the ObstacleSync stage runs its
@@ -192,11 +201,22 @@ func (c Config) withDefaults() (Config, error) {
 		if c.Mesh == nil && c.TileCache != nil {
 			c.Mesh = c.TileCache.Mesh()
 		}
+		if c.Mesh == nil && c.AgentTypes[0].DynamicMesh != nil {
+			c.Mesh = c.AgentTypes[0].DynamicMesh.NavMesh()
+		}
+		if c.DynamicMesh == nil {
+			c.DynamicMesh = c.AgentTypes[0].DynamicMesh
+		}
 	}
 	if c.Mesh == nil && c.TileCache != nil {
 		c.Mesh = c.TileCache.Mesh()
 	}
+	if c.Mesh == nil && c.DynamicMesh != nil {
+		c.Mesh = c.DynamicMesh.NavMesh()
+	}
 	switch {
+	case c.DynamicMesh != nil && c.DynamicMesh.NavMesh() != c.Mesh:
+		return bad("Mesh is not DynamicMesh.NavMesh()")
 	case c.Mesh == nil:
 		return bad("nil Mesh")
 	case c.TileCache != nil && c.TileCache.Mesh() != c.Mesh:

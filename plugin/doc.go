@@ -2,6 +2,15 @@
 // on a navmesh, avoid each other and the walls, and report what happens to
 // them.
 //
+// # Start here
+//
+// New a Plugin with a Config holding your navmesh (Config.Mesh; MaxAgents and
+// Workers are the other settings most games set), Install it in your world,
+// Spawn agents and RequestMoveTarget, then Step every frame and read Events.
+// The README's program (examples/quickstart) is the whole flow in 40 lines;
+// docs/crowd.md is the guide. Config's fields each document their default:
+// leave a field zero to get it.
+//
 //	p, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: 500})
 //	world := ecs.NewWorld()
 //	err = p.Install(&world)
@@ -26,6 +35,15 @@
 // without changing the navmesh agents steer around them and are pushed out
 // of them. The first stage, ObstacleSync, keeps the tile cache in step and
 // runs its budgeted Update, so the rest of the tick sees one navmesh.
+//
+// Colliders are entities too (SpawnCollider, SetColliderPose, SetCollider,
+// RemoveCollider): with Config.DynamicMesh (a bake/dynamic.Mesh) they add
+// walkable ground (a bridge, a ramp, a crate to climb) or cut it away (a
+// pit), any shape of package collider. The second stage, ColliderSync,
+// keeps the dynamic mesh in step (a collider follows moves beyond its
+// MoveThreshold) and runs its UpdateWith within the same tile budget;
+// agents on the rebuilt tiles replan, walk back or recover as after any
+// tile change.
 //
 // Doors: the default filters (components.DefaultFilter) exclude
 // navmesh.FlagDisabled, RecastDemo's "disabled" flag. On a plain navmesh,

@@ -60,7 +60,7 @@ func ExampleConfig_agentTypes() {
 		if params.Type, err = p.AgentType(name); err != nil {
 			log.Fatal(err)
 		}
-		e, err := p.Spawn(&world, geom.Vec3{3, 0, 3 + 4*float32(i)}, params)
+		e, err := p.Spawn(&world, geom.Vec3{3, 0, 3 + float32(4*float32(i))}, params)
 		if err != nil {
 			log.Fatal(err)
 		}

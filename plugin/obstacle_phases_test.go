@@ -155,7 +155,7 @@ func randomObstacleStates(tb testing.TB, cache *tilecache.Cache, n, count int, s
 		require.NoError(tb, err)
 		return p.Pos
 	}
-	size := func() float32 { return 0.3 + 1.2*rng.Float32() }
+	size := func() float32 { return 0.3 + float32(1.2*rng.Float32()) }
 	shape := func() components.Obstacle {
 		switch rng.IntN(4) {
 		case 0:

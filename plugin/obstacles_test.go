@@ -258,10 +258,10 @@ func TestCarveMatchesFootprint(t *testing.T) {
 				i++
 				d, _, _ := f.Distance(p[0], p[2])
 				switch {
-				case d < radius-2*cell:
+				case d < radius-float32(2*cell):
 					inside++
 					assert.Greater(t, w.ground(p), float32(0.05), "%s: %v, %.2f inside the grown footprint, is on the navmesh", o.Shape, p, radius-d)
-				case d > radius+3*cell && before[[2]int{dx, dz}]:
+				case d > radius+float32(3*cell) && before[[2]int{dx, dz}]:
 					outside++
 					assert.Less(t, w.ground(p), float32(0.01), "%s: %v, %.2f outside the grown footprint, is off the navmesh", o.Shape, p, d-radius)
 				}
@@ -339,7 +339,7 @@ func testAvoidedObstacles(t *testing.T, method crowd.AvoidanceMethod) {
 
 	for tick := 0; tick < 600; tick++ {
 		// The cart crosses the hall at 1.5 m/s, back and forth.
-		z := 2 + 16*float32(math.Abs(math.Mod(float64(tick)*1.5/60/16, 2)-1))
+		z := 2 + float32(16*float32(math.Abs(math.Mod(float64(tick)*1.5/60/16, 2)-1)))
 		require.NoError(t, p.SetObstaclePose(&world, cart, components.ObstaclePose{Position: geom.Vec3{10, 0, 18 - z}}))
 		require.NoError(t, p.Step(&world, 1.0/60))
 		for i, e := range agents {

@@ -51,7 +51,9 @@ type Plugin struct {
 	// obstacles creates and reads obstacle entities.
 	obstacles    generic.Map3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
 	obstacleMask ecs.Mask
-	listener     removalListener
+	// colliders creates and reads collider entities.
+	colliders colliderEntities
+	listener  removalListener
 
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
@@ -176,6 +178,13 @@ func (p *Plugin) Install(world *ecs.World) error {
 	if c.TileCache != nil {
 		ecs.AddResource(world, &components.TileCache{Cache: c.TileCache})
 	}
+	if c.DynamicMesh != nil {
+		geometry := &components.DynamicGeometry{Mesh: c.DynamicMesh}
+		for _, t := range c.AgentTypes[1:] {
+			geometry.Others = append(geometry.Others, t.DynamicMesh)
+		}
+		ecs.AddResource(world, geometry)
+	}
 	if workers != nil {
 		ecs.AddResource(world, workers)
 	}
@@ -216,6 +225,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 		ecs.ComponentID[components.ObstacleState](world),
 	}
 	p.obstacleMask = ecs.All(obstacleIDs...)
+	p.colliders = newColliderEntities(world)
 	p.presets = generic.NewResource[components.AvoidancePresets](world)
 
 	p.listener = removalListener{

@@ -12,9 +12,9 @@ import (
 	"github.com/mlange-42/arche/ecs"
 )
 
-// The README's quick start, as written there (TestREADMEQuickStartIsTheExample
-// keeps the two the same): bake a level, add a crowd to an arche world, send
-// an agent across it and wait for it to arrive.
+// The README's quick start (examples/quickstart, whose test keeps the README
+// the same as its main.go): bake a level, add a crowd to an arche world,
+// send an agent across it and wait for it to arrive.
 func Example_quickStart() {
 	level, err := bake.LoadOBJ("../testdata/dungeon.obj")
 	if err != nil {

@@ -20,6 +20,7 @@ type System = systems.System
 // Names of the crowd's stages, in the order they run.
 const (
 	StageObstacleSync     = "ObstacleSync"
+	StageColliderSync     = "ColliderSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
 	StageBoundaryUpdate   = "BoundaryUpdate"
@@ -67,10 +68,11 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the ten stages of the crowd with fresh systems.
+// NewSchedule returns the eleven stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
 		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
+		{name: StageColliderSync, system: &systems.ColliderSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
 		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},

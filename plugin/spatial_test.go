@@ -105,7 +105,7 @@ func TestSpawnBatchSpatialOrder(t *testing.T) {
 	specs := make([]AgentSpec, len(starts))
 	for i := range specs {
 		specs[i] = AgentSpec{Position: starts[i], Params: components.DefaultAgentParams()}
-		specs[i].Params.MaxSpeed += float32(i) * 0.1 // tell them apart
+		specs[i].Params.MaxSpeed += float32(float32(i) * 0.1) // tell them apart
 	}
 	for _, c := range []struct {
 		name      string

@@ -138,7 +138,7 @@ func TestNearestPolyDistanceMatchesBruteForce(t *testing.T) {
 	bmin, bmax := tile.Header.BMin, tile.Header.BMax
 	for i := range 200 {
 		// A grid of points around and above the level.
-		f := func(k int, lo, hi float32) float32 { return lo - 10 + float32(k)/9*(hi-lo+20) }
+		f := func(k int, lo, hi float32) float32 { return lo - 10 + float32(float32(k)/9*(hi-lo+20)) }
 		pos := geom.Vec3{f(i%10, bmin[0], bmax[0]), f((i/10)%10, bmin[1], bmax[1]), f(i/100*9, bmin[2], bmax[2])}
 		got, found := p.nearestPolyDistance(&p.types[0], pos, geom.Vec3{1, 1, 1}, filter)
 		require.True(t, found)

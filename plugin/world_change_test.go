@@ -85,7 +85,7 @@ func TestClosedDoorWithDefaultFilters(t *testing.T) {
 	require.NoError(t, p.Install(&world))
 	var starts, targets []geom.Vec3
 	for i := range 6 {
-		starts = append(starts, geom.Vec3{40 + float32(i%3)*2, 0, 2 + float32(i/3)*3})
+		starts = append(starts, geom.Vec3{40 + float32(float32(i%3)*2), 0, 2 + float32(float32(i/3)*3)})
 		targets = append(targets, geom.Vec3{57, 0, 4})
 	}
 	agents := spawnAt(t, p, &world, starts, targets)
@@ -226,7 +226,7 @@ func TestTileRemovedAndAddedBackAgentsRecover(t *testing.T) {
 	var starts, targets []geom.Vec3
 	for i := range 9 {
 		starts = append(starts, geom.Add(center, geom.Vec3{float32(i%3-1) * 1.5, 0, float32(i/3-1) * 1.5}))
-		targets = append(targets, geom.Vec3{3 + float32(i)*5, 0, 3})
+		targets = append(targets, geom.Vec3{3 + float32(float32(i)*5), 0, 3})
 	}
 	agents := spawnAt(t, p, &world, starts, nil)
 	require.NoError(t, p.Step(&world, 1.0/60))

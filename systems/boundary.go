@@ -144,7 +144,7 @@ func (s *BoundaryUpdate) updateNeighbours(worker, begin, end int) {
 				continue
 			}
 			dx, dz := pos[0]-other.position[0], pos[2]-other.position[2]
-			distSqr := dx*dx + dz*dz
+			distSqr := float32(dx*dx) + float32(dz*dz)
 			if distSqr > queryRange*queryRange {
 				continue
 			}

@@ -350,7 +350,7 @@ func waiting(a *agent) bool {
 func slowForPile(a *agent) bool {
 	v := a.velocity.Actual
 	limit := pileSpeedShare * a.params.MaxSpeed
-	return v[0]*v[0]+v[2]*v[2] < limit*limit
+	return float32(v[0]*v[0])+float32(v[2]*v[2]) < limit*limit
 }
 
 // pileSpeedShare is the share of its maximum speed below which an agent
@@ -365,12 +365,12 @@ const minPushSpeed = float32(1)
 // it.
 func limitPush(origin, next geom.Vec3, limit float32) geom.Vec3 {
 	dx, dz := next[0]-origin[0], next[2]-origin[2]
-	distSqr := dx*dx + dz*dz
+	distSqr := float32(dx*dx) + float32(dz*dz)
 	if distSqr <= limit*limit {
 		return next
 	}
 	scale := limit / geom.Sqrt(distSqr)
-	return geom.Vec3{origin[0] + dx*scale, next[1], origin[2] + dz*scale}
+	return geom.Vec3{origin[0] + float32(dx*scale), next[1], origin[2] + float32(dz*scale)}
 }
 
 // yieldingShare is the part of an overlap a walking agent moves by when the
@@ -416,7 +416,7 @@ func (s *CollisionResolve) addPiledContacts(worker, i int, list *[maxContacts]in
 				}
 				// Nearness first: most items of a bucket are too far.
 				limit := (s.radii[i] + s.radii[j]) * s.settings.PileFraction
-				if dx, dz := pos[0]-xs[k], pos[2]-zs[k]; dx*dx+dz*dz > limit*limit {
+				if dx, dz := pos[0]-xs[k], pos[2]-zs[k]; float32(dx*dx)+float32(dz*dz) > limit*limit {
 					continue
 				}
 				if int(j) == i || slices.Contains(list[:count], j) {

@@ -103,7 +103,7 @@ func detourSide(a *agent, desired geom.Vec3, detours uint8) float32 {
 		// From the wall's nearest point to the agent.
 		nearest := geom.Lerp(seg.P, seg.Q, t)
 		dx, dz := pos[0]-nearest[0], pos[2]-nearest[2]
-		away += (dx*rightX + dz*rightZ) / (geom.Sqrt(distSqr) + 0.1)
+		away += (float32(dx*rightX) + float32(dz*rightZ)) / (geom.Sqrt(distSqr) + 0.1)
 	}
 	switch {
 	case away > 0.01:

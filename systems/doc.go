@@ -2,6 +2,12 @@
 // type per stage of DetourCrowd's dtCrowd::update, after a first stage of
 // archenav's own for obstacles, in this order:
 //
+// # Start here
+//
+// The plugin package builds these systems into its Schedule; you need this
+// package to write a stage of your own (the System interface) or to replace
+// one of the crowd's stages, as examples/steering does.
+//
 //	ObstacleSync      obstacle entities into the tile cache, its budgeted
 //	                  update, this tick's obstacle bodies
 //	PathRequest       path validity, move requests, the path queue

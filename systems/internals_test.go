@@ -315,7 +315,7 @@ func BenchmarkWorkersRun(b *testing.B) {
 					for i := begin; i < end; i++ {
 						x := float32(i)
 						for k := 0; k < 20; k++ {
-							x = x*0.999 + 1
+							x = float32(x*0.999) + 1
 						}
 						sums[i] = x
 					}

@@ -116,8 +116,8 @@ func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget f
 			continue
 		}
 		push := min(depth, budget)
-		x += nx * push
-		z += nz * push
+		x += float32(nx * push)
+		z += float32(nz * push)
 		budget -= push
 	}
 	return x, z, budget
@@ -130,7 +130,7 @@ func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget f
 func (s *stage) bodyContactList(a *agent, pos geom.Vec3, contacts *[maxBodyContacts]int32, scratch *bodyScratch) {
 	n := 0
 	if s.bodies != nil {
-		reach := a.params.Radius + bodyContactMargin + a.params.MaxSpeed*s.dt
+		reach := a.params.Radius + bodyContactMargin + float32(a.params.MaxSpeed*s.dt)
 		for _, id := range s.nearBodies(pos, reach, a.params.Height, scratch) {
 			if n == maxBodyContacts {
 				break
@@ -158,7 +158,7 @@ func (s *stage) bodyPushBudget(a *agent, contacts []int32) float32 {
 			break
 		}
 		v := s.bodies.List[id].Velocity
-		speed = max(speed, geom.Sqrt(v[0]*v[0]+v[2]*v[2]))
+		speed = max(speed, geom.Sqrt(float32(v[0]*v[0])+float32(v[2]*v[2])))
 	}
 	return speed * s.dt
 }

@@ -145,7 +145,7 @@ func flightFraction(anim *components.OffMeshAnimation, t, duration float32) floa
 	}
 	fall := t - walk
 	fallen := 0.5 * LinkGravity * fall * fall
-	return 0.5 + 0.5*geom.Clamp(fallen/height, 0, 1)
+	return 0.5 + float32(0.5*geom.Clamp(fallen/height, 0, 1))
 }
 
 // tween maps t from [t0, t1] to [0, 1], clamped.

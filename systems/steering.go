@@ -195,7 +195,7 @@ func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
 		}
 		dist := geom.Sqrt(distSqr)
 		scaled := dist * invSeparationDist
-		pushWeight := weight * (1.0 - scaled*scaled)
+		pushWeight := weight * (1.0 - float32(scaled*scaled))
 		disp = geom.Mad(disp, diff, pushWeight/dist)
 		w += 1.0
 	}
@@ -229,9 +229,9 @@ func smoothSteerDirection(a *agent) geom.Vec3 {
 		dir1 = geom.Scale(dir1, 1.0/len1)
 	}
 	dir := geom.Vec3{
-		dir0[0] - dir1[0]*len0*0.5,
+		dir0[0] - float32(dir1[0]*len0*0.5),
 		0,
-		dir0[2] - dir1[2]*len0*0.5,
+		dir0[2] - float32(dir1[2]*len0*0.5),
 	}
 	return geom.Normalize(dir)
 }

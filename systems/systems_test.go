@@ -149,7 +149,7 @@ func TestCollisionResolveAlone(t *testing.T) {
 	run(w, &s, 1)
 	// Each moves by half the overlap times 0.7.
 	overlap := 1.2 - before
-	assert.InDelta(t, before+overlap*0.7, geom.Dist2D(pa.Vec3(), pb.Vec3()), 1e-4)
+	assert.InDelta(t, before+float32(overlap*0.7), geom.Dist2D(pa.Vec3(), pb.Vec3()), 1e-4)
 	w.settings().CollisionIterations = 4
 	for i := 0; i < 5; i++ {
 		s.Update(w.world)
@@ -248,7 +248,7 @@ func TestTopologyOptimizeOneAgentPerTick(t *testing.T) {
 		e := w.spawn(t, hallA)
 		_, _, _, state, _, target, _, _, _, _ := w.get(e)
 		target.State = components.TargetValid
-		state.TopologyOptimizationTime = 0.4 + float32(i)*0.01
+		state.TopologyOptimizationTime = 0.4 + float32(float32(i)*0.01)
 		agents = append(agents, e)
 	}
 	var s TopologyOptimize

@@ -250,15 +250,15 @@ func (s *VelocitySampling) slideAlongContacts(a *agent, velocity geom.Vec3) geom
 		other := &s.agents[j]
 		dx, dz := other.position[0]-pos[0], other.position[2]-pos[2]
 		reach := a.params.Radius + other.params.Radius + contactMargin
-		distSqr := dx*dx + dz*dz
+		distSqr := float32(dx*dx) + float32(dz*dz)
 		if distSqr > reach*reach || distSqr < 1e-8 {
 			continue
 		}
 		dist := geom.Sqrt(distSqr)
 		nx, nz := dx/dist, dz/dist
-		if toward := velocity[0]*nx + velocity[2]*nz; toward > 0 {
-			velocity[0] -= nx * toward
-			velocity[2] -= nz * toward
+		if toward := float32(velocity[0]*nx) + float32(velocity[2]*nz); toward > 0 {
+			velocity[0] -= float32(nx * toward)
+			velocity[2] -= float32(nz * toward)
 		}
 	}
 	return velocity

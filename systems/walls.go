@@ -56,7 +56,7 @@ func (w *nearWalls) gather(pos geom.Vec3, segments []crowd.BoundarySegment) {
 		}
 		// The walkable side is on the left of P→Q seen from above.
 		ex, ez := qx-px, qz-pz
-		length := geom.Sqrt(ex*ex + ez*ez)
+		length := geom.Sqrt(float32(ex*ex) + float32(ez*ez))
 		if length < 1e-6 {
 			continue
 		}
@@ -84,7 +84,7 @@ func (w *nearWalls) touch(x, z float32, set int) {
 func (w *nearWalls) blocks(dirX, dirZ float32, set int) bool {
 	for k := 0; k < w.contacts[set]; k++ {
 		n := &w.normals[set][k]
-		if dirX*n[0]+dirZ*n[1] < 0 {
+		if float32(dirX*n[0])+float32(dirZ*n[1]) < 0 {
 			return true
 		}
 	}
@@ -97,16 +97,16 @@ func (w *nearWalls) keepInside(x, z float32) (float32, float32) {
 	for pass := 0; pass < 2; pass++ { // twice, for corners
 		for k := 0; k < w.count; k++ {
 			wall := &w.walls[k]
-			depth := (x-wall.px)*wall.normalX + (z-wall.pz)*wall.normalZ
+			depth := float32((x-wall.px)*wall.normalX) + float32((z-wall.pz)*wall.normalZ)
 			if depth >= 0 {
 				continue
 			}
 			// Only behind the segment itself, not beyond its ends.
-			if segmentDistanceSqr(x, z, wall.px, wall.pz, wall.qx, wall.qz) > depth*depth*1.0001+1e-8 {
+			if segmentDistanceSqr(x, z, wall.px, wall.pz, wall.qx, wall.qz) > float32(depth*depth*1.0001)+1e-8 {
 				continue
 			}
-			x -= wall.normalX * depth
-			z -= wall.normalZ * depth
+			x -= float32(wall.normalX * depth)
+			z -= float32(wall.normalZ * depth)
 		}
 	}
 	return x, z

@@ -72,6 +72,6 @@ func TestPushSpeedLimit(t *testing.T) {
 		} else {
 			assert.LessOrEqual(t, largest, limit*params.MaxSpeed/60+1e-4)
 		}
-		assert.Greater(t, geom.Dist2D(pa.Vec3(), pb.Vec3()), 2*params.Radius-0.05, "parted all the same")
+		assert.Greater(t, geom.Dist2D(pa.Vec3(), pb.Vec3()), float32(2*params.Radius)-0.05, "parted all the same")
 	}
 }

@@ -14,10 +14,10 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // unwalkableTint is blended into the shade of input triangles too steep to
@@ -41,8 +41,8 @@ func Geometry(d debugdraw.Drawer, g *bake.Geometry, walkableSlope float32) {
 			continue
 		}
 		a, b, c := g.Vertices[tri[0]], g.Vertices[tri[1]], g.Vertices[tri[2]]
-		normal := b.Sub(a).Cross(c.Sub(a))
-		if length := normal.Len(); length > 0 {
+		normal := geom.Cross(b.Sub(a), c.Sub(a))
+		if length := geom.Len(normal); length > 0 {
 			normal = normal.Mul(1 / length)
 		}
 		walkable := normal[1] > threshold
@@ -86,7 +86,7 @@ func Heightfield(d debugdraw.Drawer, hf *bake.Heightfield, walkable bool) {
 			if column >= len(hf.Columns) {
 				return
 			}
-			fx, fz := hf.BMin[0]+float32(x)*hf.CellSize, hf.BMin[2]+float32(z)*hf.CellSize
+			fx, fz := hf.BMin[0]+float32(float32(x)*hf.CellSize), hf.BMin[2]+float32(float32(z)*hf.CellSize)
 			for i, steps := hf.Columns[column], 0; i >= 0 && int(i) < len(hf.Pool) && steps < len(hf.Pool); i, steps = hf.Pool[i].Next, steps+1 {
 				span := &hf.Pool[i]
 				if walkable {
@@ -100,8 +100,8 @@ func Heightfield(d debugdraw.Drawer, hf *bake.Heightfield, walkable bool) {
 					}
 				}
 				debugdraw.Box(d,
-					mgl32.Vec3{fx, hf.BMin[1] + float32(span.Min)*hf.CellHeight, fz},
-					mgl32.Vec3{fx + hf.CellSize, hf.BMin[1] + float32(span.Max)*hf.CellHeight, fz + hf.CellSize},
+					mgl32.Vec3{fx, hf.BMin[1] + float32(float32(span.Min)*hf.CellHeight), fz},
+					mgl32.Vec3{fx + hf.CellSize, hf.BMin[1] + float32(float32(span.Max)*hf.CellHeight), fz + hf.CellSize},
 					faces)
 			}
 		}
@@ -141,12 +141,12 @@ func CompactHeightfield(d debugdraw.Drawer, chf *bake.CompactHeightfield, mode C
 			if cell >= len(chf.Cells) {
 				return
 			}
-			fx, fz := chf.BMin[0]+float32(x)*cs, chf.BMin[2]+float32(z)*cs
+			fx, fz := chf.BMin[0]+float32(float32(x)*cs), chf.BMin[2]+float32(float32(z)*cs)
 			c := chf.Cells[cell]
 			for i := c.Index; i < c.Index+c.Count && int(i) < len(chf.Spans) && int(i) < len(chf.Areas); i++ {
 				span := &chf.Spans[i]
 				var fill color.NRGBA
-				y := chf.BMin[1] + float32(span.Y+1)*ch
+				y := chf.BMin[1] + float32(float32(span.Y+1)*ch)
 				switch mode {
 				case CompactAreas:
 					switch area := chf.Areas[i]; area {
@@ -158,7 +158,7 @@ func CompactHeightfield(d debugdraw.Drawer, chf *bake.CompactHeightfield, mode C
 						fill = debugdraw.AreaColor(area, 255)
 					}
 				case CompactRegions:
-					y = chf.BMin[1] + float32(span.Y)*ch
+					y = chf.BMin[1] + float32(float32(span.Y)*ch)
 					fill = color.NRGBA{0, 0, 0, 64}
 					if span.Region != 0 {
 						fill = debugdraw.IndexColor(int(span.Region), 192)

@@ -38,7 +38,7 @@ var navTest = sync.OnceValues(func() (*stages, error) {
 	const cells = 48
 	from, to := cfg.BMin, cfg.BMax
 	from[0], from[2] = (cfg.BMin[0]+cfg.BMax[0])/2, (cfg.BMin[2]+cfg.BMax[2])/2
-	to[0], to[2] = from[0]+cells*cfg.CellSize, from[2]+cells*cfg.CellSize
+	to[0], to[2] = from[0]+float32(cells*cfg.CellSize), from[2]+float32(cells*cfg.CellSize)
 	hf, err := bake.NewHeightfield(cells, cells, from, to, cfg.CellSize, cfg.CellHeight)
 	if err != nil {
 		return nil, err
@@ -92,7 +92,7 @@ func TestHeightfieldDrawsABoxPerSpan(t *testing.T) {
 	assert.Equal(t, r.Len(), r.Count(debugdraw.KindTriangle))
 	bmin, bmax, _ := r.Bounds()
 	assert.InDelta(t, hf.BMin[0], bmin[0], 1e-3)
-	assert.LessOrEqual(t, bmax[0], hf.BMin[0]+float32(hf.Width)*hf.CellSize+1e-3)
+	assert.LessOrEqual(t, bmax[0], hf.BMin[0]+float32(float32(hf.Width)*hf.CellSize)+1e-3)
 
 	r = record(func(d debugdraw.Drawer) { bakedraw.Heightfield(d, hf, true) })
 	walkableTops := 0

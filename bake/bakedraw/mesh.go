@@ -72,9 +72,9 @@ func contourVerts(c *bake.Contour, mode ContourMode) [][4]int32 {
 // by a cell for odd contours and by lift.
 func contourPoint(cset *bake.ContourSet, v [4]int32, i int, lift float32) mgl32.Vec3 {
 	return mgl32.Vec3{
-		cset.BMin[0] + float32(v[0])*cset.CellSize,
-		cset.BMin[1] + float32(v[1]+1+int32(i&1))*cset.CellHeight + lift,
-		cset.BMin[2] + float32(v[2])*cset.CellSize,
+		cset.BMin[0] + float32(float32(v[0])*cset.CellSize),
+		cset.BMin[1] + float32(float32(v[1]+1+int32(i&1))*cset.CellHeight) + lift,
+		cset.BMin[2] + float32(float32(v[2])*cset.CellSize),
 	}
 }
 
@@ -92,9 +92,9 @@ func contourCenter(cset *bake.ContourSet, c *bake.Contour) (mgl32.Vec3, bool) {
 	}
 	n := float64(len(c.Verts))
 	return mgl32.Vec3{
-		cset.BMin[0] + float32(sum[0]/n)*cset.CellSize,
-		cset.BMin[1] + float32(sum[1]/n)*cset.CellHeight + 4*cset.CellHeight,
-		cset.BMin[2] + float32(sum[2]/n)*cset.CellSize,
+		cset.BMin[0] + float32(float32(sum[0]/n)*cset.CellSize),
+		cset.BMin[1] + float32(float32(sum[1]/n)*cset.CellHeight) + float32(4*cset.CellHeight),
+		cset.BMin[2] + float32(float32(sum[2]/n)*cset.CellSize),
 	}, true
 }
 
@@ -152,9 +152,9 @@ func PolyMesh(d debugdraw.Drawer, mesh *bake.PolyMesh) {
 	vertex := func(i uint16, lift float32) mgl32.Vec3 {
 		v := mesh.Verts[i]
 		return mgl32.Vec3{
-			mesh.BMin[0] + float32(v[0])*mesh.CellSize,
-			mesh.BMin[1] + float32(v[1]+1)*mesh.CellHeight + lift,
-			mesh.BMin[2] + float32(v[2])*mesh.CellSize,
+			mesh.BMin[0] + float32(float32(v[0])*mesh.CellSize),
+			mesh.BMin[1] + float32(float32(v[1]+1)*mesh.CellHeight) + lift,
+			mesh.BMin[2] + float32(float32(v[2])*mesh.CellSize),
 		}
 	}
 	polygon := func(i int) (verts, neighbours []uint16, ok bool) {

@@ -51,7 +51,7 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags := flag.NewFlagSet("bake", flag.ContinueOnError)
 	flags.SetOutput(stdout)
 	o := &bakeOptions{}
-	flags.StringVar(&o.configPath, "config", "", "settings JSON `file` (keys in the README); RecastDemo defaults without it")
+	flags.StringVar(&o.configPath, "config", "", "settings JSON `file` (keys in docs/navtool.md); RecastDemo defaults without it")
 	flags.StringVar(&o.outPath, "o", "", "write the navmesh to `file` (nothing is written without -o)")
 	flags.StringVar(&o.format, "format", "own", "output format: own (archenav mesh file, or tile cache file with -tilecache), dnav (C++ tile, solo only), mset (RecastDemo tile set) or tset (RecastDemo tile cache file, with -tilecache)")
 	flags.IntVar(&o.tileSize, "tile-size", 0, "tile side in `cells`; 0 bakes one solo tile (without the flag: the settings' tileSize)")
@@ -59,7 +59,7 @@ func parseBakeFlags(args []string, stdout io.Writer) (*bakeOptions, error) {
 	flags.BoolVar(&o.asJSON, "json", false, "print the summary as one JSON object")
 	flags.BoolVar(&o.autoLinks, "auto-links", false, "place drop and jump links along the mesh's edges with the default link settings (the settings file's \"links\" keys tune them); not with -tilecache: its layers hold no links")
 	flags.BoolVar(&o.tileCache, "tilecache", false, "bake tile cache layers (Sample_TempObstacles), tiles of 48 cells unless told otherwise")
-	flags.StringVar(&o.agentTypesPath, "agent-types", "", "bake one mesh per agent type of the JSON `file` (a list of {name, radius, height, climb, slope, ...settings keys}, see the README) and write them all to one own file")
+	flags.StringVar(&o.agentTypesPath, "agent-types", "", "bake one mesh per agent type of the JSON `file` (a list of {name, radius, height, climb, slope, ...settings keys}, see docs/navtool.md) and write them all to one own file")
 	var tiles string
 	flags.StringVar(&tiles, "tiles", "", "bake only the tiles `X0:X1,Y0:Y1` (inclusive, on the whole level's grid) of a tiled or tile cache bake; merge the parts with navtool merge")
 	flags.Usage = func() {

@@ -12,7 +12,7 @@ import (
 
 // bakeReport is what `navtool bake` prints; its JSON form is the -json
 // output. In a tiled bake the counts are sums over the tiles and the hashes
-// combine the tiles' (see docs_navtool_bake.md).
+// combine the tiles' (see docs/navtool.md).
 type bakeReport struct {
 	Input          string `json:"input"`
 	InputVertices  int    `json:"inputVertices"`

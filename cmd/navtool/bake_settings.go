@@ -17,7 +17,7 @@ import (
 
 // bakeSettingsFile is the -config file of `navtool bake`. Every key is
 // optional; a missing key keeps RecastDemo's default. The keys are
-// documented in docs_navtool_bake.md.
+// documented in docs/navtool.md.
 type bakeSettingsFile struct {
 	CellSize                     *float32   `json:"cellSize"`
 	CellHeight                   *float32   `json:"cellHeight"`

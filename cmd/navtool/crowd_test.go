@@ -49,7 +49,7 @@ func TestCrowdCommandJSON(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, times["max"].(float64), times["p99"].(float64))
 	stages := report["stageMs"].(map[string]any)
-	assert.Len(t, stages, 10)
+	assert.Len(t, stages, 11)
 	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
 	assert.Greater(t, report["reached"].(float64), 0.0)
 	assert.Equal(t, "adaptive", report["avoidance"], "the reference's method by default")

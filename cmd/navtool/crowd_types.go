@@ -296,7 +296,7 @@ func (c *crowdChecker) Finish(targets []geom.Vec3) crowdcheck.Result {
 		sum.OffMesh += r.OffMesh
 		sum.WallPenetrations += r.WallPenetrations
 		sum.OverlapAgentTicks += r.OverlapAgentTicks
-		sum.VelocityChangePerTick += r.VelocityChangePerTick * float64(len(c.members[t]))
+		sum.VelocityChangePerTick += float64(r.VelocityChangePerTick * float64(len(c.members[t])))
 		weights += len(c.members[t])
 		sum.OutOfReach += r.OutOfReach
 		sum.Reached += r.Reached

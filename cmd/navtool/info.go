@@ -20,7 +20,7 @@ func init() {
 }
 
 // infoReport is what `navtool info` prints; its JSON form is the -json
-// output (keys documented in the README).
+// output (keys documented in docs/navtool.md).
 type infoReport struct {
 	File               string      `json:"file"`
 	Format             string      `json:"format"`

@@ -224,8 +224,8 @@ func (r *pairRunner) run(p queryPair) (queryResult, error) {
 	for i := 1; i < ns; i++ {
 		a, b := r.points[i-1].Pos, r.points[i].Pos
 		dx, dy, dz := float64(b[0]-a[0]), float64(b[1]-a[1]), float64(b[2]-a[2])
-		res.length3D += math.Sqrt(dx*dx + dy*dy + dz*dz)
-		res.length2D += math.Sqrt(dx*dx + dz*dz)
+		res.length3D += math.Sqrt(float64(dx*dx) + float64(dy*dy) + float64(dz*dz))
+		res.length2D += math.Sqrt(float64(dx*dx) + float64(dz*dz))
 	}
 	if ns > 0 {
 		res.end = r.points[ns-1].Pos

@@ -62,7 +62,7 @@ func TestQueryHierarchical(t *testing.T) {
 		for _, name := range []string{"i", "start_found", "end_found", "partial"} {
 			assert.Equal(t, want[row][g[name]], got[row][g[name]], "row %d %s", row, name)
 		}
-		if number(t, got[row][g["len3d"]]) > 1.05*number(t, want[row][g["len3d"]])+1e-3 {
+		if number(t, got[row][g["len3d"]]) > float64(1.05*number(t, want[row][g["len3d"]]))+1e-3 {
 			longer++
 		}
 	}

@@ -121,7 +121,7 @@ func run(out string, stdout io.Writer) (result, error) {
 		if params.Type, err = crowd.AgentType(typeNames[kind(i)]); err != nil {
 			return result{}, err
 		}
-		z := 2 + float32(i%perType)*2.5 + float32(kind(i))*1.2
+		z := 2 + float32(float32(i%perType)*2.5) + float32(float32(kind(i))*1.2)
 		if agents[i], err = crowd.Spawn(&world, geom.Vec3{3, 0, z}, params); err != nil {
 			return result{}, err
 		}

@@ -104,8 +104,8 @@ func run(out string, stdout io.Writer) (result, error) {
 			// costs: agents that must keep off costly areas go without.
 			params.UpdateFlags &^= components.OptimizeVisibility
 		}
-		z := 3 + float32(i%perTeam)*3
-		if agents[i], err = crowd.Spawn(&world, geom.Vec3{2, 0, z + float32(i/perTeam)*0.5}, params); err != nil {
+		z := 3 + float32(float32(i%perTeam)*3)
+		if agents[i], err = crowd.Spawn(&world, geom.Vec3{2, 0, z + float32(float32(i/perTeam)*0.5)}, params); err != nil {
 			return result{}, err
 		}
 		if err := crowd.RequestMoveTarget(&world, agents[i], geom.Vec3{28, 0, z}); err != nil {

@@ -166,7 +166,7 @@ func (r *recorder) drawBackground() {
 		bar := captionHeight(width)
 		render.FillRect(r.canvas, 0, float32(height-bar), float32(width), float32(height), scene.TextBackground)
 		textHeight := render.GlyphHeight * r.legendScale
-		scene.DrawLegend(r.canvas, render.Point{X: 4, Y: float32(height-bar) + float32(bar-textHeight)/2}, r.legendScale, r.legend)
+		scene.DrawLegend(r.canvas, render.Point{X: 4, Y: float32(height-bar) + float32(float32(bar-textHeight)/2)}, r.legendScale, r.legend)
 	}
 	r.background = append(r.background[:0], r.canvas.Image().Pix...)
 }

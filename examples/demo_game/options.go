@@ -21,6 +21,7 @@ type options struct {
 	tileSize  int  // cells per tile side; 0 bakes one tile
 	links     bool // bake with the automatic drop and jump links
 	obstacles bool // bake a tile cache and play the crates-and-door script
+	dynamic   bool // bake a dynamic navmesh: R drops a crate with a ramp
 	// largeRadius is the radius of the large agent type baked and run
 	// beside the small one; 0 runs the small agents alone.
 	largeRadius float32
@@ -61,6 +62,7 @@ func parseOptions(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.tileSize, "tile-size", defaultTileSize, "bake a tiled navmesh with tiles of `N` cells (0.3 units each) a side; 0 bakes one tile")
 	fs.BoolVar(&o.links, "links", false, "bake the .obj level with automatic drop and jump links (drawn like any off-mesh connection; no obstacles then)")
 	fs.BoolVar(&o.obstacles, "obstacles", true, "bake an .obj level into a tile cache, so that crates and a door carve it: crates dropped in the agents' way at 1.5 s, a door closed at 3 s and opened at 7 s")
+	fs.BoolVar(&o.dynamic, "dynamic", false, "bake the .obj level into a dynamic navmesh (bake/dynamic): in the window R drops a crate with a ramp up to it under the mouse and the agents go up it (one agent type, no tile cache then)")
 	fs.Float64Var(&largeRadius, "large-radius", defaultLargeRadius, "radius in world units of the large, slow agents (one in three) baked and run beside the small ones (radius 0.6) on a mesh of their own; 0 runs the small agents alone")
 	fs.Uint64Var(&o.seed, "seed", 1, "random seed for spawn points and targets")
 	fs.IntVar(&o.workers, "workers", min(runtime.GOMAXPROCS(0), 4), "goroutines stepping the crowd")

@@ -33,11 +33,11 @@ const smallRadius = 0.6
 
 func setup(o *options) (*demo, error) {
 	var types []level.AgentType
-	if o.largeRadius > 0 {
+	if o.largeRadius > 0 && !o.dynamic {
 		types = level.DefaultTypes()
 		types[1].Radius = o.largeRadius
 	}
-	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers, Links: o.links, TileCache: o.obstacles && !o.links, Types: types})
+	lvl, err := level.Load(o.level, level.Options{TileSize: o.tileSize, Workers: o.workers, Links: o.links, TileCache: o.obstacles && !o.links && !o.dynamic, Dynamic: o.dynamic, Types: types})
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +56,9 @@ func setup(o *options) (*demo, error) {
 	config.Seed = o.seed
 	config.Workers = o.workers
 	config.TileCache = lvl.Cache
+	if lvl.Dynamic != nil {
+		config.DynamicMesh = lvl.Dynamic
+	}
 	if len(lvl.Types) == 1 {
 		d.crowd, err = sim.New(lvl.Mesh, config)
 	} else {
@@ -78,7 +81,7 @@ func setup(o *options) (*demo, error) {
 // that the large mesh's greater erosion leaves, (large - small) and twice
 // that at a corner, plus the meshes' rounding [Units: world units].
 func differenceWidth(small, large float32) float32 {
-	return 2*(large-small) + 1.2
+	return float32(2*(large-small)) + 1.2
 }
 
 // refresh takes every layer's new snapshot when the tile cache changed its

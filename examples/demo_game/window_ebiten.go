@@ -218,6 +218,9 @@ func (g *game) handleInput() {
 			g.demo.crowd.SetBehaviour(g.behaviour)
 		}
 	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyR) {
+		g.dropRamp()
+	}
 	if g.handleObstacles() {
 		return
 	}
@@ -283,6 +286,22 @@ func (g *game) handleObstacles() bool {
 		}
 	}
 	return false
+}
+
+// dropRamp drops a crate with a ramp at the mouse (with -dynamic); the
+// agents go up it once the navmesh has it.
+func (g *game) dropRamp() {
+	x, z := g.cursorWorld()
+	point, ok := g.demo.crowd.PointAt(x, z, g.demo.layer.Min[1], g.demo.layer.Max[1])
+	if !ok {
+		g.say("no navmesh there")
+		return
+	}
+	if err := g.demo.crowd.DropRamp(point); err != nil {
+		g.say(err.Error())
+		return
+	}
+	g.say("crate and ramp dropped: the agents go up once the navmesh has them")
 }
 
 // say shows message on the HUD for a while.
@@ -371,7 +390,7 @@ func (g *game) drawHUD() {
 	for _, s := range stats.Stages {
 		fmt.Fprintf(&stages, " %s %.2f", shortStageName(s.Name), float64(s.Time.Microseconds())/1000)
 	}
-	help := "click: target  right click: add agent  O: crate (drag it)  space: pause  .: step  W: wander  Q: quit"
+	help := "click: target  right click: add agent  O: crate (drag it)  R: ramp (-dynamic)  space: pause  .: step  W: wander  Q: quit"
 	if g.overlays.Corridor || g.overlays.Corners || g.overlays.Neighbours || g.overlays.Boundary || g.overlays.AvoidanceSamples {
 		help = "overlays follow the agent under the mouse (all agents when none)  H: help"
 	}

@@ -96,7 +96,7 @@ func run(out string, stdout io.Writer) (result, error) {
 
 	agents := make([]ecs.Entity, agentsNum)
 	for i := range agents {
-		start := geom.Vec3{2 + float32(i%3)*3, 0, 2.5 + float32(i/3)*4}
+		start := geom.Vec3{2 + float32(float32(i%3)*3), 0, 2.5 + float32(float32(i/3)*4)}
 		if agents[i], err = crowd.Spawn(&world, start, components.DefaultAgentParams()); err != nil {
 			return result{}, err
 		}

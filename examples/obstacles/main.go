@@ -113,7 +113,7 @@ func run(out string, stdout io.Writer) (result, error) {
 	params := components.DefaultAgentParams()
 	params.Radius = agentRadius
 	for i := range agents {
-		start := geom.Vec3{2 + float32(i%3)*3, 0, 2.5 + float32(i/3)*4}
+		start := geom.Vec3{2 + float32(float32(i%3)*3), 0, 2.5 + float32(float32(i/3)*4)}
 		if agents[i], err = crowd.Spawn(&world, start, params); err != nil {
 			return result{}, err
 		}
@@ -146,7 +146,7 @@ func run(out string, stdout io.Writer) (result, error) {
 			crateFootprint = box.Footprint(pose)
 			fmt.Fprintf(stdout, "%5.2f s: a crate drops into the corridor\n", now)
 		}
-		cartPose.Position[0] += cartDirection * cartSpeed * dt
+		cartPose.Position[0] += float32(cartDirection * cartSpeed * dt)
 		if cartPose.Position[0] > cartMaxX || cartPose.Position[0] < cartMinX {
 			cartDirection = -cartDirection
 		}

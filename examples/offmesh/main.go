@@ -88,7 +88,7 @@ func run(out string, stdout io.Writer) (result, error) {
 
 	agents := make([]ecs.Entity, agentsNum)
 	for i := range agents {
-		z := 2 + float32(i)*2
+		z := 2 + float32(float32(i)*2)
 		if agents[i], err = crowd.Spawn(&world, geom.Vec3{2, 2, z}, components.DefaultAgentParams()); err != nil {
 			return result{}, err
 		}

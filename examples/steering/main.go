@@ -72,7 +72,7 @@ func (k *KeepAway) Update(world *ecs.World) {
 			continue
 		}
 		push := (reach - dist) / k.Margin // 0 at the edge of the margin, 1 at the hazard
-		desired := geom.Add(vel.Desired, geom.Scale(away, push*vel.DesiredSpeed*2/dist))
+		desired := geom.Add(vel.Desired, geom.Scale(away, float32(push*vel.DesiredSpeed)*2/dist))
 		if length := geom.Len(desired); length > 0 {
 			vel.Desired = geom.Scale(desired, vel.DesiredSpeed/length)
 		}
@@ -115,7 +115,7 @@ func crossing(mesh *navmesh.Mesh, keepAway bool, pic *picture.Picture) (arrived 
 
 	agents := make([]ecs.Entity, agentsNum)
 	for i := range agents {
-		z := 6 + float32(i)*2
+		z := 6 + float32(float32(i)*2)
 		if agents[i], err = crowd.Spawn(&world, geom.Vec3{2, 0, z}, components.DefaultAgentParams()); err != nil {
 			return 0, 0, err
 		}

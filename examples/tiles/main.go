@@ -106,7 +106,7 @@ func run(out string, stdout io.Writer) (result, error) {
 	defer crowd.Schedule().Finalize(&world)
 	agents := make([]ecs.Entity, agentsNum)
 	for i := range agents {
-		z := 2 + float32(i)*2
+		z := 2 + float32(float32(i)*2)
 		if agents[i], err = crowd.Spawn(&world, geom.Vec3{3, 0, z}, components.DefaultAgentParams()); err != nil {
 			return result{}, err
 		}
@@ -203,7 +203,7 @@ func rebuild(mesh *navmesh.Mesh, level *bake.Geometry) ([]*bake.TileResult, erro
 		return nil, err
 	}
 	s := baker.Settings()
-	border := (geom.Ceil(s.AgentRadius/s.CellSize) + 3) * s.CellSize
+	border := float32((geom.Ceil(s.AgentRadius/s.CellSize) + 3) * s.CellSize)
 	tilesX, tilesY := baker.Grid()
 	var rebuilt []*bake.TileResult
 	for ty := range tilesY {

@@ -183,10 +183,10 @@ func (p Params) Ground(x, z float64) float64 {
 	const tau = 2 * math.Pi
 	// Each product is rounded on its own (float64 conversions), so that no
 	// platform fuses a multiply and an add and gets other bits.
-	a := float64(0.5*math.Sin(float64(tau*x)/173)) * math.Sin(float64(tau*z)/211)
-	b := 0.3 * math.Sin(float64(tau*(float64(0.6*x)+float64(0.8*z)))/97)
-	c := 0.2 * math.Cos(float64(tau*(float64(0.8*x)-float64(0.6*z)))/61)
-	return p.HillHeight * (float64(a) + float64(b) + float64(c))
+	a := float64(0.5*sin(float64(tau*x)/173)) * sin(float64(tau*z)/211)
+	b := 0.3 * sin(float64(tau*(float64(0.6*x)+float64(0.8*z)))/97)
+	c := 0.2 * cos(float64(tau*(float64(0.8*x)-float64(0.6*z)))/61)
+	return float64(p.HillHeight * (float64(a) + float64(b) + float64(c)))
 }
 
 // builder accumulates the triangles of a level.
@@ -207,7 +207,7 @@ func (b *builder) vertex(x, y, z float64) int32 {
 func (b *builder) upTriangle(i, j, k int32) {
 	v0, v1, v2 := b.vertices[i], b.vertices[j], b.vertices[k]
 	e0, e1 := v1.Sub(v0), v2.Sub(v0)
-	if e0[2]*e1[0]-e0[0]*e1[2] < 0 {
+	if float32(e0[2]*e1[0])-float32(e0[0]*e1[2]) < 0 {
 		j, k = k, j
 	}
 	b.triangles = append(b.triangles, [3]int32{i, j, k})
@@ -248,17 +248,17 @@ func (b *builder) box() {
 	sz := between(p.MinFootprint, p.MaxFootprint)
 	yaw := between(0, math.Pi/2)
 	height := between(p.MinHeight, p.MaxHeight)
-	reach := math.Hypot(sx, sz) / 2
+	reach := float64(hypot(sx, sz) / 2)
 	cx := between(reach, p.Size-reach)
 	cz := between(reach, p.Size-reach)
 
-	sin, cos := math.Sincos(yaw)
+	sinYaw, cosYaw := sin(yaw), cos(yaw)
 	var corners [4][2]float64
 	low, high := math.Inf(1), math.Inf(-1)
 	for k, c := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 		dx, dz := c[0]*sx/2, c[1]*sz/2
-		x := cx + float64(float64(dx*cos)-float64(dz*sin))
-		z := cz + float64(float64(dx*sin)+float64(dz*cos))
+		x := cx + float64(float64(dx*cosYaw)-float64(dz*sinYaw))
+		z := cz + float64(float64(dx*sinYaw)+float64(dz*cosYaw))
 		corners[k] = [2]float64{x, z}
 		g := p.Ground(x, z)
 		low, high = math.Min(low, g), math.Max(high, g)
@@ -297,7 +297,7 @@ func (r *random) next() uint64 {
 }
 
 // float returns a number in [0, 1) with 53 random bits.
-func (r *random) float() float64 { return float64(r.next()>>11) / (1 << 53) }
+func (r *random) float() float64 { return float64(float64(r.next()>>11) / (1 << 53)) }
 
 // errNoTiles is returned when a bake produced no tile at all.
 var errNoTiles = errors.New("bigworld: the bake produced no tiles")

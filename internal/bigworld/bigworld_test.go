@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,7 +63,7 @@ func TestGeometryShape(t *testing.T) {
 	normalY := func(tri [3]int32) float32 {
 		a, b, c := g.Vertices[tri[0]], g.Vertices[tri[1]], g.Vertices[tri[2]]
 		e0, e1 := b.Sub(a), c.Sub(a)
-		n := e0.Cross(e1).Normalize()
+		n := geom.Normalize(geom.Cross(e0, e1))
 		return n[1]
 	}
 	terrain := 2 * quads * quads

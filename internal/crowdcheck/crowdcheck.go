@@ -150,7 +150,7 @@ func (c *Checker) Check() error {
 		walking := info.Mode == components.AgentWalking
 		if walking && c.walking[i] {
 			dx, dz := info.Velocity[0]-c.velocities[i][0], info.Velocity[2]-c.velocities[i][2]
-			c.velocityChange += math.Sqrt(float64(dx*dx + dz*dz))
+			c.velocityChange += math.Sqrt(float64(float32(dx*dx) + float32(dz*dz)))
 			c.velocitySamples++
 		}
 		c.velocities[i], c.walking[i] = info.Velocity, walking
@@ -214,7 +214,7 @@ func (c *Checker) countOverlaps() int {
 			c.cells[k] = append(c.cells[k], int32(i))
 		}
 	}
-	limit := 2*params.Radius - OverlapSlack
+	limit := float32(2*params.Radius) - OverlapSlack
 	n := 0
 	for i := range c.infos {
 		if c.infos[i].Mode != components.AgentWalking {

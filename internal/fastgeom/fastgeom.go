@@ -35,19 +35,19 @@ const equalThresholdSqr = float32(1.0/16384.0) * float32(1.0/16384.0)
 // Equal is geom.Equal: a and b are within 1/16384 of each other.
 func Equal(a, b Point) bool {
 	dx, dy, dz := b.X-a.X, b.Y-a.Y, b.Z-a.Z
-	return dx*dx+dy*dy+dz*dz < equalThresholdSqr
+	return float32(dx*dx)+float32(dy*dy)+float32(dz*dz) < equalThresholdSqr
 }
 
 // TriArea2D is geom.TriArea2D: twice the signed xz area of abc.
 func TriArea2D(a, b, c Point) float32 {
 	abx, abz := b.X-a.X, b.Z-a.Z
 	acx, acz := c.X-a.X, c.Z-a.Z
-	return acx*abz - abx*acz
+	return float32(acx*abz) - float32(abx*acz)
 }
 
 // Lerp is geom.Lerp: a + (b-a)*t per component.
 func Lerp(a, b Point, t float32) Point {
-	return Point{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t, a.Z + (b.Z-a.Z)*t}
+	return Point{a.X + float32((b.X-a.X)*t), a.Y + float32((b.Y-a.Y)*t), a.Z + float32((b.Z-a.Z)*t)}
 }
 
 // DistancePtSegSqr2D is geom.DistancePtSegSqr2D: the squared xz distance
@@ -57,8 +57,8 @@ func DistancePtSegSqr2D(pt, p, q Point) (distSqr, t float32) {
 	pqz := q.Z - p.Z
 	dx := pt.X - p.X
 	dz := pt.Z - p.Z
-	d := pqx*pqx + pqz*pqz
-	t = pqx*dx + pqz*dz
+	d := float32(pqx*pqx) + float32(pqz*pqz)
+	t = float32(pqx*dx) + float32(pqz*dz)
 	if d > 0 {
 		t /= d
 	}
@@ -67,9 +67,9 @@ func DistancePtSegSqr2D(pt, p, q Point) (distSqr, t float32) {
 	} else if t > 1 {
 		t = 1
 	}
-	dx = p.X + t*pqx - pt.X
-	dz = p.Z + t*pqz - pt.Z
-	return dx*dx + dz*dz, t
+	dx = p.X + float32(t*pqx) - pt.X
+	dz = p.Z + float32(t*pqz) - pt.Z
+	return float32(dx*dx) + float32(dz*dz), t
 }
 
 // ClosestHeightOnTriangle is geom.ClosestHeightOnTriangle: the height of
@@ -80,17 +80,17 @@ func ClosestHeightOnTriangle(p, a, b, c Point) (height float32, ok bool) {
 	v0x, v0y, v0z := c.X-a.X, c.Y-a.Y, c.Z-a.Z
 	v1x, v1y, v1z := b.X-a.X, b.Y-a.Y, b.Z-a.Z
 	v2x, v2z := p.X-a.X, p.Z-a.Z
-	denom := v0x*v1z - v0z*v1x
+	denom := float32(v0x*v1z) - float32(v0z*v1x)
 	if denom < eps && -denom < eps {
 		return 0, false
 	}
-	u := v1z*v2x - v1x*v2z
-	v := v0x*v2z - v0z*v2x
+	u := float32(v1z*v2x) - float32(v1x*v2z)
+	v := float32(v0x*v2z) - float32(v0z*v2x)
 	if denom < 0 {
 		denom, u, v = -denom, -u, -v
 	}
 	if u >= 0 && v >= 0 && u+v <= denom {
-		return a.Y + (v0y*u+v1y*v)/denom, true
+		return a.Y + (float32(v0y*u)+float32(v1y*v))/denom, true
 	}
 	return 0, false
 }
@@ -114,8 +114,8 @@ func IntersectSegmentPoly2D(p0, p1 Point, verts []Point) (tMin, tMax float32, se
 		vi := verts[i]
 		edgeX, edgeZ := vi.X-vj.X, vi.Z-vj.Z
 		diffX, diffZ := p0.X-vj.X, p0.Z-vj.Z
-		num := edgeZ*diffX - edgeX*diffZ
-		den := dirZ*edgeX - dirX*edgeZ
+		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
+		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
 		vj = vi
 		if den < eps && -den < eps {
 			if num < 0 {
@@ -169,10 +169,10 @@ func hasSeparatingAxis(edges, polyA, polyB []Point) bool {
 
 // projectPoly returns the extent of poly along the xz axis (axisX, axisZ).
 func projectPoly(axisX, axisZ float32, poly []Point) (lo, hi float32) {
-	lo = axisX*poly[0].X + axisZ*poly[0].Z
+	lo = float32(axisX*poly[0].X) + float32(axisZ*poly[0].Z)
 	hi = lo
 	for _, p := range poly[1:] {
-		d := axisX*p.X + axisZ*p.Z
+		d := float32(axisX*p.X) + float32(axisZ*p.Z)
 		lo = min(lo, d)
 		hi = max(hi, d)
 	}

@@ -84,11 +84,11 @@ func TestIntersectSegmentPoly2DMatchesGeom(t *testing.T) {
 		// A convex polygon: points on a circle, in clockwise order seen from
 		// above as Detour winds them.
 		n := 3 + int(r.next()*4)
-		cx, cz, radius := (r.next()-0.5)*100, (r.next()-0.5)*100, 1+r.next()*30
+		cx, cz, radius := (r.next()-0.5)*100, (r.next()-0.5)*100, 1+float32(r.next()*30)
 		poly := make([]geom.Vec3, n)
 		for i := range poly {
-			angle := -2 * math.Pi * (float64(i) + float64(r.next())*0.5) / float64(n)
-			poly[i] = geom.Vec3{cx + radius*float32(math.Cos(angle)), 0, cz + radius*float32(math.Sin(angle))}
+			angle := -2 * math.Pi * (float64(i) + float64(float64(r.next())*0.5)) / float64(n)
+			poly[i] = geom.Vec3{cx + float32(radius*float32(math.Cos(angle))), 0, cz + float32(radius*float32(math.Sin(angle)))}
 		}
 		polys = append(polys, poly)
 	}
@@ -126,7 +126,7 @@ func TestOverlapPolyPoly2DMatchesGeom(t *testing.T) {
 		poly := make([]geom.Vec3, n)
 		for i := range poly {
 			angle := -2 * math.Pi * float64(i) / float64(n)
-			poly[i] = geom.Vec3{cx + radius*float32(math.Cos(angle)), 0, cz + radius*float32(math.Sin(angle))}
+			poly[i] = geom.Vec3{cx + float32(radius*float32(math.Cos(angle))), 0, cz + float32(radius*float32(math.Sin(angle)))}
 		}
 		polys = append(polys, poly)
 	}

@@ -213,7 +213,7 @@ func (a *ObstacleAvoidance) prepare(position geom.Vec3, radius float32, desiredV
 		}
 		s.offsetX, s.offsetZ = c.Position[0]-position[0], c.Position[2]-position[2]
 		r := radius + c.Radius
-		s.gapSqr = s.offsetX*s.offsetX + s.offsetZ*s.offsetZ - r*r
+		s.gapSqr = float32(s.offsetX*s.offsetX) + float32(s.offsetZ*s.offsetZ) - float32(r*r)
 		s.scale, s.carry = 2, 1
 		if w := c.Responsibility; w > 0 && w != 0.5 {
 			s.scale, s.carry = 1/w, (1-w)/w
@@ -228,7 +228,7 @@ func (a *ObstacleAvoidance) prepare(position geom.Vec3, radius float32, desiredV
 		s := &a.sampledSegments[i]
 		s.alongX, s.alongZ = seg.Q[0]-seg.P[0], seg.Q[2]-seg.P[2]
 		s.offsetX, s.offsetZ = position[0]-seg.P[0], position[2]-seg.P[2]
-		s.cross = s.alongZ*s.offsetX - s.alongX*s.offsetZ
+		s.cross = float32(s.alongZ*s.offsetX) - float32(s.alongX*s.offsetZ)
 		s.touching = distSqr < touchRadius*touchRadius
 	}
 }
@@ -274,12 +274,12 @@ func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSp
 		return geom.Vec3{}, 0, err
 	}
 	bias := a.params.VelocityBias
-	centreX := desiredVelocity[0] * bias
-	centreZ := desiredVelocity[2] * bias
+	centreX := float32(desiredVelocity[0] * bias)
+	centreZ := float32(desiredVelocity[2] * bias)
 	steps := float32(a.params.GridSize - 1)
 	cellSize := maxSpeed * 2 * (1 - bias) / steps
-	half := steps * cellSize * 0.5
-	limit := maxSpeed + cellSize/2
+	half := float32(steps * cellSize * 0.5)
+	limit := maxSpeed + float32(cellSize/2)
 	limitSqr := limit * limit
 
 	minPenalty := floatMax
@@ -287,9 +287,9 @@ func (a *ObstacleAvoidance) SampleVelocityGrid(position geom.Vec3, radius, maxSp
 		// One row at a time.
 		n := 0
 		for x := 0; x < a.params.GridSize; x++ {
-			cx := centreX + float32(x)*cellSize - half
-			cz := centreZ + float32(y)*cellSize - half
-			if cx*cx+cz*cz > limitSqr {
+			cx := centreX + float32(float32(x)*cellSize) - half
+			cz := centreZ + float32(float32(y)*cellSize) - half
+			if float32(cx*cx)+float32(cz*cz) > limitSqr {
 				continue
 			}
 			a.candidates[n] = [2]float32{cx, cz}
@@ -331,9 +331,9 @@ func (a *ObstacleAvoidance) SampleVelocityAdaptive(position geom.Vec3, radius, m
 	for k := 0; k < a.params.AdaptiveDepth; k++ {
 		n := 0
 		for _, dir := range a.pattern[:patternLen] {
-			cx := resultX + dir[0]*radiusOfSamples
-			cz := resultZ + dir[1]*radiusOfSamples
-			if cx*cx+cz*cz > limitSqr {
+			cx := resultX + float32(dir[0]*radiusOfSamples)
+			cz := resultZ + float32(dir[1]*radiusOfSamples)
+			if float32(cx*cx)+float32(cz*cz) > limitSqr {
 				continue
 			}
 			a.candidates[n] = [2]float32{cx, cz}
@@ -361,14 +361,14 @@ func (a *ObstacleAvoidance) buildPattern(desiredVelocity geom.Vec3) int {
 
 	// The desired direction, and the same turned by half a division.
 	dirX, dirZ := desiredVelocity[0], desiredVelocity[2]
-	if d := geom.Sqrt(dirX*dirX + dirZ*dirZ); d != 0 {
+	if d := geom.Sqrt(float32(dirX*dirX) + float32(dirZ*dirZ)); d != 0 {
 		d = 1 / d
 		dirX *= d
 		dirZ *= d
 	}
 	ringStart := [2][2]float32{
 		{dirX, dirZ},
-		{dirX*cosH - dirZ*sinH, dirX*sinH + dirZ*cosH},
+		{float32(dirX*cosH) - float32(dirZ*sinH), float32(dirX*sinH) + float32(dirZ*cosH)},
 	}
 
 	p := &a.pattern
@@ -383,14 +383,14 @@ func (a *ObstacleAvoidance) buildPattern(desiredVelocity geom.Vec3) int {
 		n++
 		for i := 1; i < divisions-1; i += 2 {
 			// One step clockwise on the right, one counter-clockwise on the left.
-			p[n] = [2]float32{p[right][0]*cosA + p[right][1]*sinA, -p[right][0]*sinA + p[right][1]*cosA}
-			p[n+1] = [2]float32{p[left][0]*cosA - p[left][1]*sinA, p[left][0]*sinA + p[left][1]*cosA}
+			p[n] = [2]float32{float32(p[right][0]*cosA) + float32(p[right][1]*sinA), float32(-p[right][0]*sinA) + float32(p[right][1]*cosA)}
+			p[n+1] = [2]float32{float32(p[left][0]*cosA) - float32(p[left][1]*sinA), float32(p[left][0]*sinA) + float32(p[left][1]*cosA)}
 			right, left = n, n+1
 			n += 2
 		}
 		if divisions&1 == 0 {
 			// The direction opposite the ring's start closes an even ring.
-			p[n] = [2]float32{p[left][0]*cosA - p[left][1]*sinA, p[left][0]*sinA + p[left][1]*cosA}
+			p[n] = [2]float32{float32(p[left][0]*cosA) - float32(p[left][1]*sinA), float32(p[left][0]*sinA) + float32(p[left][1]*cosA)}
 			n++
 		}
 	}
@@ -416,9 +416,9 @@ candidates:
 	for _, candidate := range candidates {
 		cx, cz := candidate[0], candidate[1]
 		dx, dz := dvx-cx, dvz-cz
-		desiredPenalty := p.WeightDesiredVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+		desiredPenalty := float32(p.WeightDesiredVelocity * (geom.Sqrt(float32(dx*dx)+float32(dz*dz)) * a.invMaxSpeed))
 		dx, dz = vx-cx, vz-cz
-		currentPenalty := p.WeightCurrentVelocity * (geom.Sqrt(dx*dx+dz*dz) * a.invMaxSpeed)
+		currentPenalty := float32(p.WeightCurrentVelocity * (geom.Sqrt(float32(dx*dx)+float32(dz*dz)) * a.invMaxSpeed))
 
 		// The time of impact below which the penalty would reach minPenalty
 		// anyway: past it, stop scoring. When even no impact at all would
@@ -438,7 +438,7 @@ candidates:
 		// Reciprocal velocity obstacle: each side takes half the avoidance,
 		// so the relative velocity is 2·candidate - velocity - the
 		// obstacle's.
-		twiceX, twiceZ := cx*2-vx, cz*2-vz
+		twiceX, twiceZ := float32(cx*2)-vx, float32(cz*2)-vz
 		for i := range a.sampledCircles {
 			c := &a.sampledCircles[i]
 			rx := twiceX - c.velocityX
@@ -448,12 +448,12 @@ candidates:
 			}
 			// Sweep the agent's circle along (rx, rz) against the obstacle's
 			// (sweepCircleCircle): the roots of |offset - t·r|² = (r0+r1)².
-			speedSqr := rx*rx + rz*rz
+			speedSqr := float32(rx*rx) + float32(rz*rz)
 			if speedSqr < 0.0001 {
 				continue // not moving
 			}
-			b := rx*c.offsetX + rz*c.offsetZ
-			d := b*b - speedSqr*c.gapSqr
+			b := float32(rx*c.offsetX) + float32(rz*c.offsetZ)
+			d := float32(b*b) - float32(speedSqr*c.gapSqr)
 			if d < 0 {
 				continue // never overlapping
 			}
@@ -480,13 +480,13 @@ candidates:
 			if s.touching {
 				// Right at the wall: moving away is free, anything else hits
 				// now.
-				if -s.alongZ*cx+s.alongX*cz < 0 {
+				if float32(-s.alongZ*cx)+float32(s.alongX*cz) < 0 {
 					continue
 				}
 			} else {
 				// Where the ray from the agent along the candidate crosses
 				// the segment (isectRaySeg), as a fraction of the candidate.
-				d := cz*s.alongX - cx*s.alongZ
+				d := float32(cz*s.alongX) - float32(cx*s.alongZ)
 				if d < 1e-6 && -d < 1e-6 {
 					continue // parallel
 				}
@@ -495,7 +495,7 @@ candidates:
 				if t < 0 || t > 1 {
 					continue
 				}
-				if u := (cz*s.offsetX - cx*s.offsetZ) * d; u < 0 || u > 1 {
+				if u := (float32(cz*s.offsetX) - float32(cx*s.offsetZ)) * d; u < 0 || u > 1 {
 					continue
 				}
 				hitTime = t
@@ -518,13 +518,13 @@ candidates:
 			if !a.reciprocal {
 				rx, rz = c.relative(cx, cz, vx, vz)
 			}
-			side += clampf(minf((c.directionX*rx+c.directionZ*rz)*0.5+0.5, (c.normalX*rx+c.normalZ*rz)*2), 0, 1)
+			side += clampf(minf(float32((float32(c.directionX*rx)+float32(c.directionZ*rz))*0.5)+0.5, (float32(c.normalX*rx)+float32(c.normalZ*rz))*2), 0, 1)
 		}
 		if n := len(a.sampledCircles); n > 0 {
 			side /= float32(n)
 		}
-		sidePenalty := p.WeightSide * side
-		impactPenalty := p.WeightTimeOfImpact * (1 / (0.1 + timeOfImpact*a.invHorizonTime))
+		sidePenalty := float32(p.WeightSide * side)
+		impactPenalty := float32(p.WeightTimeOfImpact * (1 / (0.1 + float32(timeOfImpact*a.invHorizonTime))))
 		penalty := desiredPenalty + currentPenalty + sidePenalty + impactPenalty
 
 		if debug != nil {
@@ -550,7 +550,7 @@ candidates:
 // circle for an agent moving at (vx, vz) that takes on the circle's share
 // of the avoidance.
 func (c *sampledCircle) relative(cx, cz, vx, vz float32) (rx, rz float32) {
-	return cx*c.scale - vx*c.carry - c.velocityX, cz*c.scale - vz*c.carry - c.velocityZ
+	return float32(cx*c.scale) - float32(vx*c.carry) - c.velocityX, float32(cz*c.scale) - float32(vz*c.carry) - c.velocityZ
 }
 
 // minf and clampf follow the reference's dtMin and dtClamp exactly, NaN and

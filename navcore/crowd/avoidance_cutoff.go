@@ -23,7 +23,7 @@ type impactCutoff struct {
 
 // cutoffExits is the reference's early-out test for a remaining penalty.
 func cutoffExits(weight, horizon, remaining float32) bool {
-	threshold := (weight/remaining - 0.1) * horizon
+	threshold := float32((weight/remaining - 0.1) * horizon)
 	return threshold-horizon > -floatEpsilon
 }
 

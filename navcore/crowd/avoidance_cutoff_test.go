@@ -16,7 +16,7 @@ func TestImpactCutoffMatchesFormula(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	params := [][2]float32{{2.5, 2.5}, {0, 2.5}, {1, 1}, {0.001, 100}, {1000, 0.01}}
 	for range 200 {
-		params = append(params, [2]float32{rng.Float32() * 10, rng.Float32()*10 + 0.001})
+		params = append(params, [2]float32{rng.Float32() * 10, float32(rng.Float32()*10) + 0.001})
 	}
 	var c impactCutoff
 	for _, p := range params {

@@ -16,13 +16,13 @@ import (
 // half the depth for an overlap, horizon when never.
 func sweepTime(offset geom.Vec3, r float32, rel geom.Vec3, horizon float64) float64 {
 	ox, oz, rx, rz := float64(offset[0]), float64(offset[2]), float64(rel[0]), float64(rel[2])
-	a := rx*rx + rz*rz
+	a := float64(rx*rx) + float64(rz*rz)
 	if a < 0.0001 {
 		return horizon
 	}
-	b := rx*ox + rz*oz
-	c := ox*ox + oz*oz - float64(r)*float64(r)
-	d := b*b - a*c
+	b := float64(rx*ox) + float64(rz*oz)
+	c := float64(ox*ox) + float64(oz*oz) - float64(float64(r)*float64(r))
+	d := float64(b*b) - float64(a*c)
 	if d < 0 {
 		return horizon
 	}

@@ -330,7 +330,7 @@ func TestAdaptivePatternEveryShape(t *testing.T) {
 				radius := float64(rings-ring) / float64(rings)
 				start := math.Pi / 2
 				if ring%2 == 1 {
-					start += step / 2
+					start += float64(step / 2)
 				}
 				angles := map[int]bool{}
 				for k := 0; k < divisions; k++ {

@@ -59,7 +59,7 @@ func ExampleCorridor_FindCornersAfter() {
 				break // the goal is within this step
 			}
 			t := min(step/d, 1)
-			target := geom.Vec3{pos[0] + (next[0]-pos[0])*t, pos[1], pos[2] + (next[2]-pos[2])*t}
+			target := geom.Vec3{pos[0] + float32((next[0]-pos[0])*t), pos[1], pos[2] + float32((next[2]-pos[2])*t)}
 			if err := corridor.MovePosition(target, q, filter); err != nil {
 				break
 			}

@@ -367,14 +367,14 @@ func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimiz
 	}
 	p := &c.position
 	dx, dy, dz := next[0]-p[0], next[1]-p[1], next[2]-p[2]
-	dist := geom.Sqrt(dx*dx + dz*dz)
+	dist := geom.Sqrt(float32(dx*dx) + float32(dz*dz))
 	if dist < 0.01 {
 		return nil
 	}
 	// Look pathOptimizationRange far in the direction of next.
 	dist = minf(dist+0.01, pathOptimizationRange)
 	scale := pathOptimizationRange / dist
-	goal := geom.Vec3{p[0] + dx*scale, p[1] + dy*scale, p[2] + dz*scale}
+	goal := geom.Vec3{p[0] + float32(dx*scale), p[1] + float32(dy*scale), p[2] + float32(dz*scale)}
 
 	from := c.path[0]
 	hit, _, err := q.Raycast(from, c.position, goal, filter, 0, 0, c.shortcut[:])

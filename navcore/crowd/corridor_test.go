@@ -762,7 +762,7 @@ func TestCorridorFindCornersAfterWalk(t *testing.T) {
 		dist := geom.Len(dir)
 		walk := min(dist, 0.06)
 		wobble := float32(0.02 * math.Sin(float64(i)))
-		next := geom.Add(c.Position(), geom.Vec3{dir[0]/dist*walk - dir[2]/dist*wobble, 0, dir[2]/dist*walk + dir[0]/dist*wobble})
+		next := geom.Add(c.Position(), geom.Vec3{float32(dir[0]/dist*walk) - float32(dir[2]/dist*wobble), 0, float32(dir[2]/dist*walk) + float32(dir[0]/dist*wobble)})
 		require.NoError(t, c.MovePosition(next, f.query, f.filter))
 	}
 	assert.Less(t, geom.Dist2D(c.Position(), c.Target()), float32(0.1), "the walk reaches the target")

@@ -6,6 +6,14 @@
 // it offers optimal reciprocal collision avoidance (ReciprocalAvoidance,
 // ORCA); an AvoidanceParams preset says which one an agent uses.
 //
+// # Start here
+//
+// Most games use these parts through the plugin package, which runs them as a
+// crowd; use them directly to build a crowd of your own: Corridor follows a
+// path, LocalBoundary and ProximityGrid gather walls and neighbours, the
+// avoidance methods pick velocities, PathQueue spreads path searches over
+// ticks.
+//
 // Every type is built once with its capacities fixed and then allocates
 // nothing per tick. None of them is safe for concurrent mutation: give each
 // goroutine its own instances (read-only methods such as

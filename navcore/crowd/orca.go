@@ -198,7 +198,7 @@ func (a *ReciprocalAvoidance) Solve(agent *ORCAAgent, params *ORCAParams, dt flo
 	}
 	position, velocity := xz(agent.Position), xz(agent.Velocity)
 
-	a.prepareWalls(position, params.ObstacleTimeHorizon*agent.MaxSpeed+WallClearance)
+	a.prepareWalls(position, float32(params.ObstacleTimeHorizon*agent.MaxSpeed)+WallClearance)
 	invHorizon := 1 / params.ObstacleTimeHorizon
 	for i := range a.walls {
 		if a.walls[i].inReach {
@@ -340,7 +340,7 @@ func (a *ReciprocalAvoidance) addWallPlane(i int, position, velocity vec2, invHo
 	left, right := w.p.sub(position), w.q.sub(position)
 	const radius = WallClearance
 	radiusSqr := radius * radius
-	scaledRadius := radius * invHorizon
+	scaledRadius := float32(radius * invHorizon)
 
 	// Already forbidden: both ends, grown by the clearance and cut off,
 	// lie beyond a wall plane made before.
@@ -487,10 +487,10 @@ func (a *ReciprocalAvoidance) addWallPlane(i int, position, velocity vec2, invHo
 // the given radius around offset (|offset|² = distanceSqr > radius²), the
 // left one and the right one.
 func tangents(offset vec2, distanceSqr, radius float32) (left, right vec2) {
-	leg := geom.Sqrt(distanceSqr - radius*radius)
+	leg := geom.Sqrt(distanceSqr - float32(radius*radius))
 	inv := 1 / distanceSqr
-	left = vec2{offset.x*leg - offset.z*radius, offset.x*radius + offset.z*leg}.scale(inv)
-	right = vec2{offset.x*leg + offset.z*radius, -offset.x*radius + offset.z*leg}.scale(inv)
+	left = vec2{float32(offset.x*leg) - float32(offset.z*radius), float32(offset.x*radius) + float32(offset.z*leg)}.scale(inv)
+	right = vec2{float32(offset.x*leg) + float32(offset.z*radius), float32(-offset.x*radius) + float32(offset.z*leg)}.scale(inv)
 	return left, right
 }
 
@@ -528,7 +528,7 @@ var keepRightCos, keepRightSin = float32(math.Cos(keepRightAngle)), float32(math
 // relative velocity to the agent's right.
 func keepRight(unitW, ahead vec2) vec2 {
 	if unitW.dot(ahead) > keepRightCos && det(ahead, unitW) > -keepRightSin {
-		return vec2{ahead.x*keepRightCos + ahead.z*keepRightSin, ahead.z*keepRightCos - ahead.x*keepRightSin}
+		return vec2{float32(ahead.x*keepRightCos) + float32(ahead.z*keepRightSin), float32(ahead.z*keepRightCos) - float32(ahead.x*keepRightSin)}
 	}
 	return unitW
 }
@@ -587,7 +587,7 @@ func (a *ReciprocalAvoidance) addNeighbourPlane(n *ORCANeighbour, radius float32
 			return // on top of each other, not moving: no way to tell which way
 		}
 		direction = unitW.turnedRight()
-		u = unitW.scale(reach*invDt - wLength)
+		u = unitW.scale(float32(reach*invDt) - wLength)
 	}
 	a.planes = append(a.planes, halfPlane{point: velocity.madd(u, n.Responsibility), direction: direction})
 }

@@ -9,16 +9,16 @@ type vec2 struct{ x, z float32 }
 
 func (a vec2) add(b vec2) vec2             { return vec2{a.x + b.x, a.z + b.z} }
 func (a vec2) sub(b vec2) vec2             { return vec2{a.x - b.x, a.z - b.z} }
-func (a vec2) scale(s float32) vec2        { return vec2{a.x * s, a.z * s} }
-func (a vec2) dot(b vec2) float32          { return a.x*b.x + a.z*b.z }
-func (a vec2) lengthSqr() float32          { return a.x*a.x + a.z*a.z }
-func (a vec2) length() float32             { return geom.Sqrt(a.x*a.x + a.z*a.z) }
+func (a vec2) scale(s float32) vec2        { return vec2{float32(a.x * s), float32(a.z * s)} }
+func (a vec2) dot(b vec2) float32          { return float32(a.x*b.x) + float32(a.z*b.z) }
+func (a vec2) lengthSqr() float32          { return float32(a.x*a.x) + float32(a.z*a.z) }
+func (a vec2) length() float32             { return geom.Sqrt(float32(a.x*a.x) + float32(a.z*a.z)) }
 func (a vec2) turnedLeft() vec2            { return vec2{-a.z, a.x} }
 func (a vec2) turnedRight() vec2           { return vec2{a.z, -a.x} }
 func (a vec2) vec3() geom.Vec3             { return geom.Vec3{a.x, 0, a.z} }
 func xz(v geom.Vec3) vec2                  { return vec2{v[0], v[2]} }
-func det(a, b vec2) float32                { return a.x*b.z - a.z*b.x }
-func (a vec2) madd(b vec2, s float32) vec2 { return vec2{a.x + b.x*s, a.z + b.z*s} }
+func det(a, b vec2) float32                { return float32(a.x*b.z) - float32(a.z*b.x) }
+func (a vec2) madd(b vec2, s float32) vec2 { return vec2{a.x + float32(b.x*s), a.z + float32(b.z*s)} }
 
 // unit returns a scaled to length 1, or the zero vector for a zero a.
 func (a vec2) unit() vec2 {
@@ -62,7 +62,7 @@ func solveOnLine(planes []halfPlane, k int, maxSpeed float32, goal vec2, extreme
 	// circle: t in [low, high], the roots of |foot + t·direction|² =
 	// maxSpeed².
 	foot := line.point.madd(line.direction, -line.point.dot(line.direction))
-	discriminant := maxSpeed*maxSpeed - foot.lengthSqr()
+	discriminant := float32(maxSpeed*maxSpeed) - foot.lengthSqr()
 	if discriminant < 0 {
 		return vec2{}, false // the line passes outside the circle
 	}

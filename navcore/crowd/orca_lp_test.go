@@ -20,9 +20,9 @@ func to64(v vec2) point64 { return point64{float64(v.x), float64(v.z)} }
 func (p point64) sub(q point64) point64   { return point64{p.x - q.x, p.z - q.z} }
 func (p point64) add(q point64) point64   { return point64{p.x + q.x, p.z + q.z} }
 func (p point64) scale(s float64) point64 { return point64{p.x * s, p.z * s} }
-func (p point64) dot(q point64) float64   { return p.x*q.x + p.z*q.z }
+func (p point64) dot(q point64) float64   { return float64(p.x*q.x) + float64(p.z*q.z) }
 func (p point64) length() float64         { return math.Hypot(p.x, p.z) }
-func det64(a, b point64) float64          { return a.x*b.z - a.z*b.x }
+func det64(a, b point64) float64          { return float64(a.x*b.z) - float64(a.z*b.x) }
 
 // line64 is a plane's line with the violation of a point, in float64.
 type line64 struct{ point, direction point64 }
@@ -50,7 +50,7 @@ func crossings(a, b line64) (point64, bool) {
 // onCircle returns where a line meets the circle of radius r around zero.
 func onCircle(l line64, r float64) []point64 {
 	along := l.point.dot(l.direction)
-	disc := along*along + r*r - l.point.dot(l.point)
+	disc := float64(along*along) + float64(r*r) - l.point.dot(l.point)
 	if disc < 0 {
 		return nil
 	}
@@ -161,7 +161,7 @@ func randomPlanes(rng *rand.Rand, n int, spread float32) []halfPlane {
 	for i := range planes {
 		angle := rng.Float64() * 2 * math.Pi
 		planes[i] = halfPlane{
-			point:     vec2{(rng.Float32()*2 - 1) * spread, (rng.Float32()*2 - 1) * spread},
+			point:     vec2{(float32(rng.Float32()*2) - 1) * spread, (float32(rng.Float32()*2) - 1) * spread},
 			direction: vec2{float32(math.Cos(angle)), float32(math.Sin(angle))},
 		}
 	}
@@ -174,8 +174,8 @@ func TestSolvePlanesMatchesBruteForce(t *testing.T) {
 	for trial := 0; trial < 4000; trial++ {
 		n := 1 + rng.IntN(10)
 		planes := randomPlanes(rng, n, 3)
-		maxSpeed := 0.5 + rng.Float32()*3.5
-		goal := vec2{(rng.Float32()*2 - 1) * 5, (rng.Float32()*2 - 1) * 5}
+		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
+		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
 
 		got, met := solvePlanes(planes, maxSpeed, goal, false)
 		want, ok := nearestFeasible(lines64(planes), float64(maxSpeed), to64(goal))
@@ -208,8 +208,8 @@ func TestLeastViolationMatchesBruteForce(t *testing.T) {
 	for trial := 0; trial < 1200; trial++ {
 		n := 2 + rng.IntN(9)
 		planes := randomPlanes(rng, n, 3)
-		maxSpeed := 0.5 + rng.Float32()*3.5
-		goal := vec2{(rng.Float32()*2 - 1) * 5, (rng.Float32()*2 - 1) * 5}
+		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
+		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == n {
 			continue
@@ -242,8 +242,8 @@ func TestLeastViolationKeepsHardPlanes(t *testing.T) {
 				planes[i].direction = planes[i].direction.scale(-1)
 			}
 		}
-		maxSpeed := 0.5 + rng.Float32()*3.5
-		goal := vec2{(rng.Float32()*2 - 1) * 5, (rng.Float32()*2 - 1) * 5}
+		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
+		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == len(planes) || met < hard {
 			continue

@@ -397,7 +397,7 @@ func orcaCrowdScene(t testing.TB, oa *ReciprocalAvoidance) ORCAAgent {
 	oa.Reset()
 	for i := range 6 {
 		angle := float64(i) * 1.1
-		p := geom.Vec3{float32(math.Cos(angle)) * (1.1 + float32(i)*0.3), 0, float32(math.Sin(angle)) * (1.1 + float32(i)*0.3)}
+		p := geom.Vec3{float32(math.Cos(angle)) * (1.1 + float32(float32(i)*0.3)), 0, float32(math.Sin(angle)) * (1.1 + float32(float32(i)*0.3))}
 		require.NoError(t, oa.AddNeighbour(ORCANeighbour{Position: p, Velocity: geom.Vec3{-p[2], 0, p[0]}, Radius: 0.6, Responsibility: 0.5}))
 	}
 	for _, wall := range [][2]geom.Vec3{{{1, 0, 2}, {4, 0, 2}}, {{1, 0, 5}, {1, 0, 2}}, {{-2, 0, 3}, {-2, 0, -3}}} {
@@ -568,7 +568,7 @@ func FuzzReciprocalAvoidance(f *testing.F) {
 		}
 		corner := geom.Vec3{wx, 0, wz}
 		for i := range int(shape>>3%8) + 1 {
-			next := geom.Vec3{qx + float32(i)*0.7, 0, qz - float32(i*i)*0.3}
+			next := geom.Vec3{qx + float32(float32(i)*0.7), 0, qz - float32(float32(i*i)*0.3)}
 			if shape&(1<<(i%8)) != 0 {
 				next = geom.Vec3{corner[0] - float32(i), 0, corner[2] + 0.5}
 			}
@@ -580,6 +580,6 @@ func FuzzReciprocalAvoidance(f *testing.F) {
 		v, _, err := oa.Solve(&agent, &params, 1.0/60)
 		require.NoError(t, err)
 		require.True(t, geom.IsFinite(v), "velocity %v", v)
-		require.LessOrEqual(t, geom.Len(v), agent.MaxSpeed*1.001+1e-5)
+		require.LessOrEqual(t, geom.Len(v), float32(agent.MaxSpeed*1.001)+1e-5)
 	})
 }

@@ -66,6 +66,6 @@ func Lerp(a, b color.NRGBA, t float32) color.NRGBA {
 	case t > 1:
 		t = 1
 	}
-	mix := func(x, y uint8) uint8 { return uint8(float32(x) + (float32(y)-float32(x))*t + 0.5) }
+	mix := func(x, y uint8) uint8 { return uint8(float32(x) + float32((float32(y)-float32(x))*t) + 0.5) }
 	return color.NRGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), mix(a.A, b.A)}
 }

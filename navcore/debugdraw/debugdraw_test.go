@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -110,7 +111,7 @@ func TestCircleAndDiscLieOnTheirRadius(t *testing.T) {
 	assert.Equal(t, CircleSegments, r.Count(KindTriangle))
 	area := float32(0)
 	for _, p := range r.Primitives {
-		area += p.Vertices[1].Sub(p.Vertices[0]).Cross(p.Vertices[2].Sub(p.Vertices[0])).Len() / 2
+		area += float32(geom.Len(geom.Cross(p.Vertices[1].Sub(p.Vertices[0]), p.Vertices[2].Sub(p.Vertices[0]))) / 2)
 	}
 	assert.InDelta(t, math.Pi*4, area, 0.1, "a 32-gon covers nearly the disc")
 }
@@ -165,7 +166,7 @@ func TestBoxesCrossAndCylinder(t *testing.T) {
 	require.Equal(t, 12, r.Count(KindTriangle))
 	area := float32(0)
 	for i, p := range r.Primitives {
-		area += p.Vertices[1].Sub(p.Vertices[0]).Cross(p.Vertices[2].Sub(p.Vertices[0])).Len() / 2
+		area += float32(geom.Len(geom.Cross(p.Vertices[1].Sub(p.Vertices[0]), p.Vertices[2].Sub(p.Vertices[0]))) / 2)
 		assert.Equal(t, faces[i/2], p.Color)
 	}
 	assert.InDelta(t, 2*(1*2+2*3+1*3), area, 1e-4, "the faces cover the box")
@@ -226,7 +227,7 @@ func TestViewsRoundTripAndFit(t *testing.T) {
 	_, yLow, _ := v.Project(mgl32.Vec3{0, 0, 30})
 	_, yHigh, _ := v.Project(mgl32.Vec3{0, 5, 30})
 	assert.Less(t, yHigh, yLow, "up is up the image")
-	near(t, mgl32.Vec3{-1, -1, -1}.Normalize(), v.Forward(), 1e-5, "looks down from the +x +z corner")
+	near(t, geom.Normalize(mgl32.Vec3{-1, -1, -1}), v.Forward(), 1e-5, "looks down from the +x +z corner")
 
 	large := v.Enlarged(3)
 	x, y, _ := v.Project(bmax)
@@ -319,7 +320,7 @@ func TestPrismAndCylinderFillTopAndSides(t *testing.T) {
 		assert.Equal(t, fill.A, p.Color.A)
 		if p.Vertices[0][1] == 3 && p.Vertices[1][1] == 3 && p.Vertices[2][1] == 3 {
 			a, b, c := p.Vertices[0], p.Vertices[1], p.Vertices[2]
-			top += math.Abs(float64((b[0]-a[0])*(c[2]-a[2])-(c[0]-a[0])*(b[2]-a[2]))) / 2
+			top += float64(math.Abs(float64(float32((b[0]-a[0])*(c[2]-a[2]))-float32((c[0]-a[0])*(b[2]-a[2])))) / 2)
 		}
 	}
 	assert.InDelta(t, 2, top, 1e-6, "the top covers the outline")

@@ -5,6 +5,14 @@
 // nodes, paths and the crowd (recastnavigation's duDebugDraw, without the
 // begin/end state machine: one call per primitive).
 //
+// # Start here
+//
+// Implement Drawer (three methods: Triangle, Line, Point in world space) over
+// your renderer, or record into a Recorder and replay it; then draw with
+// navdraw (navmeshes, paths, crowds), bakedraw (the bake's stages) or
+// crowddraw (a world's agents). raster and svg are ready-made adapters.
+// docs/debugging.md is the guide.
+//
 // The package sits at the bottom of the module (it imports the standard
 // library and mathgl only), so navcore, bake and the crowd each draw their
 // own structures with it: package navdraw draws the navmesh, queries and

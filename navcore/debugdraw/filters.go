@@ -3,6 +3,7 @@ package debugdraw
 import (
 	"image/color"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -45,8 +46,8 @@ type culled struct {
 func (c culled) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA) {
 	// Edge-on within a millionth of a radian counts as edge-on, so that
 	// rounding in the camera axes cannot decide.
-	normal := b.Sub(a).Cross(e.Sub(a))
-	if normal.Dot(c.forward) < -1e-6*normal.Len() {
+	normal := geom.Cross(b.Sub(a), e.Sub(a))
+	if geom.Dot(normal, c.forward) < -1e-6*geom.Len(normal) {
 		c.d.Triangle(a, b, e, fill)
 	}
 }

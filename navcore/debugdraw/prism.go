@@ -54,7 +54,7 @@ func Cylinder(d Drawer, bmin, bmax mgl32.Vec3, fill color.NRGBA) {
 	radiusX, radiusZ := (bmax[0]-bmin[0])/2, (bmax[2]-bmin[2])/2
 	at := func(i int, y float32) mgl32.Vec3 {
 		dir := circleDirections[i%CircleSegments]
-		return mgl32.Vec3{center[0] + dir[0]*radiusX, y, center[2] + dir[1]*radiusZ}
+		return mgl32.Vec3{center[0] + float32(dir[0]*radiusX), y, center[2] + float32(dir[1]*radiusZ)}
 	}
 	side := Scale(fill, 200.0/256)
 	for i := range CircleSegments {

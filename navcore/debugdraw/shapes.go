@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -18,7 +19,7 @@ const ArcSegments = 8
 // the circle.
 var circleDirections = func() (dirs [CircleSegments][2]float32) {
 	for i := range dirs {
-		angle := float64(i) / CircleSegments * 2 * math.Pi
+		angle := float64(float64(i)/CircleSegments) * 2 * math.Pi
 		dirs[i] = [2]float32{float32(math.Cos(angle)), float32(math.Sin(angle))}
 	}
 	return dirs
@@ -28,7 +29,7 @@ var circleDirections = func() (dirs [CircleSegments][2]float32) {
 // step i of CircleSegments.
 func circlePoint(center mgl32.Vec3, radius float32, i int) mgl32.Vec3 {
 	dir := circleDirections[i%CircleSegments]
-	return mgl32.Vec3{center[0] + dir[0]*radius, center[1], center[2] + dir[1]*radius}
+	return mgl32.Vec3{center[0] + float32(dir[0]*radius), center[1], center[2] + float32(dir[1]*radius)}
 }
 
 // Circle draws the horizontal circle of radius around center with
@@ -65,7 +66,7 @@ func CylinderWire(d Drawer, bmin, bmax mgl32.Vec3, width float32, stroke color.N
 	radiusX, radiusZ := (bmax[0]-bmin[0])/2, (bmax[2]-bmin[2])/2
 	at := func(i int, y float32) mgl32.Vec3 {
 		dir := circleDirections[i%CircleSegments]
-		return mgl32.Vec3{center[0] + dir[0]*radiusX, y, center[2] + dir[1]*radiusZ}
+		return mgl32.Vec3{center[0] + float32(dir[0]*radiusX), y, center[2] + float32(dir[1]*radiusZ)}
 	}
 	for i := range CircleSegments {
 		d.Line(at(i, bmin[1]), at(i+1, bmin[1]), width, stroke)
@@ -81,7 +82,7 @@ func CylinderWire(d Drawer, bmin, bmax mgl32.Vec3, width float32, stroke color.N
 //
 // size [Units: world units]
 func Cross(d Drawer, p mgl32.Vec3, size, width float32, stroke color.NRGBA) {
-	h := size / 2
+	h := float32(size / 2)
 	d.Line(mgl32.Vec3{p[0] - h, p[1], p[2]}, mgl32.Vec3{p[0] + h, p[1], p[2]}, width, stroke)
 	d.Line(mgl32.Vec3{p[0], p[1] - h, p[2]}, mgl32.Vec3{p[0], p[1] + h, p[2]}, width, stroke)
 	d.Line(mgl32.Vec3{p[0], p[1], p[2] - h}, mgl32.Vec3{p[0], p[1], p[2] + h}, width, stroke)
@@ -112,14 +113,14 @@ func Arrow(d Drawer, from, to mgl32.Vec3, headFrom, headTo, width float32, strok
 func Arc(d Drawer, from, to mgl32.Vec3, lift, headFrom, headTo, width float32, stroke color.NRGBA) {
 	const pad = 0.05
 	delta := to.Sub(from)
-	height := delta.Len() * lift
+	height := geom.Len(delta) * lift
 	at := func(u float32) mgl32.Vec3 {
-		bow := 1 - (2*u-1)*(2*u-1)
-		return mgl32.Vec3{from[0] + delta[0]*u, from[1] + delta[1]*u + height*bow, from[2] + delta[2]*u}
+		bow := 1 - float32((float32(2*u)-1)*(float32(2*u)-1))
+		return mgl32.Vec3{from[0] + float32(delta[0]*u), from[1] + float32(delta[1]*u) + float32(height*bow), from[2] + float32(delta[2]*u)}
 	}
 	previous := at(pad)
 	for i := 1; i <= ArcSegments; i++ {
-		p := at(pad + float32(i)*(1-2*pad)/ArcSegments)
+		p := at(pad + float32(float32(i)*(1-2*pad)/ArcSegments))
 		d.Line(previous, p, width, stroke)
 		previous = p
 	}
@@ -135,13 +136,13 @@ func Arc(d Drawer, from, to mgl32.Vec3, lift, headFrom, headTo, width float32, s
 // opening towards back.
 func arrowHead(d Drawer, tip, back mgl32.Vec3, size, width float32, stroke color.NRGBA) {
 	along := back.Sub(tip)
-	length := along.Len()
+	length := geom.Len(along)
 	if !(length > 1e-6) {
 		return
 	}
 	along = along.Mul(1 / length)
-	side := mgl32.Vec3{0, 1, 0}.Cross(along)
-	if sideLength := side.Len(); sideLength > 1e-6 {
+	side := geom.Cross(mgl32.Vec3{0, 1, 0}, along)
+	if sideLength := geom.Len(side); sideLength > 1e-6 {
 		side = side.Mul(1 / sideLength)
 	} else { // an upright shaft: open the head along x
 		side = mgl32.Vec3{1, 0, 0}

@@ -3,6 +3,7 @@ package debugdraw
 import (
 	"math"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -36,8 +37,8 @@ func cameraAxes(yaw, pitch float32) (right, up, forward mgl32.Vec3) {
 	sinp, cosp := math.Sincos(p)
 	horizontal := mgl32.Vec3{float32(-siny), 0, float32(-cosy)}
 	right = mgl32.Vec3{float32(cosy), 0, float32(-siny)}
-	forward = mgl32.Vec3{horizontal[0] * float32(cosp), float32(-sinp), horizontal[2] * float32(cosp)}
-	up = mgl32.Vec3{horizontal[0] * float32(sinp), float32(cosp), horizontal[2] * float32(sinp)}
+	forward = mgl32.Vec3{float32(horizontal[0] * float32(cosp)), float32(-sinp), float32(horizontal[2] * float32(cosp))}
+	up = mgl32.Vec3{float32(horizontal[0] * float32(sinp)), float32(cosp), float32(horizontal[2] * float32(sinp))}
 	return right, up, forward
 }
 
@@ -61,8 +62,8 @@ func NewView(yaw, pitch, scale float32, center mgl32.Vec3, width, height int) Vi
 	width, height = max(width, 1), max(height, 1)
 	v := View{scale: scale, width: width, height: height, yaw: yaw, pitch: pitch}
 	v.right, v.up, v.forward = cameraAxes(yaw, pitch)
-	v.originX = float32(width)/2 - center.Dot(v.right)*scale
-	v.originY = float32(height)/2 + center.Dot(v.up)*scale
+	v.originX = float32(float32(width)/2) - float32(geom.Dot(center, v.right)*scale)
+	v.originY = float32(float32(height)/2) + float32(geom.Dot(center, v.up)*scale)
 	return v
 }
 
@@ -88,7 +89,7 @@ func projectExtent(yaw, pitch float32, points []mgl32.Vec3) extent {
 	right, up, _ := cameraAxes(yaw, pitch)
 	e := extent{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))}
 	for _, p := range points {
-		x, y := p.Dot(right), p.Dot(up)
+		x, y := geom.Dot(p, right), geom.Dot(p, up)
 		e.minX, e.maxX = min(e.minX, x), max(e.maxX, x)
 		e.minY, e.maxY = min(e.minY, y), max(e.maxY, y)
 	}
@@ -105,7 +106,7 @@ func (e extent) span() (x, y float32) {
 // fitExtent returns the view at yaw and pitch showing e as large as fits.
 func fitExtent(yaw, pitch float32, e extent, width, height int, margin float32) View {
 	spanX, spanY := e.span()
-	availableX, availableY := float32(width)-2*margin, float32(height)-2*margin
+	availableX, availableY := float32(width)-float32(2*margin), float32(height)-float32(2*margin)
 	scale := float32(math.Inf(1))
 	if spanX > 0 && availableX > 0 {
 		scale = availableX / spanX
@@ -161,7 +162,7 @@ func fitSize(e extent, longSide, minSide int, margin float32) (width, height int
 // Project returns the pixel of world position p and its depth along the
 // view direction (larger is farther) [Units: pixels; depth in world units].
 func (v View) Project(p mgl32.Vec3) (x, y, depth float32) {
-	return v.originX + p.Dot(v.right)*v.scale, v.originY - p.Dot(v.up)*v.scale, p.Dot(v.forward)
+	return v.originX + float32(geom.Dot(p, v.right)*v.scale), v.originY - float32(geom.Dot(p, v.up)*v.scale), geom.Dot(p, v.forward)
 }
 
 // Unproject returns the world position at pixel x, y and depth: the inverse

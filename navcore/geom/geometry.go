@@ -20,13 +20,13 @@ func ClosestPointOnTriangle(p, a, b, c Vec3) Vec3 {
 		return b
 	}
 
-	vc := d1*d4 - d3*d2
+	vc := float32(d1*d4) - float32(d3*d2)
 	// d1 == d3 only when a and b coincide (d1-d3 = |ab|²); the C++ divides
 	// 0 by 0 there and returns NaN. Skipping the empty edge lets the tests
 	// below project p onto the edge ac instead.
 	if vc <= 0 && d1 >= 0 && d3 <= 0 && d1 != d3 {
 		v := d1 / (d1 - d3)
-		return Vec3{a[0] + v*ab[0], a[1] + v*ab[1], a[2] + v*ab[2]}
+		return Mad(a, ab, v)
 	}
 
 	cp := Sub(p, c)
@@ -36,22 +36,22 @@ func ClosestPointOnTriangle(p, a, b, c Vec3) Vec3 {
 		return c
 	}
 
-	vb := d5*d2 - d1*d6
+	vb := float32(d5*d2) - float32(d1*d6)
 	if vb <= 0 && d2 >= 0 && d6 <= 0 {
 		w := d2 / (d2 - d6)
-		return Vec3{a[0] + w*ac[0], a[1] + w*ac[1], a[2] + w*ac[2]}
+		return Mad(a, ac, w)
 	}
 
-	va := d3*d6 - d5*d4
+	va := float32(d3*d6) - float32(d5*d4)
 	if va <= 0 && (d4-d3) >= 0 && (d5-d6) >= 0 {
 		w := (d4 - d3) / ((d4 - d3) + (d5 - d6))
-		return Vec3{b[0] + w*(c[0]-b[0]), b[1] + w*(c[1]-b[1]), b[2] + w*(c[2]-b[2])}
+		return Lerp(b, c, w)
 	}
 
 	denom := 1 / (va + vb + vc)
 	v := vb * denom
 	w := vc * denom
-	return Vec3{a[0] + ab[0]*v + ac[0]*w, a[1] + ab[1]*v + ac[1]*w, a[2] + ab[2]*v + ac[2]*w}
+	return Mad(Mad(a, ab, v), ac, w)
 }
 
 // ClosestHeightOnTriangle returns the height of triangle abc at the xz
@@ -64,17 +64,17 @@ func ClosestHeightOnTriangle(p, a, b, c Vec3) (height float32, ok bool) {
 	v1 := Sub(b, a)
 	v2 := Sub(p, a)
 
-	denom := v0[0]*v1[2] - v0[2]*v1[0]
+	denom := float32(v0[0]*v1[2]) - float32(v0[2]*v1[0])
 	if abs32(denom) < eps {
 		return 0, false
 	}
-	u := v1[2]*v2[0] - v1[0]*v2[2]
-	v := v0[0]*v2[2] - v0[2]*v2[0]
+	u := float32(v1[2]*v2[0]) - float32(v1[0]*v2[2])
+	v := float32(v0[0]*v2[2]) - float32(v0[2]*v2[0])
 	if denom < 0 {
 		denom, u, v = -denom, -u, -v
 	}
 	if u >= 0 && v >= 0 && (u+v) <= denom {
-		return a[1] + (v0[1]*u+v1[1]*v)/denom, true
+		return a[1] + (float32(v0[1]*u)+float32(v1[1]*v))/denom, true
 	}
 	return 0, false
 }
@@ -135,7 +135,7 @@ func IntersectSegSeg2D(ap, aq, bp, bq Vec3) (s, t float32, ok bool) {
 	return perpXZ(v, w) / d, perpXZ(u, w) / d, true
 }
 
-func perpXZ(a, b Vec3) float32 { return a[0]*b[2] - a[2]*b[0] }
+func perpXZ(a, b Vec3) float32 { return float32(a[0]*b[2]) - float32(a[2]*b[0]) }
 
 // PointInPolygon reports whether pt lies inside the polygon verts in the
 // xz-plane (crossing-number test; points exactly on an edge may go either
@@ -173,8 +173,8 @@ func DistancePtSegSqr2D(pt, p, q Vec3) (distSqr, t float32) {
 	pqz := q[2] - p[2]
 	dx := pt[0] - p[0]
 	dz := pt[2] - p[2]
-	d := pqx*pqx + pqz*pqz
-	t = pqx*dx + pqz*dz
+	d := float32(pqx*pqx) + float32(pqz*pqz)
+	t = float32(pqx*dx) + float32(pqz*dz)
 	if d > 0 {
 		t /= d
 	}
@@ -183,17 +183,17 @@ func DistancePtSegSqr2D(pt, p, q Vec3) (distSqr, t float32) {
 	} else if t > 1 {
 		t = 1
 	}
-	dx = p[0] + t*pqx - pt[0]
-	dz = p[2] + t*pqz - pt[2]
-	return dx*dx + dz*dz, t
+	dx = p[0] + float32(t*pqx) - pt[0]
+	dz = p[2] + float32(t*pqz) - pt[2]
+	return float32(dx*dx) + float32(dz*dz), t
 }
 
 // DistancePtSegSqr returns the squared 3D distance from pt to segment p→q.
 func DistancePtSegSqr(pt, p, q Vec3) float32 {
 	pqx, pqy, pqz := q[0]-p[0], q[1]-p[1], q[2]-p[2]
 	dx, dy, dz := pt[0]-p[0], pt[1]-p[1], pt[2]-p[2]
-	d := pqx*pqx + pqy*pqy + pqz*pqz
-	t := pqx*dx + pqy*dy + pqz*dz
+	d := float32(pqx*pqx) + float32(pqy*pqy) + float32(pqz*pqz)
+	t := float32(pqx*dx) + float32(pqy*dy) + float32(pqz*dz)
 	if d > 0 {
 		t /= d
 	}
@@ -202,10 +202,10 @@ func DistancePtSegSqr(pt, p, q Vec3) float32 {
 	} else if t > 1 {
 		t = 1
 	}
-	dx = p[0] + t*pqx - pt[0]
-	dy = p[1] + t*pqy - pt[1]
-	dz = p[2] + t*pqz - pt[2]
-	return dx*dx + dy*dy + dz*dz
+	dx = p[0] + float32(t*pqx) - pt[0]
+	dy = p[1] + float32(t*pqy) - pt[1]
+	dz = p[2] + float32(t*pqz) - pt[2]
+	return float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 }
 
 // PolyCenter returns the mean of the vertices verts[indices[i]].
@@ -218,7 +218,7 @@ func PolyCenter(indices []uint16, verts []Vec3) Vec3 {
 		c[2] += v[2]
 	}
 	s := 1 / float32(len(indices))
-	return Vec3{c[0] * s, c[1] * s, c[2] * s}
+	return Scale(c, s)
 }
 
 // OverlapPolyPoly2D reports whether two convex polygons overlap in the
@@ -265,7 +265,7 @@ func RandomPointInConvexPoly(pts []Vec3, areas []float32, s, t float32) Vec3 {
 		areas[i] = TriArea2D(pts[0], pts[i-1], pts[i])
 		areaSum += max(0.001, areas[i])
 	}
-	threshold := s * areaSum
+	threshold := float32(s * areaSum)
 	var acc float32
 	u := float32(1)
 	tri := n - 1
@@ -284,9 +284,9 @@ func RandomPointInConvexPoly(pts []Vec3, areas []float32, s, t float32) Vec3 {
 	c := u * v
 	pa, pb, pc := pts[0], pts[tri-1], pts[tri]
 	return Vec3{
-		a*pa[0] + b*pb[0] + c*pc[0],
-		a*pa[1] + b*pb[1] + c*pc[1],
-		a*pa[2] + b*pb[2] + c*pc[2],
+		float32(a*pa[0]) + float32(b*pb[0]) + float32(c*pc[0]),
+		float32(a*pa[1]) + float32(b*pb[1]) + float32(c*pc[1]),
+		float32(a*pa[2]) + float32(b*pb[2]) + float32(c*pc[2]),
 	}
 }
 

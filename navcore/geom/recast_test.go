@@ -130,3 +130,50 @@ func TestSinMatchesGlibc(t *testing.T) {
 		assert.Equal(t, tt.glibcBits, math.Float32bits(Sin(x)), "Sin(%v)", x)
 	}
 }
+
+// TestSinCosLargeArguments: beyond glibc's fast range (|x| ≥ 120) Cos and
+// Sin reduce x modulo 2π and stay within an ulp of the float64 functions up
+// to |x| = 10¹², stay in [-1, 1] beyond; infinities and NaN give NaN.
+func TestSinCosLargeArguments(t *testing.T) {
+	ulp := func(f float32) float64 {
+		return float64(math.Nextafter32(float32(math.Abs(float64(f))), float32(math.Inf(1)))) - math.Abs(float64(f))
+	}
+	for x := float32(120); x < 1e12; x = float32(x*1.0007) + 0.37 {
+		for _, v := range []float32{x, -x} {
+			wantCos, wantSin := math.Cos(float64(v)), math.Sin(float64(v))
+			assert.LessOrEqual(t, math.Abs(float64(Cos(v))-wantCos), ulp(float32(wantCos)), "Cos(%v)", v)
+			assert.LessOrEqual(t, math.Abs(float64(Sin(v))-wantSin), ulp(float32(wantSin)), "Sin(%v)", v)
+		}
+	}
+	for _, x := range []float32{1e13, -3e20, math.MaxFloat32} {
+		assert.InDelta(t, 0, Cos(x), 1, "Cos(%v)", x)
+		assert.InDelta(t, 0, Sin(x), 1, "Sin(%v)", x)
+	}
+	for _, x := range []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())} {
+		assert.True(t, math.IsNaN(float64(Cos(x))), "Cos(%v)", x)
+		assert.True(t, math.IsNaN(float64(Sin(x))), "Sin(%v)", x)
+	}
+}
+
+// TestSinCosSameBitsEverywhere hashes Cos and Sin of 200,001 arguments
+// spread over [-10⁶, 10⁶] (denser near 0): the hash was taken on amd64 and
+// the cross-architecture runs of .ci/crossarch.sh check it on arm64, 386 and
+// WebAssembly, where Go's own math.Sin and math.Cos may round differently.
+func TestSinCosSameBitsEverywhere(t *testing.T) {
+	hash := uint64(0xcbf29ce484222325)
+	mix := func(f float32) {
+		bits := math.Float32bits(f)
+		for range 4 {
+			hash ^= uint64(bits & 0xff)
+			hash *= 0x100000001b3
+			bits >>= 8
+		}
+	}
+	for i := -100000; i <= 100000; i++ {
+		x := float32(i) / 100000
+		x = x * x * x * 1e6 // cubed: most arguments near 0, some up to 10⁶
+		mix(Cos(x))
+		mix(Sin(x))
+	}
+	assert.Equal(t, uint64(0x33efae57daf36438), hash, "%#016x", hash)
+}

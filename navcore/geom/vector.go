@@ -16,25 +16,33 @@ func Add(a, b Vec3) Vec3 { return Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func Sub(a, b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
 
 // Scale returns v * s.
-func Scale(v Vec3, s float32) Vec3 { return Vec3{v[0] * s, v[1] * s, v[2] * s} }
+func Scale(v Vec3, s float32) Vec3 {
+	return Vec3{float32(v[0] * s), float32(v[1] * s), float32(v[2] * s)}
+}
 
 // Mad returns a + b*s (multiply-add, rounded after each operation).
 func Mad(a, b Vec3, s float32) Vec3 {
-	return Vec3{a[0] + b[0]*s, a[1] + b[1]*s, a[2] + b[2]*s}
+	return Vec3{a[0] + float32(b[0]*s), a[1] + float32(b[1]*s), a[2] + float32(b[2]*s)}
 }
 
 // Lerp returns a + (b-a)*t.
 func Lerp(a, b Vec3, t float32) Vec3 {
-	return Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
+	return Vec3{a[0] + float32((b[0]-a[0])*t), a[1] + float32((b[1]-a[1])*t), a[2] + float32((b[2]-a[2])*t)}
 }
 
 // Cross returns the cross product a × b.
 func Cross(a, b Vec3) Vec3 {
-	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+	return Vec3{
+		float32(a[1]*b[2]) - float32(a[2]*b[1]),
+		float32(a[2]*b[0]) - float32(a[0]*b[2]),
+		float32(a[0]*b[1]) - float32(a[1]*b[0]),
+	}
 }
 
 // Dot returns the dot product a · b.
-func Dot(a, b Vec3) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func Dot(a, b Vec3) float32 {
+	return float32(a[0]*b[0]) + float32(a[1]*b[1]) + float32(a[2]*b[2])
+}
 
 // Min returns the component-wise minimum of a and b.
 func Min(a, b Vec3) Vec3 {
@@ -51,40 +59,39 @@ func Max(a, b Vec3) Vec3 {
 func Sqrt(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // Len returns the length of v.
-func Len(v Vec3) float32 { return Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) }
+func Len(v Vec3) float32 { return Sqrt(LenSqr(v)) }
 
 // LenSqr returns the squared length of v.
-func LenSqr(v Vec3) float32 { return v[0]*v[0] + v[1]*v[1] + v[2]*v[2] }
+func LenSqr(v Vec3) float32 {
+	return float32(v[0]*v[0]) + float32(v[1]*v[1]) + float32(v[2]*v[2])
+}
 
 // Dist returns the distance between a and b.
 func Dist(a, b Vec3) float32 {
-	dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-	return Sqrt(dx*dx + dy*dy + dz*dz)
+	return Sqrt(DistSqr(a, b))
 }
 
 // DistSqr returns the squared distance between a and b.
 func DistSqr(a, b Vec3) float32 {
 	dx, dy, dz := b[0]-a[0], b[1]-a[1], b[2]-a[2]
-	return dx*dx + dy*dy + dz*dz
+	return float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 }
 
 // Dist2D returns the distance between a and b in the xz-plane.
 func Dist2D(a, b Vec3) float32 {
-	dx, dz := b[0]-a[0], b[2]-a[2]
-	return Sqrt(dx*dx + dz*dz)
+	return Sqrt(Dist2DSqr(a, b))
 }
 
 // Dist2DSqr returns the squared distance between a and b in the xz-plane.
 func Dist2DSqr(a, b Vec3) float32 {
 	dx, dz := b[0]-a[0], b[2]-a[2]
-	return dx*dx + dz*dz
+	return float32(dx*dx) + float32(dz*dz)
 }
 
 // Normalize returns v scaled to unit length. A zero vector gives NaNs, as in
 // the reference; callers check the length first where it can be zero.
 func Normalize(v Vec3) Vec3 {
-	d := 1 / Sqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
-	return Vec3{v[0] * d, v[1] * d, v[2] * d}
+	return Scale(v, 1/Len(v))
 }
 
 // equalThresholdSqr is the squared distance under which two points count as
@@ -104,10 +111,10 @@ func IsFinite2D(v Vec3) bool { return isFinite(v[0]) && isFinite(v[2]) }
 func isFinite(f float32) bool { return math.Float32bits(f)&0x7f800000 != 0x7f800000 }
 
 // Dot2D returns the dot product of a and b in the xz-plane.
-func Dot2D(a, b Vec3) float32 { return a[0]*b[0] + a[2]*b[2] }
+func Dot2D(a, b Vec3) float32 { return float32(a[0]*b[0]) + float32(a[2]*b[2]) }
 
 // Perp2D returns the xz-plane perp product a.z*b.x - a.x*b.z.
-func Perp2D(a, b Vec3) float32 { return a[2]*b[0] - a[0]*b[2] }
+func Perp2D(a, b Vec3) float32 { return float32(a[2]*b[0]) - float32(a[0]*b[2]) }
 
 // TriArea2D returns twice the signed xz-plane area of triangle abc. It is
 // positive when c lies to the right of the directed line ab seen from above
@@ -115,7 +122,7 @@ func Perp2D(a, b Vec3) float32 { return a[2]*b[0] - a[0]*b[2] }
 func TriArea2D(a, b, c Vec3) float32 {
 	abx, abz := b[0]-a[0], b[2]-a[2]
 	acx, acz := c[0]-a[0], c[2]-a[2]
-	return acx*abz - abx*acz
+	return float32(acx*abz) - float32(abx*acz)
 }
 
 // OverlapBounds reports whether the boxes [aMin, aMax] and [bMin, bMax]

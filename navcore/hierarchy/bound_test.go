@@ -103,7 +103,7 @@ func TestSearchBoundsAreAdmissible(t *testing.T) {
 			}
 			n := &s.nodes[u]
 			rest := goal - n.cost
-			require.LessOrEqual(t, n.heuristic, rest+1e-3*goal, "pair %v: node %d's bound %.3f over the %.3f left", p, u, n.heuristic, rest)
+			require.LessOrEqual(t, n.heuristic, rest+float32(1e-3*goal), "pair %v: node %d's bound %.3f over the %.3f left", p, u, n.heuristic, rest)
 			routeNodes++
 			if u >= s.l0Base {
 				continue

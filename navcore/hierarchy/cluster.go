@@ -41,7 +41,7 @@ func (c *clusterGraph) farthest(p *geom.Vec3) float32 {
 	dx := max(p.X()-c.lower.X(), c.upper.X()-p.X())
 	dy := max(p.Y()-c.lower.Y(), c.upper.Y()-p.Y())
 	dz := max(p.Z()-c.lower.Z(), c.upper.Z()-p.Z())
-	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
+	return geom.Sqrt(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
 }
 
 // clusterNode is one node of the upper level: port port of the tile in

@@ -4,6 +4,13 @@
 // corridors are ordinary polygon corridors, so query.Query.FindStraightPath,
 // crowd.Corridor and the crowd's path queue take them unchanged.
 //
+// # Start here
+//
+// For long paths on levels of many tiles: New(mesh, filter, Options{}) once
+// per cost model, NewSearcher(query, h) once per goroutine, then
+// Searcher.FindPath as you would Query.FindPath. On small levels plain A*
+// costs as little. The crowd uses it with plugin.Config.HierarchicalPaths.
+//
 // # When to use it
 //
 // On a level of many tiles where agents walk far: open worlds, strategy

@@ -32,7 +32,7 @@ func (m *costModel) passes(poly *navmesh.Poly) bool {
 
 // cost is the filter's default cost of moving from a to b across poly.
 func (m *costModel) cost(a, b *geom.Vec3, poly *navmesh.Poly) float32 {
-	return distance(a, b) * m.areaCost[poly.AreaAndType&0x3f]
+	return float32(distance(a, b) * m.areaCost[poly.AreaAndType&0x3f])
 }
 
 // distance is the straight-line distance from a to b, the arithmetic of
@@ -41,5 +41,5 @@ func distance(a, b *geom.Vec3) float32 {
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
+	return geom.Sqrt(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
 }

@@ -50,7 +50,7 @@ func portalMid(fromTile *navmesh.Tile, fromPoly *navmesh.Poly, link *navmesh.Lin
 }
 
 func lerp(a, b geom.Vec3, t float32) geom.Vec3 {
-	return geom.Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
+	return geom.Vec3{a[0] + float32((b[0]-a[0])*t), a[1] + float32((b[1]-a[1])*t), a[2] + float32((b[2]-a[2])*t)}
 }
 
 // CorridorCost returns the cost of walking the polygon corridor path from

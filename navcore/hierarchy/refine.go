@@ -153,10 +153,10 @@ func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) 
 			if n.state == nodeNew {
 				n.pos = portalMid(bestTile, bestPoly, link, bestRef, nextTile, nextPoly)
 			}
-			cost := bestCost + distance(&bestPos, &n.pos)*area
+			cost := bestCost + float32(distance(&bestPos, &n.pos)*area)
 			var heuristic float32
 			if next == goalRef {
-				cost += distance(&n.pos, &goalPos) * model.areaCost[nextPoly.AreaAndType&0x3f]
+				cost += float32(distance(&n.pos, &goalPos) * model.areaCost[nextPoly.AreaAndType&0x3f])
 			} else {
 				heuristic = distance(&n.pos, &goalPos) * heuristicScale
 			}

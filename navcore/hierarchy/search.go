@@ -1075,8 +1075,8 @@ func (s *Searcher) boundGoal() {
 				continue
 			}
 			// One step off: the stored cost is rounded up.
-			low[k] = min(low[k], float32(int(steps)-1)*l.unit+e)
-			high[k] = min(high[k], float32(steps)*l.unit+inside)
+			low[k] = min(low[k], float32(float32(int(steps)-1)*l.unit)+e)
+			high[k] = min(high[k], float32(float32(steps)*l.unit)+inside)
 		}
 	}
 	// In whole steps, so that a node's bound is two integer subtractions

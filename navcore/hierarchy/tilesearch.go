@@ -116,7 +116,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			if c.poly != st.poly {
 				continue
 			}
-			cost := st.cost + (distance(&st.pos, &c.mid)+distance(&c.mid, &s.ports[c.port].rep))*area
+			cost := st.cost + float32((distance(&st.pos, &c.mid)+distance(&c.mid, &s.ports[c.port].rep))*area)
 			if cost < s.portCost[c.port] {
 				s.portCost[c.port] = cost
 				s.portState[c.port] = current
@@ -124,7 +124,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			}
 		}
 		if st.poly == goalPoly {
-			if cost := st.cost + distance(&st.pos, &goalPos)*area; cost < s.goalCost {
+			if cost := st.cost + float32(distance(&st.pos, &goalPos)*area); cost < s.goalCost {
 				s.goalCost = cost
 				s.goalState = current
 			}
@@ -150,7 +150,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 			if target.heapIndex == settledIndex {
 				continue
 			}
-			if cost := st.cost + distance(&st.pos, &target.pos)*area; cost < target.cost {
+			if cost := st.cost + float32(distance(&st.pos, &target.pos)*area); cost < target.cost {
 				target.cost = cost
 				target.parent = current
 				if target.heapIndex < 0 {

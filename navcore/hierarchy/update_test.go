@@ -356,8 +356,8 @@ func TestLandmarksAreLowerBounds(t *testing.T) {
 					continue
 				}
 				// d(L, to) <= d(L, from) + d(from, to), with the rounding.
-				bound := float32(int(st)-1)*l.unit - float32(sf)*l.unit
-				require.LessOrEqual(t, bound, cost*1.001+1e-3, "landmark %d, %d to %d", k, from, to)
+				bound := float32(float32(int(st)-1)*l.unit) - float32(float32(sf)*l.unit)
+				require.LessOrEqual(t, bound, float32(cost*1.001)+1e-3, "landmark %d, %d to %d", k, from, to)
 			}
 		}
 	}

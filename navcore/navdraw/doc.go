@@ -9,6 +9,12 @@
 // tilecache.Cache.LayerStages) — what recastnavigation's DetourDebugDraw
 // and RecastDemo's crowd tool and TempObstacles sample show.
 //
+// # Start here
+//
+// Call Mesh(drawer, mesh.Snapshot(), DefaultLayers, DefaultStyle()) to draw a
+// navmesh; Search, Corridor and StraightPath draw a query's work, Agents a
+// crowd's. The drawer is any debugdraw.Drawer.
+//
 // Everything is drawn in world coordinates, so the same calls feed a top
 // view, an angled 3D view or a game's own renderer. Colours and widths come
 // from a Style; DefaultStyle follows RecastDemo's. Polygons are filled with

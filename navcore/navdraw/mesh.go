@@ -326,14 +326,14 @@ func drawPolygonEdge(d debugdraw.Drawer, tile *navmesh.Tile, index, j int, width
 func distanceToLine2D(p, a, b mgl32.Vec3) float32 {
 	abx, abz := b[0]-a[0], b[2]-a[2]
 	dx, dz := p[0]-a[0], p[2]-a[2]
-	lengthSqr := abx*abx + abz*abz
-	t := abx*dx + abz*dz
+	lengthSqr := float32(abx*abx) + float32(abz*abz)
+	t := float32(abx*dx) + float32(abz*dz)
 	if lengthSqr != 0 {
 		t /= lengthSqr
 	}
-	dx = a[0] + t*abx - p[0]
-	dz = a[2] + t*abz - p[2]
-	return dx*dx + dz*dz
+	dx = a[0] + float32(t*abx) - p[0]
+	dz = a[2] + float32(t*abz) - p[2]
+	return float32(dx*dx) + float32(dz*dz)
 }
 
 // drawOffMeshConnections draws the off-mesh connections of tile.
@@ -397,8 +397,8 @@ func drawBVTree(d debugdraw.Drawer, tile *navmesh.Tile, style *Style) {
 		}
 		var bmin, bmax mgl32.Vec3
 		for k := range 3 {
-			bmin[k] = origin[k] + float32(node.BMin[k])*cell
-			bmax[k] = origin[k] + float32(node.BMax[k])*cell
+			bmin[k] = origin[k] + float32(float32(node.BMin[k])*cell)
+			bmax[k] = origin[k] + float32(float32(node.BMax[k])*cell)
 		}
 		debugdraw.BoxWire(d, bmin, bmax, style.BVNodeWidth, style.BVNode)
 	}

@@ -45,7 +45,7 @@ func areaXZ(points []mgl32.Vec3) float64 {
 	sum := 0.0
 	for i := range points {
 		a, b := points[i], points[(i+1)%len(points)]
-		sum += float64(a[0])*float64(b[2]) - float64(b[0])*float64(a[2])
+		sum += float64(float64(a[0])*float64(b[2])) - float64(float64(b[0])*float64(a[2]))
 	}
 	return math.Abs(sum) / 2
 }
@@ -155,8 +155,8 @@ func onSegment(p, a, b mgl32.Vec3) bool {
 	if length == 0 {
 		return false
 	}
-	along := ap.Dot(ab) / length
-	across := (ab[0]*ap[1] - ab[1]*ap[0]) / length
+	along := (float32(ap[0]*ab[0]) + float32(ap[1]*ab[1])) / length
+	across := (float32(ab[0]*ap[1]) - float32(ab[1]*ap[0])) / length
 	if !(math.Abs(float64(across)) < 1e-3 && along > -1e-3 && along < length+1e-3) {
 		return false
 	}

@@ -71,8 +71,8 @@ func layerCells(d debugdraw.Drawer, layer *tilecache.Layer, cellSize, cellHeight
 	}
 	base := debugdraw.IndexColor(int(h.TLayer)+1, 255)
 	debugdraw.BoxWire(d,
-		mgl32.Vec3{h.BMin[0] + float32(h.MinX)*cellSize, h.BMin[1], h.BMin[2] + float32(h.MinY)*cellSize},
-		mgl32.Vec3{h.BMin[0] + float32(int(h.MaxX)+1)*cellSize, h.BMax[1], h.BMin[2] + float32(int(h.MaxY)+1)*cellSize},
+		mgl32.Vec3{h.BMin[0] + float32(float32(h.MinX)*cellSize), h.BMin[1], h.BMin[2] + float32(float32(h.MinY)*cellSize)},
+		mgl32.Vec3{h.BMin[0] + float32(float32(int(h.MaxX)+1)*cellSize), h.BMax[1], h.BMin[2] + float32(float32(int(h.MaxY)+1)*cellSize)},
 		2, debugdraw.WithAlpha(base, 128))
 	for y := range height {
 		for x := range width {
@@ -80,8 +80,8 @@ func layerCells(d debugdraw.Drawer, layer *tilecache.Layer, cellSize, cellHeight
 			if layer.Heights[i] == 0xff {
 				continue
 			}
-			fx, fz := h.BMin[0]+float32(x)*cellSize, h.BMin[2]+float32(y)*cellSize
-			fy := h.BMin[1] + float32(int(layer.Heights[i])+1)*cellHeight
+			fx, fz := h.BMin[0]+float32(float32(x)*cellSize), h.BMin[2]+float32(float32(y)*cellSize)
+			fy := h.BMin[1] + float32(float32(int(layer.Heights[i])+1)*cellHeight)
 			debugdraw.Quad(d,
 				mgl32.Vec3{fx, fy, fz}, mgl32.Vec3{fx, fy, fz + cellSize},
 				mgl32.Vec3{fx + cellSize, fy, fz + cellSize}, mgl32.Vec3{fx + cellSize, fy, fz},
@@ -98,14 +98,14 @@ func layerCells(d debugdraw.Drawer, layer *tilecache.Layer, cellSize, cellHeight
 			if layer.Heights[i] == 0xff {
 				continue
 			}
-			fy := h.BMin[1] + float32(int(layer.Heights[i])+2)*cellHeight
+			fy := h.BMin[1] + float32(float32(int(layer.Heights[i])+2)*cellHeight)
 			for dir, side := range sides {
 				if layer.Cons[i]&(1<<(dir+4)) == 0 {
 					continue
 				}
 				d.Line(
-					mgl32.Vec3{h.BMin[0] + (float32(x)+side[0])*cellSize, fy, h.BMin[2] + (float32(y)+side[1])*cellSize},
-					mgl32.Vec3{h.BMin[0] + (float32(x)+side[2])*cellSize, fy, h.BMin[2] + (float32(y)+side[3])*cellSize},
+					mgl32.Vec3{h.BMin[0] + float32((float32(x)+side[0])*cellSize), fy, h.BMin[2] + float32((float32(y)+side[1])*cellSize)},
+					mgl32.Vec3{h.BMin[0] + float32((float32(x)+side[2])*cellSize), fy, h.BMin[2] + float32((float32(y)+side[3])*cellSize)},
 					2, portal)
 			}
 		}

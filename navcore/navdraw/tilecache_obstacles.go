@@ -65,7 +65,7 @@ func Obstacle(d debugdraw.Drawer, o *tilecache.Obstacle, fill, stroke color.NRGB
 		var outline [4]mgl32.Vec2
 		for i, corner := range [4][2]float32{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 			lx, lz := corner[0]*h[0], corner[1]*h[2]
-			outline[i] = mgl32.Vec2{c[0] + cos*lx + sin*lz, c[2] - sin*lx + cos*lz}
+			outline[i] = mgl32.Vec2{c[0] + float32(cos*lx) + float32(sin*lz), c[2] - float32(sin*lx) + float32(cos*lz)}
 		}
 		debugdraw.Prism(d, outline[:], c[1]-h[1], c[1]+h[1], fill)
 		debugdraw.PrismWire(d, outline[:], c[1]-h[1], c[1]+h[1], width, stroke)

@@ -21,7 +21,7 @@ func portalTick(d debugdraw.Drawer, a, b mgl32.Vec3, direction uint8, cellSize f
 	}
 	mid := mgl32.Vec3{(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2}
 	off := portalOffsets[direction]
-	d.Line(mid, mgl32.Vec3{mid[0] + off[0]*2*cellSize, mid[1], mid[2] + off[1]*2*cellSize}, style.ContourWidth, style.PortalMark)
+	d.Line(mid, mgl32.Vec3{mid[0] + float32(off[0]*2*cellSize), mid[1], mid[2] + float32(off[1]*2*cellSize)}, style.ContourWidth, style.PortalMark)
 }
 
 // TileCacheContours draws the region contours of a layer's build stages as
@@ -41,9 +41,9 @@ func TileCacheContours(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSi
 	origin := stages.Layer.Header.BMin
 	at := func(v tilecache.ContourVertex, i int) mgl32.Vec3 {
 		return mgl32.Vec3{
-			origin[0] + float32(v.X)*cellSize,
-			origin[1] + float32(int(v.Height)+1+i&1)*cellHeight,
-			origin[2] + float32(v.Z)*cellSize,
+			origin[0] + float32(float32(v.X)*cellSize),
+			origin[1] + float32(float32(int(v.Height)+1+i&1)*cellHeight),
+			origin[2] + float32(float32(v.Z)*cellSize),
 		}
 	}
 	for i, c := range stages.Contours {
@@ -90,9 +90,9 @@ func TileCachePolyMesh(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSi
 	at := func(index uint16, raise float32) mgl32.Vec3 {
 		v := stages.Vertices[index]
 		return mgl32.Vec3{
-			origin[0] + float32(v[0])*cellSize,
-			origin[1] + float32(int(v[1])+1)*cellHeight + raise,
-			origin[2] + float32(v[2])*cellSize,
+			origin[0] + float32(float32(v[0])*cellSize),
+			origin[1] + float32(float32(int(v[1])+1)*cellHeight) + raise,
+			origin[2] + float32(float32(v[2])*cellSize),
 		}
 	}
 	valid := func(p *tilecache.LayerPolygon) bool {

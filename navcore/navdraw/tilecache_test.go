@@ -71,9 +71,9 @@ func TestTileCacheLayerDrawsCellsPortalsAndBounds(t *testing.T) {
 		}
 		x, y := i%12, i/12
 		tri := r.Primitives[square]
-		assert.InDelta(t, 5+float32(int(height)+1)*ch, tri.Vertices[0][1], 1e-5)
-		assert.InDelta(t, 10+float32(x)*cs, tri.Vertices[0][0], 1e-5)
-		assert.InDelta(t, 20+float32(y)*cs, tri.Vertices[0][2], 1e-5)
+		assert.InDelta(t, 5+float32(float32(int(height)+1)*ch), tri.Vertices[0][1], 1e-5)
+		assert.InDelta(t, 10+float32(float32(x)*cs), tri.Vertices[0][0], 1e-5)
+		assert.InDelta(t, 20+float32(float32(y)*cs), tri.Vertices[0][2], 1e-5)
 		square += 2
 	}
 
@@ -166,7 +166,7 @@ func insideXZ(outline []mgl32.Vec3, x, z, slack float32) bool {
 		a, b := outline[i], outline[(i+1)%len(outline)]
 		ex, ez := b[0]-a[0], b[2]-a[2]
 		length := float32(math.Hypot(float64(ex), float64(ez)))
-		cross := (ex*(z-a[2]) - ez*(x-a[0])) / length
+		cross := (float32(ex*(z-a[2])) - float32(ez*(x-a[0]))) / length
 		if sign == 0 {
 			sign = 1
 			if cross < 0 {
@@ -227,8 +227,8 @@ func TestOrientedBoxIsDrawnWhereTheCacheCarves(t *testing.T) {
 			if area != tilecache.NullArea || before[info.Ref][i] == tilecache.NullArea {
 				continue
 			}
-			x := h.BMin[0] + (float32(i%int(h.Width))+0.5)*params.CellSize
-			z := h.BMin[2] + (float32(i/int(h.Width))+0.5)*params.CellSize
+			x := h.BMin[0] + float32((float32(i%int(h.Width))+0.5)*params.CellSize)
+			z := h.BMin[2] + float32((float32(i/int(h.Width))+0.5)*params.CellSize)
 			assert.True(t, insideXZ(outline, x, z, slack), "carved cell at (%v, %v) outside the drawn box", x, z)
 			if !insideXZ(mirrored, x, z, slack) {
 				outsideMirror++

@@ -112,14 +112,14 @@ func LinkPath(kind LinkKind, start, end mgl32.Vec3, arcHeight, u float32) mgl32.
 	case LinkDrop:
 		if u <= 0.5 {
 			s := 2 * u
-			return mgl32.Vec3{start[0] + (end[0]-start[0])*s, start[1], start[2] + (end[2]-start[2])*s}
+			return mgl32.Vec3{start[0] + float32((end[0]-start[0])*s), start[1], start[2] + float32((end[2]-start[2])*s)}
 		}
-		s := 2*u - 1
-		return mgl32.Vec3{end[0], start[1] + (end[1]-start[1])*s, end[2]}
+		s := float32(2*u) - 1
+		return mgl32.Vec3{end[0], start[1] + float32((end[1]-start[1])*s), end[2]}
 	case LinkJump:
-		return mgl32.Vec3{start[0] + (end[0]-start[0])*u, JumpArcHeight(start[1], end[1], arcHeight, u), start[2] + (end[2]-start[2])*u}
+		return mgl32.Vec3{start[0] + float32((end[0]-start[0])*u), JumpArcHeight(start[1], end[1], arcHeight, u), start[2] + float32((end[2]-start[2])*u)}
 	}
-	return mgl32.Vec3{start[0] + (end[0]-start[0])*u, start[1] + (end[1]-start[1])*u, start[2] + (end[2]-start[2])*u}
+	return mgl32.Vec3{start[0] + float32((end[0]-start[0])*u), start[1] + float32((end[1]-start[1])*u), start[2] + float32((end[2]-start[2])*u)}
 }
 
 // JumpArcHeight returns the height at fraction u (0..1) of the ballistic arc
@@ -136,7 +136,7 @@ func JumpArcHeight(startY, endY, arcHeight, u float32) float32 {
 	peak := rise / (rise + fall)
 	a := (rise + fall) * (rise + fall)
 	d := u - peak
-	return apex - a*d*d
+	return apex - float32(a*d*d)
 }
 
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(max(x, 0)))) }

@@ -80,7 +80,7 @@ func TestLinkPathJumpIsBallistic(t *testing.T) {
 			assert.InDelta(t, 0, p.Sub(back).Len(), 1e-4, "%+v u %v: the same curve back", c, u)
 		}
 		for i := 1; i < n; i++ {
-			second = append(second, heights[i+1]-2*heights[i]+heights[i-1])
+			second = append(second, heights[i+1]-float64(2*heights[i])+heights[i-1])
 		}
 		for _, d := range second {
 			assert.InDelta(t, second[0], d, 1e-5, "%+v: one parabola", c)

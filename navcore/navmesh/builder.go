@@ -175,9 +175,9 @@ func appendWorldVerts(dst []mgl32.Vec3, p *BuildParams) []mgl32.Vec3 {
 	cellSize, cellHeight := p.CellSize, p.CellHeight
 	for _, v := range p.Verts {
 		dst = append(dst, mgl32.Vec3{
-			p.BMin[0] + float32(v[0])*cellSize,
-			p.BMin[1] + float32(v[1])*cellHeight,
-			p.BMin[2] + float32(v[2])*cellSize,
+			p.BMin[0] + float32(float32(v[0])*cellSize),
+			p.BMin[1] + float32(float32(v[1])*cellHeight),
+			p.BMin[2] + float32(float32(v[2])*cellSize),
 		})
 	}
 	return dst

@@ -70,7 +70,7 @@ func surfaceHeightRange(p *BuildParams) (lo, hi float32) {
 		return lo, hi
 	}
 	for _, v := range p.Verts {
-		h := p.BMin[1] + float32(v[1])*p.CellHeight
+		h := p.BMin[1] + float32(float32(v[1])*p.CellHeight)
 		lo = minC(lo, h)
 		hi = maxC(hi, h)
 	}

@@ -45,7 +45,7 @@ func buildParamsFromTile(t testing.TB, data *TileData, cellSize, cellHeight floa
 			uint16(math.Round(float64((v[1] - h.BMin[1]) / cellHeight))),
 			uint16(math.Round(float64((v[2] - h.BMin[2]) / cellSize))),
 		}
-		back := mgl32.Vec3{h.BMin[0] + float32(cell[0])*cellSize, h.BMin[1] + float32(cell[1])*cellHeight, h.BMin[2] + float32(cell[2])*cellSize}
+		back := mgl32.Vec3{h.BMin[0] + float32(float32(cell[0])*cellSize), h.BMin[1] + float32(float32(cell[1])*cellHeight), h.BMin[2] + float32(float32(cell[2])*cellSize)}
 		require.Equal(t, v, back, "vertex %d does not come from a cell position", i)
 		p.Verts = append(p.Verts, cell)
 	}
@@ -79,9 +79,9 @@ func buildParamsFromTile(t testing.TB, data *TileData, cellSize, cellHeight floa
 		for j := 0; j < int(poly.VertCount); j++ {
 			cell := p.Verts[poly.Verts[j]]
 			p.DetailVerts = append(p.DetailVerts, mgl32.Vec3{
-				float32(cell[0])*cellSize + h.BMin[0],
-				float32(cell[1])*cellHeight + (h.BMin[1] + cellHeight),
-				float32(cell[2])*cellSize + h.BMin[2],
+				float32(float32(cell[0])*cellSize) + h.BMin[0],
+				float32(float32(cell[1])*cellHeight) + (h.BMin[1] + cellHeight),
+				float32(float32(cell[2])*cellSize) + h.BMin[2],
 			})
 		}
 		p.DetailVerts = append(p.DetailVerts, data.DetailVerts[mesh.VertBase:mesh.VertBase+uint32(mesh.VertCount)]...)

@@ -15,7 +15,7 @@ func quadTile(x, y int32, side int) *TileData {
 	spec := tileSpec{x: x, y: y, bvTree: true}
 	for i := range side {
 		for j := range side {
-			spec.polys = append(spec.polys, rect(x0+float32(i)*step, z0+float32(j)*step, x0+float32(i+1)*step, z0+float32(j+1)*step, 0))
+			spec.polys = append(spec.polys, rect(x0+float32(float32(i)*step), z0+float32(float32(j)*step), x0+float32(float32(i+1)*step), z0+float32(float32(j+1)*step), 0))
 		}
 	}
 	return buildTile(spec)

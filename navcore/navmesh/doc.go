@@ -6,6 +6,13 @@
 // set MSET and this package's own file, which Save writes; SaveSet and
 // LoadSet keep a MeshSet, one named mesh per agent type, in one own file).
 //
+// # Start here
+//
+// Get a Mesh from a bake (bake.SoloResult.NavMesh) or a file (LoadFile, which
+// reads the archenav, DNAV and MSET formats), then hand it to query.New or the
+// crowd plugin; Save writes it. Readers work on Snapshots, so tiles may be
+// added and removed while queries run. docs/file-formats.md lists the formats.
+//
 // A Mesh is safe for any number of concurrent readers while tiles are added
 // and removed: readers take a Snapshot, an immutable view of the tile set,
 // and a reference to a removed tile fails validation (ErrInvalidRef) instead

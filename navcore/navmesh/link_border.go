@@ -156,13 +156,13 @@ func overlapSlabs(amin, amax, bmin, bmax [2]float32, px, py float32) bool {
 	}
 
 	aSlope := (amax[1] - amin[1]) / (amax[0] - amin[0])
-	aOffset := amin[1] - aSlope*amin[0]
+	aOffset := amin[1] - float32(aSlope*amin[0])
 	bSlope := (bmax[1] - bmin[1]) / (bmax[0] - bmin[0])
-	bOffset := bmin[1] - bSlope*bmin[0]
-	aMinY := aSlope*minX + aOffset
-	aMaxY := aSlope*maxX + aOffset
-	bMinY := bSlope*minX + bOffset
-	bMaxY := bSlope*maxX + bOffset
+	bOffset := bmin[1] - float32(bSlope*bmin[0])
+	aMinY := float32(aSlope*minX) + aOffset
+	aMaxY := float32(aSlope*maxX) + aOffset
+	bMinY := float32(bSlope*minX) + bOffset
+	bMaxY := float32(bSlope*maxX) + bOffset
 	dmin := bMinY - aMinY
 	dmax := bMaxY - aMaxY
 

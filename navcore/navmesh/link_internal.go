@@ -56,7 +56,7 @@ func (t *Tile) nearestLandingPoly(p, halfExtents mgl32.Vec3, radius float32) (Re
 		return 0, nearest, false
 	}
 	dx, dz := nearest[0]-p[0], nearest[2]-p[2]
-	if dx*dx+dz*dz > radius*radius {
+	if float32(dx*dx)+float32(dz*dz) > radius*radius {
 		return 0, nearest, false
 	}
 	return ref, nearest, true

@@ -131,7 +131,7 @@ func nearestDistanceSqr(center, closest fastgeom.Point, posOverPoly bool, walkab
 	dx := center.X - closest.X
 	dy := center.Y - closest.Y
 	dz := center.Z - closest.Z
-	return dx*dx + dy*dy + dz*dz
+	return float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 }
 
 // detailVertex returns vertex i of a detail triangle of poly: one of the
@@ -279,7 +279,7 @@ func (t *Tile) overlappingPolys(qmin, qmax mgl32.Vec3) func(yield func(int) bool
 				lo := geom.Clamp(qmin[i], tbmin[i], tbmax[i]) - tbmin[i]
 				hi := geom.Clamp(qmax[i], tbmin[i], tbmax[i]) - tbmin[i]
 				bmin[i] = quantize(qfac*lo) & 0xfffe
-				bmax[i] = quantize(qfac*hi+1) | 1
+				bmax[i] = quantize(float32(qfac*hi)+1) | 1
 			}
 			for i := 0; i < len(t.BVTree); {
 				node := &t.BVTree[i]

@@ -135,7 +135,7 @@ func TestClosestPointMatchesPlain(t *testing.T) {
 		poly := &tile.Polys[ip]
 		center := geom.PolyCenter(poly.Verts[:poly.VertCount], tile.Verts)
 		for range 60 {
-			check(ip, mgl32.Vec3{center[0] + (random()-0.5)*12, center[1] + (random()-0.5)*4, center[2] + (random()-0.5)*12})
+			check(ip, mgl32.Vec3{center[0] + float32((random()-0.5)*12), center[1] + float32((random()-0.5)*4), center[2] + float32((random()-0.5)*12)})
 		}
 		for j := range int(poly.VertCount) {
 			a := tile.Verts[poly.Verts[j]]

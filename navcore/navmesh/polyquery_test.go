@@ -15,7 +15,7 @@ import (
 // With partial, only the first two detail triangles are stored, so half of
 // the polygon has no detail triangle and falls back to the nearest edge.
 func slopedTile(partial bool) *TileData {
-	plane := func(x, z float32) mgl32.Vec3 { return mgl32.Vec3{x, 0.1*x + 0.2*z, z} }
+	plane := func(x, z float32) mgl32.Vec3 { return mgl32.Vec3{x, float32(0.1*x) + float32(0.2*z), z} }
 	data := &TileData{
 		Verts:        []mgl32.Vec3{plane(0, 0), plane(0, 10), plane(10, 10), plane(10, 0)},
 		Polys:        []Poly{{Verts: [6]uint16{0, 1, 2, 3}, VertCount: 4, Flags: 1}},
@@ -44,10 +44,10 @@ func heightOnTriangle(a, b, c mgl32.Vec3, x, z float64) float64 {
 	ux, uy, uz := float64(b[0])-ax, float64(b[1])-ay, float64(b[2])-az
 	vx, vy, vz := float64(c[0])-ax, float64(c[1])-ay, float64(c[2])-az
 	// Solve (x-ax, z-az) = s*(ux, uz) + t*(vx, vz).
-	det := ux*vz - uz*vx
-	s := ((x-ax)*vz - (z-az)*vx) / det
-	t := (ux*(z-az) - uz*(x-ax)) / det
-	return ay + s*uy + t*vy
+	det := float64(ux*vz) - float64(uz*vx)
+	s := (float64((x-ax)*vz) - float64((z-az)*vx)) / det
+	t := (float64(ux*(z-az)) - float64(uz*(x-ax))) / det
+	return ay + float64(s*uy) + float64(t*vy)
 }
 
 func TestPolyHeightOnSlopedDetailMesh(t *testing.T) {

@@ -96,7 +96,7 @@ func (q *Query) PolyHeight(ref navmesh.Ref, pos geom.Vec3) (float32, error) {
 		v0 := tile.Verts[poly.Verts[0]]
 		v1 := tile.Verts[poly.Verts[1]]
 		_, t := geom.DistancePtSegSqr2D(pos, v0, v1)
-		return v0[1] + (v1[1]-v0[1])*t, nil
+		return v0[1] + float32((v1[1]-v0[1])*t), nil
 	}
 	h, ok := tile.PolyHeight(poly, pos)
 	if !ok {
@@ -110,5 +110,5 @@ var errOutsidePoly = fmt.Errorf("query: poly height: position outside the polygo
 
 // lerp is dtVlerp: a + (b-a)*t per component.
 func lerp(a, b geom.Vec3, t float32) geom.Vec3 {
-	return geom.Vec3{a[0] + (b[0]-a[0])*t, a[1] + (b[1]-a[1])*t, a[2] + (b[2]-a[2])*t}
+	return geom.Vec3{a[0] + float32((b[0]-a[0])*t), a[1] + float32((b[1]-a[1])*t), a[2] + float32((b[2]-a[2])*t)}
 }

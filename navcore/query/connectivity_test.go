@@ -109,7 +109,7 @@ func TestFindNearestPolyInComponentMatchesBruteForce(t *testing.T) {
 					for a := range 3 {
 						// Around the level, beyond its edges too.
 						span := bmax[a] - bmin[a]
-						pos[a] = bmin[a] - span/4 + rng.Float32()*span*1.5
+						pos[a] = bmin[a] - float32(span/4) + float32(rng.Float32()*span*1.5)
 					}
 					got, err := q.FindNearestPolyInComponent(start, pos, f.filter)
 					require.NoError(t, err)

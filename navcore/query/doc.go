@@ -1,6 +1,14 @@
 // Package query answers spatial and path queries on a navmesh.Mesh: the
 // Detour dtNavMeshQuery surface.
 //
+// # Start here
+//
+// Make one Query per goroutine with New(mesh, 2048) and a Filter with
+// NewFilter; FindNearestPoly puts points on the mesh, FindPath and
+// FindStraightPath plan a route, Raycast checks a straight walk. Pass buffers
+// and reuse them: steady-state queries allocate nothing. docs/queries.md is
+// the guide.
+//
 // A Query holds the working memory of one searcher (node pools and the open
 // list), so each goroutine uses its own Query; any number of Queries may
 // share one Mesh. Every public call works on one navmesh.Snapshot, so tiles

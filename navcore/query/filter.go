@@ -106,7 +106,7 @@ func (f *Filter) cost(a, b *geom.Vec3,
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(dx*dx+dy*dy+dz*dz) * f.AreaCost[curPoly.AreaAndType&0x3f]
+	return geom.Sqrt(float32(dx*dx)+float32(dy*dy)+float32(dz*dz)) * f.AreaCost[curPoly.AreaAndType&0x3f]
 }
 
 //go:noinline
@@ -125,5 +125,5 @@ func dist(a, b geom.Vec3) float32 {
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(dx*dx + dy*dy + dz*dz)
+	return geom.Sqrt(float32(dx*dx) + float32(dy*dy) + float32(dz*dz))
 }

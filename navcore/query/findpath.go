@@ -143,9 +143,9 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 					heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
 				}
 			} else {
-				curCost := dist(bestNode.pos, neighbourNode.pos) * filter.AreaCost[bestPoly.AreaAndType&0x3f]
+				curCost := float32(dist(bestNode.pos, neighbourNode.pos) * filter.AreaCost[bestPoly.AreaAndType&0x3f])
 				if neighbourRef == endRef {
-					endCost := dist(neighbourNode.pos, endPos) * filter.AreaCost[neighbourPoly.AreaAndType&0x3f]
+					endCost := float32(dist(neighbourNode.pos, endPos) * filter.AreaCost[neighbourPoly.AreaAndType&0x3f])
 					cost = bestNode.cost + curCost + endCost
 				} else {
 					cost = bestNode.cost + curCost

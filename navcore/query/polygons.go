@@ -210,9 +210,9 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 		qminX := quantize(qfac*minx) & 0xfffe
 		qminY := quantize(qfac*miny) & 0xfffe
 		qminZ := quantize(qfac*minz) & 0xfffe
-		qmaxX := quantize(qfac*maxx+1) | 1
-		qmaxY := quantize(qfac*maxy+1) | 1
-		qmaxZ := quantize(qfac*maxz+1) | 1
+		qmaxX := quantize(float32(qfac*maxx)+1) | 1
+		qmaxY := quantize(float32(qfac*maxy)+1) | 1
+		qmaxZ := quantize(float32(qfac*maxz)+1) | 1
 		tree := tile.BVTree
 		for i := 0; i < len(tree); {
 			nd := &tree[i]

@@ -179,7 +179,7 @@ func TestLargestComponentSamplerMatchesFlood(t *testing.T) {
 					tile, poly := s.TileAndPolyUnchecked(ref)
 					expected := float64(draws) * float64(polyArea(tile, poly)) / wantArea
 					if expected >= 20 {
-						assert.InDelta(t, expected, float64(hits[ref]), 5*math.Sqrt(expected)+1, "%#x", uint64(ref))
+						assert.InDelta(t, expected, float64(hits[ref]), float64(5*math.Sqrt(expected))+1, "%#x", uint64(ref))
 					}
 				}
 			})

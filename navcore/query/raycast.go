@@ -153,22 +153,22 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			const s = float32(1.0 / 255.0)
 			switch link.Side {
 			case 0, 4:
-				lmin := left[2] + (right[2]-left[2])*(float32(link.BMin)*s)
-				lmax := left[2] + (right[2]-left[2])*(float32(link.BMax)*s)
+				lmin := left[2] + float32((right[2]-left[2])*(float32(link.BMin)*s))
+				lmax := left[2] + float32((right[2]-left[2])*(float32(link.BMax)*s))
 				if lmin > lmax {
 					lmin, lmax = lmax, lmin
 				}
-				z := startPos[2] + (endPos[2]-startPos[2])*tmax
+				z := startPos[2] + float32((endPos[2]-startPos[2])*tmax)
 				if z >= lmin && z <= lmax {
 					nextRef = link.Ref
 				}
 			case 2, 6:
-				lmin := left[0] + (right[0]-left[0])*(float32(link.BMin)*s)
-				lmax := left[0] + (right[0]-left[0])*(float32(link.BMax)*s)
+				lmin := left[0] + float32((right[0]-left[0])*(float32(link.BMin)*s))
+				lmax := left[0] + float32((right[0]-left[0])*(float32(link.BMax)*s))
 				if lmin > lmax {
 					lmin, lmax = lmax, lmin
 				}
-				x := startPos[0] + (endPos[0]-startPos[0])*tmax
+				x := startPos[0] + float32((endPos[0]-startPos[0])*tmax)
 				if x >= lmin && x <= lmax {
 					nextRef = link.Ref
 				}
@@ -181,7 +181,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 		if options&RaycastUseCosts != 0 {
 			// The cost of the step to the exit point, at the edge's height.
 			lastPos := curPos
-			curPos = geom.Vec3{startPos[0] + dir[0]*hit.T, startPos[1] + dir[1]*hit.T, startPos[2] + dir[2]*hit.T}
+			curPos = geom.Vec3{startPos[0] + float32(dir[0]*hit.T), startPos[1] + float32(dir[1]*hit.T), startPos[2] + float32(dir[2]*hit.T)}
 			e1 := verts[segMax]
 			e2 := verts[nextVert(segMax, nv)]
 			eDirX, eDirY, eDirZ := e2.X-e1.X, e2.Y-e1.Y, e2.Z-e1.Z
@@ -191,7 +191,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			} else {
 				s = (curPos[2] - e1.Z) / eDirZ
 			}
-			curPos[1] = e1.Y + eDirY*s
+			curPos[1] = e1.Y + float32(eDirY*s)
 			hit.PathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
 		}
 
@@ -226,6 +226,6 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 
 // normalize is dtVnormalize.
 func normalize(v geom.Vec3) geom.Vec3 {
-	d := 1 / geom.Sqrt(v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	d := 1 / geom.Sqrt(float32(v[0]*v[0])+float32(v[1]*v[1])+float32(v[2]*v[2]))
 	return geom.Vec3{v[0] * d, v[1] * d, v[2] * d}
 }

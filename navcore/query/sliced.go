@@ -377,5 +377,5 @@ func distSqr(a, b geom.Vec3) float32 {
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return dx*dx + dy*dy + dz*dz
+	return float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 }

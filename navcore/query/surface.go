@@ -90,7 +90,7 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 
 	// Search only polygons touching the circle through start and end.
 	searchPos := fastgeom.FromVec3(lerp(startPos, endPos, 0.5))
-	searchRad := dist(startPos, endPos)/2 + 0.001
+	searchRad := float32(dist(startPos, endPos)/2) + 0.001
 	searchRadSqr := searchRad * searchRad
 
 	end := fastgeom.FromVec3(endPos)

@@ -214,7 +214,7 @@ func (q *Query) FindDistanceToWall(startRef navmesh.Ref, center geom.Vec3, maxRa
 			}
 			radiusSqr = distSqr
 			found = true
-			hitPos = geom.Vec3{vj[0] + (vi[0]-vj[0])*t, vj[1] + (vi[1]-vj[1])*t, vj[2] + (vi[2]-vj[2])*t}
+			hitPos = geom.Vec3{vj[0] + float32((vi[0]-vj[0])*t), vj[1] + float32((vi[1]-vj[1])*t), vj[2] + float32((vi[2]-vj[2])*t)}
 		}
 
 		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {

@@ -90,10 +90,10 @@ func randomObstacles(s *navmesh.Snapshot, n int, rng *rand.Rand) []Obstacle {
 			c = c.Add(tile.Verts[v])
 		}
 		c = c.Mul(1 / float32(poly.VertCount))
-		size := 0.5 + 2*rng.Float32()
+		size := 0.5 + float32(2*rng.Float32())
 		switch i := len(out); {
 		case i%10 == 9:
-			half := 20 + 15*rng.Float32()
+			half := 20 + float32(15*rng.Float32())
 			out = append(out, Box(c.Sub(mgl32.Vec3{half, 1, half}), c.Add(mgl32.Vec3{half, 2, half})))
 		case i%4 == 0:
 			out = append(out, Cylinder(c.Sub(mgl32.Vec3{0, 0.5, 0}), size, 2))
@@ -102,7 +102,7 @@ func randomObstacles(s *navmesh.Snapshot, n int, rng *rand.Rand) []Obstacle {
 		case i%4 == 2:
 			out = append(out, OrientedBox(c.Add(mgl32.Vec3{0, 0.5, 0}), mgl32.Vec3{size, 1, size / 2}, 6.28*rng.Float32()))
 		default:
-			pts := []mgl32.Vec2{{c[0] - size, c[2]}, {c[0], c[2] - size}, {c[0] + size, c[2] + size/2}}
+			pts := []mgl32.Vec2{{c[0] - size, c[2]}, {c[0], c[2] - size}, {c[0] + size, c[2] + float32(size/2)}}
 			out = append(out, Prism(pts, c[1]-0.5, c[1]+1.5))
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -97,11 +95,10 @@ type Cache struct {
 	batch    navmesh.Batch
 	refs     []navmesh.TileRef
 
-	// The state of an UpdateWith's builds (see buildPendingOn).
-	built       []atomic.Bool
-	runDeadline time.Time
-	runResults  []buildResult
-	runJob      func(worker, begin, end int)
+	// scheduler runs the builds of an Update; buildJob builds change i
+	// into results[i] with worker's builder.
+	scheduler Scheduler
+	buildJob  func(worker, i int)
 }
 
 // cachedLayer is one layer slot.

@@ -2,8 +2,6 @@ package tilecache
 
 import (
 	"fmt"
-	"sync/atomic"
-	"time"
 )
 
 // Runner runs job over the index range [0, total), cut into ranges
@@ -30,54 +28,6 @@ func (c *Cache) UpdateWith(budget Budget, runner Runner, workers int) (upToDate 
 		return c.Update(budget)
 	}
 	return c.update(budget, runner, max(workers, 1))
-}
-
-// buildPendingOn is buildPending on runner's goroutines. Ranges are handed
-// out in any order, so with a deadline the built tiles need not be the
-// first ones: it returns the length of the built prefix.
-func (c *Cache) buildPendingOn(runner Runner, workers int, results []buildResult, deadline time.Time) int {
-	n := len(results)
-	if n == 0 {
-		return 0
-	}
-	workers = min(workers, n)
-	for len(c.builders) < workers {
-		c.builders = append(c.builders, newBuilder(int(c.params.Width), int(c.params.Height)))
-	}
-	if cap(c.built) < n {
-		c.built = make([]atomic.Bool, n, max(n, 2*cap(c.built)))
-	}
-	built := c.built[:n]
-	for i := range built {
-		built[i].Store(false)
-	}
-	c.runDeadline, c.runResults = deadline, results
-	if c.runJob == nil {
-		c.runJob = c.buildRange
-	}
-	runner.Run(workers, n, c.runJob)
-	c.runResults = nil
-	done := 0
-	for done < n && built[done].Load() {
-		done++
-	}
-	// Results past the prefix are dropped; their layers stay queued.
-	clear(results[done:])
-	return done
-}
-
-// buildRange is the job buildPendingOn hands its runner: build pending
-// changes [begin, end) with worker's builder, the first change always, the
-// others while the deadline has not passed.
-func (c *Cache) buildRange(worker, begin, end int) {
-	deadline := c.runDeadline
-	for i := begin; i < end; i++ {
-		if i > 0 && !deadline.IsZero() && time.Now().After(deadline) {
-			return
-		}
-		c.buildOne(i, c.builders[worker], &c.runResults[i])
-		c.built[i].Store(true)
-	}
 }
 
 // ObstacleUpToDate reports whether the navmesh shows obstacle ref as it

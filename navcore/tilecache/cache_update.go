@@ -2,8 +2,6 @@ package tilecache
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -53,12 +51,18 @@ func (c *Cache) update(budget Budget, runner Runner, workers int) (upToDate bool
 		c.results = make([]buildResult, n, max(n, 2*cap(c.results)))
 	}
 	results := c.results[:n]
-	var done int
-	if runner != nil {
-		done = c.buildPendingOn(runner, workers, results, deadline)
-	} else {
-		done = c.buildPending(results, deadline)
+	if runner == nil {
+		workers = c.workers
 	}
+	for len(c.builders) < min(workers, n) {
+		c.builders = append(c.builders, newBuilder(int(c.params.Width), int(c.params.Height)))
+	}
+	if c.buildJob == nil {
+		c.buildJob = func(worker, i int) { c.buildOne(i, c.builders[worker], &c.results[i]) }
+	}
+	done := c.scheduler.Run(n, runner, workers, deadline, c.buildJob)
+	// Results past the built prefix are dropped; their layers stay queued.
+	clear(results[done:])
 
 	c.batch.Reset()
 	var buildErr error
@@ -97,47 +101,6 @@ func (c *Cache) update(budget Budget, runner Runner, workers int) (upToDate bool
 	clear(c.pending[rest:])
 	c.pending = c.pending[:rest]
 	return len(c.pending) == 0 && len(c.dirty) == 0, buildErr
-}
-
-// buildPending builds the first tiles of c.pending into results and
-// returns how many it built: all of them, or, with a deadline, those begun
-// before it (at least one). Builds are claimed in order, so the built ones
-// are always the first.
-func (c *Cache) buildPending(results []buildResult, deadline time.Time) int {
-	n := len(results)
-	if n == 0 {
-		return 0
-	}
-	workers := min(c.workers, n)
-	if workers == 1 {
-		for i := range n {
-			if i > 0 && !deadline.IsZero() && time.Now().After(deadline) {
-				return i
-			}
-			c.buildOne(i, c.builders[0], &results[i])
-		}
-		return n
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := range workers {
-		go func(b *builder) {
-			defer wg.Done()
-			for {
-				if !deadline.IsZero() && next.Load() > 0 && time.Now().After(deadline) {
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				c.buildOne(i, b, &results[i])
-			}
-		}(c.builders[w])
-	}
-	wg.Wait()
-	return min(int(next.Load()), n)
 }
 
 // buildOne builds pending change i with builder b.

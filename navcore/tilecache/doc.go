@@ -4,6 +4,15 @@
 // rebuilds of the navmesh tiles they touch, published to a navmesh.Mesh in
 // one snapshot swap so that readers never see half an update.
 //
+// # Start here
+//
+// Bake the level's layers with bake.TileCache (or load a file with Load), call
+// Update until it reports up to date, then AddObstacle, MoveObstacle and
+// RemoveObstacle while the game runs and call Update once a frame with a
+// Budget; the Mesh it builds is an ordinary navmesh for queries and the crowd.
+// docs/obstacles.md is the guide; with the crowd plugin, obstacles are
+// entities (plugin.Plugin.SpawnObstacle).
+//
 // # Layers
 //
 // A Layer is one heightfield layer of a tile (heights, areas, connections);

@@ -128,7 +128,7 @@ func TestLayerStagesMatchThePublishedTile(t *testing.T) {
 			}
 			assert.Equal(t, wantArea, tp.Area())
 			v := stages.Vertices[poly.Vertices[0]]
-			world := mgl32.Vec3{h.BMin[0] + float32(v[0])*cache.params.CellSize, h.BMin[1] + float32(v[1])*cache.params.CellHeight, h.BMin[2] + float32(v[2])*cache.params.CellSize}
+			world := mgl32.Vec3{h.BMin[0] + float32(float32(v[0])*cache.params.CellSize), h.BMin[1] + float32(float32(v[1])*cache.params.CellHeight), h.BMin[2] + float32(float32(v[2])*cache.params.CellSize)}
 			assert.InDelta(t, world[0], tile.Verts[tp.Verts[0]][0], 1e-3)
 			assert.InDelta(t, world[2], tile.Verts[tp.Verts[0]][2], 1e-3)
 		}
@@ -137,7 +137,7 @@ func TestLayerStagesMatchThePublishedTile(t *testing.T) {
 		x := int((dungeonPoint[0] - h.BMin[0]) / cache.params.CellSize)
 		z := int((dungeonPoint[2] - h.BMin[2]) / cache.params.CellSize)
 		if x >= 0 && z >= 0 && x < int(h.Width) && z < int(h.Height) && stages.Layer.Heights[x+z*int(h.Width)] != 0xff {
-			y := h.BMin[1] + float32(stages.Layer.Heights[x+z*int(h.Width)])*cache.params.CellHeight
+			y := h.BMin[1] + float32(float32(stages.Layer.Heights[x+z*int(h.Width)])*cache.params.CellHeight)
 			if y >= dungeonPoint[1]-0.5 && y <= dungeonPoint[1]+2 {
 				assert.Equal(t, NullArea, stages.Layer.Areas[x+z*int(h.Width)])
 				carved++

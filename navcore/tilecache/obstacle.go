@@ -170,7 +170,7 @@ func checkConvex(points []mgl32.Vec2) error {
 		if !finite(a[0]) || !finite(a[1]) {
 			return fmt.Errorf("corner %d is %v, not finite", i, a)
 		}
-		cross := float64(b[0]-a[0])*float64(c[1]-b[1]) - float64(b[1]-a[1])*float64(c[0]-b[0])
+		cross := float64(float64(b[0]-a[0])*float64(c[1]-b[1])) - float64(float64(b[1]-a[1])*float64(c[0]-b[0]))
 		switch {
 		case cross > 0 && sign >= 0:
 			sign = 1
@@ -207,7 +207,7 @@ func place(o Obstacle) placedObstacle {
 	case ShapeBox:
 		p.bmin, p.bmax = o.Min, o.Max
 	case ShapeOrientedBox:
-		maxr := 1.41 * max(o.HalfExtents[0], o.HalfExtents[2])
+		maxr := float32(1.41 * max(o.HalfExtents[0], o.HalfExtents[2]))
 		c, h := o.Position, o.HalfExtents
 		p.bmin = mgl32.Vec3{c[0] - maxr, c[1] - h[1], c[2] - maxr}
 		p.bmax = mgl32.Vec3{c[0] + maxr, c[1] + h[1], c[2] + maxr}
@@ -267,7 +267,7 @@ func (o *placedObstacle) mark(layer *Layer, cs, ch float32) {
 		pos := o.Position
 		r := o.Radius/cs + 0.5
 		r2 := r * r
-		px, pz := (pos[0]-orig[0])*ics, (pos[2]-orig[2])*ics
+		px, pz := float32((pos[0]-orig[0])*ics), float32((pos[2]-orig[2])*ics)
 		miny := cellIndex((o.bmin[1] - orig[1]) * ich)
 		maxy := cellIndex((o.bmax[1] - orig[1]) * ich)
 		x0, x1, z0, z1, ok := cellRange(cellIndex((o.bmin[0]-orig[0])*ics), cellIndex((o.bmax[0]-orig[0])*ics),
@@ -304,7 +304,7 @@ func (o *placedObstacle) mark(layer *Layer, cs, ch float32) {
 		}
 	case ShapeOrientedBox:
 		c, half := o.Position, o.HalfExtents
-		cx, cz := (c[0]-orig[0])*ics, (c[2]-orig[2])*ics
+		cx, cz := float32((c[0]-orig[0])*ics), float32((c[2]-orig[2])*ics)
 		maxr := 1.41 * max(half[0], half[2])
 		miny := cellIndex((c[1] - half[1] - orig[1]) * ich)
 		maxy := cellIndex((c[1] + half[1] - orig[1]) * ich)
@@ -317,8 +317,8 @@ func (o *placedObstacle) mark(layer *Layer, cs, ch float32) {
 		zhalf := float32(half[2]*ics) + 0.5
 		for z := z0; z <= z1; z++ {
 			for x := x0; x <= x1; x++ {
-				x2 := 2 * (float32(x) - cx)
-				z2 := 2 * (float32(z) - cz)
+				x2 := float32(2 * (float32(x) - cx))
+				z2 := float32(2 * (float32(z) - cz))
 				xrot := float32(o.rotAux[1]*x2) + float32(o.rotAux[0]*z2)
 				if xrot > xhalf || xrot < -xhalf {
 					continue
@@ -386,10 +386,10 @@ func (o *placedObstacle) markPrism(layer *Layer, ics, ich float32, set func(int)
 
 // projectPoints returns the extent of points along axis.
 func projectPoints(axis [2]float64, points [][2]float64) (lo, hi float64) {
-	lo = axis[0]*points[0][0] + axis[1]*points[0][1]
+	lo = float64(axis[0]*points[0][0]) + float64(axis[1]*points[0][1])
 	hi = lo
 	for _, p := range points[1:] {
-		d := axis[0]*p[0] + axis[1]*p[1]
+		d := float64(axis[0]*p[0]) + float64(axis[1]*p[1])
 		lo, hi = min(lo, d), max(hi, d)
 	}
 	return lo, hi

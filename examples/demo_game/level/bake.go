@@ -2,9 +2,11 @@ package level
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
+	"github.com/archenav/archenav/bake/dynamic"
 	"time"
 
 	"github.com/archenav/archenav/bake"
@@ -39,6 +41,12 @@ func bakeOBJ(name string, obj []byte, opts Options) (*Level, error) {
 	var set navmesh.MeshSet
 	var caches []*tilecache.Cache
 	switch {
+	case opts.Dynamic:
+		settings := types[0].Settings
+		settings.TileSize = cmp.Or(opts.TileSize, 32)
+		if l.Dynamic, err = dynamic.New(context.Background(), geometry, settings, dynamic.Options{Workers: opts.Workers}); err == nil {
+			set = navmesh.MeshSet{{Name: types[0].Name, Mesh: l.Dynamic.NavMesh()}}
+		}
 	case opts.TileCache:
 		caches, set, err = bakeTileCaches(geometry, types, opts)
 	case opts.TileSize > 0:

@@ -8,6 +8,7 @@ package level
 
 import (
 	"fmt"
+	"github.com/archenav/archenav/bake/dynamic"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,6 +75,9 @@ type Level struct {
 	// Cache is the tile cache Mesh is built from, with Options.TileCache;
 	// nil otherwise.
 	Cache *tilecache.Cache
+	// Dynamic is the dynamic navmesh Mesh is built from, with
+	// Options.Dynamic; nil otherwise.
+	Dynamic *dynamic.Mesh
 	// Types holds every agent type's navmesh, in the order of
 	// Options.Types; Types[0] is Mesh and Cache. A loaded navmesh file
 	// has one type, DefaultTypeName, of radius 0 (unknown).
@@ -94,6 +98,10 @@ type Options struct {
 	// of TileSize cells, 48 when 0) and builds the navmesh from it, so that
 	// obstacles can carve it; not with Links.
 	TileCache bool
+	// Dynamic bakes an .obj level into a dynamic navmesh (bake/dynamic,
+	// tiles of TileSize cells, 32 when 0), so that colliders add ground
+	// to it; one agent type only, not with Links or TileCache.
+	Dynamic bool
 	// Types are the agent types an .obj level is baked for, in one call
 	// (bake.SoloTypes, TiledTypes or TileCacheTypes) sharing what the
 	// types' settings allow, each with RecastDemo's settings and its own
@@ -116,6 +124,9 @@ func Load(path string, opts Options) (*Level, error) {
 	}
 	if opts.TileCache && opts.Links {
 		return nil, fmt.Errorf("level: a tile cache with drop and jump links is not supported here")
+	}
+	if opts.Dynamic && (opts.Links || opts.TileCache || len(opts.Types) > 1) {
+		return nil, fmt.Errorf("level: a dynamic navmesh takes one agent type, without links or a tile cache")
 	}
 	if len(opts.Types) > maxTypes {
 		return nil, fmt.Errorf("level: %d agent types, at most %d", len(opts.Types), maxTypes)

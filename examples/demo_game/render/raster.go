@@ -101,7 +101,7 @@ func (r *Raster) Polygon(points []Point, c color.RGBA) {
 		for _, p := range points {
 			if (previous.Y <= sampleY) != (p.Y <= sampleY) {
 				t := (sampleY - previous.Y) / (p.Y - previous.Y)
-				xs = append(xs, previous.X+t*(p.X-previous.X))
+				xs = append(xs, previous.X+float32(t*(p.X-previous.X)))
 			}
 			previous = p
 		}
@@ -125,7 +125,7 @@ func (r *Raster) Line(a, b Point, width float32, c color.RGBA) {
 		r.Circle(a, width/2, 0, c)
 		return
 	}
-	nx, ny := -dy/length*width/2, dx/length*width/2
+	nx, ny := float32(-dy/length*width/2), float32(dx/length*width/2)
 	r.quad = [4]Point{{a.X + nx, a.Y + ny}, {b.X + nx, b.Y + ny}, {b.X - nx, b.Y - ny}, {a.X - nx, a.Y - ny}}
 	r.Polygon(r.quad[:], c)
 }
@@ -155,7 +155,7 @@ func (r *Raster) Circle(center Point, radius, stroke float32, c color.RGBA) {
 			inside := false
 			if x < x1 {
 				dx := float32(x) + 0.5 - center.X
-				d := dx*dx + dy*dy
+				d := float32(dx*dx) + float32(dy*dy)
 				inside = d <= outer && d > inner
 			}
 			switch {

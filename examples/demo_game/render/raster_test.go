@@ -83,7 +83,7 @@ func TestLineIsContinuousAndOfWidth(t *testing.T) {
 		}
 		assert.True(t, lit == 1 || lit == 2, "column %d has %d pixels", x, lit)
 		wantY := 5 + (float64(x)+0.5-5)*20/30
-		assert.InDelta(t, wantY, float64(first)+float64(lit)/2, 1, "column %d", x)
+		assert.InDelta(t, wantY, float64(first)+float64(float64(lit)/2), 1, "column %d", x)
 	}
 
 	r.Clear(black)

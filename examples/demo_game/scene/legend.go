@@ -71,10 +71,10 @@ func DrawLegend(c render.Canvas, at render.Point, scale int, entries []LegendEnt
 			}
 		case SwatchLine:
 			render.FillRect(c, x, at.Y, x+size, at.Y+size, areaShade(0, heightShades-1))
-			c.Line(render.Point{X: x, Y: at.Y + size/2}, render.Point{X: x + size, Y: at.Y + size/2}, float32(max(2, scale)), e.Color)
+			c.Line(render.Point{X: x, Y: at.Y + float32(size/2)}, render.Point{X: x + size, Y: at.Y + float32(size/2)}, float32(max(2, scale)), e.Color)
 		default:
-			c.Circle(render.Point{X: x + size/2, Y: at.Y + size/2}, size/2, 0, e.Color)
-			c.Circle(render.Point{X: x + size/2, Y: at.Y + size/2}, size/2, max(1, size/8), AgentOutline)
+			c.Circle(render.Point{X: x + float32(size/2), Y: at.Y + float32(size/2)}, size/2, 0, e.Color)
+			c.Circle(render.Point{X: x + float32(size/2), Y: at.Y + float32(size/2)}, size/2, max(1, size/8), AgentOutline)
 		}
 		x += size + float32(scale*3)
 		c.Text(render.Point{X: x, Y: at.Y}, e.Label, scale, TextColor)

@@ -44,7 +44,28 @@ type Obstacle struct {
 	Selected bool
 }
 
-// DrawObstacles draws the obstacles over the navmesh, under the agents.
+// MinObstaclePixels is the least an obstacle is drawn across, so that a
+// door (a thin box) and a crate read at a glance in a 640-pixel picture;
+// the hole carved in the navmesh shows the true footprint [Units: pixels].
+const MinObstaclePixels = 12
+
+// doorStroke is the width of the stroke that thickens a door [Units: pixels].
+const doorStroke = 7
+
+// Label returns the word drawn beside an obstacle of kind k.
+func (k ObstacleKind) Label() string {
+	switch k {
+	case DoorOpen:
+		return "door open"
+	case DoorClosed:
+		return "door shut"
+	default:
+		return "crate"
+	}
+}
+
+// DrawObstacles draws the obstacles over the navmesh, under the agents:
+// each at least MinObstaclePixels across, with its label above it.
 func DrawObstacles(c render.Canvas, v View, obstacles []Obstacle) {
 	edge := max(1, v.Pixels(0.08))
 	for i := range obstacles {
@@ -60,10 +81,11 @@ func DrawObstacles(c render.Canvas, v View, obstacles []Obstacle) {
 		}
 		if len(o.Outline) == 0 {
 			center := v.ToScreen(o.Center)
-			c.Circle(center, v.Pixels(o.Radius), 0, fill)
-			c.Circle(center, v.Pixels(o.Radius), edge, CrateEdge)
+			radius := max(v.Pixels(o.Radius), MinObstaclePixels/2)
+			c.Circle(center, radius, 0, fill)
+			c.Circle(center, radius, edge, CrateEdge)
 			if o.Selected {
-				c.Circle(center, v.Pixels(o.Radius)+4, 2, CornerMark)
+				c.Circle(center, radius+4, 2, CornerMark)
 			}
 			continue
 		}
@@ -71,7 +93,15 @@ func DrawObstacles(c render.Canvas, v View, obstacles []Obstacle) {
 		for k, p := range o.Outline {
 			points[k] = v.ToScreen(p)
 		}
+		widenOutline(points, MinObstaclePixels)
 		c.Polygon(points, fill)
+		if o.Kind != Crate {
+			// A door is a thin slab, often turned: a thick stroke of its
+			// colour makes it a bar that reads at a glance.
+			for k := range points {
+				c.Line(points[k], points[(k+1)%len(points)], doorStroke, fill)
+			}
+		}
 		for k := range points {
 			c.Line(points[k], points[(k+1)%len(points)], edge, CrateEdge)
 		}
@@ -81,8 +111,59 @@ func DrawObstacles(c render.Canvas, v View, obstacles []Obstacle) {
 			}
 		}
 	}
+	for i := range obstacles { // labels over every obstacle
+		drawLabel(c, v, &obstacles[i])
+	}
 }
 
 // obstacleColors are the opaque colors DrawObstacles uses, for the GIF
 // palette.
 var obstacleColors = []color.RGBA{CrateFill, CratePendingFill, CrateEdge, DoorOpenFill, DoorClosedFill}
+
+// widenOutline stretches a screen outline about its centre, along x and y
+// apart, until its box is at least least pixels across each way.
+func widenOutline(points []render.Point, least float32) {
+	lo, hi := points[0], points[0]
+	for _, p := range points[1:] {
+		lo = render.Point{X: min(lo.X, p.X), Y: min(lo.Y, p.Y)}
+		hi = render.Point{X: max(hi.X, p.X), Y: max(hi.Y, p.Y)}
+	}
+	cx, cy := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2
+	sx, sy := float32(1), float32(1)
+	if w := hi.X - lo.X; w < least {
+		sx = least / max(w, 1e-3)
+	}
+	if h := hi.Y - lo.Y; h < least {
+		sy = least / max(h, 1e-3)
+	}
+	for k := range points {
+		points[k] = render.Point{X: cx + (points[k].X-cx)*sx, Y: cy + (points[k].Y-cy)*sy}
+	}
+}
+
+// obstacleCenter returns where an obstacle is on the screen and how far its
+// drawing reaches above that point [Units: pixels].
+func obstacleCenter(v View, o *Obstacle) (render.Point, float32) {
+	if len(o.Outline) == 0 {
+		return v.ToScreen(o.Center), max(v.Pixels(o.Radius), MinObstaclePixels/2)
+	}
+	var center render.Point
+	top := v.ToScreen(o.Outline[0]).Y
+	for _, p := range o.Outline {
+		s := v.ToScreen(p)
+		center.X += s.X / float32(len(o.Outline))
+		center.Y += s.Y / float32(len(o.Outline))
+		top = min(top, s.Y)
+	}
+	return center, max(center.Y-top, MinObstaclePixels/2)
+}
+
+// drawLabel writes the obstacle's label centred above it on a dark band.
+func drawLabel(c render.Canvas, v View, o *Obstacle) {
+	label := o.Kind.Label()
+	center, reach := obstacleCenter(v, o)
+	width, height := render.TextSize(label)
+	at := render.Point{X: center.X - float32(width)/2, Y: center.Y - reach - float32(height) - 3}
+	render.FillRect(c, at.X-2, at.Y-1, at.X+float32(width)+1, at.Y+float32(height)+1, TextBackground)
+	c.Text(at, label, 1, TextColor)
+}

@@ -146,7 +146,7 @@ func TestDrawnFramesShowPolygonsAndAgentsWhereTheyAre(t *testing.T) {
 			}
 			assert.Greater(t, float32(hue), radius*radius, "frame %d agent %d: its color fills its disc", frame, a.Hue)
 			// Left of the centre (away from the velocity line) is the agent.
-			assert.Equal(t, AgentHue(a.Hue), canvas.Image().RGBAAt(int(centre.X-radius/2), int(centre.Y)), "frame %d agent %d", frame, a.Hue)
+			assert.Equal(t, AgentHue(a.Hue), canvas.Image().RGBAAt(int(centre.X-float32(radius/2)), int(centre.Y)), "frame %d agent %d", frame, a.Hue)
 		}
 	}
 }

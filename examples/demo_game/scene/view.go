@@ -28,7 +28,7 @@ type View struct {
 // centred. A flat or empty box gets a scale of 1.
 func Fit(bmin, bmax geom.Vec3, width, height int, margin float32) View {
 	spanX, spanZ := bmax[0]-bmin[0], bmax[2]-bmin[2]
-	availableX, availableY := float32(width)-2*margin, float32(height)-2*margin
+	availableX, availableY := float32(width)-float32(2*margin), float32(height)-float32(2*margin)
 	scale := float32(1)
 	if spanX > 0 && spanZ > 0 && availableX > 0 && availableY > 0 {
 		scale = min(availableX/spanX, availableY/spanZ)
@@ -37,14 +37,14 @@ func Fit(bmin, bmax geom.Vec3, width, height int, margin float32) View {
 		MinX:    bmin[0],
 		MinZ:    bmin[2],
 		Scale:   scale,
-		OffsetX: (float32(width) - spanX*scale) / 2,
-		OffsetY: (float32(height) - spanZ*scale) / 2,
+		OffsetX: (float32(width) - float32(spanX*scale)) / 2,
+		OffsetY: (float32(height) - float32(spanZ*scale)) / 2,
 	}
 }
 
 // ToScreen returns the canvas point of world position p.
 func (v View) ToScreen(p geom.Vec3) render.Point {
-	return render.Point{X: (p[0]-v.MinX)*v.Scale + v.OffsetX, Y: (p[2]-v.MinZ)*v.Scale + v.OffsetY}
+	return render.Point{X: float32((p[0]-v.MinX)*v.Scale) + v.OffsetX, Y: float32((p[2]-v.MinZ)*v.Scale) + v.OffsetY}
 }
 
 // ToWorld returns the world x and z under canvas point p.
@@ -53,4 +53,4 @@ func (v View) ToWorld(p render.Point) (x, z float32) {
 }
 
 // Pixels converts a world length to pixels.
-func (v View) Pixels(length float32) float32 { return length * v.Scale }
+func (v View) Pixels(length float32) float32 { return float32(length * v.Scale) }

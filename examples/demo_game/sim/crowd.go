@@ -72,6 +72,9 @@ type Sim struct {
 	doorClosed     bool
 	elapsed        float64
 	scriptStep     int
+	// ramp is the crate DropRamp dropped last, whose top the agents are
+	// sent to once the navmesh has it (0 once they were).
+	ramp ecs.Entity
 }
 
 // New installs the crowd plugin on a new world over mesh and spawns
@@ -100,6 +103,9 @@ func NewTypes(types []AgentType, config Config) (*Sim, error) {
 	for i, t := range types {
 		pluginTypes[i] = plugin.AgentTypeConfig{Name: t.Name, Mesh: t.Mesh, TileCache: t.TileCache}
 		maxRadius = max(maxRadius, t.Radius)
+	}
+	if config.DynamicMesh != nil {
+		pluginTypes[0].DynamicMesh = config.DynamicMesh
 	}
 	p, err := plugin.New(plugin.Config{
 		AgentTypes:      pluginTypes,
@@ -410,7 +416,7 @@ func (s *Sim) Step(dt float32) error {
 			return err
 		}
 	}
-	return nil
+	return s.sendUpRamp()
 }
 
 // Agents appends what the scene draws of every agent to dst[:0]: with one
@@ -494,7 +500,7 @@ func (s *Sim) Nearest(x, z, reach float32) int {
 	for i, e := range s.agents {
 		p := s.positions.Get(e)
 		dx, dz := p[0]-x, p[2]-z
-		if d := dx*dx + dz*dz; d < bestDistance {
+		if d := float32(dx*dx) + float32(dz*dz); d < bestDistance {
 			best, bestDistance = i, d
 		}
 	}

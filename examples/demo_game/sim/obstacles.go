@@ -187,7 +187,7 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 		if err != nil || hit.T > 1 {
 			continue
 		}
-		other := hit.T * 3
+		other := float32(hit.T * 3)
 		width := wall.Distance + other
 		if width < 0.4 || width > 1.6 {
 			continue
@@ -209,7 +209,7 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 		center[1] -= crateSink
 		// The door's local x axis, (cos yaw, -sin yaw), along across.
 		yaw = float32(math.Atan2(float64(-across[2]), float64(across[0])))
-		halfLength = width/2 + first.Radius + 0.3
+		halfLength = float32(width/2) + first.Radius + 0.3
 		ok = true
 	}
 	return center, yaw, halfLength, ok

@@ -15,7 +15,7 @@ const pickHalfWidth = 0.05
 // there holds no polygon.
 func PointAt(q *query.Query, filter *query.Filter, x, z, minY, maxY float32) (point geom.Vec3, ok bool) {
 	center := geom.Vec3{x, (minY + maxY) / 2, z}
-	halfExtents := geom.Vec3{pickHalfWidth, (maxY-minY)/2 + 1, pickHalfWidth}
+	halfExtents := geom.Vec3{pickHalfWidth, float32((maxY-minY)/2) + 1, pickHalfWidth}
 	best := float32(0)
 	_ = q.QueryPolygonsFunc(center, halfExtents, filter, func(_ *navmesh.Tile, refs []navmesh.Ref) {
 		for _, ref := range refs {

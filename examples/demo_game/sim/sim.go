@@ -10,6 +10,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/archenav/archenav/components"
 	"math/rand/v2"
 	"time"
 
@@ -40,6 +41,10 @@ type Config struct {
 	// TileCache, when not nil, is the cache New's navmesh is built from:
 	// crates and doors carve it (NewTypes takes each type's).
 	TileCache *tilecache.Cache
+	// DynamicMesh, when not nil, is the dynamic navmesh (bake/dynamic)
+	// New's navmesh (the first type's) is built from: DropRamp puts
+	// colliders in it.
+	DynamicMesh components.ColliderMesh
 	// Script plays the default run's obstacles on a level with a tile
 	// cache: a door across a passage the agents use at 1 s, crates
 	// dropped in their ways at 1.5 s, the door closed at 3 s and opened at

@@ -196,7 +196,7 @@ func (c *Canvas) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) {
 		c.disc(pa, half, col)
 		return
 	}
-	nx, ny := -dy/length*half, dx/length*half
+	nx, ny := float32(-dy/length*half), float32(dx/length*half)
 	q0 := vertex{pa.x + nx, pa.y + ny, pa.depth}
 	q1 := vertex{pb.x + nx, pb.y + ny, pb.depth}
 	q2 := vertex{pb.x - nx, pb.y - ny, pb.depth}
@@ -231,7 +231,7 @@ func (c *Canvas) disc(v vertex, radius float32, col [4]uint8) {
 		dy := float32(y) + 0.5 - v.y
 		for x := x0; x <= x1; x++ {
 			dx := float32(x) + 0.5 - v.x
-			if dx*dx+dy*dy <= r2 {
+			if float32(dx*dx)+float32(dy*dy) <= r2 {
 				c.plot(x, y, v.depth, col)
 				painted = true
 			}
@@ -323,7 +323,7 @@ func (c *Canvas) fill(a, b, e vertex, col [4]uint8) {
 		w := row
 		for x := minX; x <= maxX; x++ {
 			if w[0]+edges[0].bias >= 0 && w[1]+edges[1].bias >= 0 && w[2]+edges[2].bias >= 0 {
-				depth := float32((float64(w[0])*float64(a.depth) + float64(w[1])*float64(b.depth) + float64(w[2])*float64(e.depth)) * inverseArea)
+				depth := float32((float64(float64(w[0])*float64(a.depth)) + float64(float64(w[1])*float64(b.depth)) + float64(float64(w[2])*float64(e.depth))) * inverseArea)
 				c.plot(x, y, depth, col)
 			}
 			for k := range w {

@@ -136,7 +136,7 @@ func (c *Canvas) Triangle(a, b, e mgl32.Vec3, fill color.NRGBA) {
 	// One winding (clockwise on screen) for all, so that triangles of one
 	// colour merged into a path fill their overlaps under the nonzero rule.
 	p := it.points
-	if (p[1][0]-p[0][0])*(p[2][1]-p[0][1])-(p[1][1]-p[0][1])*(p[2][0]-p[0][0]) < 0 {
+	if float32((p[1][0]-p[0][0])*(p[2][1]-p[0][1]))-float32((p[1][1]-p[0][1])*(p[2][0]-p[0][0])) < 0 {
 		it.points[1], it.points[2] = p[2], p[1]
 	}
 	c.add(it)
@@ -149,7 +149,7 @@ func (c *Canvas) Line(a, b mgl32.Vec3, width float32, stroke color.NRGBA) {
 	}
 	ax, ay, da := c.view.Project(a)
 	bx, by, db := c.view.Project(b)
-	c.add(item{kind: debugdraw.KindLine, points: [3][2]float32{{ax, ay}, {bx, by}}, depth: (da+db)/2 - c.bias, size: atLeastOne(width), color: stroke})
+	c.add(item{kind: debugdraw.KindLine, points: [3][2]float32{{ax, ay}, {bx, by}}, depth: float32((da+db)/2) - c.bias, size: atLeastOne(width), color: stroke})
 }
 
 // Point keeps a dot size pixels across (at least 1).

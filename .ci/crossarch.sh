@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Cross-architecture checks (issue #25, docs/determinism.md): no fused
+# multiply-adds in archenav's own code, and the exactness tests give amd64's
+# bits on arm64 (under qemu), 386, amd64 with GOAMD64=v3 and, for a quick
+# subset, WebAssembly under Node. Called from .ci/run; installs
+# qemu-user-static and nodejs with apt-get when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+command -v node >/dev/null || need+=(nodejs)
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+echo "== fused multiply-adds in archenav's functions (must be 0)"
+bash .ci/fmacount.sh arm64
+bash .ci/fmacount.sh amd64v3
+
+# The exactness tests: bake fingerprints against the C++ (solo, tiled, tile
+# cache layers, area marking), the C++ query CSVs, paths around obstacles,
+# the crowd against recorded dtCrowd runs and its trace hashes, worker
+# counts, the generated 1 km level's hash, and geom's trigonometry.
+exact=(
+  "./navcore/geom/ ."
+  "./internal/bigworld/ TestGeometryIsDeterministic"
+  "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast"
+  "./navcore/query/ TestReferencePairs"
+  "./navcore/tilecache/ TestDungeonPathsAroundObstacles"
+  "./plugin/ TestMatchesReferenceCrowd|TestWorkersAreBitIdentical|TestReferenceModeWithWorkers|TestCrowdTraceHashes"
+)
+run_exact() { # env... -- go test flags
+  for entry in "${exact[@]}"; do
+    read -r pkg pattern <<<"$entry"
+    env "$@" go test -count=1 -short -run "^(${pattern})\$" "$pkg"
+  done
+}
+
+echo "== exactness tests, GOARCH=arm64 under qemu-aarch64-static"
+exec_arm64="$(command -v qemu-aarch64-static)"
+run_exact GOARCH=arm64 CGO_ENABLED=0 GOFLAGS="-exec=$exec_arm64"
+
+echo "== exactness tests, GOARCH=386"
+run_exact GOARCH=386 CGO_ENABLED=0
+
+echo "== exactness tests, GOAMD64=v3 (FMA allowed)"
+run_exact GOAMD64=v3
+
+echo "== quick subset, GOOS=js GOARCH=wasm under Node"
+wasm_exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
+[ -x "$wasm_exec" ] || wasm_exec="$(go env GOROOT)/misc/wasm/go_js_wasm_exec"
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" ./navcore/geom/
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestSoloMatchesRecast)$' ./bake/
