@@ -102,10 +102,13 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	bmin, bmax := g.Bounds()
+	unique, _ := g.WithoutRepeatedTriangles() // for the estimates: each Solo leaves them out again
 	configs := make([]*Config, len(types))
 	for i := range types {
-		var err error
+		bmin, bmax, err := levelBounds(g, types[i].Settings.CellSize)
+		if err != nil {
+			return nil, typeError(types[i], err)
+		}
 		if configs[i], err = types[i].Settings.Config(bmin, bmax); err != nil {
 			return nil, typeError(types[i], err)
 		}
@@ -114,6 +117,9 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 	for i := range types {
 		// As many bakes as workers run at once.
 		if err := types[i].Settings.checkMemory("solo", configs[i], workers); err != nil {
+			return nil, typeError(types[i], err)
+		}
+		if err := types[i].Settings.checkWork("solo", configs[i].EstimatedWork(unique)); err != nil {
 			return nil, typeError(types[i], err)
 		}
 	}

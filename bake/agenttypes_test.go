@@ -132,7 +132,7 @@ func walk(t *testing.T, q *query.Query, a, b geom.Vec3) (points []geom.Vec3, len
 	for i := range m {
 		points = append(points, corners[i].Pos)
 		if i > 0 {
-			length += corners[i].Pos.Sub(corners[i-1].Pos).Len()
+			length += geom.Dist(corners[i].Pos, corners[i-1].Pos)
 		}
 	}
 	return points, length, true
@@ -226,7 +226,7 @@ func distanceToPath(p geom.Vec3, path []geom.Vec3) float32 {
 		if d := geom.Dot(ab, ab); d > 0 {
 			s = min(max(geom.Dot(ap, ab)/d, 0), 1)
 		}
-		best = min(best, ap.Sub(ab.Mul(s)).Len())
+		best = min(best, geom.Dist(ap, geom.Scale(ab, s)))
 	}
 	return best
 }

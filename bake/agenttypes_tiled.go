@@ -251,6 +251,9 @@ func bakeTypeTiles[T any](ctx context.Context, types []AgentType, bakers []*Tile
 		if err := b.settings.checkMemory(what, b.tileConfig, workers); err != nil {
 			return TypesStats{}, nil, typeError(types[t], err)
 		}
+		if err := b.settings.checkWork(what, b.tilesWork(tiles[t], b.settings.maxWork())); err != nil {
+			return TypesStats{}, nil, typeError(types[t], err)
+		}
 	}
 
 	// Each worker keeps a Baker and, per group, the shares of its types,

@@ -60,10 +60,10 @@ func (chf *CompactHeightfield) boundaryDistances(distances []uint8) []uint8 {
 				distances[i] = 0
 				continue
 			}
-			connections := spans[i].packed
+			span := &spans[i]
 			for dir := range 4 {
-				con := connections >> (uint(dir) * 6) & 0x3f
-				if con == NotConnected || areas[cells[column+steps[dir]].Index+con] == NullArea {
+				con := span.Connection(dir)
+				if con == NotConnected || areas[int(cells[column+steps[dir]].Index)+con] == NullArea {
 					distances[i] = 0
 					break
 				}
@@ -75,20 +75,20 @@ func (chf *CompactHeightfield) boundaryDistances(distances []uint8) []uint8 {
 	// in direction dir (cost 2) and a's neighbour in direction diagonalDir
 	// (cost 3 in total).
 	relax := func(column int, i uint32, dir, diagonalDir int) {
-		con := spans[i].packed >> (uint(dir) * 6) & 0x3f
+		con := spans[i].Connection(dir)
 		if con == NotConnected {
 			return
 		}
 		aColumn := column + steps[dir]
-		a := cells[aColumn].Index + con
+		a := cells[aColumn].Index + uint32(con)
 		if d := min(distances[a], 253) + 2; d < distances[i] {
 			distances[i] = d
 		}
-		con = spans[a].packed >> (uint(diagonalDir) * 6) & 0x3f
+		con = spans[a].Connection(diagonalDir)
 		if con == NotConnected {
 			return
 		}
-		b := cells[aColumn+steps[diagonalDir]].Index + con
+		b := cells[aColumn+steps[diagonalDir]].Index + uint32(con)
 		if d := min(distances[b], 252) + 3; d < distances[i] {
 			distances[i] = d
 		}

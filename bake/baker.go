@@ -34,6 +34,8 @@ type Baker struct {
 	polyMesh      polyMeshBuffers
 	detail        detailBuilder
 	layers        layerBuilder
+	// dedupe is the memory of the search for repeated triangles.
+	dedupe dedupeScratch
 	// share, set during a bake of several agent types, connects this bake
 	// to the stages it shares with the other types' bakes.
 	share *stageShare
@@ -153,6 +155,9 @@ func (b *Baker) buildCompactField(bc *BuildContext, g *Geometry, cfg *Config) (*
 		return nil, err
 	}
 	counts.CompactSpans = len(chf.Spans)
+	if warning := unlinkedWarning(chf.unlinkedLayer); warning != "" {
+		bc.Warnf("%s", warning)
+	}
 
 	if err := bc.Run(StageErode, func() (err error) {
 		if err := b.erode(chf, cfg.WalkableRadius, counts.HeightfieldSpans, shared); err != nil {

@@ -132,7 +132,7 @@ func TestChunkyMeshOverlap(t *testing.T) {
 func randomSoup(rng *rand.Rand, triangles int) *Geometry {
 	g := &Geometry{}
 	for i := range triangles {
-		x, z := rng.Float32()*100, rng.Float32()*100
+		x, z := float32(rng.Float32()*100), float32(rng.Float32()*100)
 		for range 3 {
 			g.Vertices = append(g.Vertices, [3]float32{x + float32(rng.Float32()*3), rng.Float32(), z + float32(rng.Float32()*3)})
 		}

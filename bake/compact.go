@@ -6,7 +6,7 @@ import (
 )
 
 // maxLayerIndex is the highest neighbour index a connection can store; the
-// largest 6-bit value is NotConnected.
+// largest 12-bit value is NotConnected.
 const maxLayerIndex = NotConnected - 1
 
 // BuildCompactHeightfield turns the walkable spans of hf into a compact
@@ -17,10 +17,14 @@ const maxLayerIndex = NotConnected - 1
 //
 // The reference stores a cell's first span index in 24 bits and its span
 // count in 8, so a field of more than 2^24 spans silently comes out broken;
-// here cells hold 32-bit values and any field that fits in memory works. A
-// neighbour more than 62 spans up its column cannot be linked and is left
-// out, as in the reference; BuildCompact reports how high such spans reach in
-// CompactStats.UnlinkedLayer. BorderSize stays 0: region building sets it.
+// here cells hold 32-bit values and any field that fits in memory works.
+// The reference cannot link a neighbour more than 62 spans up its column
+// (its links have 6 bits), so of floors stacked over each other only the
+// lowest 63 connect; here links have 12 bits and reach 4094 spans up, more
+// than a column holds below the span height limit. A neighbour beyond that
+// is left out; BuildCompact reports how high such spans reach in
+// CompactStats.UnlinkedLayer, and a bake warns. BorderSize stays 0: region
+// building sets it.
 func BuildCompactHeightfield(hf *Heightfield, walkableHeight, walkableClimb int) (*CompactHeightfield, error) {
 	chf, _, err := buildCompactHeightfield(hf, walkableHeight, walkableClimb)
 	return chf, err
@@ -98,12 +102,19 @@ func (chf *CompactHeightfield) fill(hf *Heightfield, walkableHeight, walkableCli
 	}
 
 	unlinked = chf.connectNeighbours()
+	chf.unlinkedLayer = unlinked
 	return heightfieldSpans, unlinked
 }
 
 // connectNeighbours links each span to the first span of each neighbour
 // column it can step to, and returns the highest neighbour index that was too
 // high up its column to be stored.
+//
+// The reference tries every span of the neighbour column, which costs the
+// square of a column's height in spans where floors stack; only neighbours
+// whose floor lies within walkableClimb of the span's can qualify, and as
+// the spans of a column go up, so does that window in each neighbour
+// column, so here each column pair is walked once, with the same links.
 func (chf *CompactHeightfield) connectNeighbours() int {
 	width, height := chf.Width, chf.Height
 	cells := chf.Cells
@@ -116,24 +127,32 @@ func (chf *CompactHeightfield) connectNeighbours() int {
 		for x := range width {
 			column := x + z*width
 			cell := cells[column]
+			// Each neighbour column and the first of its spans still within
+			// reach, in directions 0..3; an empty cell for the field's edge.
+			var neighbours [4]CompactCell
+			if x > 0 {
+				neighbours[0] = cells[column-1]
+			}
+			if z < height-1 {
+				neighbours[1] = cells[column+width]
+			}
+			if x < width-1 {
+				neighbours[2] = cells[column+1]
+			}
+			if z > 0 {
+				neighbours[3] = cells[column-width]
+			}
+			var window [4]uint32
+			for dir := range neighbours {
+				window[dir] = neighbours[dir].Index
+			}
 			for i := cell.Index; i < cell.Index+cell.Count; i++ {
 				span := &link.spans[i]
 				floor := int(span.Y)
 				ceiling := floor + span.Height()
-				connections := uint32(connectionsMask) // NotConnected everywhere
-				if x > 0 {
-					connections = link.connect(connections, 0, cells[column-1], floor, ceiling)
+				for dir := range neighbours {
+					span.SetConnection(dir, link.connect(neighbours[dir], &window[dir], floor, ceiling))
 				}
-				if z < height-1 {
-					connections = link.connect(connections, 1, cells[column+width], floor, ceiling)
-				}
-				if x < width-1 {
-					connections = link.connect(connections, 2, cells[column+1], floor, ceiling)
-				}
-				if z > 0 {
-					connections = link.connect(connections, 3, cells[column-width], floor, ceiling)
-				}
-				span.SetConnections(connections)
 			}
 		}
 	}
@@ -149,16 +168,27 @@ type neighbourLinker struct {
 	tooHigh int
 }
 
-// connect stores in connections, for direction dir, the index of the first
-// span of the neighbour column that a span with the given floor and ceiling
-// can step to, and returns connections.
-func (l *neighbourLinker) connect(connections uint32, dir int, neighbours CompactCell, floor, ceiling int) uint32 {
-	for k := neighbours.Index; k < neighbours.Index+neighbours.Count; k++ {
+// connect returns the index of the first span of the neighbour column that
+// a span with the given floor and ceiling can step to, NotConnected for
+// none. window is the first neighbour span whose floor may still be within
+// reach: floors more than walkableClimb below this span's are out of reach
+// of the spans above it too.
+func (l *neighbourLinker) connect(neighbours CompactCell, window *uint32, floor, ceiling int) int {
+	end := neighbours.Index + neighbours.Count
+	k := *window
+	for k < end && int(l.spans[k].Y) < floor-l.walkableClimb {
+		k++
+	}
+	*window = k
+	for ; k < end; k++ {
 		neighbour := &l.spans[k]
 		neighbourFloor := int(neighbour.Y)
+		if neighbourFloor > floor+l.walkableClimb {
+			break // out of reach, as is everything above
+		}
 		bottom := max(floor, neighbourFloor)
 		top := min(ceiling, neighbourFloor+neighbour.Height())
-		if top-bottom < l.walkableHeight || abs(neighbourFloor-floor) > l.walkableClimb {
+		if top-bottom < l.walkableHeight {
 			continue
 		}
 		layer := int(k - neighbours.Index)
@@ -166,10 +196,9 @@ func (l *neighbourLinker) connect(connections uint32, dir int, neighbours Compac
 			l.tooHigh = max(l.tooHigh, layer)
 			continue
 		}
-		shift := uint(dir) * 6
-		return connections&^(NotConnected<<shift) | uint32(layer)<<shift
+		return layer
 	}
-	return connections
+	return NotConnected
 }
 
 // CompactStats describes a BuildCompact run.
@@ -185,7 +214,7 @@ type CompactStats struct {
 	// WalkableSpans counts the compact spans still walkable after erosion.
 	WalkableSpans int
 	// UnlinkedLayer is the highest position up its column of a neighbour span
-	// that could not be linked because it is above 62 (0 when every
+	// that could not be linked because it is above 4094 (0 when every
 	// neighbour was linked); see BuildCompactHeightfield.
 	UnlinkedLayer int
 	// Rasterize, Filter, Compact and Erode are the wall-clock times of the
@@ -250,4 +279,14 @@ func BuildCompact(g *Geometry, cfg *Config) (*CompactHeightfield, CompactStats, 
 	stats.Erode = time.Since(start)
 	stats.WalkableSpans = walkableSpanCount(chf)
 	return chf, stats, nil
+}
+
+// unlinkedWarning is the warning of a bake whose compact heightfield left
+// neighbours unlinked (CompactStats.UnlinkedLayer), "" for none.
+func unlinkedWarning(unlinked int) string {
+	if unlinked == 0 {
+		return ""
+	}
+	return fmt.Sprintf("spans up to %d spans up their column could not be linked to their neighbours (links reach %d spans up): "+
+		"the surface above is cut off; raise CellHeight, or turn on Filters.WalkableLowHeightSpans, to stack fewer spans", unlinked, maxLayerIndex)
 }

@@ -97,7 +97,12 @@ func hashCompact(chf *CompactHeightfield) uint64 {
 	for i, s := range chf.Spans {
 		w.u16(s.Y)
 		w.u8(uint8(s.Height()))
-		w.u32(s.Connections())
+		// The links as the C++ packs them, 6 bits each.
+		var packed uint32
+		for dir, con := range s.Connections() {
+			packed |= uint32(min(con, 0x3f)) << (6 * dir)
+		}
+		w.u32(packed)
 		w.u8(chf.Areas[i])
 	}
 	return w.sum()
@@ -203,10 +208,13 @@ func TestBuildCompactHeightfieldSmall(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// TestBuildCompactHeightfieldLayerLimit: column 1 stacks 70 walkable
+// floors and the span of column 0 reaches the 66th, above the 62 layers a
+// Recast link can name; here links have 12 bits and it is linked (Recast
+// leaves it out, and a level of 125 floors baked to 63). Only a neighbour
+// 4095 spans up its column, the most a column holds, is out of reach.
 func TestBuildCompactHeightfieldLayerLimit(t *testing.T) {
-	// Column 1 stacks 70 walkable floors; the span of column 0 can only reach
-	// the 65th, which is above the 62 layers a connection can name.
-	hf := newTestHeightfield(t, 2, 1, 1, 1, 8000)
+	hf := newTestHeightfield(t, 2, 1, 1, 1, 8191)
 	setColumn(hf, 0, 0, spanSpec{0, 65*4 + 1, WalkableArea})
 	var stack []spanSpec
 	for i := range 70 {
@@ -215,10 +223,23 @@ func TestBuildCompactHeightfieldLayerLimit(t *testing.T) {
 	setColumn(hf, 1, 0, stack...)
 	chf, unlinked, err := buildCompactHeightfield(hf, 2, 1)
 	require.NoError(t, err)
-	assert.Equal(t, 65, unlinked)
-	assert.Equal(t, NotConnected, chf.Spans[0].Connection(2))
-	// The other way round the link is fine: column 0 has a single span.
+	assert.Equal(t, 0, unlinked)
+	assert.Equal(t, 65, chf.Spans[0].Connection(2))
+	// The other way round: column 0 has a single span.
 	assert.Equal(t, 0, chf.Spans[1+65].Connection(0))
+
+	// 4096 spans, 2 cells apart: the top one is number 4095.
+	setColumn(hf, 0, 0, spanSpec{0, 4095*2 + 1, WalkableArea})
+	stack = stack[:0]
+	for i := range 4096 {
+		stack = append(stack, spanSpec{uint16(i * 2), uint16(i*2 + 1), WalkableArea})
+	}
+	setColumn(hf, 1, 0, stack...)
+	chf, unlinked, err = buildCompactHeightfield(hf, 1, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 4095, unlinked)
+	assert.Equal(t, NotConnected, chf.Spans[0].Connection(2))
+	assert.Equal(t, 0, chf.Spans[1+4095].Connection(0))
 }
 
 // TestBuildCompactPrefix checks BuildCompact's counts against the reference

@@ -108,6 +108,15 @@ type Settings struct {
 	// cost): past it the bake fails with ErrTooManyTiles, naming the count
 	// [Limit: >= 0; 0 = DefaultMaxTiles, 2^20]
 	MaxTiles int
+	// MaxWork bounds the work a bake may do, estimated from its grids and
+	// triangles before anything is baked (WorkEstimate, EstimateWork): past
+	// it the bake fails with ErrWorkLimit, naming the estimate. A cell size
+	// too fine for the level, tiles far smaller than their border, or a
+	// mass of large triangles then give an error at once instead of hours
+	// of work. The rasterization also stops with ErrWorkLimit once it has
+	// walked this many spans up columns (floors stacked out of height order)
+	// [Limit: >= 0; 0 = DefaultMaxWork, 2^31] [Units: work units]
+	MaxWork int64
 }
 
 // DefaultSettings returns RecastDemo's default settings: cell 0.3 × 0.2, agent
@@ -185,8 +194,8 @@ func (s *Settings) Validate() error {
 	if s.TileSize < 0 {
 		return fmt.Errorf("bake: settings: TileSize %d must not be negative", s.TileSize)
 	}
-	if s.MaxMemory < 0 || s.MaxTiles < 0 {
-		return fmt.Errorf("bake: settings: MaxMemory %d and MaxTiles %d must not be negative", s.MaxMemory, s.MaxTiles)
+	if s.MaxMemory < 0 || s.MaxTiles < 0 || s.MaxWork < 0 {
+		return fmt.Errorf("bake: settings: MaxMemory %d, MaxTiles %d and MaxWork %d must not be negative", s.MaxMemory, s.MaxTiles, s.MaxWork)
 	}
 	// The derived cell counts must fit the span height range and int.
 	cellLimits := []struct {

@@ -50,6 +50,10 @@ type detailBuilder struct {
 	bounds    [][4]int
 	patchData []uint16
 	poly      []geom.Vec3
+
+	// Per build: the spans of each region (indexRegions).
+	regionStart, regionFill []int
+	regionSpans             []uint32
 }
 
 // forget drops the builder's references to the last build's heightfield
@@ -121,6 +125,7 @@ func (b *detailBuilder) build(mesh *PolyMesh, chf *CompactHeightfield, sampleDis
 	}
 
 	b.chf = chf
+	b.indexRegions(chf)
 	b.sampleDist, b.sampleMaxError = sampleDist, sampleMaxError
 	b.heightSearchRadius = max(1, cInt(geom.Ceil(mesh.MaxEdgeError)))
 	b.log, b.delaunay.log = log, log

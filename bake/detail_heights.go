@@ -2,6 +2,7 @@ package bake
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/archenav/archenav/navcore/geom"
 )
@@ -43,22 +44,43 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	// A polygon merged from several regions could overlap other polygons
 	// of those regions, so it is filled from its centre only.
 	if region != multipleRegions {
-		for hz := 0; hz < hp.height; hz++ {
+		// The region's spans, in span order, which is column order: one
+		// walk along each patch row with a cursor into them finds each
+		// column's first span of the region without visiting the other
+		// spans of the column (floors stacked above would make that
+		// quadratic).
+		regionSpans := b.spansOfRegion(region)
+		for hz := 0; hz < hp.height && len(regionSpans) > 0; hz++ {
 			z := hp.zMin + hz + bs
 			row := hp.data[hz*hp.width : (hz+1)*hp.width]
 			firstColumn := hp.xMin + bs + z*fieldWidth
-			for hx, cell := range cells[firstColumn : firstColumn+len(row)] {
-				for i, end := int(cell.Index), int(cell.Index+cell.Count); i < end; i++ {
-					s := &spans[i]
-					if s.Region != region {
-						continue
-					}
-					row[hx] = s.Y
-					empty = false
-					if onRegionEdge(chf, firstColumn+hx, s.Connections(), region) {
-						queue = append(queue, hp.xMin+hx+bs, z, i)
-					}
+			rowCells := cells[firstColumn : firstColumn+len(row)]
+			next := 0
+			for hx := range rowCells {
+				cell := &rowCells[hx]
+				if cell.Count == 0 {
+					continue
+				}
+				if next < len(regionSpans) && regionSpans[next] < cell.Index {
+					skip, _ := slices.BinarySearch(regionSpans[next:], cell.Index)
+					next += skip
+				}
+				end := cell.Index + cell.Count
+				if next >= len(regionSpans) {
 					break
+				}
+				if regionSpans[next] >= end {
+					continue
+				}
+				i := int(regionSpans[next])
+				for next < len(regionSpans) && regionSpans[next] < end {
+					next++
+				}
+				s := &spans[i]
+				row[hx] = s.Y
+				empty = false
+				if onRegionEdge(chf, firstColumn+hx, s, region) {
+					queue = append(queue, hp.xMin+hx+bs, z, i)
 				}
 			}
 		}
@@ -100,12 +122,12 @@ func (b *detailBuilder) gatherHeights(poly []uint16, verts [][3]uint16, region u
 	return nil
 }
 
-// onRegionEdge reports whether a span of column with the given neighbour
-// links has a linked neighbour outside region.
-func onRegionEdge(chf *CompactHeightfield, column int, connections uint32, region uint16) bool {
+// onRegionEdge reports whether span s of column has a linked neighbour
+// outside region.
+func onRegionEdge(chf *CompactHeightfield, column int, s *CompactSpan, region uint16) bool {
 	cells, spans := chf.Cells, chf.Spans
 	for dir, step := range cellOffsets(chf.Width) {
-		con := int(connections>>(dir*6)) & NotConnected
+		con := s.Connection(dir)
 		if con != NotConnected && spans[int(cells[column+step].Index)+con].Region != region {
 			return true
 		}
@@ -280,4 +302,43 @@ func (hp *heightPatch) sampleHeight(fx, fy, fz, invCellSize, cellHeight float32,
 		z += dz
 	}
 	return h
+}
+
+// indexRegions groups the indices of chf's spans by region (0 left out),
+// each region's in span order, for spansOfRegion: one pass over the spans
+// per detail mesh build.
+func (b *detailBuilder) indexRegions(chf *CompactHeightfield) {
+	top := 0
+	for i := range chf.Spans {
+		top = max(top, int(chf.Spans[i].Region))
+	}
+	start := resize(b.regionStart, top+2)
+	clear(start)
+	for i := range chf.Spans {
+		if r := chf.Spans[i].Region; r != 0 {
+			start[int(r)+1]++
+		}
+	}
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	b.regionSpans = resize(b.regionSpans, int(start[len(start)-1]))
+	fill := resize(b.regionFill, len(start))
+	copy(fill, start)
+	for i := range chf.Spans {
+		if r := chf.Spans[i].Region; r != 0 {
+			b.regionSpans[fill[r]] = uint32(i)
+			fill[r]++
+		}
+	}
+	b.regionStart, b.regionFill = start, fill
+}
+
+// spansOfRegion returns the indices of region's spans in span order.
+func (b *detailBuilder) spansOfRegion(region uint16) []uint32 {
+	r := int(region)
+	if r == 0 || r+1 >= len(b.regionStart) {
+		return nil
+	}
+	return b.regionSpans[b.regionStart[r]:b.regionStart[r+1]]
 }

@@ -23,14 +23,13 @@ func detailTestField(heightAt func(x, z int) int, spanRegion uint16) *CompactHei
 		for x := range size {
 			i := x + z*size
 			chf.Cells[i] = CompactCell{Index: uint32(i), Count: 1}
-			var connections uint32
+			var connections [4]uint16
 			for dir := range 4 {
 				nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
-				con := uint32(NotConnected)
+				connections[dir] = NotConnected
 				if nx >= 0 && nz >= 0 && nx < size && nz < size {
-					con = 0
+					connections[dir] = 0
 				}
-				connections |= con << (dir * 6)
 			}
 			chf.Spans[i] = CompactSpan{Y: uint16(heightAt(x, z)), Region: spanRegion}
 			chf.Spans[i].SetConnections(connections)

@@ -188,7 +188,7 @@
 //
 // Memory follows the settings, never past what the caller allows: before a
 // bake allocates its grid it estimates what the grid needs
-// ([Config.EstimatedMemory], 42 bytes per cell; a tiled bake, one tile's
+// ([Config.EstimatedMemory], 50 bytes per cell; a tiled bake, one tile's
 // grid on each worker) and fails with [ErrMemoryLimit], naming the
 // estimate, above [Settings.MaxMemory] (4 GiB by default). A tiled bake
 // bakes only the tiles with a triangle's box within their border (two
@@ -197,4 +197,17 @@
 // tiles (2^20 by default). Geometry more than [MaxSpanHeight] cells above
 // the level's bottom is flattened onto that height, as in Recast, with a
 // warning ([Heightfield.ClampWarning]).
+//
+// Time follows the level and the settings too: before it starts, a bake
+// estimates its work ([EstimateWork], [Config.EstimatedWork]: the grids'
+// cells, the watershed's passes over them and the cells under the
+// triangles) and fails with [ErrWorkLimit], naming the estimate, above
+// [Settings.MaxWork] (2^31 work units by default; RecastDemo's levels need
+// about a million). Floors stacked over each other cost linear time in
+// every stage, and a column may hold 4094 linked spans where Recast links
+// 62. Triangles that repeat an earlier one, or have two corners at one
+// position, are left out with a warning
+// ([Geometry.WithoutRepeatedTriangles]); a level more than [MaxGridSide]
+// cells across fails with [ErrLevelTooWide], naming the vertex and its OBJ
+// line. docs/limits.md lists every limit.
 package bake

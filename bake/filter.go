@@ -36,19 +36,33 @@ func (hf *Heightfield) FilterLowHangingWalkableObstacles(walkableClimb int) {
 // stand in drops more than walkableClimb cells below it (the field's edge
 // counts as a drop), or when the reachable neighbour floors differ by more
 // than walkableClimb (a steep slope).
+//
+// The reference compares each span with every span of the neighbour
+// columns, which costs the square of a column's height in spans where
+// floors stack; only the neighbour spans whose open space overlaps the
+// span's by walkableHeight count, and those lie in a window that moves up
+// the neighbour column as the span moves up its own, so here each column
+// pair is walked once, with the same result.
 func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	width, height := hf.Width, hf.Height
 	pool, columns := hf.Pool, hf.Columns
 	for z := range height {
 		for x := range width {
 			column := x + z*width
+			edge := x == 0 || z == 0 || x == width-1 || z == height-1
+			var ledge ledgeFinder
+			if !edge {
+				// Neighbour columns in directions 0..3.
+				ledge.first = [4]int32{columns[column-1], columns[column+width], columns[column+1], columns[column-width]}
+				ledge.window = ledge.first
+			}
 			for s := columns[column]; s != noSpan; {
 				span := &pool[s]
 				s = span.Next
 				if span.Area == NullArea {
 					continue
 				}
-				if x == 0 || z == 0 || x == width-1 || z == height-1 {
+				if edge {
 					span.Area = NullArea // the field's edge is a drop
 					continue
 				}
@@ -56,7 +70,7 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 				if s != noSpan {
 					ceiling = int(pool[s].Min)
 				}
-				if isLedge(pool, columns, column, width, int(span.Max), ceiling, walkableHeight, walkableClimb) {
+				if ledge.isLedge(pool, int(span.Max), ceiling, walkableHeight, walkableClimb) {
 					span.Area = NullArea
 				}
 			}
@@ -64,27 +78,47 @@ func (hf *Heightfield) FilterLedgeSpans(walkableHeight, walkableClimb int) {
 	}
 }
 
+// ledgeFinder decides FilterLedgeSpans' test for the spans of one column,
+// bottom to top, against the four neighbour columns.
+type ledgeFinder struct {
+	// first is each neighbour column's lowest span, window the first span
+	// whose open space can still overlap that of the spans to come.
+	first, window [4]int32
+}
+
 // isLedge reports whether the walkable span with the given floor and
-// ceiling in column, which is not on the field's edge, is a ledge; see
-// FilterLedgeSpans.
-func isLedge(pool []Span, columns []int32, column, width, floor, ceiling, walkableHeight, walkableClimb int) bool {
+// ceiling, which is not on the field's edge and lies above the spans asked
+// about before, is a ledge; see FilterLedgeSpans.
+func (l *ledgeFinder) isLedge(pool []Span, floor, ceiling, walkableHeight, walkableClimb int) bool {
 	// The range of neighbour floors within climbing reach.
 	lowestReachable, highestReachable := floor, floor
-	// Neighbour columns in directions 0..3.
-	neighbours := [4]int32{columns[column-1], columns[column+width], columns[column+1], columns[column-width]}
-	for _, n := range neighbours {
+	for dir, first := range l.first {
 		// The open space below the neighbour column's first span.
 		neighbourCeiling := openTop
-		if n != noSpan {
-			neighbourCeiling = int(pool[n].Min)
+		if first != noSpan {
+			neighbourCeiling = int(pool[first].Min)
 		}
 		if min(ceiling, neighbourCeiling)-floor >= walkableHeight {
 			return true // the agent can step down past the neighbour's lowest span
 		}
+		// Spans whose open space ends less than walkableHeight above this
+		// floor leave no room to pass, for this span and those above it.
+		n := l.window[dir]
+		for n != noSpan {
+			next := pool[n].Next
+			if next == noSpan || int(pool[next].Min)-floor >= walkableHeight {
+				break
+			}
+			n = next
+		}
+		l.window[dir] = n
 		for n != noSpan {
 			ns := &pool[n]
 			n = ns.Next
 			neighbourFloor := int(ns.Max)
+			if neighbourFloor > ceiling-walkableHeight {
+				break // no room to pass, here or higher up
+			}
 			neighbourCeiling = openTop
 			if n != noSpan {
 				neighbourCeiling = int(pool[n].Min)

@@ -142,20 +142,34 @@ func (hf *Heightfield) AddSpan(x, z int, spanMin, spanMax uint16, area uint8, me
 	if spanMin >= spanMax {
 		return nil
 	}
-	hf.addSpan(x+z*hf.Width, spanMin, spanMax, area, mergeThreshold)
+	hf.addSpan(x+z*hf.Width, spanMin, spanMax, area, mergeThreshold, nil)
 	return nil
 }
 
 // addSpan inserts a span into a column, merging overlaps, with checked
-// arguments.
-func (hf *Heightfield) addSpan(column int, spanMin, spanMax uint16, area uint8, mergeThreshold int) {
+// arguments. hint, when not nil, holds the column's last insertion point:
+// a live span of the column, or noSpan. The walk up the column starts there
+// when the new span lies above it, which keeps floors stacked bottom to top
+// (or spans clamped to the top) from walking the whole column each time;
+// hint is then set to the new insertion point. It returns the number of
+// spans it walked past or merged.
+func (hf *Heightfield) addSpan(column int, spanMin, spanMax uint16, area uint8, mergeThreshold int, hint *int32) (walked int) {
 	previous := int32(noSpan)
 	current := hf.Columns[column]
+	if hint != nil {
+		// The spans below a span lie below its top, and a column's spans
+		// neither overlap nor touch: a walk from the bottom would pass every
+		// span up to the hint's too.
+		if h := *hint; h != noSpan && hf.Pool[h].Max < spanMin {
+			previous, current = h, hf.Pool[h].Next
+		}
+	}
 	for current != noSpan {
 		span := &hf.Pool[current]
 		if span.Min > spanMax {
 			break // the rest of the column lies above
 		}
+		walked++
 		if span.Max < spanMin {
 			previous = current
 			current = span.Next
@@ -187,6 +201,10 @@ func (hf *Heightfield) addSpan(column int, spanMin, spanMax uint16, area uint8, 
 		added.Next = hf.Columns[column]
 		hf.Columns[column] = index
 	}
+	if hint != nil {
+		*hint = previous // below the new span, so no later merge frees it first
+	}
+	return walked
 }
 
 // allocSpan returns the index of an unused span: the head of the free list,

@@ -43,6 +43,10 @@ type Geometry struct {
 	// OffMeshConnections are links the agent takes off the surface (jumps,
 	// ladders, teleports); the tile builder turns them into off-mesh polygons.
 	OffMeshConnections []OffMeshConnection
+
+	// VertexLines optionally gives the source line of each vertex (ReadOBJ
+	// fills it with the OBJ line numbers), for errors that name a vertex.
+	VertexLines []int32
 }
 
 // ConvexVolume marks the spans whose column centre lies inside a convex

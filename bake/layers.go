@@ -256,9 +256,9 @@ func (b *layerBuilder) sweepRegions(chf *CompactHeightfield, borderSize int) (in
 				if areas[i] == NullArea {
 					continue
 				}
-				connections := spans[i].Connections()
+				span := &spans[i]
 				sweep := noLayerRegion
-				if con := int(connections) & NotConnected; con != NotConnected {
+				if con := span.Connection(0); con != NotConnected {
 					ai := int(cells[cell-1].Index) + con
 					if areas[ai] != NullArea && spanRegion[ai] != noLayerRegion {
 						sweep = int(spanRegion[ai])
@@ -274,7 +274,7 @@ func (b *layerBuilder) sweepRegions(chf *CompactHeightfield, borderSize int) (in
 					sweepCount++
 					b.sweeps[sweep] = layerSweep{neighbour: noLayerRegion}
 				}
-				if con := int(connections>>18) & NotConnected; con != NotConnected {
+				if con := span.Connection(3); con != NotConnected {
 					ai := int(cells[cell-w].Index) + con
 					if below := spanRegion[ai]; below != noLayerRegion {
 						run := &b.sweeps[sweep]
@@ -344,9 +344,8 @@ func (b *layerBuilder) findOverlaps(chf *CompactHeightfield, regionCount int) er
 				column[columnCount] = id
 				columnCount++
 			}
-			connections := s.Connections()
 			for dir := 0; dir < 4; dir++ {
-				con := int(connections>>(6*dir)) & NotConnected
+				con := s.Connection(dir)
 				if con == NotConnected {
 					continue
 				}
@@ -598,10 +597,9 @@ func (b *layerBuilder) storeLayers(chf *CompactHeightfield, borderSize, layerCou
 				s := &spans[j]
 				height := uint8(int(s.Y) - hmin)
 				layer.Areas[cell] = areas[j]
-				connections := s.Connections()
 				var portals, sameLayer uint8
 				for dir := 0; dir < 4; dir++ {
-					con := int(connections>>(6*dir)) & NotConnected
+					con := s.Connection(dir)
 					if con == NotConnected {
 						continue
 					}

@@ -89,6 +89,9 @@ func TestHeightfieldLayersMatchTheCPP(t *testing.T) {
 		name string
 		// wantErr names the C++ failures.
 		wantErr error
+		// departure, when set, turns the C++ output into ours where they
+		// differ on purpose.
+		departure func(want string) string
 	}{
 		{name: "two_floors"},
 		{name: "bridge"},
@@ -98,8 +101,14 @@ func TestHeightfieldLayersMatchTheCPP(t *testing.T) {
 		{name: "platforms63"},
 		{name: "platforms64", wantErr: ErrLayerOverflow},
 		// Recorded with the C++'s sweep buffer enlarged: the stock build
-		// writes past it here (a row of 192 runs over 7 columns).
-		{name: "stacked64"},
+		// writes past it here (a row of 192 runs over 7 columns). The C++
+		// links no span more than 62 up its column (6-bit links): the
+		// spans of layer 60 have no neighbours there; here they do.
+		{name: "stacked64", departure: func(want string) string {
+			i := strings.Index(want, "layer 60 ")
+			j := i + strings.Index(want[i:], "cons\n")
+			return want[:j] + strings.Replace(want[j:], "cons\n000000\n000000\n000000\n", "cons\n060703\n0e0f0b\n0c0d09\n", 1)
+		}},
 		{name: "random1"},
 		{name: "random2"},
 		{name: "random3"},
@@ -122,6 +131,11 @@ func TestHeightfieldLayersMatchTheCPP(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
+			if tt.departure != nil {
+				patched := tt.departure(string(want))
+				require.NotEqual(t, string(want), patched, "the departure changes the C++ output")
+				want = []byte(patched)
+			}
 			assert.Equal(t, string(want), formatLayers(layers))
 		})
 	}

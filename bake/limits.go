@@ -28,22 +28,24 @@ const (
 )
 
 // bytesPerGridCell is what a bake needs per cell of its grid with one span
-// per column: the heightfield's column index, the span the heightfield
-// reserves per column, the compact heightfield's cell (24 bytes every grid
-// costs), then the compact span, its area, its raw and blurred distances,
-// its erosion distance and its region and region distance.
-const bytesPerGridCell = int64(unsafe.Sizeof(int32(0))+unsafe.Sizeof(Span{})+unsafe.Sizeof(CompactCell{})+unsafe.Sizeof(CompactSpan{})) +
+// per column: the heightfield's column index and insertion hint, the span
+// the heightfield reserves per column, the compact heightfield's cell (32
+// bytes every grid costs), then the compact span, its area, its raw and
+// blurred distances, its erosion distance and its region and region
+// distance.
+const bytesPerGridCell = int64(2*unsafe.Sizeof(int32(0))+unsafe.Sizeof(Span{})+unsafe.Sizeof(CompactCell{})+unsafe.Sizeof(CompactSpan{})) +
 	1 + 2 + 2 + 1 + 2 + 2
 
 // EstimatedMemory returns the bytes the bake of c's grid needs, before any
-// of it is allocated: Width × Height × 42 bytes, the heightfield's columns
-// with one reserved span each and the compact heightfield's cells (24 bytes
-// per cell, which every bake of the grid allocates) and one compact span
-// per cell with its per-span buffers (18 more). Levels with many empty
-// columns need a little less, levels with floors over each other more, and
-// the products (meshes, tile data) come on top: solo bakes of RecastDemo's
-// dungeon (248 × 330 cells, estimate 3.4 MB), nav_test and undulating
-// allocate 1.0, 2.3 and 2.3 times the estimate (TestEstimatedMemoryBoundsTheBake).
+// of it is allocated: Width × Height × 50 bytes, the heightfield's columns
+// and insertion hints with one reserved span each and the compact
+// heightfield's cells (32 bytes per cell, which every bake of the grid
+// allocates) and one compact span per cell with its per-span buffers (18
+// more). Levels with many empty columns need a little less, levels with
+// floors over each other more, and the products (meshes, tile data) come on
+// top: solo bakes of RecastDemo's dungeon (248 × 330 cells, estimate
+// 4.1 MB), nav_test and undulating allocate from 0.9 to 3 times the
+// estimate (TestEstimatedMemoryBoundsTheBake).
 // [Units: bytes]
 func (c *Config) EstimatedMemory() int64 {
 	return int64(c.Width) * int64(c.Height) * bytesPerGridCell

@@ -114,12 +114,12 @@ func segmentCutsTriangle(p, q, a, b, c mgl32.Vec3) bool {
 	}
 	f := 1 / det
 	sv := sub(origin, v(a))
-	bu := f * dot(sv, h)
+	bu := float64(f * dot(sv, h))
 	if bu < 0 || bu > 1 {
 		return false
 	}
 	qv := cross(sv, e1)
-	bv := f * dot(dir, qv)
+	bv := float64(f * dot(dir, qv))
 	if bv < 0 || bu+bv > 1 {
 		return false
 	}

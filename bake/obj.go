@@ -87,6 +87,7 @@ func ReadOBJ(r io.Reader) (*Geometry, error) {
 				return nil, &OBJError{Line: number, Err: err}
 			}
 			g.Vertices = append(g.Vertices, v)
+			g.VertexLines = append(g.VertexLines, int32(min(number, math.MaxInt32)))
 		case "f":
 			corners, err = parseFace(corners[:0], fields[1:], len(g.Vertices))
 			if err != nil {

@@ -32,7 +32,8 @@ func (hf *Heightfield) RasterizeTriangle(v0, v1, v2 mgl32.Vec3, area uint8, merg
 // the walkable climb in cells.
 //
 // Every index, referenced vertex and area is checked before anything is
-// rasterized, so an error leaves the field unchanged.
+// rasterized, so an error leaves the field unchanged (but for a bake's
+// work limit, ErrWorkLimit, which stops part way).
 func (hf *Heightfield) RasterizeTriangles(vertices []mgl32.Vec3, triangles [][3]int32, areas []uint8, mergeThreshold int) error {
 	if len(areas) != len(triangles) {
 		return fmt.Errorf("bake: rasterize triangles: %d areas for %d triangles", len(areas), len(triangles))
@@ -51,8 +52,19 @@ func (hf *Heightfield) RasterizeTriangles(vertices []mgl32.Vec3, triangles [][3]
 		}
 	}
 	r := newRasterizer(hf, mergeThreshold)
+	// Insertion hints for the columns, valid for this call only: nothing
+	// else changes the spans meanwhile.
+	hf.hints = resize(hf.hints, len(hf.Columns))
+	for i := range hf.hints {
+		hf.hints[i] = noSpan
+	}
+	r.hints = hf.hints
 	for i, t := range triangles {
 		r.triangle(vertices[t[0]], vertices[t[1]], vertices[t[2]], areas[i])
+		if hf.maxWalk > 0 && r.walked > hf.maxWalk {
+			return fmt.Errorf("bake: rasterize triangle %d: the spans inserted so far walked past %d spans up their columns, over the limit of %s (Settings.MaxWork): the level stacks many floors over the same cells, out of height order: %w",
+				i, r.walked, formatCount(hf.maxWalk), ErrWorkLimit)
+		}
 	}
 	return nil
 }
@@ -80,6 +92,10 @@ type rasterizer struct {
 	inverseCellHeight float32
 	mergeThreshold    int
 	buffers           [4]clipPolygon
+	// hints holds each column's insertion hint (see addSpan), nil for none.
+	hints []int32
+	// walked counts the spans the insertions walked past or merged.
+	walked int64
 }
 
 func newRasterizer(hf *Heightfield, mergeThreshold int) *rasterizer {
@@ -173,7 +189,12 @@ func (r *rasterizer) triangle(v0, v1, v2 mgl32.Vec3, area uint8) {
 			}
 			bottom := clampInt(cInt(geom.Floor(spanMin*r.inverseCellHeight)), 0, MaxSpanHeight-1)
 			top := clampInt(cInt(geom.Ceil(spanMax*r.inverseCellHeight)), bottom+1, MaxSpanHeight)
-			hf.addSpan(x+z*width, uint16(bottom), uint16(top), area, r.mergeThreshold)
+			column := x + z*width
+			var hint *int32
+			if r.hints != nil {
+				hint = &r.hints[column]
+			}
+			r.walked += int64(hf.addSpan(column, uint16(bottom), uint16(top), area, r.mergeThreshold, hint))
 		}
 	}
 }

@@ -275,7 +275,7 @@ func TestRasterizeExtremeTriangles(t *testing.T) {
 			var v [3]mgl32.Vec3
 			for i := range v {
 				for c := range 3 {
-					v[i][c] = (float32(rng.Float32()*2) - 1) * scale
+					v[i][c] = float32((float32(float32(rng.Float32())*2) - 1) * scale)
 				}
 			}
 			area := uint8(rng.IntN(MaxAreaID + 1))

@@ -26,39 +26,42 @@ func DirForOffset(dx, dz int) int { return offsetDirs[((dz+1)<<1)+dx] }
 // Connection returns the index, within the neighbour column in direction dir,
 // of the span this one connects to, or NotConnected (rcGetCon); only the low
 // two bits of dir are used.
-func (s *CompactSpan) Connection(dir int) int {
-	return int(s.packed>>(uint(dir&3)*6)) & NotConnected
-}
+func (s *CompactSpan) Connection(dir int) int { return int(s.links[dir&3] & linkMask) }
 
 // SetConnection stores the neighbour index for direction dir (rcSetCon);
-// index must be 0..NotConnected and only the low two bits of dir are used.
+// index must be 0..NotConnected (only its low 12 bits are kept) and only the
+// low two bits of dir are used.
 func (s *CompactSpan) SetConnection(dir, index int) {
-	shift := uint(dir&3) * 6
-	s.packed = s.packed&^(NotConnected<<shift) | uint32(index&NotConnected)<<shift
+	l := &s.links[dir&3]
+	*l = *l&^linkMask | uint16(index)&linkMask
 }
 
-// Connections returns the four neighbour indices packed 6 bits each,
-// direction 0 in the low bits: 0xffffff when the span has no neighbour.
-func (s *CompactSpan) Connections() uint32 { return s.packed & connectionsMask }
+// Connections returns the four neighbour indices, NotConnected where the
+// span has no neighbour.
+func (s *CompactSpan) Connections() [4]uint16 {
+	return [4]uint16{s.links[0] & linkMask, s.links[1] & linkMask, s.links[2] & linkMask, s.links[3] & linkMask}
+}
 
-// SetConnections replaces the four neighbour indices by connections, packed
-// as Connections returns them; bits above the 24th are ignored.
-func (s *CompactSpan) SetConnections(connections uint32) {
-	s.packed = s.packed&^connectionsMask | connections&connectionsMask
+// SetConnections replaces the four neighbour indices (their low 12 bits).
+func (s *CompactSpan) SetConnections(links [4]uint16) {
+	for dir, index := range links {
+		s.links[dir] = s.links[dir]&^linkMask | index&linkMask
+	}
 }
 
 // Height returns the height of the open space above the span, clamped to
 // 255 [Units: cells]
-func (s *CompactSpan) Height() int { return int(s.packed >> 24) }
+func (s *CompactSpan) Height() int { return int(s.links[0]>>12 | s.links[1]>>12<<4) }
 
 // SetHeight stores the height of the open space [Limit: 0..255]
 // [Units: cells]
 func (s *CompactSpan) SetHeight(height uint8) {
-	s.packed = s.packed&connectionsMask | uint32(height)<<24
+	s.links[0] = s.links[0]&linkMask | uint16(height&0xf)<<12
+	s.links[1] = s.links[1]&linkMask | uint16(height>>4)<<12
 }
 
-// connectionsMask selects the neighbour links of a packed CompactSpan.
-const connectionsMask = 1<<24 - 1
+// linkMask selects the neighbour index of a CompactSpan link.
+const linkMask = 0xfff
 
 // minFloat and maxFloat are rcMin and rcMax: on ties and NaNs they return
 // the second argument, unlike the built-ins. std::min(a, b) and

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestIntegerHelpersFromRecastTests ports the rcClamp and rcAbs cases of
@@ -46,7 +47,7 @@ func TestConnections(t *testing.T) {
 	for dir := range 4 {
 		s.SetConnection(dir, NotConnected)
 	}
-	assert.Equal(t, uint32(0xffffff), s.Connections(), "four 6-bit fields, all NotConnected")
+	assert.Equal(t, [4]uint16{NotConnected, NotConnected, NotConnected, NotConnected}, s.Connections())
 	s.SetConnection(1, 5)
 	s.SetConnection(3, 62)
 	assert.Equal(t, NotConnected, s.Connection(0))
@@ -56,29 +57,36 @@ func TestConnections(t *testing.T) {
 	s.SetConnection(1, 0)
 	assert.Equal(t, 0, s.Connection(1))
 	assert.Equal(t, 62, s.Connection(3), "other directions untouched")
-	s.SetConnection(2, 0x7f)
-	assert.Equal(t, 0x3f, s.Connection(2), "only 6 bits are stored")
+	s.SetConnection(2, 4094)
+	assert.Equal(t, 4094, s.Connection(2), "12 bits, where Recast has 6")
+	s.SetConnection(2, 0x1fff)
+	assert.Equal(t, 0xfff, s.Connection(2), "only 12 bits are stored")
 	assert.Equal(t, 62, s.Connection(3))
 }
 
 func TestCompactSpanPacking(t *testing.T) {
-	assert.Equal(t, uintptr(8), unsafe.Sizeof(CompactSpan{}), "the size of the C++ rcCompactSpan")
+	assert.Equal(t, uintptr(12), unsafe.Sizeof(CompactSpan{}), "the C++ rcCompactSpan's 8 and 4 for 12-bit links")
 	var s CompactSpan
 	s.SetHeight(200)
-	s.SetConnections(0xffffff)
+	s.SetConnections([4]uint16{NotConnected, NotConnected, NotConnected, NotConnected})
 	assert.Equal(t, 200, s.Height(), "links leave the height alone")
 	s.SetConnection(0, 7)
 	s.SetConnection(3, 62)
 	assert.Equal(t, 200, s.Height())
-	assert.Equal(t, uint32(62<<18|0x3f<<12|0x3f<<6|7), s.Connections())
+	assert.Equal(t, [4]uint16{7, NotConnected, NotConnected, 62}, s.Connections())
 	s.SetHeight(255)
 	assert.Equal(t, 255, s.Height())
 	assert.Equal(t, 7, s.Connection(0), "the height leaves the links alone")
 	assert.Equal(t, 62, s.Connection(3))
 	assert.Equal(t, 62, s.Connection(7), "only the low two bits of dir count")
-	s.SetConnections(0xff000000)
-	assert.Equal(t, uint32(0), s.Connections(), "only 24 bits of links")
+	s.SetConnections([4]uint16{0xf000, 0xf001, 0xf002, 0xf003})
+	assert.Equal(t, [4]uint16{0, 1, 2, 3}, s.Connections(), "only 12 bits of links")
 	assert.Equal(t, 255, s.Height())
+	for h := range 256 {
+		s.SetHeight(uint8(h))
+		require.Equal(t, h, s.Height())
+		require.Equal(t, [4]uint16{0, 1, 2, 3}, s.Connections())
+	}
 }
 
 func TestCInt(t *testing.T) {

@@ -80,9 +80,9 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 			c := chf.Cells[x+z*width]
 			for i := int(c.Index); i < int(c.Index+c.Count); i++ {
 				s := &chf.Spans[i]
-				var connections uint32
+				var connections [4]uint16
 				for dir := 0; dir < 4; dir++ {
-					connection := uint32(NotConnected)
+					connection := uint16(NotConnected)
 					nx, nz := x+DirOffsetX(dir), z+DirOffsetZ(dir)
 					if nx >= 0 && nz >= 0 && nx < width && nz < height {
 						nc := chf.Cells[nx+nz*width]
@@ -92,12 +92,12 @@ func newTestFieldFromColumns(width, height int, columns [][]testSpan) *CompactHe
 							top := min(int(s.Y)+s.Height(), int(ns.Y)+ns.Height())
 							climb := int(ns.Y) - int(s.Y)
 							if top-bottom >= testFieldHeight && climb >= -testFieldClimb && climb <= testFieldClimb {
-								connection = uint32(k - int(nc.Index))
+								connection = uint16(k - int(nc.Index))
 								break
 							}
 						}
 					}
-					connections |= connection << (dir * 6)
+					connections[dir] = connection
 				}
 				s.SetConnections(connections)
 			}

@@ -41,6 +41,8 @@ func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *Com
 
 	// Find neighbours, vertical extents and the regions stacked in a column.
 	columnRegions := make([]int, 0, 32)
+	columns := &merger.columns
+	columns.reset(regionCount)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			c := chf.Cells[x+y*w]
@@ -72,14 +74,12 @@ func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *Com
 				}
 			}
 
-			for i := 0; i < len(columnRegions)-1; i++ {
-				for j := i + 1; j < len(columnRegions); j++ {
-					if columnRegions[i] != columnRegions[j] {
-						regions[columnRegions[i]].addUniqueFloor(columnRegions[j])
-						regions[columnRegions[j]].addUniqueFloor(columnRegions[i])
-					}
-				}
+			columns.start()
+			for _, id := range columnRegions {
+				columns.add(id)
 			}
+			columns.twice = columns.twice[:0] // a layer's own spans are no floor of it
+			columns.addFloors(regions)
 		}
 	}
 
@@ -104,21 +104,14 @@ func mergeAndFilterLayerRegions(minRegionArea int, maxRegionID *uint16, chf *Com
 				if neighbour.id != 0 || region.areaType != neighbour.areaType {
 					continue
 				}
-				overlaps := false
-				for _, f := range root.floors {
-					if f == neighbourID {
-						overlaps = true
-						break
-					}
-				}
-				if overlaps {
+				if root.floors.contains(neighbourID) {
 					continue
 				}
 
 				queue = append(queue, neighbourID)
 				neighbour.id = layerID
-				for _, f := range neighbour.floors {
-					root.addUniqueFloor(f)
+				for _, f := range neighbour.floors.ids {
+					root.floors.add(f)
 				}
 				root.yMin = min(root.yMin, neighbour.yMin)
 				root.yMax = max(root.yMax, neighbour.yMax)

@@ -20,8 +20,60 @@ type partitionRegion struct {
 	// connections lists the neighbour region ids met walking around the
 	// region's outline, in order (0 for walls).
 	connections []int
-	// floors lists the region ids found above or below the region's spans.
-	floors []int
+	// floors holds the region ids found above or below the region's spans.
+	floors floorSet
+}
+
+// floorSet is a set of region ids: a list, with a map beside it once it
+// holds more than floorSetListMax ids, so that a region under hundreds of
+// stacked floors answers and grows in constant time (Recast scans the list,
+// which made 500 stacked floors take minutes to partition).
+type floorSet struct {
+	ids   []int
+	index map[int]struct{}
+}
+
+// floorSetListMax is the most ids a floorSet finds by scanning its list.
+const floorSetListMax = 16
+
+// contains reports whether id is in the set.
+func (s *floorSet) contains(id int) bool {
+	if s.index != nil {
+		_, ok := s.index[id]
+		return ok
+	}
+	return slices.Contains(s.ids, id)
+}
+
+// add puts id in the set.
+func (s *floorSet) add(id int) {
+	if s.contains(id) {
+		return
+	}
+	s.ids = append(s.ids, id)
+	if s.index != nil {
+		s.index[id] = struct{}{}
+	} else if len(s.ids) > floorSetListMax {
+		s.index = make(map[int]struct{}, 2*len(s.ids))
+		for _, f := range s.ids {
+			s.index[f] = struct{}{}
+		}
+	}
+}
+
+// rename replaces oldID by newID.
+func (s *floorSet) rename(oldID, newID int) {
+	found := false
+	for i, f := range s.ids {
+		if f == oldID {
+			s.ids[i] = newID
+			found = true
+		}
+	}
+	if found && s.index != nil {
+		delete(s.index, oldID)
+		s.index[newID] = struct{}{}
+	}
 }
 
 // regionMerger keeps the region bookkeeping of merging and filtering
@@ -30,6 +82,70 @@ type regionMerger struct {
 	regions []partitionRegion
 	// stack, trace and connections are work lists.
 	stack, trace, connections []int
+	// columns finds the regions stacked in each column.
+	columns columnRegions
+}
+
+// columnRegions lists the distinct regions of a column, in the order they
+// first come up it, and says whether it lists the same regions as the
+// column before.
+type columnRegions struct {
+	// seen holds per region id the number (from 1) of the last column it
+	// was met in.
+	seen              []int32
+	column            int32
+	regions, previous []int
+	// twice lists the regions met twice in the column.
+	twice []int
+}
+
+// reset forgets the columns of the last pass, for a pass over regionCount
+// region ids.
+func (c *columnRegions) reset(regionCount int) {
+	c.seen = resize(c.seen, regionCount)
+	clear(c.seen)
+	c.column = 0
+	c.regions, c.previous = c.regions[:0], c.previous[:0]
+}
+
+// start begins the next column.
+func (c *columnRegions) start() {
+	c.column++
+	c.previous, c.regions = c.regions, c.previous[:0]
+	c.twice = c.twice[:0]
+}
+
+// add notes a span of region id.
+func (c *columnRegions) add(id int) {
+	if c.seen[id] == c.column {
+		c.twice = append(c.twice, id)
+		return
+	}
+	c.seen[id] = c.column
+	c.regions = append(c.regions, id)
+}
+
+// same reports whether the column lists the regions of the one before.
+func (c *columnRegions) same() bool { return slices.Equal(c.regions, c.previous) }
+
+// addFloors records for each region of the column every other region of
+// it as a floor, and the regions met twice as their own floors. A column
+// that lists the regions of the one before adds nothing new: stacked floors
+// cost the square of their number once, not once per column.
+func (c *columnRegions) addFloors(regions []partitionRegion) {
+	for _, id := range c.twice {
+		regions[id].floors.add(id)
+	}
+	if c.same() {
+		return
+	}
+	for _, a := range c.regions {
+		for _, b := range c.regions {
+			if a != b {
+				regions[a].floors.add(b)
+			}
+		}
+	}
 }
 
 // reset returns count regions with ids 0..count-1, reusing the memory of
@@ -43,7 +159,7 @@ func (m *regionMerger) reset(count int) []partitionRegion {
 	m.regions = m.regions[:count]
 	for i := range m.regions {
 		r := &m.regions[i]
-		*r = partitionRegion{id: uint16(i), yMin: 0xffff, connections: r.connections[:0], floors: r.floors[:0]}
+		*r = partitionRegion{id: uint16(i), yMin: 0xffff, connections: r.connections[:0], floors: floorSet{ids: r.floors.ids[:0]}}
 	}
 	return m.regions
 }
@@ -70,11 +186,7 @@ func (r *partitionRegion) replaceNeighbour(oldID, newID uint16) {
 			changed = true
 		}
 	}
-	for i, f := range r.floors {
-		if f == int(oldID) {
-			r.floors[i] = int(newID)
-		}
-	}
+	r.floors.rename(int(oldID), int(newID))
 	if changed {
 		r.removeAdjacentNeighbours()
 	}
@@ -95,22 +207,7 @@ func (r *partitionRegion) canMergeWith(other *partitionRegion) bool {
 	if shared > 1 {
 		return false
 	}
-	for _, f := range r.floors {
-		if f == int(other.id) {
-			return false
-		}
-	}
-	return true
-}
-
-// addUniqueFloor adds id to the floors unless it is there already.
-func (r *partitionRegion) addUniqueFloor(id int) {
-	for _, f := range r.floors {
-		if f == id {
-			return
-		}
-	}
-	r.floors = append(r.floors, id)
+	return !r.floors.contains(int(other.id))
 }
 
 // addUniqueConnection adds id to the connections unless it is there already.
@@ -171,8 +268,8 @@ func mergePartitionRegions(a, b *partitionRegion, scratch []int) (bool, []int) {
 	}
 	a.removeAdjacentNeighbours()
 
-	for _, f := range b.floors {
-		a.addUniqueFloor(f)
+	for _, f := range b.floors.ids {
+		a.floors.add(f)
 	}
 	a.spanCount += b.spanCount
 	b.spanCount = 0
@@ -261,12 +358,25 @@ func (m *regionMerger) mergeAndFilter(minRegionArea, mergeRegionSize int, maxReg
 	regionCount := int(*maxRegionID) + 1
 	regions := m.reset(regionCount)
 
-	// Count spans, find floors, and walk each region's outline once from
-	// its first span on an edge.
+	// Count spans, find floors (the other regions of a region's columns,
+	// and itself when it has two spans in one), and walk each region's
+	// outline once from its first span on an edge.
+	columns := &m.columns
+	columns.reset(regionCount)
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			c := chf.Cells[x+y*w]
 			end := int(c.Index + c.Count)
+			columns.start()
+			for i := int(c.Index); i < end; i++ {
+				if id := int(regionOf[i]); id != 0 && id < regionCount {
+					columns.add(id)
+				}
+			}
+			columns.addFloors(regions)
+			for _, id := range columns.twice {
+				regions[id].overlap = true
+			}
 			for i := int(c.Index); i < end; i++ {
 				id := regionOf[i]
 				if id == 0 || int(id) >= regionCount {
@@ -274,20 +384,6 @@ func (m *regionMerger) mergeAndFilter(minRegionArea, mergeRegionSize int, maxReg
 				}
 				region := &regions[id]
 				region.spanCount++
-
-				for j := int(c.Index); j < end; j++ {
-					if i == j {
-						continue
-					}
-					floor := regionOf[j]
-					if floor == 0 || int(floor) >= regionCount {
-						continue
-					}
-					if floor == id {
-						region.overlap = true
-					}
-					region.addUniqueFloor(int(floor))
-				}
 
 				if len(region.connections) > 0 {
 					continue

@@ -347,10 +347,11 @@ func (s *stageShare) recordCompact(hf *Heightfield, chf *CompactHeightfield, dis
 
 // copyFrom makes hf a copy of src, reusing hf's memory.
 func (hf *Heightfield) copyFrom(src *Heightfield) {
-	columns, pool := hf.Columns, hf.Pool
+	columns, pool, hints := hf.Columns, hf.Pool, hf.hints
 	*hf = *src
 	hf.Columns = append(columns[:0], src.Columns...)
 	hf.Pool = append(pool[:0], src.Pool...)
+	hf.hints = hints // scratch: never shared
 }
 
 // copyFrom makes chf a copy of src, reusing chf's memory for the cells,

@@ -158,7 +158,11 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	bmin, bmax := g.Bounds()
+	g, skipped := g.withoutRepeatedTriangles(&b.dedupe)
+	bmin, bmax, err := levelBounds(g, settings.CellSize)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := settings.Config(bmin, bmax)
 	if err != nil {
 		return nil, err
@@ -166,8 +170,15 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err := settings.checkMemory("solo", cfg, 1); err != nil {
 		return nil, err
 	}
+	if err := settings.checkWork("solo", cfg.EstimatedWork(g)); err != nil {
+		return nil, err
+	}
+	b.heightfield.maxWalk = settings.maxWork()
 
 	bc := NewBuildContext(ctx)
+	if warning := repeatWarning(skipped); warning != "" {
+		bc.Warnf("%s", warning)
+	}
 	result := &SoloResult{Config: cfg}
 	if err := b.rasterizeShared(bc, func() error { return b.rasterize(g, cfg) }); err != nil {
 		return nil, err

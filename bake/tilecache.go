@@ -185,6 +185,9 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 	if err := b.settings.checkMemory("tile cache build", b.tileConfig, workers); err != nil {
 		return nil, err
 	}
+	if err := b.settings.checkWork("tile cache build", b.tilesWork(tiles, b.settings.maxWork())); err != nil {
+		return nil, err
+	}
 
 	summary := layersSummary{result: &TileCacheResult{Baker: b}}
 	err = runTileJobs(ctx, b, tileJobs[*TileLayers]{
@@ -262,6 +265,9 @@ func (s *layersSummary) finish(area TileRange, workers int) *TileCacheResult {
 		}
 	}
 	stats.TilesWithLayers = len(result.Tiles)
+	if warning := repeatWarning(result.Baker.skippedTriangles); warning != "" {
+		stats.Warnings = append(stats.Warnings, warning)
+	}
 	slices.SortFunc(s.withWarnings, byIndex)
 	for _, f := range s.withWarnings {
 		for _, w := range f.tile.Stats.Warnings {

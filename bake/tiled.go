@@ -40,6 +40,9 @@ type TileBaker struct {
 	tileConfig *Config
 	// bakers holds the *Baker of each BuildTile call between calls.
 	bakers sync.Pool
+	// skippedTriangles counts the triangles of the level the baker leaves
+	// out (Geometry.WithoutRepeatedTriangles).
+	skippedTriangles int
 }
 
 // NewTileBaker validates the geometry and the settings and indexes the
@@ -70,6 +73,7 @@ func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
+	g, skipped := g.WithoutRepeatedTriangles()
 	if opts.TileSize < 0 {
 		return nil, fmt.Errorf("bake: tiled build: TileSize %d must not be negative", opts.TileSize)
 	}
@@ -89,7 +93,10 @@ func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 	if !finite(opts.Headroom) || opts.Headroom < 0 {
 		return nil, fmt.Errorf("bake: tiled build: Headroom %v must be finite and not negative", opts.Headroom)
 	}
-	bmin, bmax := g.Bounds()
+	bmin, bmax, err := levelBounds(g, settings.CellSize)
+	if err != nil {
+		return nil, err
+	}
 	bmax[1] += opts.Headroom
 	// A tile's configuration checks the level's bounds and the tile grid,
 	// and tells what one tile's bake needs.
@@ -111,16 +118,17 @@ func newTileBaker(g *Geometry, settings Settings, opts TiledOptions) (*TileBaker
 		return nil, fmt.Errorf("bake: tiled build: %d×%d tiles, more than %d", tilesX, tilesY, maxGridTiles)
 	}
 	b := &TileBaker{
-		geometry:      g,
-		settings:      settings,
-		areaFlags:     areaFlags,
-		bmin:          bmin,
-		bmax:          bmax,
-		tilesX:        tilesX,
-		tilesY:        tilesY,
-		tileWorldSize: float32(settings.TileSize) * settings.CellSize,
-		borderSize:    tileConfig.BorderSize,
-		tileConfig:    tileConfig,
+		geometry:         g,
+		settings:         settings,
+		areaFlags:        areaFlags,
+		bmin:             bmin,
+		bmax:             bmax,
+		tilesX:           tilesX,
+		tilesY:           tilesY,
+		tileWorldSize:    float32(settings.TileSize) * settings.CellSize,
+		borderSize:       tileConfig.BorderSize,
+		tileConfig:       tileConfig,
+		skippedTriangles: skipped,
 	}
 	return b, nil
 }
@@ -158,13 +166,19 @@ func (b *TileBaker) indexTriangles(workers int) error {
 	// the triangles of each chunk again for each tile).
 	b.areas = make([]uint8, len(g.Triangles))
 	err := markTriangleAreas(b.areas, g, b.settings.AgentMaxSlope)
-	b.boxes = make([][2]mgl32.Vec3, len(g.Triangles))
-	for i, t := range g.Triangles {
-		v0, v1, v2 := g.Vertices[t[0]], g.Vertices[t[1]], g.Vertices[t[2]]
-		b.boxes[i] = [2]mgl32.Vec3{geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2)}
-	}
+	b.boxes = triangleBoxes(g)
 	wg.Wait()
 	return err
+}
+
+// triangleBoxes returns each triangle's bounding box, min then max corner.
+func triangleBoxes(g *Geometry) [][2]mgl32.Vec3 {
+	boxes := make([][2]mgl32.Vec3, len(g.Triangles))
+	for i, t := range g.Triangles {
+		v0, v1, v2 := g.Vertices[t[0]], g.Vertices[t[1]], g.Vertices[t[2]]
+		boxes[i] = [2]mgl32.Vec3{geom.Min(geom.Min(v0, v1), v2), geom.Max(geom.Max(v0, v1), v2)}
+	}
+	return boxes
 }
 
 // maxGridTiles bounds the tile grid of a tiled build: a navmesh.Mesh holds

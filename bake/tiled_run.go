@@ -130,6 +130,9 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err := b.settings.checkMemory("tiled build", b.tileConfig, workers); err != nil {
 		return nil, err
 	}
+	if err := b.settings.checkWork("tiled build", b.tilesWork(tiles, b.settings.maxWork())); err != nil {
+		return nil, err
+	}
 
 	var summary tiledSummary
 	if err := b.buildTiles(ctx, workers, tiles, opts.Progress, &summary); err != nil {
@@ -161,6 +164,9 @@ func (b *TileBaker) tiledResult(ctx context.Context, workers int, area TileRange
 		result.Tiles = append(result.Tiles, f.tile)
 	}
 	stats.TilesWithData = len(result.Tiles)
+	if warning := repeatWarning(b.skippedTriangles); warning != "" {
+		stats.Warnings = append(stats.Warnings, warning)
+	}
 	if len(result.Tiles) == 0 {
 		stats.Warnings = append(stats.Warnings, fmt.Sprintf("%v: %s", ErrNoPolygons, noPolygonsHint(b.geometry, b.settings)))
 	}

@@ -109,7 +109,7 @@ func TestTiledBakeTileBounds(t *testing.T) {
 }
 
 func tileCentre(tile *TileResult) [3]float32 {
-	return [3]float32{(tile.BMin[0] + tile.BMax[0]) / 2, 0, (tile.BMin[2] + tile.BMax[2]) / 2}
+	return [3]float32{float32((tile.BMin[0] + tile.BMax[0]) / 2), 0, float32((tile.BMin[2] + tile.BMax[2]) / 2)}
 }
 
 // TestTiledProgressAndStats checks that progress counts every tile baked

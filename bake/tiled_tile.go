@@ -113,6 +113,7 @@ func (b *TileBaker) rasterizeTile(bc *BuildContext, cfg *Config, baker *Baker) e
 		if err := hf.Reset(cfg.Width, cfg.Height, cfg.BMin, cfg.BMax, cfg.CellSize, cfg.CellHeight); err != nil {
 			return err
 		}
+		hf.maxWalk = b.settings.maxWork()
 		return hf.RasterizeTriangles(b.geometry.Vertices, baker.tileTriangles, baker.triangleAreas, cfg.WalkableClimb)
 	})
 }

@@ -28,8 +28,12 @@ const SpanHeightBits = 13
 const MaxSpanHeight = 1<<SpanHeightBits - 1
 
 // NotConnected marks a missing neighbour in a compact span's connections
-// (RC_NOT_CONNECTED).
-const NotConnected = 0x3f
+// (RC_NOT_CONNECTED, there 0x3f: Recast stores a neighbour's index in its
+// column in 6 bits, so a span more than 62 spans up its column cannot be
+// linked, and a column of stacked floors loses all but the lowest 63).
+// Here the index has 12 bits, so a column may hold 4095 spans, more than
+// the span height limit leaves room for (MaxSpanHeight / 2).
+const NotConnected = 0xfff
 
 // BorderRegion is set in region ids of spans inside the tile border
 // (RC_BORDER_REG).
@@ -81,6 +85,13 @@ type Heightfield struct {
 	Pool []Span
 	// FreeList is the pool index of the first free span, -1 for none.
 	FreeList int32
+	// hints is RasterizeTriangles' scratch: each column's last insertion
+	// point.
+	hints []int32
+	// maxWalk, when positive, stops RasterizeTriangles with ErrWorkLimit
+	// once its span insertions have walked past more spans than this: a
+	// bake sets it to Settings.MaxWork.
+	maxWalk int64
 	// ClampedSpans counts the spans the rasterizer cut at MaxSpanHeight
 	// since the last Reset: parts of triangles more than MaxSpanHeight
 	// cells above BMin[1], which Recast too flattens onto that height. A
@@ -96,19 +107,20 @@ type CompactCell struct {
 	Count uint32
 }
 
-// CompactSpan is the open space above a solid span (rcCompactSpan), 8 bytes
-// like the C++ one: read and write its neighbour links with Connection and
+// CompactSpan is the open space above a solid span (rcCompactSpan), 12
+// bytes where the C++ one has 8, for neighbour links of 12 bits instead of
+// 6 (see NotConnected): read and write its links with Connection and
 // SetConnection, its height with Height and SetHeight.
 type CompactSpan struct {
 	// Y is the floor of the open space [Units: cells]
 	Y uint16
 	// Region is the region id, 0 for none.
 	Region uint16
-	// packed holds the neighbour links in its low 24 bits, 6 bits per
-	// direction (0..3: -x, +z, +x, -z), each the index of the connected
-	// span within the neighbour column or NotConnected; its high 8 bits
-	// hold the height of the open space.
-	packed uint32
+	// links holds, per direction (0..3: -x, +z, +x, -z), the index of the
+	// connected span within the neighbour column, or NotConnected, in its
+	// low 12 bits; the high 4 bits of links[0] and links[1] hold the low
+	// and the high half of the open space's height.
+	links [4]uint16
 }
 
 // CompactHeightfield is the walkable open space of a Heightfield with
@@ -140,6 +152,9 @@ type CompactHeightfield struct {
 	// Warnings collects problems a stage noticed but built through, as the
 	// C++ logs them (e.g. overlapping regions); stages append to it.
 	Warnings []string
+	// unlinkedLayer is BuildCompactHeightfield's highest neighbour index too
+	// high up its column to be linked, 0 for none (CompactStats.UnlinkedLayer).
+	unlinkedLayer int
 }
 
 // Contour is the simplified outline of one region (rcContour). Each vertex is

@@ -69,7 +69,7 @@ func BenchmarkDynamicRebuild(b *testing.B) {
 		// tile and its border) either footprint touches.
 		var touched [][2]int
 		tilesX, tilesY := baker.Grid()
-		border := float32(baker.BorderSize()) * bake.DefaultSettings().CellSize
+		border := float32(float32(baker.BorderSize()) * bake.DefaultSettings().CellSize)
 		for y := range tilesY {
 			for x := range tilesX {
 				tmin, tmax := baker.TileBounds(x, y)

@@ -108,8 +108,8 @@ func BenchmarkDynamicBigWorld(b *testing.B) {
 				cycles := math.Floor(t / (2 * crateCycle))
 				moved := cycles*crateCycle + min(t-cycles*2*crateCycle, crateCycle)
 				angle := moved * crateSpeed / crateRadius
-				x := float64(c.center[0]) + crateRadius*math.Cos(angle)
-				z := float64(c.center[2]) + crateRadius*math.Sin(angle)
+				x := float64(c.center[0]) + float64(crateRadius*math.Cos(angle))
+				z := float64(c.center[2]) + float64(crateRadius*math.Sin(angle))
 				moving := t-cycles*2*crateCycle < crateCycle
 				return geom.Vec3{float32(x), float32(level.Ground(x, z) + 1), float32(z)}, moving
 			}
@@ -120,8 +120,8 @@ func BenchmarkDynamicBigWorld(b *testing.B) {
 				b.StopTimer()
 				for i := range crates {
 					c := &crates[i]
-					c.center = geom.Vec3{float32(50 + random.Float64()*900), 0, float32(50 + random.Float64()*900)}
-					c.phase = random.Float64() * 2 * crateCycle
+					c.center = geom.Vec3{float32(50 + float64(random.Float64()*900)), 0, float32(50 + float64(random.Float64()*900))}
+					c.phase = float64(float64(random.Float64()) * 2 * crateCycle)
 					c.synced, _ = at(c, 0)
 					c.stoppedAt = 0
 					var err error

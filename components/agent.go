@@ -86,6 +86,11 @@ type AgentState struct {
 	Displacement geom.Vec3
 	// Progress feeds the deadlock breaker of the Steering stage.
 	Progress Progress
+	// Stopped pauses the agent (plugin.Stop, plugin.Resume): it keeps its
+	// corridor and target, plans no velocity of its own and brakes to a
+	// standstill, but stays in the crowd as a body others avoid and push
+	// aside (Unity's NavMeshAgent.isStopped).
+	Stopped bool
 }
 
 // Progress tracks whether a walking agent with a path gets anywhere, so

@@ -89,12 +89,18 @@ func (c *Collider) Reach() float32 {
 func (c *Collider) PoseDistance(a, b ColliderPose) float32 {
 	move := geom.Dist(a.Position, b.Position)
 	qa, qb := unitQuat(a.Rotation), unitQuat(b.Rotation)
-	d := float64(qa.Dot(qb))
+	d := float64(quatDot(qa, qb))
 	angle := float32(2 * math.Acos(min(math.Abs(d), 1)))
 	return move + float32(angle*c.Reach())
 }
 
 // unitQuat returns q, the identity for the zero quaternion.
+// quatDot is mgl32's Quat.Dot with every product rounded before it is added
+// (docs/determinism.md), so arm64 gives amd64's bits.
+func quatDot(a, b mgl32.Quat) float32 {
+	return float32(a.W*b.W) + float32(a.V[0]*b.V[0]) + float32(a.V[1]*b.V[1]) + float32(a.V[2]*b.V[2])
+}
+
 func unitQuat(q mgl32.Quat) mgl32.Quat {
 	if q == (mgl32.Quat{}) {
 		return mgl32.QuatIdent()

@@ -54,6 +54,22 @@ const (
 	// tried again once it moves or changes. Entity is the collider,
 	// Position its pose.
 	EventColliderRefused
+	// EventLinkQueued: the agent came to a runtime link that is at its
+	// Capacity and waits at its start; Link is the link entity.
+	EventLinkQueued
+	// EventLinkReached: the agent is on a LinkManual link, standing at its
+	// start, until the game calls plugin.CompleteLink (or CancelLink);
+	// Link is the link, Poly its lane polygon.
+	EventLinkReached
+	// EventLinkCompleted: plugin.CompleteLink let the agent off a link;
+	// it walks on (raised at the start of the next tick).
+	EventLinkCompleted
+	// EventLinkCancelled: plugin.CancelLink put the agent back where it
+	// stood before the link (raised at the start of the next tick).
+	EventLinkCancelled
+	// EventLinkRefused: a navmesh would not take a link entity (an end
+	// beyond the mesh's grid, no slot left); Entity is the link.
+	EventLinkRefused
 )
 
 // String returns the kind's name.
@@ -85,6 +101,16 @@ func (k EventKind) String() string {
 		return "collider landed"
 	case EventColliderRefused:
 		return "collider refused"
+	case EventLinkQueued:
+		return "link queued"
+	case EventLinkReached:
+		return "link reached"
+	case EventLinkCompleted:
+		return "link completed"
+	case EventLinkCancelled:
+		return "link cancelled"
+	case EventLinkRefused:
+		return "link refused"
 	}
 	return "unknown"
 }
@@ -99,9 +125,14 @@ type Event struct {
 	Position geom.Vec3
 	// Target is the agent's move target [Units: world units]
 	Target geom.Vec3
-	// Poly is the off-mesh connection for the off-mesh events, the polygon
-	// walked to for EventGroundLost and EventAgentRecovered, 0 otherwise.
+	// Poly is the off-mesh connection for the off-mesh and link events,
+	// the polygon walked to for EventGroundLost and EventAgentRecovered, 0
+	// otherwise.
 	Poly navmesh.Ref
+	// Link is the runtime link entity of the link events, and of
+	// EventOffMeshStarted when the connection is a link entity's; the zero
+	// entity otherwise.
+	Link ecs.Entity
 	// Type is the agent's type (AgentParams.Type; AgentTypes names it), 0
 	// for the obstacle events.
 	Type uint8

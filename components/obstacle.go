@@ -163,9 +163,10 @@ func OrientedBoxObstacle(halfX, halfZ, height float32) Obstacle {
 
 // PrismObstacle returns an avoided prism obstacle over the convex polygon
 // points (x, z, around the pose), with Unity's carving policy defaults.
-// Corners beyond MaxObstaclePoints make it invalid.
+// Corners beyond MaxObstaclePoints make it invalid (PointCount keeps their
+// number, Points the first MaxObstaclePoints).
 func PrismObstacle(points [][2]float32, height float32) Obstacle {
-	o := Obstacle{Shape: ObstaclePrism, Height: height, PointCount: min(len(points), MaxObstaclePoints+1),
+	o := Obstacle{Shape: ObstaclePrism, Height: height, PointCount: len(points),
 		StationaryTime: DefaultStationaryTime, MoveThreshold: DefaultMoveThreshold}
 	copy(o.Points[:], points)
 	return o

@@ -67,7 +67,7 @@ func TestObstacleValidate(t *testing.T) {
 // randomObstacle returns a seeded random obstacle of any shape and a pose
 // for it.
 func randomObstacle(rng *rand.Rand) (Obstacle, ObstaclePose) {
-	size := func() float32 { return 0.2 + float32(2*rng.Float32()) }
+	size := func() float32 { return 0.2 + float32(2*float32(rng.Float32())) }
 	var o Obstacle
 	switch rng.IntN(4) {
 	case 0:
@@ -82,7 +82,7 @@ func randomObstacle(rng *rand.Rand) (Obstacle, ObstaclePose) {
 		r := size()
 		var angles []float64
 		for range n {
-			angles = append(angles, rng.Float64()*2*math.Pi)
+			angles = append(angles, float64(rng.Float64())*2*math.Pi)
 		}
 		sortFloats(angles)
 		var points [][2]float32
@@ -141,8 +141,8 @@ func TestFootprintDistance(t *testing.T) {
 		assert.Equal(t, pose.Position[1]+o.Height, f.MaxY)
 		minX, minZ, maxX, maxZ := f.Bounds()
 		for k := range 20 {
-			x := pose.Position[0] + float32(6*(rng.Float32()-0.5))
-			z := pose.Position[2] + float32(6*(rng.Float32()-0.5))
+			x := pose.Position[0] + float32(6*(float32(rng.Float32())-0.5))
+			z := pose.Position[2] + float32(6*(float32(rng.Float32())-0.5))
 			d, nx, nz := f.Distance(x, z)
 			assert.InDelta(t, oracleDistance(&f, x, z), d, 0.01, "%s sample %d", o.Shape, k)
 			assert.InDelta(t, 1, math.Hypot(float64(nx), float64(nz)), 1e-4)
@@ -217,8 +217,8 @@ func TestCacheObstacleCoversTheGrownFootprint(t *testing.T) {
 		}
 		f := o.Footprint(pose)
 		for range 40 {
-			x := pose.Position[0] + float32(8*(rng.Float32()-0.5))
-			z := pose.Position[2] + float32(8*(rng.Float32()-0.5))
+			x := pose.Position[0] + float32(8*(float32(rng.Float32())-0.5))
+			z := pose.Position[2] + float32(8*(float32(rng.Float32())-0.5))
 			d, _, _ := f.Distance(x, z)
 			g, _, _ := grown.Distance(x, z)
 			if d < inflation-1e-3 {
@@ -269,8 +269,8 @@ func TestObstacleBodiesNear(t *testing.T) {
 		bodies.Index()
 		ids := make([]uint32, 64)
 		for range 50 {
-			x, z := 50*rng.Float32(), 50*rng.Float32()
-			r := 4 * rng.Float32()
+			x, z := float32(50*float32(rng.Float32())), float32(50*float32(rng.Float32()))
+			r := float32(4 * float32(rng.Float32()))
 			n := bodies.Near(x-r, z-r, x+r, z+r, ids)
 			got := map[uint32]bool{}
 			for _, id := range ids[:n] {

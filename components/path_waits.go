@@ -1,6 +1,10 @@
 package components
 
-import "math"
+import (
+	"math"
+
+	"github.com/archenav/archenav/internal/binstate"
+)
 
 // Buckets of PathWaits: one per 1/60 s up to fineWaitBuckets/60 s (4.27 s),
 // then one per doubling up to about 2^30 s.
@@ -88,4 +92,57 @@ func waitBucketTop(i int) float32 {
 		return float32(math.Inf(1))
 	}
 	return float32(math.Ldexp(fineWaitBuckets, i-fineWaitBuckets+1) / waitBucketsPerS)
+}
+
+// appendState appends the histogram to w: its totals and its buckets in
+// use, each as its index and count.
+func (w *PathWaits) appendState(out *binstate.Writer) {
+	out.Int(w.Count)
+	out.F32(w.Max)
+	out.U64(math.Float64bits(w.Sum))
+	used := 0
+	for _, n := range w.buckets {
+		if n > 0 {
+			used++
+		}
+	}
+	out.Count(used)
+	for i, n := range w.buckets {
+		if n > 0 {
+			out.U16(uint16(i))
+			out.U32(n)
+		}
+	}
+}
+
+// readState reads a histogram written by appendState into w, checking that
+// its buckets add up to its count.
+func (w *PathWaits) readState(r *binstate.Reader) {
+	var out PathWaits
+	out.Count = r.Int(0, math.MaxInt32)
+	out.Max = r.F32()
+	out.Sum = math.Float64frombits(r.U64())
+	used := r.Count(len(out.buckets), 6)
+	total := 0
+	for range used {
+		i, n := int(r.U16()), r.U32()
+		if r.Err() != nil {
+			return
+		}
+		if i >= len(out.buckets) || out.buckets[i] != 0 || n == 0 {
+			r.Fail("wait bucket %d of %d repeated or empty", i, len(out.buckets))
+			return
+		}
+		out.buckets[i] = n
+		total += int(n)
+	}
+	switch {
+	case r.Err() != nil:
+		return
+	case total != out.Count:
+		r.Fail("%d waits in buckets of %d", total, out.Count)
+	case !(out.Max >= 0) || math.IsInf(float64(out.Max), 0) || !(out.Sum >= 0) || math.IsInf(out.Sum, 0):
+		r.Fail("waits up to %v summing to %v", out.Max, out.Sum)
+	}
+	*w = out
 }

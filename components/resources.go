@@ -181,6 +181,34 @@ type Settings struct {
 	// corridor must come for the TargetReached event [Limit: >= 0]
 	// [Units: world units]
 	ArrivalDistance float32
+	// ArrivalStallTime lets an agent that cannot get to its target arrive
+	// where it stands: one walking straight at its target (the target is
+	// its next corner) that has come no nearer (by a centimetre) for this
+	// long arrives (EventTargetReached, MoveTarget.ArrivedNear) when it is
+	// within ArrivalTolerance of its stopping point, or when it presses
+	// against an idle agent (arrived, stopped or without a target) that
+	// stands nearer the target, within its CollisionQueryRange of it: the
+	// target is occupied and it stands at the nearest free point. 0 turns
+	// the rule off, as the reference, whose agents can hover near an
+	// occupied target for ever [Limit: >= 0, finite] [Units: s]
+	ArrivalStallTime float32
+	// ArrivalTolerance is how far from its stopping point a stalled agent
+	// may arrive (see ArrivalStallTime). DefaultSettings makes it four
+	// times the largest agent radius [Limit: >= 0, finite]
+	// [Units: world units]
+	ArrivalTolerance float32
+	// BrakeFade fades an agent's separation push and the avoidance's
+	// change of its velocity as it brakes into its target (in proportion
+	// to its braking speed, see AgentParams.BrakingDistance), so that
+	// neither can hold it short of the target; the reference separates at
+	// full strength to the end, and a standing neighbour a few metres
+	// away can keep an agent hovering half a metre from its target.
+	BrakeFade bool
+	// StopOnArrival makes an agent that arrived (EventTargetReached) stand
+	// still: no steering towards the target, no separation; it still
+	// steps aside for others (avoidance) and is pushed by collisions. The
+	// reference keeps steering it at its target.
+	StopOnArrival bool
 	// PathQueueIterations is the A* budget of the path queue per tick
 	// (MAX_ITERS_PER_UPDATE) [Limit: >= 1]
 	PathQueueIterations int
@@ -331,6 +359,10 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		PlacementHalfExtents:        placement,
 		TargetHalfExtents:           geom.Max(placement, geom.Vec3{2, 4, 2}), // RecastDemo's query box
 		ArrivalDistance:             maxAgentRadius / 3,
+		ArrivalStallTime:            DefaultArrivalStallTime,
+		ArrivalTolerance:            maxAgentRadius * 4,
+		BrakeFade:                   true,
+		StopOnArrival:               true,
 		PathQueueIterations:         100,
 		MaxPathQueueRequestsPerTick: 8,
 		QuickSearchesPerTick:        DefaultQuickSearchesPerTick,
@@ -353,6 +385,9 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 
 // DefaultQuickSearchesPerTick is DefaultSettings' QuickSearchesPerTick.
 const DefaultQuickSearchesPerTick = 512
+
+// DefaultArrivalStallTime is DefaultSettings' ArrivalStallTime [Units: s]
+const DefaultArrivalStallTime = 1
 
 // DefaultObstacleTilesPerTick is the tile cache rebuilds per tick
 // DefaultSettings allows.

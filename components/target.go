@@ -79,6 +79,16 @@ type MoveTarget struct {
 	// Arrived is set when the TargetReached event has fired for this
 	// target, so that it fires once.
 	Arrived bool
+	// ArrivedNear reports that the TargetReached event fired before the
+	// agent came within its arrival distance: it got no nearer for
+	// Settings.ArrivalStallTime with the target straight ahead, within
+	// Settings.ArrivalTolerance of it or pressed against idle agents that
+	// stand nearer it (the target is occupied), and stands at the nearest
+	// free point it could reach.
+	ArrivedNear bool
+	// Approach tracks how the agent closes in on the target, for
+	// Settings.ArrivalStallTime.
+	Approach Approach
 	// PartialReported is set when the PartialPath event has fired for this
 	// target, so that the replans of a partial corridor (every second, to
 	// see whether the target became reachable) do not repeat it.
@@ -105,4 +115,20 @@ type MoveTarget struct {
 	// point left; with Settings.WalkBackToMesh the target moves back when
 	// the navmesh changes again.
 	Displaced bool
+}
+
+// Approach tracks an agent closing in on its target in a straight line
+// (the target is its next corner): the nearest it came and for how long it
+// came no nearer. The Steering stage keeps it; RequestMoveTarget clears
+// it.
+type Approach struct {
+	// Tracking reports that Nearest and Stalled hold values.
+	Tracking bool
+	// Nearest is the least xz distance to the stopping point (the target
+	// less AgentParams.StoppingDistance) seen since the agent last came a
+	// centimetre nearer [Units: world units]
+	Nearest float32
+	// Stalled is the time since the agent last came a centimetre nearer
+	// [Units: s]
+	Stalled float32
 }

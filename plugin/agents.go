@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/archenav/archenav/components"
@@ -96,6 +97,12 @@ func (p *Plugin) place(pos geom.Vec3, params *components.AgentParams, box search
 			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon within ±(%.3g, %.3g, %.3g) of it, "+
 				"the nearest is %.3g away; widen %s to snap from there",
 				what, pos, ErrOffMesh, extents[0], extents[1], extents[2], distance, box.setting)
+		}
+		if bmin, bmax, passes := meshBoundsWherePasses(t.mesh.Snapshot(), filter); passes {
+			// Polygons pass, but the search could not measure its way to
+			// them: float32 distances from pos overflow.
+			return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: it lies %.3g world units from the navmesh of agent type %s (%v..%v), too far to search for a polygon; place it on the level",
+				what, pos, ErrOffMesh, boxDistance(pos, bmin, bmax), t.name, bmin, bmax)
 		}
 		return 0, geom.Vec3{}, fmt.Errorf("plugin: %s: position %v: %w: no polygon the agent's filter %d passes on the whole navmesh of agent type %s",
 			what, pos, ErrOffMesh, params.Filter, t.name)
@@ -373,7 +380,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Position = nearest
 	target.Requested, target.Displaced = nearest, false
 	target.Replan = false
-	target.Arrived = false
+	target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 	target.PartialReported = false
 	target.PartialEnd, target.ReplanDelay = 0, 0
 	target.PathWait, target.PathFound = 0, false
@@ -453,7 +460,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 	corridor.Reset(ref, nearest)
 	*position = components.Position(nearest)
 	*vel = components.Velocity{}
-	*state = components.AgentState{Mode: components.AgentWalking}
+	*state = components.AgentState{Mode: components.AgentWalking, Stopped: state.Stopped}
 	boundary.Reset()
 	*neighbours = components.Neighbours{}
 	*corners = components.Corners{}
@@ -461,7 +468,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 	if target.State.HasPath() && target.Ref != 0 {
 		target.State = components.TargetRequesting
 		target.Replan = false
-		target.Arrived = false
+		target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 		target.PartialReported = false
 		target.PathWait, target.PathFound = 0, false
 	}
@@ -517,6 +524,7 @@ func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.
 		target.Ref, target.Position, target.Displaced = targetRef, targetPos, false
 		target.State = components.TargetRequesting
 		target.Replan, target.Arrived, target.PartialReported = false, false, false
+		target.ArrivedNear, target.Approach = false, components.Approach{}
 		target.PartialEnd, target.ReplanDelay = 0, 0
 		target.PathWait, target.PathFound = 0, false
 	}
@@ -535,6 +543,12 @@ type AgentInfo struct {
 	Partial bool
 	// Arrived reports that EventTargetReached fired for the target.
 	Arrived bool
+	// ArrivedNear reports that it fired short of the target: the agent
+	// got no nearer, within Settings.ArrivalTolerance or pressed against
+	// idle agents nearer the target (see components.MoveTarget).
+	ArrivedNear bool
+	// Stopped reports that the agent is paused (Stop).
+	Stopped bool
 	// Position is where the agent is [Units: world units]
 	Position geom.Vec3
 	// Velocity is its actual velocity [Units: world units / s]
@@ -566,6 +580,8 @@ func (p *Plugin) State(world *ecs.World, e ecs.Entity) (AgentInfo, error) {
 		TargetPosition: target.Position,
 		Partial:        state.Partial,
 		Arrived:        target.Arrived,
+		ArrivedNear:    target.ArrivedNear,
+		Stopped:        state.Stopped,
 		Position:       position.Vec3(),
 		Velocity:       vel.Actual,
 	}
@@ -607,4 +623,37 @@ func (p *Plugin) Corners(world *ecs.World, e ecs.Entity) (components.Corners, er
 	}
 	_, _, _, _, _, _, _, _, corners, _ := p.agents.Get(e)
 	return *corners, nil
+}
+
+// meshBoundsWherePasses returns the bounds of the tiles of snap and
+// whether filter passes any of their polygons. It runs only for an error
+// message.
+func meshBoundsWherePasses(snap *navmesh.Snapshot, filter *query.Filter) (bmin, bmax geom.Vec3, passes bool) {
+	first := true
+	for i := 0; i < snap.MaxTiles(); i++ {
+		tile := snap.Tile(i)
+		if tile == nil || tile.Header == nil {
+			continue
+		}
+		if first {
+			bmin, bmax, first = tile.Header.BMin, tile.Header.BMax, false
+		}
+		bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
+		base := tile.PolyRefBase()
+		for p := range tile.Polys {
+			passes = passes || filter.Passes(base|navmesh.Ref(p), tile, &tile.Polys[p])
+		}
+	}
+	return bmin, bmax, passes
+}
+
+// boxDistance returns the distance from pos to the box [bmin, bmax],
+// computed in float64 so that it does not overflow.
+func boxDistance(pos, bmin, bmax geom.Vec3) float64 {
+	var sum float64
+	for a := range 3 {
+		d := max(float64(bmin[a])-float64(pos[a]), float64(pos[a])-float64(bmax[a]), 0)
+		sum += d * d
+	}
+	return math.Sqrt(sum)
 }

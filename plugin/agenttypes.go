@@ -161,13 +161,11 @@ func (c *Config) resolveAgentTypes() error {
 	return nil
 }
 
-// checkFilters checks the area costs of filters.
+// checkFilters checks the area costs of filters (query.Filter.Validate).
 func checkFilters(filters []query.Filter) error {
 	for i := range filters {
-		for area, cost := range filters[i].AreaCost {
-			if math.IsNaN(float64(cost)) || math.IsInf(float64(cost), 0) || cost < 0 {
-				return fmt.Errorf("Filters[%d].AreaCost[%d] %v, want a finite number >= 0", i, area, cost)
-			}
+		if err := filters[i].Validate(); err != nil {
+			return fmt.Errorf("Filters[%d]: %w", i, err)
 		}
 	}
 	return nil
@@ -175,6 +173,7 @@ func checkFilters(filters []query.Filter) error {
 
 // agentType is what the plugin's agent API uses of one agent type.
 type agentType struct {
+	index     int
 	name      string
 	mesh      *navmesh.Mesh
 	query     *query.Query // for the agent API

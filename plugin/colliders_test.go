@@ -54,7 +54,7 @@ func plankPose(a, b geom.Vec3, thick float32) components.ColliderPose {
 	dx, dz := float64(b[0]-a[0]), float64(b[2]-a[2])
 	rotation := mgl32.QuatRotate(float32(math.Atan2(-dz, dx)), geom.Vec3{0, 1, 0})
 	mid := geom.Scale(geom.Add(a, b), 0.5)
-	mid[1] -= thick / 2
+	mid[1] -= float32(thick / 2)
 	return components.ColliderPose{Position: mid, Rotation: rotation}
 }
 
@@ -87,7 +87,7 @@ func digAndBridge(t *testing.T, hierarchical bool) {
 	var agents []ecs.Entity
 	var targets []geom.Vec3
 	for i := range 4 {
-		z := -0.6 + 0.8*float32(i)
+		z := -0.6 + float32(0.8*float32(i))
 		e, err := p.Spawn(&world, geom.Vec3{11, 10.2, z}, components.DefaultAgentParams())
 		require.NoError(t, err)
 		agents = append(agents, e)
@@ -213,7 +213,7 @@ func TestCollidersRaceWithQueriesAndCrowd(t *testing.T) {
 	f := newCrowd(t, m.NavMesh(), 24, 5, Config{DynamicMesh: m, Workers: 2})
 	var crates []ecs.Entity
 	for i := range 3 {
-		e, err := f.plugin.SpawnCollider(f.world, components.ColliderPose{Position: geom.Vec3{36 + 3*float32(i), 11.2, -2}},
+		e, err := f.plugin.SpawnCollider(f.world, components.ColliderPose{Position: geom.Vec3{36 + float32(3*float32(i)), 11.2, -2}},
 			components.NewCollider(collider.NewOrientedBox(geom.Vec3{1, 1, 0.5})))
 		require.NoError(t, err)
 		crates = append(crates, e)
@@ -253,7 +253,7 @@ func TestCollidersRaceWithQueriesAndCrowd(t *testing.T) {
 		for i, e := range crates {
 			angle := float64(tick)/40 + float64(i)
 			pose := components.ColliderPose{
-				Position: geom.Vec3{38 + 3*float32(math.Cos(angle)), 11.2, -2 + 3*float32(math.Sin(angle))},
+				Position: geom.Vec3{38 + float32(3*float32(math.Cos(angle))), 11.2, -2 + float32(3*float32(math.Sin(angle)))},
 				Rotation: mgl32.QuatRotate(float32(angle), geom.Vec3{0, 1, 0}),
 			}
 			require.NoError(t, f.plugin.SetColliderPose(f.world, e, pose))
@@ -282,7 +282,7 @@ func TestColliderPitUnderAgents(t *testing.T) {
 	require.NoError(t, p.Install(&world))
 	var agents []ecs.Entity
 	for i := range 3 {
-		e, err := p.Spawn(&world, geom.Vec3{17.5 + 0.9*float32(i), 10.2, 0.65}, components.DefaultAgentParams())
+		e, err := p.Spawn(&world, geom.Vec3{17.5 + float32(0.9*float32(i)), 10.2, 0.65}, components.DefaultAgentParams())
 		require.NoError(t, err)
 		agents = append(agents, e)
 	}

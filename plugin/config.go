@@ -347,6 +347,7 @@ func (c *Config) settings() components.Settings {
 	s.EdgeHeightSnap = !c.Reference
 	s.NoSurfaceJumps = !c.Reference
 	if c.Reference {
+		s.ArrivalStallTime, s.BrakeFade, s.StopOnArrival = 0, false, false
 		s.PileFraction = 0
 		s.PushSpeedLimit = 0
 		s.VisibilityRayDistance = 0

@@ -45,6 +45,16 @@
 // agents on the rebuilt tiles replan, walk back or recover as after any
 // tile change.
 //
+// Runtime links are entities too (SpawnLink, SetLink, RemoveLink or
+// world.RemoveEntity): a ladder, an elevator, a teleporter between any two
+// points of the navmesh, however far apart (components.Link). The LinkSync
+// stage, after ColliderSync, keeps the navmeshes' links in step; they land
+// again by themselves on tiles the tile cache or the dynamic mesh rebuilt.
+// Agents cross a LinkAuto link as a baked off-mesh connection; on a
+// LinkManual one they stop and wait (EventLinkReached) until the game
+// calls CompleteLink; a link's Capacity makes the others queue
+// (EventLinkQueued). See docs/links.md.
+//
 // Doors: the default filters (components.DefaultFilter) exclude
 // navmesh.FlagDisabled, RecastDemo's "disabled" flag. On a plain navmesh,
 // close a door by setting that flag on its polygons (Mesh.SetPolyFlags;
@@ -53,6 +63,11 @@
 // while open, Carving() while closed. Agents standing in a closing door walk
 // out at their own speed, and every corridor through it is replanned the
 // tick it closes.
+//
+// Save and Load write a world's whole navigation state to a file and read
+// it back into a crowd made from the same level; Snapshot and Restore keep
+// it in memory, cheaply enough to take every tick for rollback. Either way
+// the crowd goes on to the bit as it would have (docs/save-and-restore.md).
 //
 // The agent API checks its input: a position off the navmesh, a NaN, a dead
 // or unknown entity, a call while a query locks the world, a full agent pool

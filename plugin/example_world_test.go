@@ -81,7 +81,7 @@ func ExamplePlugin_SpawnObstacle() {
 	fmt.Println("obstacles left in the cache:", cache.ObstacleCount())
 	// Output:
 	// tick 30: obstacle landed
-	// tick 348: target reached
+	// tick 338: target reached
 	// it kept 1.3 m from the crate
 	// obstacles left in the cache: 0
 }

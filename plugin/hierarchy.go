@@ -20,7 +20,10 @@ func newPathQueue(c *Config, t *AgentTypeConfig) (*crowd.PathQueue, error) {
 		if len(t.Filters) > 0 {
 			filter = t.Filters[0]
 		}
-		h, err := hierarchy.New(t.Mesh, &filter, hierarchy.Options{Workers: c.Workers})
+		// The path queue computes the landmarks of each version before
+		// its searches (crowd.PathQueue.Update), on the tick's goroutine,
+		// so that the searches never depend on timing.
+		h, err := hierarchy.New(t.Mesh, &filter, hierarchy.Options{Workers: c.Workers, ManualLandmarks: true})
 		if err != nil {
 			return nil, fmt.Errorf("hierarchical paths: %w", err)
 		}

@@ -180,7 +180,7 @@ func randomObstacleStates(tb testing.TB, cache *tilecache.Cache, n, count int, s
 			switch k := rng.IntN(10); {
 			case k < 4:
 				p := current[i].pose.Position
-				moved := geom.Add(p, geom.Vec3{3 * (rng.Float32() - 0.5), 0, 3 * (rng.Float32() - 0.5)})
+				moved := geom.Add(p, geom.Vec3{3 * (float32(rng.Float32()) - 0.5), 0, 3 * (float32(rng.Float32()) - 0.5)})
 				nearest, err := q.FindNearestPoly(moved, geom.Vec3{1, 1, 1}, &filter)
 				if err == nil && nearest.Ref != 0 {
 					current[i].pose.Position = nearest.Point

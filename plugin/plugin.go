@@ -7,6 +7,7 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
@@ -54,10 +55,23 @@ type Plugin struct {
 	// colliders creates and reads collider entities.
 	colliders colliderEntities
 	listener  removalListener
+	// linkAPI serves the link calls (links.go).
+	linkAPI linkAPI
 
 	// requestsSinceTick counts move requests since the last PathRequest
 	// stage, for Config.MaxPendingRequests.
 	requestsSinceTick int
+	// statusPoints is Status's straight path buffer.
+	statusPoints []query.StraightPathPoint
+
+	// agentQuery and obstacleQuery list the agents and obstacles for
+	// Snapshot and Restore, made on first use.
+	agentQuery    *agentQueryFilter
+	obstacleQuery *obstacleQueryFilter
+	// saveScratch is the snapshot Save encodes; typeMeshes the agent
+	// types' meshes in type order.
+	saveScratch Snapshot
+	typeMeshes  []*navmesh.Mesh
 }
 
 // New checks config and returns a plugin ready to Install. Zero Config
@@ -83,8 +97,8 @@ func (p *Plugin) Schedule() *Schedule { return p.schedule }
 
 // Install adds the crowd to world: the resources of package components
 // (Navigation, Queries, PathQueue, ProximityGrid, Filters, AgentTypes,
-// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies, and
-// TileCache when Config.TileCache is set; the first agent type's mesh,
+// AvoidancePresets, TimeStep, Settings, Events, Stats, ObstacleBodies,
+// LinkTraffic, and TileCache when Config.TileCache is set; the first agent type's mesh,
 // queries, queue, filters and cache are those of Navigation, Queries,
 // PathQueue, Filters and TileCache), a systems.StageRun (through which the
 // schedule's stages share their list of agents) and, with more than one
@@ -140,7 +154,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 		if requests == c.RequestsPerTick {
 			requests = 0
 		}
-		types[t] = agentType{name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
+		types[t] = agentType{index: t, name: tc.Name, mesh: tc.Mesh, query: apiQuery, pathQueue: pathQueue, filters: &filters}
 		typeList[t] = components.AgentType{
 			Name: tc.Name, Mesh: tc.Mesh, Queries: queries, Filters: &filters, PathQueue: pathQueue,
 			PathQueueIterations: iterations, RequestsPerTick: requests,
@@ -241,6 +255,7 @@ func (p *Plugin) Install(world *ecs.World) error {
 	}
 	d := dispatch.Get()
 	d.AddListener(&p.listener)
+	p.installLinks(world, d)
 	world.SetListener(d)
 	return nil
 }

@@ -21,10 +21,12 @@ type System = systems.System
 const (
 	StageObstacleSync     = "ObstacleSync"
 	StageColliderSync     = "ColliderSync"
+	StageLinkSync         = "LinkSync"
 	StagePathRequest      = "PathRequest"
 	StageTopologyOptimize = "TopologyOptimize"
 	StageBoundaryUpdate   = "BoundaryUpdate"
 	StageSteering         = "Steering"
+	StageLinkTraversal    = "LinkTraversal"
 	StageVelocitySampling = "VelocitySampling"
 	StageIntegrate        = "Integrate"
 	StageCollisionResolve = "CollisionResolve"
@@ -68,15 +70,17 @@ type Schedule struct {
 	names    []string
 }
 
-// NewSchedule returns the eleven stages of the crowd with fresh systems.
+// NewSchedule returns the thirteen stages of the crowd with fresh systems.
 func NewSchedule() *Schedule {
 	s := &Schedule{stages: []scheduleStage{
 		{name: StageObstacleSync, system: &systems.ObstacleSync{}},
 		{name: StageColliderSync, system: &systems.ColliderSync{}},
+		{name: StageLinkSync, system: &systems.LinkSync{}},
 		{name: StagePathRequest, system: &systems.PathRequest{}},
 		{name: StageTopologyOptimize, system: &systems.TopologyOptimize{}},
 		{name: StageBoundaryUpdate, system: &systems.BoundaryUpdate{}},
 		{name: StageSteering, system: &systems.Steering{}},
+		{name: StageLinkTraversal, system: &systems.LinkTraversal{}},
 		{name: StageVelocitySampling, system: &systems.VelocitySampling{}},
 		{name: StageIntegrate, system: &systems.Integrate{}},
 		{name: StageCollisionResolve, system: &systems.CollisionResolve{}},

@@ -36,8 +36,8 @@ func (r *stageRecorder) Update(w *ecs.World) {
 func TestScheduleOrderAndUserSystems(t *testing.T) {
 	s := NewSchedule()
 	assert.Equal(t, []string{
-		StageObstacleSync, StageColliderSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering,
-		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
+		StageObstacleSync, StageColliderSync, StageLinkSync, StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate, StageSteering,
+		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation,
 	}, s.Stages())
 	sys, ok := s.Stage(StageSteering)
 	require.True(t, ok)
@@ -67,9 +67,9 @@ func TestScheduleOrderAndUserSystems(t *testing.T) {
 	log = nil
 	s.Update(&world) // a bare world: the stages find no resources and do nothing
 	assert.Equal(t, []string{
-		StageObstacleSync, StageColliderSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
+		StageObstacleSync, StageColliderSync, StageLinkSync, "first", StagePathRequest, StageTopologyOptimize, StageBoundaryUpdate,
 		"before steering 1", "before steering 2", StageSteering, "after steering",
-		StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
+		StageLinkTraversal, StageVelocitySampling, StageIntegrate, StageCollisionResolve, StageSurfaceClamp, StageOffMeshAnimation, "last",
 	}, log)
 
 	log = nil
@@ -125,10 +125,10 @@ func TestScheduleUnknownStageSaysWhichStagesThereAre(t *testing.T) {
 	tests := []struct {
 		name, want string
 	}{
-		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, ColliderSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
+		{"Stering", `"Stering": plugin: unknown stage; did you mean Steering? the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, TopologyOptimize, BoundaryUpdate, Steering, LinkTraversal, VelocitySampling, Integrate, CollisionResolve, SurfaceClamp, OffMeshAnimation`},
 		{"steering", "did you mean Steering?"},
-		{"collision", "; the stages are ObstacleSync, ColliderSync, PathRequest, "},
-		{"", "; the stages are ObstacleSync, ColliderSync, PathRequest, "},
+		{"collision", "; the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, "},
+		{"", "; the stages are ObstacleSync, ColliderSync, LinkSync, PathRequest, "},
 	}
 	for _, started := range []bool{false, true} {
 		s := NewSchedule()

@@ -109,6 +109,19 @@ func TestMoveTargetsSnapWithinTheTargetBox(t *testing.T) {
 		require.ErrorIs(t, err, ErrOffMesh)
 		assert.ErrorContains(t, err, "widen Settings.PlacementHalfExtents (2, 1.5, 2 × Config.MaxAgentRadius)")
 	})
+	t.Run("far away", func(t *testing.T) {
+		// Issue 27: at 1e30 the float32 distances overflow and no polygon
+		// is found; the message blamed the filter, which passes polygons.
+		p, world, e := targetFixture(t, Config{})
+		err := p.RequestMoveTarget(world, e, geom.Vec3{1e30, 0, 0})
+		require.ErrorIs(t, err, ErrOffMesh)
+		assert.ErrorContains(t, err, "it lies 1e+30 world units from the navmesh of agent type")
+		assert.ErrorContains(t, err, "too far to search for a polygon")
+		assert.NotContains(t, err.Error(), "filter")
+		_, err = p.Spawn(world, geom.Vec3{0, -1e30, 0}, components.DefaultAgentParams())
+		require.ErrorIs(t, err, ErrOffMesh)
+		assert.ErrorContains(t, err, "it lies 1e+30 world units from the navmesh")
+	})
 	t.Run("nothing passes the filter", func(t *testing.T) {
 		none := query.NewFilter()
 		none.IncludeFlags = 0

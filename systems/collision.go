@@ -275,7 +275,11 @@ func (s *CollisionResolve) displace(worker, begin, end int) {
 		}
 		next := geom.Add(pos, disp)
 		if s.bodyBudget[i] > 0 {
-			next[0], next[2], s.bodyBudget[i] = s.pushOutOfBodies(next[0], next[2], radius, s.bodyContacts[i][:], s.bodyBudget[i])
+			var walls *nearWalls
+			if wallSafe {
+				walls = &s.walls[i]
+			}
+			next[0], next[2], s.bodyBudget[i] = s.pushOutOfBodies(next[0], next[2], radius, s.bodyContacts[i][:], s.bodyBudget[i], walls, s.contactSet)
 			disp = geom.Sub(next, pos)
 		}
 		if limit := s.pushLimits[i]; limit > 0 {

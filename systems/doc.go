@@ -1,6 +1,6 @@
 // Package systems runs the archenav crowd as arche systems: one exported
-// type per stage of DetourCrowd's dtCrowd::update, after a first stage of
-// archenav's own for obstacles, in this order:
+// type per stage of DetourCrowd's dtCrowd::update, and stages of
+// archenav's own for obstacles, colliders and runtime links.
 //
 // # Start here
 //
@@ -8,13 +8,19 @@
 // package to write a stage of your own (the System interface) or to replace
 // one of the crowd's stages, as examples/steering does.
 //
+// The stages, in the order they run:
+//
 //	ObstacleSync      obstacle entities into the tile cache, its budgeted
 //	                  update, this tick's obstacle bodies
+//	ColliderSync      collider entities into the dynamic navmesh, its
+//	                  budgeted update
+//	LinkSync          link entities into the navmeshes, the link calls' events
 //	PathRequest       path validity, move requests, the path queue
 //	TopologyOptimize  one corridor replanned locally per tick
 //	BoundaryUpdate    proximity grid, neighbours, local walls
 //	Steering          corners, visibility shortcuts, off-mesh trigger,
 //	                  desired velocity, separation, deadlock breaker
+//	LinkTraversal     agents onto the runtime links their corridors take
 //	VelocitySampling  obstacle avoidance
 //	Integrate         acceleration limit and movement
 //	CollisionResolve  push-apart between agents

@@ -103,8 +103,12 @@ func (s *stage) addBodies(a *agent, scratch *bodyScratch, oa *crowd.ObstacleAvoi
 
 // pushOutOfBodies moves (x, z), an agent of the given radius, out of the
 // bodies in contacts, by at most budget in all; it returns the new point
-// and the budget left.
-func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget float32) (float32, float32, float32) {
+// and the budget left. With walls (Settings.WallSafeCollisions), a push
+// that would drive the agent into a wall it touches (contact set set)
+// slides along the wall instead, as far as it takes to clear the body: an
+// agent walked into the wedge between a body and a wall leaves it the way
+// it came rather than staying inside the body.
+func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget float32, walls *nearWalls, set int) (float32, float32, float32) {
 	for _, id := range contacts {
 		if id < 0 || budget <= 0 {
 			break
@@ -115,6 +119,14 @@ func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget f
 		if depth <= 0 {
 			continue
 		}
+		if walls != nil {
+			var share float32
+			nx, nz, share = walls.slideDirection(nx, nz, set)
+			if share < minSlideShare {
+				continue
+			}
+			depth /= share
+		}
 		push := min(depth, budget)
 		x += float32(nx * push)
 		z += float32(nz * push)
@@ -122,6 +134,10 @@ func (s *stage) pushOutOfBodies(x, z, radius float32, contacts []int32, budget f
 	}
 	return x, z, budget
 }
+
+// minSlideShare is the least share of a body's push a slide along a wall
+// must carry to be made: below it the agent is stuck between the two.
+const minSlideShare = float32(0.05)
 
 // bodyContactList writes into contacts the bodies an agent at pos may be
 // pushed out of this tick: those within its radius plus how far the pushes

@@ -31,6 +31,17 @@ const offMeshTriggerRadius = float32(2.25)
 // BrakingDistance (two radii by default) to stand still at its
 // StoppingDistance from the target (the target itself by default).
 //
+// Arrival (see arrival.go): with Settings.BrakeFade the separation push
+// (and, in VelocitySampling, avoidance's change of velocity) fades with the
+// braking, so that neither holds an agent short of its target; with
+// Settings.ArrivalStallTime an agent walking straight at its target that
+// comes no nearer for that long arrives where it stands (EventTargetReached
+// with MoveTarget.ArrivedNear) when within Settings.ArrivalTolerance or
+// pressed against idle agents nearer the target; with
+// Settings.StopOnArrival an agent that arrived separates no more, and one
+// that arrived short stands. A stopped agent (AgentState.Stopped) plans no
+// velocity and triggers no off-mesh connection.
+//
 // When Settings.DeadlockBreaker is on, an agent with a path that has not
 // moved half a radius in a second is nudged sideways for a while (see
 // breakDeadlock), which the reference lacks (recastnavigation #295, #387).
@@ -42,12 +53,17 @@ type Steering struct {
 	// visibilityRay is Settings.VisibilityRayDistance and cornerRefresh
 	// Settings.CornerRefreshDistance, each 0 when not valid.
 	visibilityRay, cornerRefresh float32
+	// idle tells, per agent of the Update, whether it stood idle before
+	// the pass (markIdle).
+	idle    []bool
+	markJob func(worker, begin, end int)
 }
 
 // Initialize prepares the stage for world.
 func (s *Steering) Initialize(world *ecs.World) {
 	s.init(world)
 	s.job = s.steerAgents
+	s.markJob = s.markIdle
 }
 
 // Finalize does nothing.
@@ -60,6 +76,10 @@ func (s *Steering) Update(world *ecs.World) {
 	}
 	s.visibilityRay = validDistance(s.settings.VisibilityRayDistance)
 	s.cornerRefresh = validDistance(s.settings.CornerRefreshDistance)
+	if s.settings.ArrivalStallTime > 0 {
+		s.idle = growBools(s.idle, len(s.agents))
+		s.parallel(s.markJob)
+	}
 	s.parallel(s.job)
 	s.emitPending()
 }
@@ -83,11 +103,17 @@ func (s *Steering) steerAgents(worker, begin, end int) {
 		if !walking(a) || a.target.State == components.TargetNone {
 			continue
 		}
+		halted := s.halted(a)
 		if a.target.State != components.TargetVelocity {
 			s.findCorners(a, q)
-			if s.triggerOffMesh(a, q) {
+			if !halted && s.triggerOffMesh(a, q) {
 				continue
 			}
+			halted = halted || s.arriveNear(a)
+		}
+		if halted {
+			halt(a)
+			continue
 		}
 		s.steer(a)
 	}
@@ -101,7 +127,7 @@ func (s *Steering) findCorners(a *agent, q *query.Query) {
 		n = 0
 	}
 	corners.Count = n
-	if a.params.UpdateFlags.Has(components.OptimizeVisibility) && n > 0 {
+	if a.params.UpdateFlags.Has(components.OptimizeVisibility) && n > 0 && !a.state.Stopped {
 		target := corners.Points[min(1, n-1)].Pos
 		_ = a.corridor.OptimizePathVisibilityAfter(target, a.params.PathOptimizationRange, s.visibilityRay, q, s.filter(a.params))
 	}
@@ -117,6 +143,9 @@ func (s *Steering) triggerOffMesh(a *agent, q *query.Query) bool {
 	last := &corners.Points[corners.Count-1]
 	if last.Flags&query.StraightPathOffMeshConnection == 0 {
 		return false
+	}
+	if last.Ref.TileIndex() >= uint32(q.Mesh().MaxTiles()) {
+		return false // a runtime link: the LinkTraversal stage lets agents on
 	}
 	radius := a.params.Radius * offMeshTriggerRadius
 	if geom.Dist2DSqr(a.position.Vec3(), last.Pos) >= radius*radius {
@@ -164,7 +193,7 @@ func (s *Steering) steer(a *agent) {
 	}
 
 	if a.params.UpdateFlags.Has(components.Separation) {
-		desired = s.separate(a, desired)
+		desired = s.separate(a, desired, s.brakeFade(a))
 	}
 	if s.settings.DeadlockBreaker {
 		desired = s.breakDeadlock(a, desired)
@@ -172,9 +201,10 @@ func (s *Steering) steer(a *agent) {
 	velocity.Desired = desired
 }
 
-// separate adds the push away from the neighbours to the desired velocity,
-// keeping its speed.
-func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
+// separate adds the push away from the neighbours, scaled by fade (1 in
+// the reference, see Settings.BrakeFade), to the desired velocity, keeping
+// its speed.
+func (s *Steering) separate(a *agent, desired geom.Vec3, fade float32) geom.Vec3 {
 	separationDist := a.params.CollisionQueryRange
 	invSeparationDist := 1.0 / separationDist
 	weight := a.params.SeparationWeight
@@ -200,7 +230,7 @@ func (s *Steering) separate(a *agent, desired geom.Vec3) geom.Vec3 {
 		w += 1.0
 	}
 	if w > 0.0001 {
-		desired = geom.Mad(desired, disp, 1.0/w)
+		desired = geom.Mad(desired, disp, fade/w)
 		// Keep the desired speed (the reference scales by the squared ratio).
 		speedSqr := geom.LenSqr(desired)
 		desiredSqr := a.velocity.DesiredSpeed * a.velocity.DesiredSpeed

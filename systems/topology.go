@@ -11,7 +11,8 @@ import (
 const topologyOptimizationPeriod = float32(0.5)
 
 // TopologyOptimize is the second stage (dtCrowd::updateTopologyOptimization):
-// of the walking agents with a path and the OptimizeTopology flag, the one
+// of the walking agents with a path and the OptimizeTopology flag (not
+// stopped: a stopped agent keeps its corridor), the one
 // that waited longest, if it waited at least 0.5 s, replans the start of its
 // corridor with a small local search. One agent per tick, as in the
 // reference.
@@ -43,7 +44,7 @@ func (s *TopologyOptimize) Update(world *ecs.World) {
 	q := s.agentFilter.Query(world)
 	for q.Next() {
 		params, state, target, corridor := q.Get()
-		if state.Mode != components.AgentWalking || !target.State.HasPath() ||
+		if state.Mode != components.AgentWalking || state.Stopped || !target.State.HasPath() ||
 			!params.UpdateFlags.Has(components.OptimizeTopology) {
 			continue
 		}

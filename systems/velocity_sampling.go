@@ -33,7 +33,9 @@ const (
 // any number of workers.
 //
 // A returning agent (components.AgentReturning) plans its desired
-// velocity.
+// velocity, a stopped one (AgentState.Stopped) none. With
+// Settings.BrakeFade an agent braking into its target keeps only its
+// braking share of avoidance's change of its velocity.
 //
 // Resources: Queries, Filters, AvoidancePresets; optional ObstacleBodies,
 // Stats, Workers.
@@ -51,6 +53,7 @@ type samplingScratch struct {
 	sampler *crowd.ObstacleAvoidance
 	orca    *crowd.ReciprocalAvoidance
 	bodies  bodyScratch
+	detour  detourScratch
 	// samples counts the candidates the samplers scored, infeasible the
 	// ORCA programs that fell back.
 	samples, infeasible int
@@ -117,9 +120,20 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 			continue
 		}
 		velocity := a.velocity
+		if a.state.Stopped {
+			velocity.Planned = geom.Vec3{}
+			continue
+		}
+		// The desired velocity the planners steer by, turned around the
+		// obstacle bodies in the way; Desired itself stays as Steering set
+		// it, since the other agents' planning reads it.
+		desired := velocity.Desired
+		if s.bodies != nil {
+			desired = s.detourAroundBodies(a, s.query(worker, a.params), desired, &scratch.bodies, &scratch.detour)
+		}
 		if !a.params.UpdateFlags.Has(components.ObstacleAvoidance) ||
 			(s.settings.DeadlockBreaker && detouring(a)) {
-			velocity.Planned = velocity.Desired
+			velocity.Planned = desired
 			if s.settings.ContactSliding {
 				velocity.Planned = s.slideAlongContacts(a, velocity.Planned)
 			}
@@ -130,17 +144,20 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 		var err error
 		if params.Method == crowd.AvoidanceORCA {
 			var fellBack bool
-			planned, fellBack, err = s.planORCA(scratch.orca, a, params, &scratch.bodies)
+			planned, fellBack, err = s.planORCA(scratch.orca, a, desired, params, &scratch.bodies)
 			if fellBack {
 				infeasible++
 			}
 		} else {
 			var scored int
-			planned, scored, err = s.sample(scratch.sampler, a, params, &scratch.bodies)
+			planned, scored, err = s.sample(scratch.sampler, a, desired, params, &scratch.bodies)
 			samples += scored
 		}
 		if err != nil {
-			planned = velocity.Desired
+			planned = desired
+		}
+		if fade := fadeShare(a, &s.settings); fade < 1 {
+			planned = geom.Lerp(desired, planned, fade)
 		}
 		if s.settings.ContactSliding {
 			planned = s.slideAlongContacts(a, planned)
@@ -151,9 +168,9 @@ func (s *VelocitySampling) sampleAgents(worker, begin, end int) {
 
 // sample plans agent a's velocity with sampler oa: the neighbours it
 // avoids as moving circles, the walls that face the agent as segments, then
-// the obstacle bodies near it. It returns the velocity and the number of
-// candidates scored.
-func (s *VelocitySampling) sample(oa *crowd.ObstacleAvoidance, a *agent, params *crowd.AvoidanceParams, bodies *bodyScratch) (geom.Vec3, int, error) {
+// the obstacle bodies near it, steering by desired. It returns the velocity
+// and the number of candidates scored.
+func (s *VelocitySampling) sample(oa *crowd.ObstacleAvoidance, a *agent, desired geom.Vec3, params *crowd.AvoidanceParams, bodies *bodyScratch) (geom.Vec3, int, error) {
 	pos := a.position.Vec3()
 	oa.Reset()
 	for _, nb := range a.neighbours.Slice() {
@@ -184,21 +201,21 @@ func (s *VelocitySampling) sample(oa *crowd.ObstacleAvoidance, a *agent, params 
 	var err error
 	if params.Method == crowd.AvoidanceGrid {
 		planned, samples, err = oa.SampleVelocityGrid(pos, a.params.Radius, velocity.DesiredSpeed,
-			velocity.Actual, velocity.Desired, params, nil)
+			velocity.Actual, desired, params, nil)
 	} else {
 		planned, samples, err = oa.SampleVelocityAdaptive(pos, a.params.Radius, velocity.DesiredSpeed,
-			velocity.Actual, velocity.Desired, params, nil)
+			velocity.Actual, desired, params, nil)
 	}
 	return planned, samples, err
 }
 
 // planORCA plans agent a's velocity with ORCA: its preferred velocity is
-// the desired one, its speed limit the desired speed (as the samplers'
+// desired, its speed limit the desired speed (as the samplers'
 // radius), the neighbours it avoids nearest first with its share of each
 // encounter (avoids), every boundary segment (ORCA drops those that face
 // away itself, after using them to tell corners apart), then the obstacle
 // bodies near it. fellBack reports an infeasible program.
-func (s *VelocitySampling) planORCA(ra *crowd.ReciprocalAvoidance, a *agent, params *crowd.AvoidanceParams, bodies *bodyScratch) (planned geom.Vec3, fellBack bool, err error) {
+func (s *VelocitySampling) planORCA(ra *crowd.ReciprocalAvoidance, a *agent, desired geom.Vec3, params *crowd.AvoidanceParams, bodies *bodyScratch) (planned geom.Vec3, fellBack bool, err error) {
 	ra.Reset()
 	for _, nb := range a.neighbours.Slice() {
 		j := s.table.lookup(nb.Entity)
@@ -227,7 +244,7 @@ func (s *VelocitySampling) planORCA(ra *crowd.ReciprocalAvoidance, a *agent, par
 		Radius:            a.params.Radius,
 		MaxSpeed:          velocity.DesiredSpeed,
 		Velocity:          velocity.Actual,
-		PreferredVelocity: velocity.Desired,
+		PreferredVelocity: desired,
 	}
 	planned, result, err := ra.Solve(&agent, &params.ORCA, s.dt)
 	return planned, result.Infeasible, err

@@ -91,6 +91,28 @@ func (w *nearWalls) blocks(dirX, dirZ float32, set int) bool {
 	return false
 }
 
+// slideDirection returns the unit direction in which a push in direction
+// (dirX, dirZ) can move the agent, as of contact set set: the push itself,
+// or its part along the first wall it would drive the agent into, and that
+// direction's share of the push (its dot product with it, 0 when the wall
+// leaves no room).
+func (w *nearWalls) slideDirection(dirX, dirZ float32, set int) (float32, float32, float32) {
+	for k := 0; k < w.contacts[set]; k++ {
+		n := &w.normals[set][k]
+		into := float32(dirX*n[0]) + float32(dirZ*n[1])
+		if into >= 0 {
+			continue
+		}
+		tx, tz := dirX-float32(n[0]*into), dirZ-float32(n[1]*into)
+		length := geom.Sqrt(float32(tx*tx) + float32(tz*tz))
+		if length < 1e-4 {
+			return 0, 0, 0
+		}
+		return tx / length, tz / length, length
+	}
+	return dirX, dirZ, 1
+}
+
 // keepInside returns (x, z) moved back onto the walkable side of every
 // wall it went behind.
 func (w *nearWalls) keepInside(x, z float32) (float32, float32) {

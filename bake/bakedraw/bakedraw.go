@@ -1,13 +1,3 @@
-// Package bakedraw draws the Recast pipeline's inputs and intermediate
-// stages through a debugdraw.Drawer, as recastnavigation's RecastDebugDraw
-// does: the input triangles shaded by slope, heightfield spans, the compact
-// heightfield (by area, region or distance), raw and simplified contours
-// and the links between regions, the polygon mesh and the detail mesh.
-// Keep the stages of a bake with bake.WithIntermediates, or run them one by
-// one (bake.NewHeightfield, BuildCompactHeightfield, ...).
-//
-// Everything is drawn in world coordinates, y up, with RecastDemo's
-// colours; area colours come from debugdraw.AreaColor.
 package bakedraw
 
 import (

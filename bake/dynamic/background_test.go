@@ -20,7 +20,7 @@ func TestBackgroundMatchesUpdate(t *testing.T) {
 		var out []collider.Pose
 		for i := range 5 {
 			out = append(out, collider.Pose{
-				Position: geom.Vec3{30 + 2*float32(i) + 0.3*float32(step), 11.2, -4 + 2*float32(i)},
+				Position: geom.Vec3{30 + 2*float32(i) + float32(0.3*float32(step)), 11.2, -4 + 2*float32(i)},
 				Rotation: mgl32QuatY(0.1 * float32(step+i)),
 			})
 		}

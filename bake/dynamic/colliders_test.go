@@ -142,7 +142,7 @@ func (r goRunner) Run(workers, total int, job func(worker, begin, end int)) {
 func TestBudgetsGiveTheSameMesh(t *testing.T) {
 	place := func(m *Mesh) {
 		for i := range 6 {
-			p := geom.Vec3{-10 + 8*float32(i), 12, -30 + 6*float32(i)}
+			p := geom.Vec3{-10 + float32(8*float32(i)), 12, -30 + float32(6*float32(i))}
 			_, err := m.AddCollider(collider.NewOrientedBox(geom.Vec3{3, 0.3, 2}), collider.Pose{Position: p, Rotation: mgl32QuatY(float32(i))})
 			if err != nil {
 				require.ErrorIs(t, err, ErrOutsideGrid)

@@ -4,6 +4,23 @@
 // tile (DotRecast's DtDynamicNavMesh, Unity's runtime NavMeshSurface
 // rebakes).
 //
+// # Start here
+//
+// New(ctx, level, bake.DefaultSettings(), Options{}) bakes the level (as
+// bake.Tiled does) and keeps its voxels; AddCollider, MoveCollider,
+// SetCollider and RemoveCollider change the colliders (shapes of package
+// collider), and Update rebuilds the touched tiles within a
+// tilecache.Budget and publishes them to NavMesh(), an ordinary
+// *navmesh.Mesh that queries and crowds read. In a crowd, give the mesh to
+// plugin.Config.DynamicMesh and spawn collider entities instead
+// (plugin.Plugin.SpawnCollider). docs/dynamic-geometry.md is the guide;
+// ExampleMesh_AddCollider (bake/dynamic/example_test.go) digs a pit and
+// bridges it.
+//
+//	mesh, err := dynamic.New(ctx, level, bake.DefaultSettings(), dynamic.Options{})
+//	ref, err := mesh.AddCollider(collider.NewBox(geom.Vec3{1.5, 1, 6}).Carving(), collider.Pose{Position: p})
+//	upToDate, err := mesh.Update(tilecache.Budget{MaxTiles: 8}) // once a frame
+//
 // # How it works
 //
 // New bakes a level tiled, as bake.Tiled does with the same settings, and

@@ -210,10 +210,10 @@ func oracleCells(placed *collider.Placed, hf *bake.Heightfield) [][]int {
 			seen := map[int]bool{}
 			for i := range lines {
 				for j := range lines {
-					px := hf.BMin[0] + (float32(x)+float32(i)/(lines-1))*hf.CellSize
-					pz := hf.BMin[2] + (float32(z)+float32(j)/(lines-1))*hf.CellSize
+					px := hf.BMin[0] + float32((float32(x)+float32(float32(i)/(lines-1)))*hf.CellSize)
+					pz := hf.BMin[2] + float32((float32(z)+float32(float32(j)/(lines-1)))*hf.CellSize)
 					for k := k0; k < k1; k++ {
-						py := hf.BMin[1] + (float32(k)+0.5)/perCell*hf.CellHeight
+						py := hf.BMin[1] + float32((float32(k)+0.5)/perCell*hf.CellHeight)
 						if placed.Contains(geom.Vec3{px, py, pz}) {
 							seen[k/perCell] = true
 						}

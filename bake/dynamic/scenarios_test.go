@@ -29,7 +29,7 @@ func plank(a, b geom.Vec3, width, thick, overhang float32) (collider.Shape, coll
 	rotation := alongSegment(a, b)
 	mid := geom.Scale(geom.Add(a, b), 0.5)
 	down := rotation.Rotate(geom.Vec3{0, -thick / 2, 0})
-	shape := collider.NewOrientedBox(geom.Vec3{geom.Len(geom.Sub(b, a))/2 + overhang, thick / 2, width / 2})
+	shape := collider.NewOrientedBox(geom.Vec3{float32(geom.Len(geom.Sub(b, a))/2) + overhang, thick / 2, width / 2})
 	return shape, collider.Pose{Position: geom.Add(mid, down), Rotation: rotation}
 }
 

@@ -62,12 +62,12 @@ func TestBakeConfigRefusesTooFineCells(t *testing.T) {
 	require.NoError(t, os.WriteFile(config, []byte(`{"cellSize": 0.002, "agentRadius": 0.5, "detailSampleDist": 0}`), 0o644))
 	err := run([]string{"bake", "-config", config, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
 	require.ErrorIs(t, err, bake.ErrMemoryLimit)
-	assert.Contains(t, err.Error(), "needs at least 71.9 GiB")
+	assert.Contains(t, err.Error(), "needs at least 85.6 GiB")
 
 	small := filepath.Join(dir, "small.json")
 	require.NoError(t, os.WriteFile(small, []byte(`{"maxMemoryMB": 1}`), 0o644))
 	err = run([]string{"bake", "-config", small, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
-	require.ErrorIs(t, err, bake.ErrMemoryLimit, "the dungeon's 3.4 MB grid is over 1 MiB")
+	require.ErrorIs(t, err, bake.ErrMemoryLimit, "the dungeon's 4.1 MB grid is over 1 MiB")
 	require.NoError(t, os.WriteFile(small, []byte(`{"maxMemoryMB": 4}`), 0o644))
 	require.NoError(t, run([]string{"bake", "-config", small, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{}))
 
@@ -94,4 +94,51 @@ func TestBakeTiledMaxTilesAndFarFloors(t *testing.T) {
 	assert.EqualValues(t, 10419, report["tilesY"])
 	assert.Less(t, report["tilesBaked"].(float64), 60.0)
 	assert.Positive(t, report["tiles"].(float64))
+}
+
+// TestHostileBakes runs the bake reproducers of issue 27's audit, built
+// here small: each ends with a correct result or an error naming its
+// cause, at once. (Before: 125 floors baked to 63, a vertex at 1e30 gave a
+// -2147483648-cell grid, a repeated triangle and fine cells ran for minutes
+// or hours.)
+func TestHostileBakes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
+		return path
+	}
+	var floors []([3]float32)
+	for i := range 125 {
+		floors = append(floors, [3]float32{0, float32(3 * i), 0})
+	}
+	stacked := writeOBJ(t, floors...)
+	far := write("far.obj", "v 0 0 0\nv 0 0 10\nv 10 0 10\nv 10 0 0\nv 1e30 0 0\nf 1 2 3\nf 1 3 4\n")
+	var repeated strings.Builder
+	repeated.WriteString("v 0 0 0\nv 0 0 10\nv 10 0 10\n")
+	for range 50_000 {
+		repeated.WriteString("f 1 2 3\n")
+	}
+	repeat := write("repeat.obj", repeated.String())
+	fine := write("fine.json", `{"cellSize": 0.001, "tileSize": 64}`)
+
+	single := writeOBJ(t, floors[0])
+	for _, args := range [][]string{{}, {"-tile-size", "32"}} {
+		one := runBakeJSON(t, append(args, single)...)["polys"].(float64)
+		report := runBakeJSON(t, append(args, stacked)...)
+		assert.Equal(t, 125*one, report["polys"], "%v: every floor's polygons", args)
+		assert.Empty(t, report["warnings"])
+	}
+	for _, args := range [][]string{{far}, {"-tile-size", "32", far}} {
+		err := run(append([]string{"bake"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
+		require.ErrorIs(t, err, bake.ErrLevelTooWide, "%v", args)
+		assert.Contains(t, err.Error(), "vertex 4 (obj line 5) at [1e+30 0 0]")
+	}
+	for _, args := range [][]string{{repeat}, {"-tile-size", "32", repeat}, {"-tilecache", repeat}} {
+		report := runBakeJSON(t, args...)
+		assert.Equal(t, []any{"49999 triangles left out: they repeat an earlier triangle or have two corners at the same position"}, report["warnings"], "%v", args)
+	}
+	err := run([]string{"bake", "-config", fine, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
+	require.ErrorIs(t, err, bake.ErrWorkLimit)
+	assert.Contains(t, err.Error(), "raise it to bake anyway, or raise CellSize")
 }

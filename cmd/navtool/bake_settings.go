@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -39,6 +40,7 @@ type bakeSettingsFile struct {
 	TileSize                     *int       `json:"tileSize"`
 	MaxMemoryMB                  *float64   `json:"maxMemoryMB"`
 	MaxTiles                     *int       `json:"maxTiles"`
+	MaxWork                      *float64   `json:"maxWork"`
 	Links                        *linksJSON `json:"links"`
 
 	ConvexVolumes      []convexVolumeJSON      `json:"convexVolumes"`
@@ -205,6 +207,12 @@ func parseBakeSettings(file []byte, g *bake.Geometry, base bake.Settings) (bake.
 			return bake.Settings{}, fmt.Errorf("maxTiles %d: want a positive number", *f.MaxTiles)
 		}
 		s.MaxTiles = *f.MaxTiles
+	}
+	if f.MaxWork != nil {
+		if !(*f.MaxWork >= 1) || *f.MaxWork > math.MaxInt64/2 {
+			return bake.Settings{}, fmt.Errorf("maxWork %v: want a positive number of work units", *f.MaxWork)
+		}
+		s.MaxWork = int64(*f.MaxWork)
 	}
 	if f.Partition != nil {
 		partition, err := parsePartition(*f.Partition)

@@ -33,6 +33,7 @@ func init() {
 // crowdOptions are the flags of `navtool crowd`.
 type crowdOptions struct {
 	navmeshPath  string
+	linksPath    string
 	agents       int
 	seed         uint64
 	scenarioPath string
@@ -43,11 +44,17 @@ type crowdOptions struct {
 	reference    bool
 	fullSearch   bool
 	connected    bool
+	retarget     bool
 	tracePath    string
 	tripsPath    string
-	obstacles    crowdObstacleOptions
-	paths        pathOptions
-	avoidance    crowd.AvoidanceMethod
+	// saveAt is the tick after which the state is written to savePath
+	// (-1: never); restorePath is a save file the run continues from.
+	saveAt      int
+	savePath    string
+	restorePath string
+	obstacles   crowdObstacleOptions
+	paths       pathOptions
+	avoidance   crowd.AvoidanceMethod
 	// types are the agent types of -navmesh NAME=FILE, typedAgents the
 	// -agents NAME=N.
 	types       []crowdType
@@ -61,6 +68,7 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.Var(navmeshFlag{opts}, "navmesh", "navmesh `file` (DNAV tile, MSET tile set or archenav mesh); or NAME=FILE, repeated, one agent type each (FILE may be a mesh set file holding a mesh NAME)")
 	fs.Var(agentsFlag{opts}, "agents", "number of agents at seeded random starts and targets; with typed meshes NAME=N, repeated: N agents of type NAME on its own mesh")
 	fs.Uint64Var(&opts.seed, "seed", 1, "random seed for -agents")
+	fs.StringVar(&opts.linksPath, "links", "", "CSV `file` of runtime links added to every navmesh first (crossed as the crowd crosses off-mesh connections): sx,sy,sz,ex,ey,ez,radius,bidirectional, optionally width,area,flags,cost")
 	fs.StringVar(&opts.scenarioPath, "scenario", "", "CSV `file` whose header names sx,sy,sz,tx,ty,tz (one agent per row), and type (the agent type's NAME) with typed meshes")
 	fs.IntVar(&opts.ticks, "ticks", 600, "number of ticks to run")
 	fs.Float64Var(&opts.dt, "dt", 1.0/60, "tick length in seconds")
@@ -73,13 +81,17 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.StringVar(&opts.obstacles.tsetPath, "tset", "", "walk on the navmesh of tile cache `file` (RecastDemo's TSET or an archenav cache) instead of -navmesh")
 	fs.Var((*stringList)(&opts.obstacles.obstaclePaths), "obstacles", "at the matching -obstacles-at tick the carving obstacles become the set of CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw); repeat for more states")
 	fs.Var((*intList)(&opts.obstacles.obstacleTicks), "obstacles-at", "the `tick` the matching -obstacles file applies at")
+	fs.IntVar(&opts.saveAt, "save-at", -1, "write the crowd's state after `tick` (0 is the first) to the -save file")
+	fs.StringVar(&opts.savePath, "save", "", "save `file` written after the -save-at tick (plugin.Plugin.Save)")
+	fs.StringVar(&opts.restorePath, "restore", "", "continue the run from save `file`, written by a run with the same flags: the ticks after the saved one run; -obstacles-at ticks at or before it are in the state already")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
+	fs.BoolVar(&opts.retarget, "retarget", false, "give an agent a new random target (of the same kind as -connected picks) each time it arrives, and 10 s after its path came out partial or failed")
 	opts.paths.addFlags(fs)
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-hierarchical=true|false] [-nodes N] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-hierarchical=true|false] [-nodes N] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE] [-save-at TICK -save FILE] [-restore FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -97,9 +109,6 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		if err := opts.checkTypes(); err != nil {
 			return nil, err
 		}
-		if opts.paths.retarget {
-			return nil, errors.New("-retarget works with one agent type")
-		}
 		return opts, opts.checkRun()
 	}
 	switch {
@@ -111,8 +120,6 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 		return nil, errors.New("give either -agents N (> 0) or -scenario FILE")
 	case opts.connected && opts.scenarioPath != "":
 		return nil, errors.New("-connected picks random points: use it with -agents, not -scenario")
-	case opts.paths.retarget && opts.scenarioPath != "":
-		return nil, errors.New("-retarget picks random points: use it with -agents, not -scenario")
 	case opts.agents < 0:
 		return nil, fmt.Errorf("-agents %d: want > 0", opts.agents)
 	}
@@ -128,6 +135,10 @@ func (opts *crowdOptions) checkRun() error {
 		return fmt.Errorf("-dt %v: want a positive number", opts.dt)
 	case opts.workers < 1:
 		return fmt.Errorf("-workers %d: want >= 1", opts.workers)
+	case (opts.saveAt >= 0) != (opts.savePath != ""):
+		return errors.New("give -save-at TICK and -save FILE together")
+	case opts.saveAt >= opts.ticks:
+		return fmt.Errorf("-save-at %d: the run has ticks 0..%d", opts.saveAt, opts.ticks-1)
 	}
 	return opts.paths.check()
 }
@@ -275,9 +286,6 @@ type crowdReport struct {
 	// Hierarchical tells whether the path queue planned with the
 	// hierarchy.
 	Hierarchical bool `json:"hierarchical"`
-	// Retargets counts the new targets -retarget gave; the other figures
-	// of the end (reached, stuck, ...) are for the last targets.
-	Retargets int `json:"retargets,omitempty"`
 	// OutOfReach counts the agents whose target lies in another connected
 	// component of the navmesh than their start: no path leads there.
 	OutOfReach int `json:"outOfReach"`
@@ -309,6 +317,23 @@ type crowdReport struct {
 	// ORCAInfeasiblePerTick is the mean number of agents per tick whose ORCA
 	// program was infeasible and fell back.
 	ORCAInfeasiblePerTick float64 `json:"orcaInfeasiblePerTick"`
+	// Arrived counts the agents that got EventTargetReached for their
+	// target at the end (with -retarget, those that arrived in the last
+	// tick).
+	Arrived int `json:"arrived"`
+	// Hovering counts the agents with a target in reach, within 2 m of it
+	// at the end, without EventTargetReached for it, that moved less than
+	// 0.5 m in the last 5 s (crowdcheck.Result.Hovering).
+	Hovering int `json:"hovering"`
+	// NearNotArrived counts the agents within 1 m of a target in reach at
+	// the end without EventTargetReached for it; NearNotArrivedStill those
+	// of them that moved less than 0.5 m in the last 5 s.
+	NearNotArrived      int `json:"nearNotArrived"`
+	NearNotArrivedStill int `json:"nearNotArrivedStill"`
+	// Arrivals counts every EventTargetReached of the run, ArrivalsPerMinute
+	// per simulated minute.
+	Arrivals          int     `json:"arrivals"`
+	ArrivalsPerMinute float64 `json:"arrivalsPerMinute"`
 }
 
 // crowdTimes summarizes the wall time of the ticks [Units: ms].
@@ -332,6 +357,16 @@ func runCrowd(args []string, stdout io.Writer) error {
 		}
 		mesh = opts.types[0].mesh
 	} else if mesh, cache, err = crowdMesh(opts.navmeshPath, &opts.obstacles, opts.workers); err != nil {
+		return err
+	}
+	meshes := []*navmesh.Mesh{mesh}
+	if len(opts.types) > 0 {
+		meshes = meshes[:0]
+		for _, t := range opts.types {
+			meshes = append(meshes, t.mesh)
+		}
+	}
+	if err := addLinksFile(opts.linksPath, meshes...); err != nil {
 		return err
 	}
 	filter := *crowdFilter()
@@ -443,35 +478,39 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if err != nil {
 		return nil, err
 	}
+	checker.SetTimeStep(opts.dt)
 	if err := checker.Classify(); err != nil {
+		return nil, err
+	}
+	arrivals, err := newRetargeter(p, &world, agents, trips, checker, mesh, &filter, opts)
+	if err != nil {
 		return nil, err
 	}
 	obstacles, err := newObstacleDriver(p, &world, agents, &opts.obstacles, opts.dt)
 	if err != nil {
 		return nil, err
 	}
-	targets := make([]geom.Vec3, len(trips))
-	for i, trip := range trips {
-		targets[i] = trip.target
+	first := 0
+	if opts.restorePath != "" {
+		if first, err = restoreCrowd(opts.restorePath, p, &world, agents, obstacles); err != nil {
+			return nil, err
+		}
+		if first >= opts.ticks {
+			return nil, fmt.Errorf("-restore %s: saved after tick %d, the run has ticks 0..%d", opts.restorePath, first-1, opts.ticks-1)
+		}
 	}
-	retarget, err := newRetargeter(opts, mesh, &filter, p, &world, agents, targets)
-	if err != nil {
-		return nil, err
-	}
-	if retarget != nil {
-		retarget.obstacleTargets = obstacles.targets
-	}
-	report := &crowdReport{Agents: len(agents), Ticks: opts.ticks, Workers: opts.workers, StageMs: map[string]float64{},
+	ran := opts.ticks - first
+	report := &crowdReport{Agents: len(agents), Ticks: ran, Workers: opts.workers, StageMs: map[string]float64{},
 		Avoidance: opts.avoidance.String()}
 	infeasible := 0
-	times := make([]float64, opts.ticks)
+	times := make([]float64, opts.ticks-first)
 	stageNames := p.Schedule().Stages()
 	stageTotals := make([]time.Duration, len(stageNames))
 	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
 	var allocCount, steadyAllocCount uint64
 	steadyFrom := int(math.Ceil(1 / opts.dt)) // the first tick after one second
 	dt := float32(opts.dt)
-	for tick := 0; tick < opts.ticks; tick++ {
+	for tick := first; tick < opts.ticks; tick++ {
 		if err := obstacles.before(tick); err != nil {
 			return nil, err
 		}
@@ -481,10 +520,10 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		if err := p.Step(&world, dt); err != nil {
 			return nil, err
 		}
-		times[tick] = float64(time.Since(start).Nanoseconds()) / 1e6
+		times[tick-first] = float64(time.Since(start).Nanoseconds()) / 1e6
 		metrics.Read(allocs)
 		allocCount += allocs[0].Value.Uint64() - before
-		if tick >= steadyFrom {
+		if tick >= max(steadyFrom, first) {
 			steadyAllocCount += allocs[0].Value.Uint64() - before
 		}
 
@@ -496,10 +535,10 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		if err := checker.Check(); err != nil {
 			return nil, err
 		}
-		if err := obstacles.after(tick); err != nil {
+		if err := arrivals.after(tick, tick == opts.ticks-1); err != nil {
 			return nil, err
 		}
-		if err := retarget.after(); err != nil {
+		if err := obstacles.after(tick); err != nil {
 			return nil, err
 		}
 		if tracer != nil {
@@ -507,14 +546,19 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 				return nil, err
 			}
 		}
+		if tick == opts.saveAt {
+			if err := writeFileWith(opts.savePath, func(w io.Writer) error { return p.Save(&world, w) }); err != nil {
+				return nil, fmt.Errorf("-save %s: %w", opts.savePath, err)
+			}
+		}
 	}
 
 	report.MsPerTick = summarizeTimes(times)
 	for i, name := range stageNames {
-		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(opts.ticks)
+		report.StageMs[name] = float64(stageTotals[i].Nanoseconds()) / 1e6 / float64(ran)
 	}
-	report.AllocsPerTick = float64(allocCount) / float64(opts.ticks)
-	if steadyTicks := opts.ticks - steadyFrom; steadyTicks > 0 {
+	report.AllocsPerTick = float64(allocCount) / float64(ran)
+	if steadyTicks := opts.ticks - max(steadyFrom, first); steadyTicks > 0 {
 		report.SteadyAllocsPerTick = float64(steadyAllocCount) / float64(steadyTicks)
 	}
 	report.ObstacleAgentTicks = obstacles.insideTicks
@@ -526,9 +570,10 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	if report.InvalidAgents, err = obstacles.invalid(); err != nil {
 		return nil, err
 	}
-	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(opts.ticks)
-	if retarget != nil {
-		report.Retargets = retarget.count
+	report.ORCAInfeasiblePerTick = float64(infeasible) / float64(ran)
+	targets := make([]geom.Vec3, len(trips))
+	for i, trip := range trips {
+		targets[i] = trip.target
 	}
 	r := checker.Finish(targets)
 	report.PerType = checker.perType(targets)
@@ -544,6 +589,9 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.WaitingForPath = r.WaitingForPath
 	report.PathWaitP99S, report.PathWaitMaxS = pathWaits(p.Stats(&world))
 	report.Hierarchical = p.Hierarchy() != nil && !opts.reference
+	report.Arrived, report.Hovering = r.Arrived, r.Hovering
+	report.NearNotArrived, report.NearNotArrivedStill = r.NearNotArrived, r.NearNotArrivedStill
+	report.Arrivals, report.ArrivalsPerMinute = arrivals.arrivals, arrivals.perMinute(opts.ticks, opts.dt)
 	return report, nil
 }
 
@@ -611,12 +659,14 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
-		"allocations per tick %.2f (after the first second %.2f)\n",
+		"allocations per tick %.2f (after the first second %.2f)\n"+
+		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d of them still)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
 		r.PathWaitP99S, r.PathWaitMaxS, r.Hierarchical,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
-		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick)
+		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick,
+		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearNotArrivedStill)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -325,4 +326,59 @@ func crowdMesh(navmeshPath string, opts *crowdObstacleOptions, workers int) (*na
 		return nil, nil, err
 	}
 	return cache.Mesh(), cache, nil
+}
+
+// restoreCrowd continues a run from the save file at path: the obstacle
+// states due up to the saved tick are applied first, so that the driver
+// knows their entities, then the file is loaded over the world, and the
+// agents (in place in agents) and the driver follow the loaded entities.
+// It returns the first tick to run.
+func restoreCrowd(path string, p *plugin.Plugin, world *ecs.World, agents []ecs.Entity, obstacles *obstacleDriver) (int, error) {
+	file, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	info, err := plugin.ReadSaveInfo(file)
+	if err != nil {
+		return 0, fmt.Errorf("-restore %s: %w", path, err)
+	}
+	first := int(info.Tick)
+	for tick := range first {
+		if err := obstacles.before(tick); err != nil {
+			return 0, err
+		}
+	}
+	m, err := p.Load(world, bytes.NewReader(file))
+	if err != nil {
+		return 0, fmt.Errorf("-restore %s: %w", path, err)
+	}
+	for i, e := range agents {
+		loaded, ok := m.Entity(e)
+		if !ok {
+			return 0, fmt.Errorf("-restore %s: agent %d is not in the file: save and restore with the same flags", path, i)
+		}
+		agents[i] = loaded
+	}
+	return first, obstacles.follow(m)
+}
+
+// follow makes the driver's obstacles and positions those of a loaded
+// state.
+func (d *obstacleDriver) follow(m *plugin.EntityMap) error {
+	for id, e := range d.entities {
+		loaded, ok := m.Entity(e)
+		if !ok {
+			return fmt.Errorf("restore: obstacle %s is not in the file: save and restore with the same flags", id)
+		}
+		d.entities[id] = loaded
+	}
+	clear(d.landedAt)
+	for i, e := range d.agents {
+		info, err := d.p.State(d.world, e)
+		if err != nil {
+			return err
+		}
+		d.last[i], d.targets[i] = info.Position, info.TargetPosition
+	}
+	return nil
 }

@@ -7,11 +7,8 @@ import (
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
-	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
-	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
-	"github.com/mlange-42/arche/ecs"
 )
 
 // The path planning flags of `navtool crowd`: -hierarchical and -nodes,
@@ -24,16 +21,12 @@ type pathOptions struct {
 	// nodes is -nodes: the node pool of each path queue search, 0 for the
 	// plugin's.
 	nodes int
-	// retarget is -retarget: an agent that reaches its target gets a new
-	// random one.
-	retarget bool
 }
 
 // addFlags registers the flags on fs.
 func (o *pathOptions) addFlags(fs *flag.FlagSet) {
 	fs.Var(switchFlag{&o.hierarchical}, "hierarchical", "plan paths with the hierarchy (true|false; default: on for a large level, see plugin.IsLargeLevel)")
 	fs.IntVar(&o.nodes, "nodes", 0, "node pool of each path queue search, fixed (default: the plugin's, 4096 growing to 65536)")
-	fs.BoolVar(&o.retarget, "retarget", false, "with -agents N: an agent that reaches its target gets a new random one (from the same points, -connected included)")
 }
 
 // check checks the flags' values.
@@ -104,66 +97,4 @@ func pathWaits(stats *components.Stats) (p99, longest float64) {
 // roundMillis rounds seconds to the millisecond.
 func roundMillis(seconds float32) float64 {
 	return float64(int64(float64(seconds)*1000+0.5)) / 1000
-}
-
-// retargeter gives the agents that reached their target a new random one
-// (-retarget).
-type retargeter struct {
-	p       *plugin.Plugin
-	world   *ecs.World
-	index   map[ecs.Entity]int
-	point   func() (query.RandomPoint, error)
-	targets []geom.Vec3 // per agent: its target now, shared with the report
-	// obstacleTargets, when not nil, are the obstacle checks' targets,
-	// kept up to date too.
-	obstacleTargets []geom.Vec3
-	// count is the number of new targets given.
-	count int
-}
-
-// newRetargeter returns the retargeter of a run whose agents' targets are
-// targets (kept up to date), or nil without -retarget. Its random points
-// come from a source of their own, seeded from seed.
-func newRetargeter(opts *crowdOptions, mesh *navmesh.Mesh, filter *query.Filter, p *plugin.Plugin, world *ecs.World,
-	agents []ecs.Entity, targets []geom.Vec3,
-) (*retargeter, error) {
-	if !opts.paths.retarget {
-		return nil, nil
-	}
-	point, err := randomPoints(mesh, filter, opts.seed^0x5eed, opts.connected)
-	if err != nil {
-		return nil, err
-	}
-	r := &retargeter{p: p, world: world, index: make(map[ecs.Entity]int, len(agents)), point: point, targets: targets}
-	for i, e := range agents {
-		r.index[e] = i
-	}
-	return r, nil
-}
-
-// after sends every agent that reached its target in the last tick to a
-// new one.
-func (r *retargeter) after() error {
-	if r == nil {
-		return nil
-	}
-	for _, ev := range r.p.Events(r.world) {
-		i, ok := r.index[ev.Entity]
-		if ev.Kind != components.EventTargetReached || !ok {
-			continue
-		}
-		target, err := r.point()
-		if err != nil {
-			return fmt.Errorf("random target: %w", err)
-		}
-		if err := r.p.RequestMoveTarget(r.world, ev.Entity, target.Pos); err != nil {
-			return fmt.Errorf("agent %d: new target: %w", i, err)
-		}
-		r.targets[i] = target.Pos
-		if r.obstacleTargets != nil {
-			r.obstacleTargets[i] = target.Pos
-		}
-		r.count++
-	}
-	return nil
 }

@@ -21,13 +21,11 @@ func TestCrowdCommandPathFlags(t *testing.T) {
 		name         string
 		args         []string
 		hierarchical bool
-		retargets    bool
 	}{
-		{"defaults", nil, false, false},
-		{"hierarchical", []string{"-hierarchical"}, true, false},
-		{"not hierarchical", []string{"-hierarchical=false"}, false, false},
-		{"small pool", []string{"-nodes", "16"}, false, false},
-		{"retarget", []string{"-retarget"}, false, true},
+		{"defaults", nil, false},
+		{"hierarchical", []string{"-hierarchical"}, true},
+		{"not hierarchical", []string{"-hierarchical=false"}, false},
+		{"small pool", []string{"-nodes", "16"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout bytes.Buffer
@@ -44,11 +42,6 @@ func TestCrowdCommandPathFlags(t *testing.T) {
 			assert.Positive(t, r.PathWaitMaxS, "some targets need the queue")
 			assert.LessOrEqual(t, r.PathWaitP99S, r.PathWaitMaxS)
 			assert.Less(t, r.PathWaitMaxS, 300.0/60)
-			if tc.retargets {
-				assert.Positive(t, r.Retargets)
-			} else {
-				assert.Zero(t, r.Retargets)
-			}
 		})
 	}
 }
@@ -58,8 +51,6 @@ func TestCrowdCommandPathFlagsBadInput(t *testing.T) {
 		"negative nodes":     {"-navmesh", crowdTestMesh, "-agents", "3", "-nodes", "-1"},
 		"too many nodes":     {"-navmesh", crowdTestMesh, "-agents", "3", "-nodes", "100000000"},
 		"hierarchical maybe": {"-navmesh", crowdTestMesh, "-agents", "3", "-hierarchical=maybe"},
-		"retarget scenario":  {"-navmesh", crowdTestMesh, "-scenario", crowdTestMesh, "-retarget"},
-		"retarget typed":     {"-navmesh", "a=" + crowdTestMesh, "-agents", "a=3", "-retarget"},
 	} {
 		err := run(append([]string{"crowd"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		require.Error(t, err, name)

@@ -36,7 +36,8 @@ func TestCrowdCommandJSON(t *testing.T) {
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
 		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable",
 		"obstacleAgentTicks", "invalidAgents", "maxStepDistance", "obstacleMs", "targetsInObstacles",
-		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick"} {
+		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick", "arrived", "hovering", "nearNotArrived",
+		"nearNotArrivedStill", "arrivals", "arrivalsPerMinute"} {
 		assert.Contains(t, report, key)
 	}
 	assert.EqualValues(t, 30, report["agents"])
@@ -49,13 +50,37 @@ func TestCrowdCommandJSON(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, times["max"].(float64), times["p99"].(float64))
 	stages := report["stageMs"].(map[string]any)
-	assert.Len(t, stages, 11)
+	assert.Len(t, stages, 13)
 	assert.Greater(t, stages["VelocitySampling"].(float64), 0.0)
 	assert.Greater(t, report["reached"].(float64), 0.0)
 	assert.Equal(t, "adaptive", report["avoidance"], "the reference's method by default")
 	assert.Greater(t, report["velocityChangePerTick"].(float64), 0.0)
 	assert.Less(t, report["velocityChangePerTick"].(float64), 8.0/60+1e-6, "within the acceleration limit")
 	assert.Zero(t, report["orcaInfeasiblePerTick"])
+}
+
+// TestCrowdCommandRetarget: without -retarget every agent arrives at most
+// once and those that did count as arrived at the end; with it the same
+// crowd arrives more often (agents walk on to new targets), and the
+// arrivals per minute are the arrivals over the simulated time.
+func TestCrowdCommandRetarget(t *testing.T) {
+	args := []string{"crowd", "-navmesh", crowdTestMesh, "-agents", "30", "-seed", "6", "-ticks", "900", "-connected", "-json"}
+	var once, again crowdReport
+	for _, c := range []struct {
+		report *crowdReport
+		extra  []string
+	}{{&once, nil}, {&again, []string{"-retarget"}}} {
+		var stdout bytes.Buffer
+		require.NoError(t, run(append(args, c.extra...), &stdout, &bytes.Buffer{}))
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), c.report))
+	}
+	assert.Equal(t, once.Arrivals, once.Arrived, "each agent arrives once and stays")
+	assert.LessOrEqual(t, once.Arrived, 30)
+	assert.Greater(t, again.Arrivals, once.Arrivals)
+	assert.InDelta(t, float64(again.Arrivals)/(900.0/60/60), again.ArrivalsPerMinute, 1e-9)
+	assert.Zero(t, again.OffMeshViolations)
+	err := run([]string{"crowd", "-navmesh", "a=" + crowdTestMesh, "-agents", "a=3", "-retarget"}, &bytes.Buffer{}, &bytes.Buffer{})
+	assert.ErrorContains(t, err, "-retarget")
 }
 
 // TestCrowdCommandAvoidance runs the same crowd with each method: each is

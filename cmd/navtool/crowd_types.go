@@ -304,6 +304,10 @@ func (c *crowdChecker) Finish(targets []geom.Vec3) crowdcheck.Result {
 		sum.Stuck += r.Stuck
 		sum.PartialPaths += r.PartialPaths
 		sum.WaitingForPath += r.WaitingForPath
+		sum.Arrived += r.Arrived
+		sum.Hovering += r.Hovering
+		sum.NearNotArrived += r.NearNotArrived
+		sum.NearNotArrivedStill += r.NearNotArrivedStill
 	}
 	if weights > 0 {
 		sum.VelocityChangePerTick /= float64(weights)
@@ -326,4 +330,17 @@ func (c *crowdChecker) perType(targets []geom.Vec3) map[string]*crowdTypeReport 
 		}
 	}
 	return out
+}
+
+// SetTimeStep sets every checker's tick length.
+func (c *crowdChecker) SetTimeStep(dt float64) {
+	for _, checker := range c.checkers {
+		checker.SetTimeStep(dt)
+	}
+}
+
+// Retarget classifies agent i's new target (an agent of a crowd of one
+// type).
+func (c *crowdChecker) Retarget(i int) error {
+	return c.checkers[0].Retarget(i)
 }

@@ -30,7 +30,7 @@ func init() {
 	register("draw", "render a navmesh file (over its level, with paths) as PNG or SVG", runDraw)
 }
 
-const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-obstacles STATE.csv] [-cache-layers areas,regions,contours,polymesh] [-size 800] [-samples 2] -o OUT.png|svg FILE\n" +
+const drawUsage = "usage: navtool draw [-view top|iso] [-layers mesh,tiles,offmesh,...] [-color area|tile] [-obj LEVEL.obj] [-pairs PAIRS.csv] [-links LINKS.csv] [-obstacles STATE.csv] [-cache-layers areas,regions,contours,polymesh] [-size 800] [-samples 2] -o OUT.png|svg FILE\n" +
 	"FILE is a navmesh file (DNAV, MSET, archenav) or a tile cache file (TSET, archenav): a tile cache's navmesh is built, after the obstacles of -obstacles (the CSV navtool tilecache reads), and its obstacles are drawn on top."
 
 // drawOptions are the flags of `navtool draw`.
@@ -39,6 +39,7 @@ type drawOptions struct {
 	outPath     string
 	objPath     string
 	pairsPath   string
+	linksPath   string
 	obstacles   string
 	cacheLayers []string
 	view        string
@@ -66,6 +67,7 @@ func parseDrawFlags(args []string) (*drawOptions, error) {
 	fs.StringVar(&opts.outPath, "o", "", "output `file`: .png or .svg")
 	fs.StringVar(&opts.objPath, "obj", "", "level `file` (OBJ) to draw under the navmesh")
 	fs.StringVar(&opts.pairsPath, "pairs", "", "CSV `file` of start/end pairs (sx,sy,sz,ex,ey,ez) whose paths are drawn")
+	fs.StringVar(&opts.linksPath, "links", "", "CSV `file` of runtime links added to the navmesh before drawing (as navtool query -links reads it)")
 	fs.StringVar(&opts.obstacles, "obstacles", "", "obstacle state CSV `file` (id,type,x,y,z,x2,y2,z2,radius,height,yaw) applied to a tile cache FILE before drawing")
 	cacheLayers := fs.String("cache-layers", "", "tile cache FILE only: draw every layer's build `stages` over the navmesh, any of "+strings.Join(cacheLayerNames, ","))
 	fs.StringVar(&opts.view, "view", "top", "`top` (from above) or iso (isometric, floors above floors apart)")
@@ -155,6 +157,9 @@ func runDraw(args []string, stdout io.Writer) error {
 	}
 	mesh, cache, format, err := loadDrawInput(opts)
 	if err != nil {
+		return err
+	}
+	if err := addLinksFile(opts.linksPath, mesh); err != nil {
 		return err
 	}
 	snap := mesh.Snapshot()

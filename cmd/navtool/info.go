@@ -22,20 +22,23 @@ func init() {
 // infoReport is what `navtool info` prints; its JSON form is the -json
 // output (keys documented in docs/navtool.md).
 type infoReport struct {
-	File               string      `json:"file"`
-	Format             string      `json:"format"`
-	Params             infoParams  `json:"params"`
-	Tiles              int         `json:"tiles"`
-	Polys              int         `json:"polys"`
-	Verts              int         `json:"verts"`
-	Links              int         `json:"links"`
-	MaxLinks           int         `json:"maxLinks"`
-	DetailVerts        int         `json:"detailVerts"`
-	DetailTris         int         `json:"detailTris"`
-	OffMeshConnections int         `json:"offMeshConnections"`
-	BVNodes            int         `json:"bvNodes"`
-	Bounds             *infoBounds `json:"bounds"`
-	PerTile            []infoTile  `json:"perTile"`
+	File               string     `json:"file"`
+	Format             string     `json:"format"`
+	Params             infoParams `json:"params"`
+	Tiles              int        `json:"tiles"`
+	Polys              int        `json:"polys"`
+	Verts              int        `json:"verts"`
+	Links              int        `json:"links"`
+	MaxLinks           int        `json:"maxLinks"`
+	DetailVerts        int        `json:"detailVerts"`
+	DetailTris         int        `json:"detailTris"`
+	OffMeshConnections int        `json:"offMeshConnections"`
+	BVNodes            int        `json:"bvNodes"`
+	// RuntimeLinks counts the runtime links saved with the mesh; their
+	// tiles are not among the tiles.
+	RuntimeLinks int         `json:"runtimeLinks,omitempty"`
+	Bounds       *infoBounds `json:"bounds"`
+	PerTile      []infoTile  `json:"perTile"`
 }
 
 type infoParams struct {
@@ -201,7 +204,11 @@ func buildInfoReport(path string, format navmesh.Format, mesh *navmesh.Mesh) *in
 		PerTile: []infoTile{},
 	}
 	var bmin, bmax mgl32.Vec3
+	report.RuntimeLinks = snapshot.LinkCount()
 	for tile := range snapshot.Tiles() {
+		if tile.IsLink() {
+			continue
+		}
 		slot := tile.Index()
 		h := tile.Header
 		entry := infoTile{
@@ -262,6 +269,9 @@ func printInfo(w io.Writer, r *infoReport) error {
 		formatVec(p.Origin), formatFloat(p.TileWidth), formatFloat(p.TileHeight), p.MaxTiles, p.MaxPolys)
 	if r.Bounds != nil {
 		fmt.Fprintf(w, "bounds:  %s .. %s\n", formatVec(r.Bounds.Min), formatVec(r.Bounds.Max))
+	}
+	if r.RuntimeLinks > 0 {
+		fmt.Fprintf(w, "links:   %d runtime links\n", r.RuntimeLinks)
 	}
 	fmt.Fprintf(w, "tiles:   %d\n\n", r.Tiles)
 

@@ -29,6 +29,7 @@ func init() {
 type queryOptions struct {
 	navmeshPath string
 	pairsPath   string
+	linksPath   string
 	outPath     string
 	nodes       int
 	extents     geom.Vec3
@@ -53,6 +54,7 @@ func parseQueryFlags(args []string) (*queryOptions, error) {
 	opts := &queryOptions{}
 	fs.StringVar(&opts.navmeshPath, "navmesh", "", "navmesh `file` (DNAV tile or MSET tile set)")
 	fs.StringVar(&opts.pairsPath, "pairs", "", "CSV `file` whose header names sx,sy,sz,ex,ey,ez")
+	fs.StringVar(&opts.linksPath, "links", "", "CSV `file` of runtime links added to the navmesh first: sx,sy,sz,ex,ey,ez,radius,bidirectional, optionally width,area,flags,cost")
 	fs.StringVar(&opts.outPath, "o", "", "output CSV `file` (default stdout)")
 	fs.IntVar(&opts.nodes, "nodes", 2048, "search node pool size")
 	extents := fs.String("extents", "2,4,2", "nearest-poly half extents `x,y,z`")
@@ -64,7 +66,7 @@ func parseQueryFlags(args []string) (*queryOptions, error) {
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool query -navmesh FILE -pairs PAIRS.csv [-o OUT.csv] [-nodes 2048] [-extents 2,4,2] [-include 0xffef] [-exclude 0] [-max-path 256] [-hierarchical] [-stats]")
+			fmt.Fprintln(os.Stderr, "usage: navtool query -navmesh FILE -pairs PAIRS.csv [-links LINKS.csv] [-o OUT.csv] [-nodes 2048] [-extents 2,4,2] [-include 0xffef] [-exclude 0] [-max-path 256] [-hierarchical] [-stats]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -294,6 +296,9 @@ func runQuery(args []string, stdout io.Writer) error {
 	}
 	mesh, _, err := navmesh.LoadFile(opts.navmeshPath)
 	if err != nil {
+		return err
+	}
+	if err := addLinksFile(opts.linksPath, mesh); err != nil {
 		return err
 	}
 	pairsFile, err := os.Open(opts.pairsPath)

@@ -14,8 +14,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,6 +60,40 @@ type selftestServer struct {
 	url     string
 	results chan []byte
 	files   map[string][]byte
+
+	mu sync.Mutex
+	// failed lists the requests answered with a status of 400 or more
+	// ("GET /favicon.ico 404"): a browser logs each in its console, where
+	// the page's own error handlers do not see it.
+	failed []string
+}
+
+// failedRequests returns the requests answered with an error status so far.
+func (ts *selftestServer) failedRequests() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return slices.Clone(ts.failed)
+}
+
+// statusRecorder keeps the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush passes flushes on, for the server-sent events.
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
 }
 
 func startSelftestServer(t *testing.T, input string) *selftestServer {
@@ -99,7 +135,17 @@ func startSelftestServer(t *testing.T, input string) *selftestServer {
 	s.selftest = mux
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	server := &http.Server{Handler: s.handler(listener.Addr().String()), ReadHeaderTimeout: 10 * time.Second}
+	studioHandler := s.handler(listener.Addr().String())
+	recording := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		studioHandler.ServeHTTP(rec, r)
+		if rec.status >= 400 {
+			ts.mu.Lock()
+			ts.failed = append(ts.failed, fmt.Sprintf("%s %s %d", r.Method, r.URL.Path, rec.status))
+			ts.mu.Unlock()
+		}
+	})
+	server := &http.Server{Handler: recording, ReadHeaderTimeout: 10 * time.Second}
 	go server.Serve(listener)
 	t.Cleanup(func() {
 		s.close()
@@ -188,6 +234,7 @@ func TestStudioInBrowser(t *testing.T) {
 	require.NoError(t, json.Unmarshal(body, &got))
 	require.Empty(t, got.Failure, "the page's script failed after %v", got.Steps)
 	assert.Empty(t, got.Errors, "console errors")
+	assert.Empty(t, ts.failedRequests(), "requests the server refused or lacked (each a console error in the browser)")
 	assert.Equal(t, []string{"loaded", "rebaked", "path", "crowd"}, got.Steps)
 
 	// Polygon counts: what navtool bake says for each radius.

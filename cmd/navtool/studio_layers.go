@@ -11,6 +11,7 @@ import (
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/bake/bakedraw"
 	"github.com/archenav/archenav/navcore/debugdraw"
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navdraw"
 )
 
@@ -170,8 +171,8 @@ func (s *studio) heightfield() (*bake.Heightfield, error) {
 type topFaces struct{ debugdraw.Drawer }
 
 func (t topFaces) Triangle(a, b, c mgl32.Vec3, fill color.NRGBA) {
-	n := b.Sub(a).Cross(c.Sub(a))
-	if n[1]*n[1] > float32(0.25)*n.Dot(n) {
+	n := geom.Cross(geom.Sub(b, a), geom.Sub(c, a))
+	if n[1]*n[1] > float32(0.25)*geom.LenSqr(n) {
 		t.Drawer.Triangle(a, b, c, fill)
 	}
 }

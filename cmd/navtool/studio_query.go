@@ -176,8 +176,7 @@ func runStudioQuery(mesh *navmesh.Mesh, req studioQueryRequest) (*studioQueryRes
 		}
 		res.StartRef = fmt.Sprintf("%#x", uint64(nearest.Ref))
 		res.Nearest, res.OverPoly = [3]float32(nearest.Point), nearest.OverPoly
-		d := nearest.Point.Sub(start)
-		res.Distance = math.Sqrt(float64(d.Dot(d)))
+		res.Distance = math.Sqrt(float64(geom.DistSqr(nearest.Point, start)))
 		navdraw.Polygon(&overlay, snap, nearest.Ref, color.NRGBA{255, 196, 0, 160}, style)
 		overlay.Point(nearest.Point.Add(geom.Vec3{0, 0.2, 0}), 10, color.NRGBA{255, 160, 0, 255})
 	default:

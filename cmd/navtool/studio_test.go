@@ -66,6 +66,7 @@ func TestStudioGuard(t *testing.T) {
 	}{
 		{"page", "GET", "/", "", nil, http.StatusOK},
 		{"three.js", "GET", "/vendor/three/three.module.js", "", nil, http.StatusOK},
+		{"favicon", "GET", "/favicon.ico", "", nil, http.StatusOK}, // a 404 is a console error in the browser
 		{"state", "GET", "/api/state", "", nil, http.StatusOK},
 		{"localhost", "GET", "/api/state", "", map[string]string{"Host": "localhost:8123"}, http.StatusOK},
 		{"same origin", "POST", "/api/query", `{"kind":"nearest","start":[0,0,0]}`, map[string]string{"Origin": "http://127.0.0.1:8123"}, http.StatusOK},

@@ -367,6 +367,9 @@ func readObstacleState(path string) ([]obstacleRow, error) {
 		default:
 			return nil, fmt.Errorf("%s: line %d: type %q, want cylinder, box or orientedbox", path, line, kind)
 		}
+		if err := o.Validate(); err != nil {
+			return nil, fmt.Errorf("%s: line %d: %w", path, line, err)
+		}
 		id := field("id")
 		if seen[id] {
 			return nil, fmt.Errorf("%s: line %d: id %q given twice", path, line, id)
@@ -388,9 +391,21 @@ type stateApplier struct {
 // or moved, then the ids no longer there are removed (in id order). Without
 // burst the cache is brought up to date after each change. An obstacle
 // outside every layer is left out (it would carve nothing); one moved out
-// of them is removed.
+// of them is removed. A state with more obstacles than the cache holds is
+// refused before anything changes.
 func (a *stateApplier) apply(state []obstacleRow) (stateChanges, error) {
 	var ch stateChanges
+	// The new obstacles are added before the old ones go.
+	fresh := 0
+	for _, row := range state {
+		if _, had := a.refs[row.id]; !had {
+			fresh++
+		}
+	}
+	if limit := int(a.cache.Params().MaxObstacles); a.cache.ObstacleCount()+fresh > limit {
+		return ch, fmt.Errorf("a state of %d obstacles, %d of them new, needs room for %d at once (the new ones are added before the old ones go), more than the %d the tile cache holds (MaxObstacles): %w",
+			len(state), fresh, a.cache.ObstacleCount()+fresh, limit, tilecache.ErrOutOfObstacles)
+	}
 	step := func() error {
 		if a.burst {
 			return nil

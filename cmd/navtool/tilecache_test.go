@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +121,22 @@ func TestTileCacheCommandErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(twice, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n1,cylinder,0,0,0,0,0,0,1,1,0\n1,cylinder,0,0,0,0,0,0,1,1,0\n"), 0o644))
 	noColumn := filepath.Join(dir, "nocol.csv")
 	require.NoError(t, os.WriteFile(noColumn, []byte("id,type,x,y,z\n"), 0o644))
+	// Issue 27: a cylinder of radius 0, which the crowd refuses, was
+	// accepted here, and a box upside down became a "box height -10" in
+	// navtool crowd.
+	flat := filepath.Join(dir, "flat.csv")
+	require.NoError(t, os.WriteFile(flat, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n1,cylinder,0,0,0,0,0,0,1,1,0\n2,cylinder,0,0,0,0,0,0,0,1,0\n"), 0o644))
+	upsideDown := filepath.Join(dir, "upside.csv")
+	require.NoError(t, os.WriteFile(upsideDown, []byte("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n1,box,0,10,0,2,0,2,0,0,0\n"), 0o644))
+	// 10,000 boxes over the whole level ran for a minute, tile rebuild
+	// after tile rebuild, before the 1025th was refused.
+	var many strings.Builder
+	many.WriteString("id,type,x,y,z,x2,y2,z2,radius,height,yaw\n")
+	for i := range 10000 {
+		fmt.Fprintf(&many, "%d,box,-100,-100,-100,100,100,100,0,0,0\n", i)
+	}
+	manyBoxes := filepath.Join(dir, "many.csv")
+	require.NoError(t, os.WriteFile(manyBoxes, []byte(many.String()), 0o644))
 	tset := tileCacheData + "tc48_dungeon.tset"
 	cases := []struct {
 		args []string
@@ -132,6 +149,9 @@ func TestTileCacheCommandErrors(t *testing.T) {
 		{[]string{"-tset", tset, "-obstacles", badType}, `type "sphere"`},
 		{[]string{"-tset", tset, "-obstacles", twice}, "given twice"},
 		{[]string{"-tset", tset, "-obstacles", noColumn}, `no "x2" column`},
+		{[]string{"-tset", tset, "-obstacles", flat}, "flat.csv: line 3: tilecache: cylinder obstacle: radius 0, want a finite number > 0"},
+		{[]string{"-tset", tset, "-obstacles", upsideDown}, "upside.csv: line 2: tilecache: box obstacle: min y 10 is not below max y 0"},
+		{[]string{"-tset", tset, "-obstacles", manyBoxes}, "a state of 10000 obstacles, 10000 of them new, needs room for 10000 at once (the new ones are added before the old ones go), more than the 1024 the tile cache holds (MaxObstacles)"},
 		{[]string{"-tset", filepath.Join(dir, "missing.tset")}, "no such file"},
 		{[]string{"-tset", badType}, "neither TSET"},
 		{[]string{"-obj", filepath.Join(dir, "missing.obj")}, "no such file"},

@@ -7,6 +7,7 @@ package crowdcheck
 
 import (
 	"math"
+	"time"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
@@ -32,7 +33,19 @@ const (
 	StuckWindow     = 120
 	StuckMove       = float32(0.5)
 	ReachedDistance = float32(1)
+	// HoverDistance, HoverMove, HoverWindow: an agent with a target in
+	// reach, within HoverDistance of it, that has not arrived
+	// (EventTargetReached for that target) and moved less than HoverMove
+	// over the last HoverWindow is hovering.
+	HoverDistance = float32(2)
+	HoverMove     = float32(0.5)
+	HoverWindow   = 5 * time.Second
 )
+
+// hoverSamples is the number of position samples the hover check keeps:
+// one every HoverWindow/(hoverSamples-1), so that the oldest is a whole
+// window old.
+const hoverSamples = 11
 
 // Result holds what a run measured.
 type Result struct {
@@ -65,6 +78,18 @@ type Result struct {
 	PartialPaths int
 	// WaitingForPath counts agents still waiting for a path.
 	WaitingForPath int
+	// Arrived counts the agents that got EventTargetReached for their
+	// target (AgentInfo.Arrived).
+	Arrived int
+	// Hovering counts the agents with a target in reach, within
+	// HoverDistance of it, not arrived, that moved less than HoverMove over
+	// the last HoverWindow (HoverWindow after the first Check at the
+	// earliest; 0 for a shorter run).
+	Hovering int
+	// NearNotArrived counts the agents within ReachedDistance of a target
+	// in reach that have not arrived; NearNotArrivedStill those of them
+	// that also moved less than HoverMove over the last HoverWindow.
+	NearNotArrived, NearNotArrivedStill int
 }
 
 // Checker measures a run of agents of one plugin.
@@ -91,6 +116,13 @@ type Checker struct {
 	velocityChange  float64
 	velocitySamples int
 
+	// hover holds a position sample per agent every hoverEvery ticks, the
+	// newest at hoverCount-1 (mod hoverSamples); hoverEvery follows the
+	// tick length (SetTimeStep).
+	hover      [hoverSamples][]geom.Vec3
+	hoverCount int
+	hoverEvery int
+
 	result Result
 }
 
@@ -108,28 +140,53 @@ func New(mesh *navmesh.Mesh, filter *query.Filter, p *plugin.Plugin, world *ecs.
 		velocities: make([]geom.Vec3, len(agents)),
 		walking:    make([]bool, len(agents)),
 	}
+	c.SetTimeStep(1.0 / 60)
 	for i := range c.history {
 		c.history[i] = make([]geom.Vec3, len(agents))
 	}
 	return c, nil
 }
 
+// SetTimeStep sets the tick length the hover check counts its window in
+// (1/60 s by default); call it before the first Check [Limit: > 0]
+// [Units: s]
+func (c *Checker) SetTimeStep(dt float64) {
+	if !(dt > 0) || math.IsInf(dt, 0) {
+		return
+	}
+	every := HoverWindow.Seconds() / (hoverSamples - 1) / dt
+	c.hoverEvery = max(1, int(math.Round(every)))
+}
+
 // Classify finds, before the first tick, the agents whose target lies in
 // another connected component of the navmesh than their start.
 func (c *Checker) Classify() error {
 	c.outOfReach = make([]bool, len(c.agents))
-	snap := c.q.Mesh().Snapshot()
-	for i, e := range c.agents {
-		info, err := c.p.State(c.world, e)
-		if err != nil {
+	for i := range c.agents {
+		if err := c.Retarget(i); err != nil {
 			return err
 		}
-		target, err := c.q.FindNearestPoly(info.TargetPosition, geom.Vec3{OnMeshXZ, OnMeshY, OnMeshXZ}, c.filter)
-		if err != nil {
-			return err
-		}
-		c.outOfReach[i] = info.Poly != 0 && target.Ref != 0 && !snap.SameComponent(info.Poly, target.Ref)
 	}
+	return nil
+}
+
+// Retarget classifies agent i's target again after a new move request:
+// whether it lies in another connected component of the navmesh than the
+// agent.
+func (c *Checker) Retarget(i int) error {
+	if c.outOfReach == nil {
+		c.outOfReach = make([]bool, len(c.agents))
+	}
+	info, err := c.p.State(c.world, c.agents[i])
+	if err != nil {
+		return err
+	}
+	target, err := c.q.FindNearestPoly(info.TargetPosition, geom.Vec3{OnMeshXZ, OnMeshY, OnMeshXZ}, c.filter)
+	if err != nil {
+		return err
+	}
+	snap := c.q.Mesh().Snapshot()
+	c.outOfReach[i] = info.Poly != 0 && target.Ref != 0 && !snap.SameComponent(info.Poly, target.Ref)
 	return nil
 }
 
@@ -139,6 +196,15 @@ func (c *Checker) Classify() error {
 // off-mesh connection are in the air by design and not checked.
 func (c *Checker) Check() error {
 	ring := c.history[c.ticks%len(c.history)]
+	var hover []geom.Vec3
+	if c.ticks%c.hoverEvery == 0 {
+		k := c.hoverCount % hoverSamples
+		if c.hover[k] == nil {
+			c.hover[k] = make([]geom.Vec3, len(c.agents))
+		}
+		hover = c.hover[k]
+		c.hoverCount++
+	}
 	c.ticks++
 	for i, e := range c.agents {
 		info, err := c.p.State(c.world, e)
@@ -147,6 +213,9 @@ func (c *Checker) Check() error {
 		}
 		c.infos[i] = info
 		ring[i] = info.Position
+		if hover != nil {
+			hover[i] = info.Position
+		}
 		walking := info.Mode == components.AgentWalking
 		if walking && c.walking[i] {
 			dx, dz := info.Velocity[0]-c.velocities[i][0], info.Velocity[2]-c.velocities[i][2]
@@ -254,6 +323,7 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 	if c.ticks > StuckWindow {
 		past = c.history[(c.ticks-1-StuckWindow)%len(c.history)]
 	}
+	hoverPast := c.hoverPast()
 	for i := range c.agents {
 		info := c.infos[i]
 		dist := geom.Dist2D(info.Position, targets[i])
@@ -278,6 +348,44 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 			geom.Dist2D(info.Position, past[i]) < StuckMove {
 			r.Stuck++
 		}
+		if info.Arrived {
+			r.Arrived++
+			continue
+		}
+		inReach := info.Target.HasPath() && info.Target != components.TargetFailed &&
+			(c.outOfReach == nil || !c.outOfReach[i])
+		still := hoverPast != nil && geom.Dist2D(info.Position, hoverPast[i]) < HoverMove
+		if inReach && dist <= ReachedDistance {
+			r.NearNotArrived++
+			if still {
+				r.NearNotArrivedStill++
+			}
+		}
+		if inReach && still && dist <= HoverDistance {
+			r.Hovering++
+		}
 	}
 	return r
+}
+
+// hoverPast returns the positions sampled a whole HoverWindow (or a
+// little more) before the last Check, nil when the run is shorter.
+func (c *Checker) hoverPast() []geom.Vec3 {
+	if c.hoverCount < hoverSamples {
+		return nil
+	}
+	// The newest sample was taken at tick (hoverCount-1)*hoverEvery; the
+	// oldest kept one hoverSamples-1 samples (a whole window) before it.
+	// Take the newest sample at least a window before the last tick.
+	last := c.ticks - 1
+	for back := 0; back < hoverSamples; back++ {
+		n := c.hoverCount - 1 - back
+		if n < 0 {
+			return nil
+		}
+		if last-n*c.hoverEvery >= (hoverSamples-1)*c.hoverEvery {
+			return c.hover[n%hoverSamples]
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +80,73 @@ func TestVelocityChangeAndOverlaps(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.Check())
 	assert.Equal(t, 1, c.Finish([]geom.Vec3{info.Position, info.Position}).OverlapAgentTicks)
+}
+
+// TestHoveringAndArrived: of three agents that cannot walk (speed 0) with
+// targets 0.8, 1.5 and 3 m away (in a crowd without the rule that lets
+// stalled agents arrive where they stand), the first two hover once five
+// seconds have passed (the first also counts as near its target without having
+// arrived), the third is too far; an agent that walks to a target a metre
+// away arrives and counts neither way.
+func TestHoveringAndArrived(t *testing.T) {
+	mesh, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	require.NoError(t, err)
+	p, err := plugin.New(plugin.Config{Mesh: mesh, MaxAgents: 4})
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	defer p.Schedule().Finalize(&world)
+	settings := generic.NewResource[components.Settings](&world)
+	settings.Get().ArrivalStallTime = 0
+
+	q, err := query.New(mesh, 256)
+	require.NoError(t, err)
+	filter := query.NewFilter()
+	start, err := q.FindNearestPoly(geom.Vec3{0, 10, 0}, geom.Vec3{20, 10, 20}, filter)
+	require.NoError(t, err)
+	frozen := components.DefaultAgentParams()
+	frozen.MaxSpeed = 0
+	frozen.UpdateFlags = 0
+	var agents []ecs.Entity
+	var targets []geom.Vec3
+	for k, d := range []float32{0.8, 1.5, 3, 1} {
+		params := frozen
+		if k == 3 {
+			params = components.DefaultAgentParams()
+			params.UpdateFlags = 0
+		}
+		pos := geom.Vec3{start.Point[0] + float32(k)*3, start.Point[1], start.Point[2] + 4}
+		e, err := p.Spawn(&world, pos, params)
+		require.NoError(t, err)
+		info, err := p.State(&world, e)
+		require.NoError(t, err)
+		target := geom.Vec3{info.Position[0] + d, info.Position[1], info.Position[2]}
+		require.NoError(t, p.RequestMoveTarget(&world, e, target))
+		agents = append(agents, e)
+	}
+	for _, e := range agents {
+		info, err := p.State(&world, e)
+		require.NoError(t, err)
+		targets = append(targets, info.TargetPosition)
+	}
+	c, err := New(mesh, filter, p, &world, agents)
+	require.NoError(t, err)
+	c.SetTimeStep(1.0 / 30)
+	require.NoError(t, c.Classify())
+	for tick := 0; tick < 5*30; tick++ {
+		require.NoError(t, p.Step(&world, 1.0/30))
+		require.NoError(t, c.Check())
+	}
+	r := c.Finish(targets)
+	assert.Zero(t, r.Hovering, "not yet five seconds")
+	assert.Equal(t, 1, r.Arrived)
+	assert.Equal(t, 1, r.NearNotArrived)
+	assert.Zero(t, r.NearNotArrivedStill, "not yet five seconds")
+	require.NoError(t, p.Step(&world, 1.0/30))
+	require.NoError(t, c.Check())
+	r = c.Finish(targets)
+	assert.Equal(t, 2, r.Hovering)
+	assert.Equal(t, 1, r.Arrived)
+	assert.Equal(t, 1, r.NearNotArrived)
+	assert.Equal(t, 1, r.NearNotArrivedStill)
 }

@@ -99,16 +99,16 @@ func ClosestHeightOnTriangle(p, a, b, c Point) (height float32, ok bool) {
 // p0→p1 against the convex polygon verts in the xz-plane and returns the
 // entry and exit parameters along the segment and the edges crossed there
 // (edge j runs from verts[j] to verts[j+1]), -1 for an end inside. ok is
-// false when the segment misses the polygon.
+// false when the segment misses the polygon, and for fewer than 3 vertices.
 func IntersectSegmentPoly2D(p0, p1 Point, verts []Point) (tMin, tMax float32, segMin, segMax int, ok bool) {
 	const eps = float32(0.000001)
+	n := len(verts)
+	if n < 3 {
+		return 0, 0, -1, -1, false
+	}
 	tMin, tMax = 0, 1
 	segMin, segMax = -1, -1
 	dirX, dirZ := p1.X-p0.X, p1.Z-p0.Z
-	n := len(verts)
-	if n == 0 {
-		return tMin, tMax, segMin, segMax, true
-	}
 	vj := verts[n-1]
 	for i, j := 0, n-1; i < n; j, i = i, i+1 {
 		vi := verts[i]
@@ -145,8 +145,12 @@ func IntersectSegmentPoly2D(p0, p1 Point, verts []Point) (tMin, tMax float32, se
 
 // OverlapPolyPoly2D is geom.OverlapPolyPoly2D: whether the convex polygons
 // polyA and polyB overlap in the xz-plane (separating-axis test); polygons
-// that only touch, within 1e-4, do not.
+// that only touch, within 1e-4, do not, nor do those of fewer than 3
+// vertices.
 func OverlapPolyPoly2D(polyA, polyB []Point) bool {
+	if len(polyA) < 3 || len(polyB) < 3 {
+		return false
+	}
 	return !hasSeparatingAxis(polyA, polyA, polyB) && !hasSeparatingAxis(polyB, polyA, polyB)
 }
 

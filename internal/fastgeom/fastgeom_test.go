@@ -14,7 +14,7 @@ type rng struct{ state uint64 }
 
 func (r *rng) next() float32 {
 	r.state = r.state*6364136223846793005 + 1442695040888963407
-	return float32(r.state>>40) / float32(1<<24)
+	return float32(float32(r.state>>40) / float32(1<<24))
 }
 
 // samples returns random points, some of them repeated or on a grid so that
@@ -84,7 +84,7 @@ func TestIntersectSegmentPoly2DMatchesGeom(t *testing.T) {
 		// A convex polygon: points on a circle, in clockwise order seen from
 		// above as Detour winds them.
 		n := 3 + int(r.next()*4)
-		cx, cz, radius := (r.next()-0.5)*100, (r.next()-0.5)*100, 1+float32(r.next()*30)
+		cx, cz, radius := float32((r.next()-0.5)*100), float32((r.next()-0.5)*100), 1+float32(r.next()*30)
 		poly := make([]geom.Vec3, n)
 		for i := range poly {
 			angle := -2 * math.Pi * (float64(i) + float64(float64(r.next())*0.5)) / float64(n)

@@ -53,7 +53,7 @@ func lineOracle(p *Placed, x, z float32) (lo, hi float32, ok bool) {
 	inside := func(y float32) bool { return p.Contains(geom.Vec3{x, y, z}) }
 	first := float32(math.NaN())
 	for i := 0; i <= steps; i++ {
-		if y := bmin[1] - 0.1 + float32(i)*step; inside(y) {
+		if y := bmin[1] - 0.1 + float32(float32(i)*step); inside(y) {
 			first = y
 			break
 		}
@@ -112,8 +112,8 @@ func TestColumnRangeMatchesOracle(t *testing.T) {
 			bmin, bmax := p.Bounds()
 			hits, misses := 0, 0
 			for range cells {
-				x0 := bmin[0] - 2*cell + random.Float32()*(bmax[0]-bmin[0]+3*cell)
-				z0 := bmin[2] - 2*cell + random.Float32()*(bmax[2]-bmin[2]+3*cell)
+				x0 := bmin[0] - 2*cell + float32(random.Float32()*(bmax[0]-bmin[0]+float32(3*cell)))
+				z0 := bmin[2] - 2*cell + float32(random.Float32()*(bmax[2]-bmin[2]+float32(3*cell)))
 				x1, z1 := x0+cell, z0+cell
 				column, ok := p.ColumnRange(x0, z0, x1, z1)
 				lo, hi, found := columnOracle(&p, x0, z0, x1, z1, lines)
@@ -188,22 +188,22 @@ func TestMaxSqrtAffine(t *testing.T) {
 	// Brute force over t.
 	random := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
-		constant := random.Float32()*4 - 2
-		slope := random.Float32()*4 - 2
-		k := random.Float32() * 2
-		radiusSqr := random.Float32() * 3
-		alpha := random.Float32()*4 - 2
-		beta := random.Float32()*6 - 3
+		constant := float32(random.Float32()*4) - 2
+		slope := float32(random.Float32()*4) - 2
+		k := float32(float32(random.Float32()) * 2)
+		radiusSqr := float32(random.Float32() * 3)
+		alpha := float32(random.Float32()*4) - 2
+		beta := float32(random.Float32()*6) - 3
 		if random.IntN(10) == 0 {
 			beta = 0
 		}
 		best, found := float32(math.Inf(-1)), false
 		for i := 0; i <= 20000; i++ {
 			tt := float32(i) / 20000
-			s := alpha + beta*tt
-			if s*s <= radiusSqr {
+			s := alpha + float32(beta*tt)
+			if float32(s*s) <= radiusSqr {
 				found = true
-				best = max(best, constant+slope*tt+k*geom.Sqrt(radiusSqr-s*s))
+				best = max(best, constant+float32(slope*tt)+float32(k*geom.Sqrt(radiusSqr-float32(s*s))))
 			}
 		}
 		_, value, _, ok := maxSqrtAffine(constant, slope, k, radiusSqr, alpha, beta)

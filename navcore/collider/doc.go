@@ -3,6 +3,21 @@
 // the tiles they touch), and the geometry of those shapes that the
 // rasterizer, the tests and debug drawing share.
 //
+// # Start here
+//
+// Make a shape with NewBox, NewOrientedBox, NewSphere, NewCapsule,
+// NewCylinder, NewConvexHull or NewTriangleMesh (half extents, radii and
+// half heights in world units), add .Carving() to cut ground away instead
+// of adding it and .WithArea(id) for its area, and place it with a Pose. Hand the two to
+// bake/dynamic's Mesh.AddCollider, or to the crowd as a collider entity
+// (components.NewCollider, plugin.Plugin.SpawnCollider).
+// docs/dynamic-geometry.md is the guide.
+//
+//	pit := collider.NewBox(geom.Vec3{1.5, 1, 6}).Carving()
+//	ref, err := mesh.AddCollider(pit, collider.Pose{Position: geom.Vec3{18, 10.2, 0.65}})
+//
+// # Shapes
+//
 // A Shape is a collider in its own frame: an axis-aligned Box, an
 // OrientedBox, a Sphere, a Capsule or a flat-capped Cylinder along its
 // local y axis, a ConvexHull or a TriangleMesh. It is solid (its voxels

@@ -110,8 +110,8 @@ func TestTriangulateLiesOnTheSurface(t *testing.T) {
 				assert.False(t, p.Contains(away), "corner %v", v)
 			}
 			for i := range 3 {
-				assert.InDelta(t, bmin[i], gotMin[i], 0.02*float64(bmax[i]-bmin[i])+1e-4)
-				assert.InDelta(t, bmax[i], gotMax[i], 0.02*float64(bmax[i]-bmin[i])+1e-4)
+				assert.InDelta(t, bmin[i], gotMin[i], float64(0.02*float64(bmax[i]-bmin[i]))+1e-4)
+				assert.InDelta(t, bmax[i], gotMax[i], float64(0.02*float64(bmax[i]-bmin[i]))+1e-4)
 			}
 			for _, tri := range triangles {
 				v0, v1, v2 := vertices[tri[0]], vertices[tri[1]], vertices[tri[2]]

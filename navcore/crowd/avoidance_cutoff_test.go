@@ -34,7 +34,7 @@ func TestImpactCutoffMatchesFormula(t *testing.T) {
 		for range 300 {
 			r := math.Float32frombits(rng.Uint32())
 			check(r)
-			check(c.limit * (0.5 + rng.Float32()))
+			check(c.limit * (0.5 + float32(rng.Float32())))
 		}
 	}
 }

@@ -352,7 +352,7 @@ func TestPatternRotationTable(t *testing.T) {
 	// Each entry is within one float32 ulp of the float64 trigonometry of
 	// the reference's float32 angle.
 	for d := 1; d <= MaxAdaptiveDivisions; d++ {
-		angle := (1 / float32(d)) * float32(3.14159265) * 2
+		angle := float32(float32((1/float32(d))*float32(3.14159265)) * 2)
 		half := angle * 0.5
 		cosA, sinA, cosH, sinH := patternRotation(d)
 		for i, pair := range [][2]float64{

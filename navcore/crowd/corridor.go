@@ -351,7 +351,7 @@ func (c *Corridor) OptimizePathVisibilityAfter(next geom.Vec3, pathOptimizationR
 }
 
 func (c *Corridor) optimizePathVisibility(op string, next geom.Vec3, pathOptimizationRange, minMove float32, q *query.Query, filter *query.Filter) error {
-	if err := checkQuery(op, q); err != nil {
+	if err := checkQueryAndFilter(op, q, filter); err != nil {
 		return err
 	}
 	if c.count == 0 {
@@ -650,7 +650,7 @@ func (c *Corridor) FixPathStart(safeRef navmesh.Ref, safePos geom.Vec3) {
 // (dtPathCorridor::trimInvalidPath). The path is trimmed even when the
 // target cannot be moved (its error is returned and the target stays).
 func (c *Corridor) TrimInvalidPath(safeRef navmesh.Ref, safePos geom.Vec3, q *query.Query, filter *query.Filter) error {
-	if err := checkQuery("trim invalid path", q); err != nil {
+	if err := checkQueryAndFilter("trim invalid path", q, filter); err != nil {
 		return err
 	}
 	n := 0

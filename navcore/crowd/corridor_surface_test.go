@@ -20,7 +20,7 @@ func TestMovePositionToSurface(t *testing.T) {
 	f := newDungeonFixture(t)
 	q := f.query
 	rng := rand.New(rand.NewPCG(5, 6))
-	random := func() float32 { return rng.Float32() }
+	random := func() float32 { return float32(rng.Float32()) }
 	path := make([]navmesh.Ref, 256)
 	offPoly := 0
 	for i := 0; i < 200; i++ {
@@ -41,7 +41,7 @@ func TestMovePositionToSurface(t *testing.T) {
 			from := snapped.Position()
 			plain.Reset(snapped.FirstPoly(), from)
 			require.NoError(t, plain.SetCorridor(snapped.Target(), snapped.Path()))
-			to := geom.Add(from, geom.Vec3{(random() - 0.5) * 3, 0, (random() - 0.5) * 3})
+			to := geom.Add(from, geom.Vec3{float32((random() - 0.5) * 3), 0, float32((random() - 0.5) * 3)})
 			require.NoError(t, plain.MovePosition(to, q, f.filter))
 			require.NoError(t, snapped.MovePositionToSurface(to, q, f.filter))
 

@@ -28,3 +28,15 @@ func checkQuery(what string, q *query.Query) error {
 	}
 	return nil
 }
+
+// checkQueryAndFilter returns an ErrInvalidParam error for a nil query or
+// filter.
+func checkQueryAndFilter(what string, q *query.Query, filter *query.Filter) error {
+	if err := checkQuery(what, q); err != nil {
+		return err
+	}
+	if filter == nil {
+		return fmt.Errorf("crowd: %s: nil filter: %w", what, ErrInvalidParam)
+	}
+	return nil
+}

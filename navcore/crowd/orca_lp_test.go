@@ -19,7 +19,7 @@ func to64(v vec2) point64 { return point64{float64(v.x), float64(v.z)} }
 
 func (p point64) sub(q point64) point64   { return point64{p.x - q.x, p.z - q.z} }
 func (p point64) add(q point64) point64   { return point64{p.x + q.x, p.z + q.z} }
-func (p point64) scale(s float64) point64 { return point64{p.x * s, p.z * s} }
+func (p point64) scale(s float64) point64 { return point64{float64(p.x * s), float64(p.z * s)} }
 func (p point64) dot(q point64) float64   { return float64(p.x*q.x) + float64(p.z*q.z) }
 func (p point64) length() float64         { return math.Hypot(p.x, p.z) }
 func det64(a, b point64) float64          { return float64(a.x*b.z) - float64(a.z*b.x) }
@@ -159,9 +159,9 @@ func leastLargestViolation(lines []line64, r float64) float64 {
 func randomPlanes(rng *rand.Rand, n int, spread float32) []halfPlane {
 	planes := make([]halfPlane, n)
 	for i := range planes {
-		angle := rng.Float64() * 2 * math.Pi
+		angle := float64(rng.Float64()) * 2 * math.Pi
 		planes[i] = halfPlane{
-			point:     vec2{(float32(rng.Float32()*2) - 1) * spread, (float32(rng.Float32()*2) - 1) * spread},
+			point:     vec2{float32((float32(float32(rng.Float32())*2) - 1) * spread), float32((float32(float32(rng.Float32())*2) - 1) * spread)},
 			direction: vec2{float32(math.Cos(angle)), float32(math.Sin(angle))},
 		}
 	}
@@ -175,7 +175,7 @@ func TestSolvePlanesMatchesBruteForce(t *testing.T) {
 		n := 1 + rng.IntN(10)
 		planes := randomPlanes(rng, n, 3)
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 
 		got, met := solvePlanes(planes, maxSpeed, goal, false)
 		want, ok := nearestFeasible(lines64(planes), float64(maxSpeed), to64(goal))
@@ -209,7 +209,7 @@ func TestLeastViolationMatchesBruteForce(t *testing.T) {
 		n := 2 + rng.IntN(9)
 		planes := randomPlanes(rng, n, 3)
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == n {
 			continue
@@ -243,7 +243,7 @@ func TestLeastViolationKeepsHardPlanes(t *testing.T) {
 			}
 		}
 		maxSpeed := 0.5 + float32(rng.Float32()*3.5)
-		goal := vec2{(float32(rng.Float32()*2) - 1) * 5, (float32(rng.Float32()*2) - 1) * 5}
+		goal := vec2{float32((float32(float32(rng.Float32())*2) - 1) * 5), float32((float32(float32(rng.Float32())*2) - 1) * 5)}
 		v, met := solvePlanes(planes, maxSpeed, goal, false)
 		if met == len(planes) || met < hard {
 			continue

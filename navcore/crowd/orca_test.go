@@ -562,7 +562,7 @@ func FuzzReciprocalAvoidance(f *testing.F) {
 		// Neighbours around (nx, nz), walls around (wx, wz) to (qx, qz),
 		// some linked end to end, in shapes the low bits pick.
 		for i := range int(shape%6) + 1 {
-			o := float32(i) * 0.4
+			o := float32(float32(i) * 0.4)
 			_ = oa.AddNeighbour(ORCANeighbour{Position: geom.Vec3{nx + o, 0, nz - o}, Velocity: geom.Vec3{nvx, 0, nvz - o},
 				Radius: geom.Abs(radius), Responsibility: geom.Clamp(responsibility, 0, 1)})
 		}

@@ -158,11 +158,14 @@ type pathSlot struct {
 	outOfReach bool
 
 	iterations int
-	keepAlive  int
-	path       []navmesh.Ref
-	pathCount  int
-	status     query.Status
-	err        error
+	// calls are the iteration budgets of the updates of a search on the
+	// hierarchy, in order (see PathQueueState).
+	calls     []int32
+	keepAlive int
+	path      []navmesh.Ref
+	pathCount int
+	status    query.Status
+	err       error
 
 	// leader is, for a slotFollowing request, the index+1 of the slot whose
 	// search it shares; followers counts the requests following this
@@ -290,6 +293,7 @@ func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom
 		state:    slotQueued,
 		query:    slot.query,
 		path:     slot.path,
+		calls:    slot.calls[:0],
 		startRef: startRef,
 		endRef:   endRef,
 		startPos: startPos,

@@ -86,6 +86,7 @@ func (pq *PathQueue) searcher(s *pathSlot) *hierarchy.Searcher {
 // initSearch starts the sliced search of slot s towards its goal, on the
 // slot's Searcher when the hierarchy is on.
 func (pq *PathQueue) initSearch(s *pathSlot) (query.Status, error) {
+	s.calls = s.calls[:0]
 	if qh := pq.hierarchy; qh != nil {
 		i := pq.slotIndex(s)
 		qh.active[i] = !qh.off
@@ -99,6 +100,10 @@ func (pq *PathQueue) initSearch(s *pathSlot) (query.Status, error) {
 // updateSearch runs the search of slot s for up to iterations iterations.
 func (pq *PathQueue) updateSearch(s *pathSlot, iterations int) (int, query.Status, error) {
 	if searcher := pq.searcher(s); searcher != nil {
+		// The budgets of the calls, for a replay of the search (see
+		// PathQueueState): how the iterations are split over calls decides
+		// where the search stands after them.
+		s.calls = append(s.calls, int32(iterations))
 		return searcher.UpdateSlicedFindPath(iterations)
 	}
 	return s.query.UpdateSlicedFindPath(iterations)
@@ -111,4 +116,15 @@ func (pq *PathQueue) finalizeSearch(s *pathSlot) (int, query.Status, error) {
 		return result.Count, result.Status, err
 	}
 	return s.query.FinalizeSlicedFindPath(s.path)
+}
+
+// readyHierarchy brings the hierarchy to the mesh's current snapshot, with
+// its landmarks, before searches start on it: a search that began while
+// the landmarks were computed elsewhere would take other steps (the
+// straight-line bound closes other nodes), and the crowd would depend on
+// timing.
+func (pq *PathQueue) readyHierarchy() {
+	if qh := pq.hierarchy; qh != nil && !qh.off {
+		qh.hierarchy.UpdateLandmarks()
+	}
 }

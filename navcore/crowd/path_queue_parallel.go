@@ -33,6 +33,7 @@ func (pq *PathQueue) UpdateWith(maxIterations int, runner Runner, workers int) {
 		pq.updateReference(maxIterations)
 		return
 	}
+	pq.readyHierarchy()
 	for i := range pq.slots {
 		s := &pq.slots[i]
 		if s.state == slotDone || s.state == slotFailed {

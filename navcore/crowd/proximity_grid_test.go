@@ -297,14 +297,14 @@ func TestProximityGridQueryOrder(t *testing.T) {
 	for _, repeated := range []bool{false, true} {
 		for seed := uint64(1); seed <= 40; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 7))
-			coord := func() float32 { return float32(rng.IntN(80)-40) * 0.25 }
+			coord := func() float32 { return float32(float32(rng.IntN(80)-40) * 0.25) }
 			g, err := NewProximityGrid(4096, cellSize)
 			require.NoError(t, err)
 			var ids []uint32
 			var rects [][4]int
 			for i := 0; i < 60; i++ {
 				x, y := coord(), coord()
-				w, h := float32(rng.IntN(8))*0.25, float32(rng.IntN(8))*0.25
+				w, h := float32(float32(rng.IntN(8))*0.25), float32(float32(rng.IntN(8))*0.25)
 				id := uint32(2*i + rng.IntN(2))
 				if repeated {
 					id = uint32(rng.IntN(20))
@@ -318,7 +318,7 @@ func TestProximityGridQueryOrder(t *testing.T) {
 					require.True(t, g.Index())
 				}
 				x, y := coord(), coord()
-				r := float32(rng.IntN(16)) * 0.5
+				r := float32(float32(rng.IntN(16)) * 0.5)
 				capacity := []int{32, 5, 1}[q%3]
 				dst := make([]uint32, capacity)
 				n := g.QueryItems(x-r, y-r, x+r, y+r, dst)

@@ -87,7 +87,7 @@ func TestRecorderCountsReplaysAndBounds(t *testing.T) {
 
 func near(t *testing.T, want, got mgl32.Vec3, tolerance float32, msg string) {
 	t.Helper()
-	assert.LessOrEqual(t, want.Sub(got).Len(), tolerance, "%s: want %v, got %v", msg, want, got)
+	assert.LessOrEqual(t, geom.Dist(want, got), tolerance, "%s: want %v, got %v", msg, want, got)
 }
 
 func TestCircleAndDiscLieOnTheirRadius(t *testing.T) {
@@ -97,7 +97,7 @@ func TestCircleAndDiscLieOnTheirRadius(t *testing.T) {
 	require.Equal(t, CircleSegments, r.Count(KindLine))
 	for i, p := range r.Primitives {
 		for _, v := range p.Vertices[:2] {
-			assert.InDelta(t, 2, v.Sub(center).Len(), 1e-5)
+			assert.InDelta(t, 2, geom.Dist(v, center), 1e-5)
 			assert.Equal(t, center[1], v[1], "horizontal")
 		}
 		if i > 0 {
@@ -156,7 +156,7 @@ func TestBoxesCrossAndCylinder(t *testing.T) {
 	require.Equal(t, 12, r.Count(KindLine))
 	total := float32(0)
 	for _, p := range r.Primitives {
-		total += p.Vertices[1].Sub(p.Vertices[0]).Len()
+		total += geom.Dist(p.Vertices[1], p.Vertices[0])
 	}
 	assert.InDelta(t, 4*(1+2+3), total, 1e-5, "every edge once")
 

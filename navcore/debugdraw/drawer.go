@@ -10,7 +10,8 @@ import (
 // [Units: world units, y up]; widths and sizes are on screen [Units: pixels].
 // Colours are not premultiplied: color.NRGBA{0, 192, 255, 64} is a
 // light blue at a quarter opacity. A Drawer is free to ignore widths and
-// sizes it cannot show.
+// sizes it cannot show. The drawing functions of this package and of
+// navdraw draw nothing on a nil Drawer.
 type Drawer interface {
 	// Triangle fills the triangle a, b, c (either winding).
 	Triangle(a, b, c mgl32.Vec3, fill color.NRGBA)
@@ -105,6 +106,9 @@ func (r *Recorder) Count(kind Kind) int {
 
 // Replay draws every recorded primitive into d, in the recorded order.
 func (r *Recorder) Replay(d Drawer) {
+	if d == nil {
+		return
+	}
 	for i := range r.Primitives {
 		p := &r.Primitives[i]
 		switch p.Kind {

@@ -9,8 +9,13 @@ import (
 
 // Translate returns a Drawer that moves every primitive by offset before
 // passing it to d: to lift paths over a surface, or to draw a level a little
-// under the navmesh that rests on it.
-func Translate(d Drawer, offset mgl32.Vec3) Drawer { return translated{d, offset} }
+// under the navmesh that rests on it. For a nil d it returns Discard.
+func Translate(d Drawer, offset mgl32.Vec3) Drawer {
+	if d == nil {
+		return Discard
+	}
+	return translated{d, offset}
+}
 
 type translated struct {
 	d      Drawer
@@ -35,8 +40,13 @@ func (t translated) Point(p mgl32.Vec3, size float32, fill color.NRGBA) {
 // with ceilings, corridors with walls all round — then shows its insides
 // from any angle, as with OpenGL's back-face culling. Recast's walkable side
 // (corners clockwise seen from above) is the front. Triangles seen edge-on
-// are dropped too.
-func CullBackFaces(d Drawer, forward mgl32.Vec3) Drawer { return culled{d, forward} }
+// are dropped too. For a nil d it returns Discard.
+func CullBackFaces(d Drawer, forward mgl32.Vec3) Drawer {
+	if d == nil {
+		return Discard
+	}
+	return culled{d, forward}
+}
 
 type culled struct {
 	d       Drawer

@@ -13,6 +13,9 @@ import (
 //
 // minY, maxY [Units: world units]
 func Prism(d Drawer, outline []mgl32.Vec2, minY, maxY float32, fill color.NRGBA) {
+	if d == nil {
+		return
+	}
 	if len(outline) < 3 {
 		return
 	}
@@ -34,6 +37,9 @@ func Prism(d Drawer, outline []mgl32.Vec2, minY, maxY float32, fill color.NRGBA)
 // and at maxY and an upright line at every corner (3·len(outline) lines).
 // Fewer than two corners draw nothing.
 func PrismWire(d Drawer, outline []mgl32.Vec2, minY, maxY, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	if len(outline) < 2 {
 		return
 	}
@@ -50,6 +56,9 @@ func PrismWire(d Drawer, outline []mgl32.Vec2, minY, maxY, width float32, stroke
 // two per segment, darker (duAppendCylinder without the bottom, which no
 // view from above shows).
 func Cylinder(d Drawer, bmin, bmax mgl32.Vec3, fill color.NRGBA) {
+	if d == nil {
+		return
+	}
 	center := mgl32.Vec3{(bmin[0] + bmax[0]) / 2, bmax[1], (bmin[2] + bmax[2]) / 2}
 	radiusX, radiusZ := (bmax[0]-bmin[0])/2, (bmax[2]-bmin[2])/2
 	at := func(i int, y float32) mgl32.Vec3 {

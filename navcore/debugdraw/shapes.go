@@ -37,6 +37,9 @@ func circlePoint(center mgl32.Vec3, radius float32, i int) mgl32.Vec3 {
 //
 // radius [Units: world units]
 func Circle(d Drawer, center mgl32.Vec3, radius, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	previous := circlePoint(center, radius, CircleSegments-1)
 	for i := range CircleSegments {
 		p := circlePoint(center, radius, i)
@@ -50,6 +53,9 @@ func Circle(d Drawer, center mgl32.Vec3, radius, width float32, stroke color.NRG
 //
 // radius [Units: world units]
 func Disc(d Drawer, center mgl32.Vec3, radius float32, fill color.NRGBA) {
+	if d == nil {
+		return
+	}
 	previous := circlePoint(center, radius, CircleSegments-1)
 	for i := range CircleSegments {
 		p := circlePoint(center, radius, i)
@@ -62,6 +68,9 @@ func Disc(d Drawer, center mgl32.Vec3, radius float32, fill color.NRGBA) {
 // circles of its bottom and top (CircleSegments lines each) and four
 // upright lines (duAppendCylinderWire).
 func CylinderWire(d Drawer, bmin, bmax mgl32.Vec3, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	center := mgl32.Vec3{(bmin[0] + bmax[0]) / 2, bmin[1], (bmin[2] + bmax[2]) / 2}
 	radiusX, radiusZ := (bmax[0]-bmin[0])/2, (bmax[2]-bmin[2])/2
 	at := func(i int, y float32) mgl32.Vec3 {
@@ -82,6 +91,9 @@ func CylinderWire(d Drawer, bmin, bmax mgl32.Vec3, width float32, stroke color.N
 //
 // size [Units: world units]
 func Cross(d Drawer, p mgl32.Vec3, size, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	h := float32(size / 2)
 	d.Line(mgl32.Vec3{p[0] - h, p[1], p[2]}, mgl32.Vec3{p[0] + h, p[1], p[2]}, width, stroke)
 	d.Line(mgl32.Vec3{p[0], p[1] - h, p[2]}, mgl32.Vec3{p[0], p[1] + h, p[2]}, width, stroke)
@@ -94,6 +106,9 @@ func Cross(d Drawer, p mgl32.Vec3, size, width float32, stroke color.NRGBA) {
 //
 // headFrom, headTo [Units: world units]
 func Arrow(d Drawer, from, to mgl32.Vec3, headFrom, headTo, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	d.Line(from, to, width, stroke)
 	if headFrom > 0 {
 		arrowHead(d, from, to, headFrom, width, stroke)
@@ -111,6 +126,9 @@ func Arrow(d Drawer, from, to mgl32.Vec3, headFrom, headTo, width float32, strok
 //
 // lift [Limit: >= 0, 0.25 a good start]; headFrom, headTo [Units: world units]
 func Arc(d Drawer, from, to mgl32.Vec3, lift, headFrom, headTo, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	const pad = 0.05
 	delta := to.Sub(from)
 	height := geom.Len(delta) * lift
@@ -155,6 +173,9 @@ func arrowHead(d Drawer, tip, back mgl32.Vec3, size, width float32, stroke color
 
 // BoxWire draws the 12 edges of the box bmin..bmax (duAppendBoxWire).
 func BoxWire(d Drawer, bmin, bmax mgl32.Vec3, width float32, stroke color.NRGBA) {
+	if d == nil {
+		return
+	}
 	corners := boxCorners(bmin, bmax)
 	for _, e := range boxEdges {
 		d.Line(corners[e[0]], corners[e[1]], width, stroke)
@@ -191,6 +212,9 @@ func ShadedBox(top, side color.NRGBA) BoxFaces {
 // Box fills the six faces of the box bmin..bmax, two triangles each
 // (duAppendBox).
 func Box(d Drawer, bmin, bmax mgl32.Vec3, faces BoxFaces) {
+	if d == nil {
+		return
+	}
 	c := boxCorners(bmin, bmax)
 	for face, q := range boxQuads {
 		Quad(d, c[q[0]], c[q[1]], c[q[2]], c[q[3]], faces[face])
@@ -200,6 +224,9 @@ func Box(d Drawer, bmin, bmax mgl32.Vec3, faces BoxFaces) {
 // Quad fills the quadrilateral a, b, c, e (convex, in order around it) with
 // two triangles.
 func Quad(d Drawer, a, b, c, e mgl32.Vec3, fill color.NRGBA) {
+	if d == nil {
+		return
+	}
 	d.Triangle(a, b, c, fill)
 	d.Triangle(a, c, e, fill)
 }

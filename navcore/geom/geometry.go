@@ -83,8 +83,11 @@ func ClosestHeightOnTriangle(p, a, b, c Vec3) (height float32, ok bool) {
 // in the xz-plane. It returns the parametric entry and exit values along the
 // segment and the indices of the polygon edges (edge j runs from verts[j] to
 // verts[j+1]) crossed there, -1 when the segment starts or ends inside. ok is
-// false when the segment misses the polygon.
+// false when the segment misses the polygon, and for fewer than 3 vertices.
 func IntersectSegmentPoly2D(p0, p1 Vec3, verts []Vec3) (tMin, tMax float32, segMin, segMax int, ok bool) {
+	if len(verts) < 3 {
+		return 0, 0, -1, -1, false
+	}
 	const eps = float32(0.000001)
 	tMin, tMax = 0, 1
 	segMin, segMax = -1, -1
@@ -156,9 +159,13 @@ func PointInPolygon(pt Vec3, verts []Vec3) bool {
 // DistancePtPolyEdgesSqr reports whether pt lies inside the polygon verts (as
 // PointInPolygon) and fills edgeDistSqr[j] and edgeT[j] with the squared xz
 // distance from pt to edge j (verts[j]→verts[j+1]) and the parameter of the
-// closest point on it. Both slices must hold len(verts) values.
+// closest point on it. Both slices must hold len(verts) values: with
+// shorter ones it fills nothing and returns false.
 func DistancePtPolyEdgesSqr(pt Vec3, verts []Vec3, edgeDistSqr, edgeT []float32) bool {
 	n := len(verts)
+	if len(edgeDistSqr) < n || len(edgeT) < n {
+		return false
+	}
 	for i, j := 0, n-1; i < n; j, i = i, i+1 {
 		edgeDistSqr[j], edgeT[j] = DistancePtSegSqr2D(pt, verts[j], verts[i])
 	}
@@ -208,14 +215,21 @@ func DistancePtSegSqr(pt, p, q Vec3) float32 {
 	return float32(dx*dx) + float32(dy*dy) + float32(dz*dz)
 }
 
-// PolyCenter returns the mean of the vertices verts[indices[i]].
+// PolyCenter returns the mean of the vertices verts[indices[i]]; the zero
+// vector for no indices or an index outside verts.
 func PolyCenter(indices []uint16, verts []Vec3) Vec3 {
 	var c Vec3
 	for _, idx := range indices {
+		if int(idx) >= len(verts) {
+			return Vec3{}
+		}
 		v := verts[idx]
 		c[0] += v[0]
 		c[1] += v[1]
 		c[2] += v[2]
+	}
+	if len(indices) == 0 {
+		return Vec3{}
 	}
 	s := 1 / float32(len(indices))
 	return Scale(c, s)
@@ -223,8 +237,11 @@ func PolyCenter(indices []uint16, verts []Vec3) Vec3 {
 
 // OverlapPolyPoly2D reports whether two convex polygons overlap in the
 // xz-plane (separating-axis test). Polygons that only touch, within 1e-4, do
-// not overlap.
+// not overlap, nor do those with fewer than 3 vertices.
 func OverlapPolyPoly2D(polyA, polyB []Vec3) bool {
+	if len(polyA) < 3 || len(polyB) < 3 {
+		return false
+	}
 	return !hasSeparatingAxis(polyA, polyA, polyB) && !hasSeparatingAxis(polyB, polyA, polyB)
 }
 
@@ -257,9 +274,13 @@ func projectPoly(axis Vec3, poly []Vec3) (lo, hi float32) {
 // RandomPointInConvexPoly returns a point of the convex polygon pts chosen by
 // the two uniform random numbers s and t in [0, 1], area-weighted over the
 // polygon's fan triangles. areas is scratch space of at least len(pts) values.
-// s = 1 selects the last triangle instead of falling off the end.
+// s = 1 selects the last triangle instead of falling off the end. Fewer than
+// 3 points, or areas shorter than pts, give the zero vector.
 func RandomPointInConvexPoly(pts []Vec3, areas []float32, s, t float32) Vec3 {
 	n := len(pts)
+	if n < 3 || len(areas) < n {
+		return Vec3{}
+	}
 	var areaSum float32
 	for i := 2; i < n; i++ {
 		areas[i] = TriArea2D(pts[0], pts[i-1], pts[i])

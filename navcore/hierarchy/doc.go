@@ -65,7 +65,7 @@
 // against 76 in the next), the hierarchy takes a tenth more memory (over a
 // quarter of the tile arrays on the generated level) and a tile change
 // costs twice as much, so it is off by default.
-
+//
 // # What it is like
 //
 // Reachability is that of A* with an unlimited node pool: the goal is

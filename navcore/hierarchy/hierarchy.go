@@ -203,6 +203,22 @@ func (h *Hierarchy) UpdateLandmarks() {
 	}
 }
 
+// UpdateLandmarksOf computes the landmarks of the version of snap, a
+// snapshot of the hierarchy's mesh that need not be the current one,
+// building that version first if it is not at hand; a search begun on
+// snap afterwards gets the landmark bound (see Searcher.InitSlicedFindPathOn).
+func (h *Hierarchy) UpdateLandmarksOf(snap *navmesh.Snapshot) {
+	v := h.versionFor(snap)
+	if v.landmarksOf() != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if v.landmarksOf() == nil {
+		h.finishVersion(v)
+	}
+}
+
 // Mesh returns the mesh the hierarchy follows.
 func (h *Hierarchy) Mesh() *navmesh.Mesh { return h.mesh }
 

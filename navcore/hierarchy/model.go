@@ -30,9 +30,21 @@ func (m *costModel) passes(poly *navmesh.Poly) bool {
 	return poly.Flags&m.include != 0 && poly.Flags&m.exclude == 0
 }
 
-// cost is the filter's default cost of moving from a to b across poly.
-func (m *costModel) cost(a, b *geom.Vec3, poly *navmesh.Poly) float32 {
-	return float32(distance(a, b) * m.areaCost[poly.AreaAndType&0x3f])
+// cost is the filter's default cost of moving from a to b across poly of
+// tile.
+func (m *costModel) cost(a, b *geom.Vec3, tile *navmesh.Tile, poly *navmesh.Poly) float32 {
+	return float32(distance(a, b) * m.areaCostOf(tile, poly))
+}
+
+// areaCostOf is the filter's default cost per unit of length across poly
+// of tile: its area's cost, or a runtime link's own Cost
+// (navmesh.LinkDesc.Cost) when it has one.
+func (m *costModel) areaCostOf(tile *navmesh.Tile, poly *navmesh.Poly) float32 {
+	areaCost := m.areaCost[poly.AreaAndType&0x3f]
+	if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+		return tile.OffMeshAreaCost(areaCost)
+	}
+	return areaCost
 }
 
 // distance is the straight-line distance from a to b, the arithmetic of

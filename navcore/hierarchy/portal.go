@@ -60,10 +60,11 @@ func lerp(a, b geom.Vec3, t float32) geom.Vec3 {
 // crosses. It is the measure by which this package compares its corridors
 // with query.Query.FindPath's. The error wraps query.ErrInvalidRef when a
 // polygon of path is not in snap or two consecutive polygons are not linked,
-// and query.ErrInvalidParam for an empty path or a nil filter.
+// and query.ErrInvalidParam for an empty path, a nil snapshot or a nil
+// filter.
 func CorridorCost(snap *navmesh.Snapshot, filter *query.Filter, startPos, endPos geom.Vec3, path []navmesh.Ref) (float32, error) {
-	if filter == nil || len(path) == 0 {
-		return 0, fmt.Errorf("hierarchy: corridor cost: empty path or nil filter: %w", query.ErrInvalidParam)
+	if snap == nil || filter == nil || len(path) == 0 {
+		return 0, fmt.Errorf("hierarchy: corridor cost: empty path, nil snapshot or nil filter: %w", query.ErrInvalidParam)
 	}
 	model := modelOf(filter)
 	pos := startPos
@@ -82,14 +83,14 @@ func CorridorCost(snap *navmesh.Snapshot, filter *query.Filter, startPos, endPos
 			return 0, fmt.Errorf("hierarchy: corridor cost: polygons %d and %d are not linked: %w", i, i+1, query.ErrInvalidRef)
 		}
 		mid := portalMid(fromTile, fromPoly, link, path[i], toTile, toPoly)
-		total += model.cost(&pos, &mid, fromPoly)
+		total += model.cost(&pos, &mid, fromTile, fromPoly)
 		pos = mid
 	}
-	_, lastPoly, err := snap.TileAndPoly(path[len(path)-1])
+	lastTile, lastPoly, err := snap.TileAndPoly(path[len(path)-1])
 	if err != nil {
 		return 0, fmt.Errorf("hierarchy: corridor cost: last polygon: %w", err)
 	}
-	return total + model.cost(&pos, &endPos, lastPoly), nil
+	return total + model.cost(&pos, &endPos, lastTile, lastPoly), nil
 }
 
 // findLink returns the first link of poly (in tile) to ref, nil if none.

@@ -120,7 +120,7 @@ func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) 
 			parentRef = r.nodes[best.parent].ref
 		}
 		bestCost, bestPos := best.cost, best.pos
-		area := model.areaCost[bestPoly.AreaAndType&0x3f]
+		area := model.areaCostOf(bestTile, bestPoly)
 		links := bestTile.Links
 		for l := bestPoly.FirstLink; l != navmesh.NullLink; l = links[l].Next {
 			link := &links[l]
@@ -156,7 +156,7 @@ func (r *refineSearch) steps(s *Searcher, iterations int) (used int, done bool) 
 			cost := bestCost + float32(distance(&bestPos, &n.pos)*area)
 			var heuristic float32
 			if next == goalRef {
-				cost += float32(distance(&n.pos, &goalPos) * model.areaCost[nextPoly.AreaAndType&0x3f])
+				cost += float32(distance(&n.pos, &goalPos) * model.areaCostOf(nextTile, nextPoly))
 			} else {
 				heuristic = distance(&n.pos, &goalPos) * heuristicScale
 			}

@@ -261,6 +261,10 @@ func NewSearcher(q *query.Query, hierarchies ...*Hierarchy) (*Searcher, error) {
 // Query returns the Searcher's query.Query.
 func (s *Searcher) Query() *query.Query { return s.query }
 
+// Snapshot returns the mesh snapshot the search in progress works on, nil
+// when there is none.
+func (s *Searcher) Snapshot() *navmesh.Snapshot { return s.snap }
+
 // HierarchyFor returns the Searcher's first hierarchy whose cost model
 // filter has, nil when none has.
 func (s *Searcher) HierarchyFor(filter *query.Filter) *Hierarchy {
@@ -296,7 +300,7 @@ func (s *Searcher) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.
 	if len(path) == 0 {
 		return Result{}, fmt.Errorf("hierarchy: find path: empty path buffer: %w", ErrBufferTooSmall)
 	}
-	if err := s.begin(startRef, endRef, startPos, endPos, filter, false); err != nil {
+	if err := s.begin(s.mesh.Snapshot(), startRef, endRef, startPos, endPos, filter, false); err != nil {
 		return Result{}, err
 	}
 	if s.phase == phasePlain {
@@ -325,11 +329,10 @@ func (s *Searcher) plainPath(path []navmesh.Ref) (Result, error) {
 // the searches inside the start and goal tiles and the first node. It
 // leaves the Searcher in phaseAbstract, phaseDone or phasePlain (with the
 // fallback set and the Query's sliced search started when sliced).
-func (s *Searcher) begin(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
+func (s *Searcher) begin(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter, sliced bool) error {
 	s.clearSearch()
 	s.localSettled, s.abstractClosed, s.refineClosed, s.unpaid = 0, 0, 0, 0
 	s.phase = phaseFailed
-	snap := s.mesh.Snapshot()
 	switch {
 	case !snap.IsValid(startRef):
 		return fmt.Errorf("hierarchy: find path: start ref %#x: %w", uint64(startRef), ErrInvalidRef)

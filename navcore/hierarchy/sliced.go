@@ -17,7 +17,19 @@ import (
 // nothing to search. A search that falls back to plain A* runs the Query's
 // sliced search, so other searches on that Query break it between steps.
 func (s *Searcher) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter) (query.Status, error) {
-	if err := s.begin(startRef, endRef, startPos, endPos, filter, true); err != nil {
+	return s.InitSlicedFindPathOn(s.mesh.Snapshot(), startRef, endRef, startPos, endPos, filter)
+}
+
+// InitSlicedFindPathOn is InitSlicedFindPath on snap, a snapshot of the
+// Searcher's mesh that need not be the current one: a search saved while
+// it worked on an older snapshot (Searcher.Snapshot) starts again there.
+// The hierarchy's version of snap is built if it is not at hand, and
+// its landmarks are those of Hierarchy.UpdateLandmarksOf(snap).
+func (s *Searcher) InitSlicedFindPathOn(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *query.Filter) (query.Status, error) {
+	if snap == nil {
+		return 0, fmt.Errorf("hierarchy: init sliced find path: nil snapshot: %w", ErrInvalidParam)
+	}
+	if err := s.begin(snap, startRef, endRef, startPos, endPos, filter, true); err != nil {
 		return 0, err
 	}
 	if s.phase == phaseDone {

@@ -345,7 +345,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 		s := &b.search
 		s.reset(t, model, b.entries, b.ports)
 		for _, c := range b.entries[start:end] {
-			cost := distance(&b.ports[p].rep, &c.mid) * model.areaCost[t.Polys[c.poly].AreaAndType&0x3f]
+			cost := distance(&b.ports[p].rep, &c.mid) * model.areaCostOf(t, &t.Polys[c.poly])
 			s.addSource(c.poly, c.mid, cost)
 		}
 		s.run(noGoal, geom.Vec3{})

@@ -110,7 +110,7 @@ func (s *tileSearch) search(goalPoly uint32, goalPos geom.Vec3, stopAtGoal bool)
 		s.states[current].heapIndex = settledIndex
 		s.settled++
 		poly := &t.Polys[st.poly]
-		area := model.areaCost[poly.AreaAndType&0x3f]
+		area := model.areaCostOf(t, poly)
 		for k := range s.crossings {
 			c := &s.crossings[k]
 			if c.poly != st.poly {

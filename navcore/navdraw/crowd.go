@@ -62,6 +62,9 @@ const DefaultAgentLayers = AgentCorners | AgentNeighbours | AgentTargets | Agent
 
 // Agents draws layers of agents.
 func Agents(d debugdraw.Drawer, agents []Agent, layers AgentLayers, style Style) {
+	if d == nil {
+		return
+	}
 	if layers&AgentCorners != 0 {
 		for i := range agents {
 			drawCorners(d, &agents[i], &style)
@@ -137,6 +140,9 @@ func drawCorners(d debugdraw.Drawer, a *Agent, style *Style) {
 // Segments) as arrows in their winding, raised a little; segments whose
 // back faces the agent at position are drawn darker.
 func Boundary(d debugdraw.Drawer, position mgl32.Vec3, segments []crowd.BoundarySegment, style Style) {
+	if d == nil {
+		return
+	}
 	up := mgl32.Vec3{0, 0.2, 0}
 	for _, s := range segments {
 		stroke := style.Boundary
@@ -153,6 +159,9 @@ func Boundary(d debugdraw.Drawer, position mgl32.Vec3, segments []crowd.Boundary
 // from center in one second, from Style.SampleBest (penalty 0) to
 // Style.SampleWorst (penalty 1), reddened by the side penalty.
 func AvoidanceSamples(d debugdraw.Drawer, center mgl32.Vec3, samples []crowd.AvoidanceSample, style Style) {
+	if d == nil {
+		return
+	}
 	for _, s := range samples {
 		fill := debugdraw.Lerp(style.SampleBest, style.SampleWorst, s.Penalty)
 		fill = debugdraw.Lerp(fill, style.SampleSide, s.SidePenalty/2)

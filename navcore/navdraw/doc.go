@@ -22,5 +22,6 @@
 // follow the surface in 3D.
 //
 // Functions read the structures they are given and nothing else; they take
-// a navmesh.Snapshot so that one picture shows one consistent tile set.
+// a navmesh.Snapshot so that one picture shows one consistent tile set. A nil
+// Drawer, snapshot, tile or other structure draws nothing.
 package navdraw

@@ -117,6 +117,9 @@ func ParseLayers(s string) (Layers, error) {
 
 // Mesh draws layers of every tile of snap.
 func Mesh(d debugdraw.Drawer, snap *navmesh.Snapshot, layers Layers, style Style) {
+	if d == nil {
+		return
+	}
 	if snap == nil {
 		return
 	}
@@ -135,6 +138,9 @@ func Mesh(d debugdraw.Drawer, snap *navmesh.Snapshot, layers Layers, style Style
 // Tile draws layers of one tile (for a cache per tile that redraws only the
 // tiles that changed).
 func Tile(d debugdraw.Drawer, tile *navmesh.Tile, layers Layers, style Style) {
+	if d == nil {
+		return
+	}
 	if tile == nil || tile.Header == nil {
 		return
 	}

@@ -47,7 +47,7 @@ func areaXZ(points []mgl32.Vec3) float64 {
 		a, b := points[i], points[(i+1)%len(points)]
 		sum += float64(float64(a[0])*float64(b[2])) - float64(float64(b[0])*float64(a[2]))
 	}
-	return math.Abs(sum) / 2
+	return float64(math.Abs(sum) / 2)
 }
 
 func lengthXZ(a, b mgl32.Vec3) float64 {

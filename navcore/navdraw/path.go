@@ -14,6 +14,9 @@ import (
 // triangles, an off-mesh connection with its arc (duDebugDrawNavMeshPoly).
 // A ref that is not valid in snap draws nothing.
 func Polygon(d debugdraw.Drawer, snap *navmesh.Snapshot, ref navmesh.Ref, fill color.NRGBA, style Style) {
+	if d == nil {
+		return
+	}
 	if snap == nil {
 		return
 	}
@@ -38,6 +41,9 @@ func Polygon(d debugdraw.Drawer, snap *navmesh.Snapshot, ref navmesh.Ref, fill c
 // Corridor fills each polygon of path (a FindPath result, a crowd
 // corridor) with Style.Corridor.
 func Corridor(d debugdraw.Drawer, snap *navmesh.Snapshot, path []navmesh.Ref, style Style) {
+	if d == nil {
+		return
+	}
 	for _, ref := range path {
 		Polygon(d, snap, ref, style.Corridor, style)
 	}
@@ -48,6 +54,9 @@ func Corridor(d debugdraw.Drawer, snap *navmesh.Snapshot, path []navmesh.Ref, st
 // Style.PathLift; the step from an off-mesh connection's start to its end
 // is drawn as an arc.
 func StraightPath(d debugdraw.Drawer, points []query.StraightPathPoint, style Style) {
+	if d == nil {
+		return
+	}
 	lift := mgl32.Vec3{0, style.PathLift, 0}
 	for i := 1; i < len(points); i++ {
 		a, b := points[i-1].Pos.Add(lift), points[i].Pos.Add(lift)
@@ -69,6 +78,9 @@ func StraightPath(d debugdraw.Drawer, points []query.StraightPathPoint, style St
 // duDebugDrawNavMeshWithClosedList). A polygon with several closed nodes is
 // filled once.
 func Search(d debugdraw.Drawer, snap *navmesh.Snapshot, nodes []query.SearchNode, style Style) {
+	if d == nil || snap == nil {
+		return
+	}
 	filled := make(map[navmesh.Ref]bool)
 	for _, n := range nodes {
 		if n.Closed && !filled[n.Ref] {

@@ -20,6 +20,9 @@ import (
 //
 // cellSize, cellHeight [Limit: > 0] [Units: world units]
 func TileCacheLayer(d debugdraw.Drawer, layer *tilecache.Layer, cellSize, cellHeight float32, style Style) {
+	if d == nil {
+		return
+	}
 	if layer == nil {
 		return
 	}
@@ -46,6 +49,9 @@ func TileCacheLayer(d debugdraw.Drawer, layer *tilecache.Layer, cellSize, cellHe
 //
 // cellSize, cellHeight [Limit: > 0] [Units: world units]
 func TileCacheLayerRegions(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSize, cellHeight float32) {
+	if d == nil {
+		return
+	}
 	if stages == nil {
 		return
 	}

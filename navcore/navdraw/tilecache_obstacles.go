@@ -17,6 +17,9 @@ import (
 // fill darkened, Style.ObstacleWidth wide. An area obstacle's fill is
 // blended half way to its area's colour. See Obstacle for the shapes.
 func TileCacheObstacles(d debugdraw.Drawer, obstacles []tilecache.ObstacleInfo, style Style) {
+	if d == nil {
+		return
+	}
 	for i := range obstacles {
 		info := &obstacles[i]
 		var fill color.NRGBA
@@ -44,6 +47,9 @@ func TileCacheObstacles(d debugdraw.Drawer, obstacles []tilecache.ObstacleInfo, 
 // An obstacle of an unknown shape or a prism of fewer than three corners
 // draws nothing.
 func Obstacle(d debugdraw.Drawer, o *tilecache.Obstacle, fill, stroke color.NRGBA, width float32) {
+	if d == nil || o == nil {
+		return
+	}
 	switch o.Shape {
 	case tilecache.ShapeCylinder:
 		bmin := mgl32.Vec3{o.Position[0] - o.Radius, o.Position[1], o.Position[2] - o.Radius}

@@ -35,6 +35,9 @@ func portalTick(d debugdraw.Drawer, a, b mgl32.Vec3, direction uint8, cellSize f
 //
 // cellSize, cellHeight [Limit: > 0] [Units: world units]
 func TileCacheContours(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSize, cellHeight float32, style Style) {
+	if d == nil {
+		return
+	}
 	if stages == nil {
 		return
 	}
@@ -82,6 +85,9 @@ func TileCacheContours(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSi
 //
 // cellSize, cellHeight [Limit: > 0] [Units: world units]
 func TileCachePolyMesh(d debugdraw.Drawer, stages *tilecache.LayerStages, cellSize, cellHeight float32, style Style) {
+	if d == nil {
+		return
+	}
 	if stages == nil {
 		return
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
+
+	"github.com/archenav/archenav/navcore/geom"
 )
 
 func TestAutoLinkUserIDRoundTrip(t *testing.T) {
@@ -42,8 +44,8 @@ func TestLinkPathEnds(t *testing.T) {
 	for _, kind := range []LinkKind{LinkPlain, LinkDrop, LinkJump} {
 		assert.Equal(t, start, LinkPath(kind, start, end, 0.5, 0), "%v", kind)
 		assert.Equal(t, start, LinkPath(kind, start, end, 0.5, -1), "%v clamps", kind)
-		assert.InDelta(t, 0, LinkPath(kind, start, end, 0.5, 1).Sub(end).Len(), 1e-5, "%v", kind)
-		assert.InDelta(t, 0, LinkPath(kind, start, end, 0.5, 7).Sub(end).Len(), 1e-5, "%v clamps", kind)
+		assert.InDelta(t, 0, geom.Dist(LinkPath(kind, start, end, 0.5, 1), end), 1e-5, "%v", kind)
+		assert.InDelta(t, 0, geom.Dist(LinkPath(kind, start, end, 0.5, 7), end), 1e-5, "%v clamps", kind)
 	}
 	assert.Equal(t, mgl32.Vec3{2.5, 3.5, 0}, LinkPath(LinkPlain, start, end, 3, 0.5))
 }
@@ -77,7 +79,7 @@ func TestLinkPathJumpIsBallistic(t *testing.T) {
 			apex = max(apex, p[1])
 			assert.InDelta(t, 3*u, p[0], 1e-5, "steady in x")
 			back := LinkPath(LinkJump, end, start, c.arc, 1-u)
-			assert.InDelta(t, 0, p.Sub(back).Len(), 1e-4, "%+v u %v: the same curve back", c, u)
+			assert.InDelta(t, 0, geom.Dist(p, back), 1e-4, "%+v u %v: the same curve back", c, u)
 		}
 		for i := 1; i < n; i++ {
 			second = append(second, heights[i+1]-float64(2*heights[i])+heights[i-1])

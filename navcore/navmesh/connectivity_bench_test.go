@@ -10,7 +10,7 @@ import (
 
 // quadTile is a tile of side×side square polygons.
 func quadTile(x, y int32, side int) *TileData {
-	x0, z0 := float32(x)*testTileSize, float32(y)*testTileSize
+	x0, z0 := float32(float32(x)*testTileSize), float32(float32(y)*testTileSize)
 	step := testTileSize / float32(side)
 	spec := tileSpec{x: x, y: y, bvTree: true}
 	for i := range side {

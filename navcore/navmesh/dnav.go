@@ -108,8 +108,11 @@ func align4(n int64) int64 { return (n + 3) &^ 3 }
 
 // DNAVSize returns the size in bytes of the C++ tile blob WriteDNAV writes
 // for data (32-bit refs). The data's header counts are assumed to match its
-// slices; WriteDNAV checks that.
+// slices; WriteDNAV checks that. A nil data has size 0.
 func DNAVSize(data *TileData) int {
+	if data == nil {
+		return 0
+	}
 	counts := headerCounts(&data.Header)
 	for s := range counts {
 		counts[s] = max(counts[s], 0)
@@ -125,6 +128,9 @@ func DNAVSize(data *TileData) int {
 // like the C++ one. Data whose header disagrees with its slices, or whose
 // indices point outside them, is refused with ErrInconsistentTileData.
 func WriteDNAV(w io.Writer, data *TileData) error {
+	if w == nil {
+		return errNilWriter("write DNAV tile")
+	}
 	blob, err := MarshalDNAV(data)
 	if err != nil {
 		return err

@@ -19,6 +19,16 @@
 // of reaching new data. Tiles and their slices are shared by the snapshots
 // that hold them: treat them as read-only.
 //
+// Runtime links (Mesh.AddLink, RemoveLink) join any two points of the
+// mesh, however far apart, while it runs: ladders, doors, elevators,
+// teleporters. Each is a tile of its own in a slot above the grid's
+// (Tile.IsLink), whose off-mesh polygons are linked to the polygons its
+// ends land on in whatever tiles hold them, so the queries, the
+// connectivity labels and the hierarchy take them as they take baked
+// off-mesh connections. A link lands again by itself when a tile where its
+// ends lie is added, removed or swapped for a new version, and Save keeps
+// the links with their ids.
+//
 // Memory follows the tiles, not Params.MaxTiles: the slot table is a trie
 // as deep as the highest slot in use needs and the position lookup grows
 // with the tile count, so an empty mesh with 2^28 slots costs a few hundred
@@ -27,7 +37,8 @@
 // empty slots. The loaders build a mesh in one edit: loading a file
 // allocates at most about 12 bytes per byte of file, however its tiles are
 // spread over the slots (TestLoadersBoundMemory checks this against a set
-// of hostile files).
+// of hostile files), and at most 30 per byte of its runtime links (each a
+// tile of its own; TestLinksFileBoundsMemory).
 //
 // Positions and sizes are in world units, y up. The geometric queries
 // (Tile.ClosestPointOnPoly, Tile.PolyHeight, Tile.FindNearestPoly) do Detour's

@@ -19,6 +19,9 @@ func FuzzLoad(f *testing.F) {
 	seed, err := encodeOwn(testSavedMesh(f))
 	require.NoError(f, err)
 	f.Add(seed)
+	withLinks, err := encodeOwn(savedWithLinks(f))
+	require.NoError(f, err)
+	f.Add(withLinks)
 	f.Fuzz(func(t *testing.T, file []byte) {
 		checkLoad(t, file)
 		if len(file) >= ownHeaderSize+ownChecksumSize {
@@ -61,6 +64,7 @@ func checkLoad(t *testing.T, file []byte) {
 		reloaded, err := Load(&out)
 		require.NoError(t, err)
 		require.Equal(t, m.TileCount(), reloaded.TileCount())
+		require.Equal(t, m.Snapshot().LinkCount(), reloaded.Snapshot().LinkCount())
 	}
 }
 
@@ -69,7 +73,7 @@ func checkLoad(t *testing.T, file []byte) {
 // same names and tiles. A decoded file must survive an encode and a second
 // decode unchanged.
 func FuzzLoadSet(f *testing.F) {
-	seed, err := encodeOwnSet(&savedSet{names: []string{"soldier", "ogre"}, meshes: []*savedMesh{testSavedMesh(f), testSavedMesh(f)}})
+	seed, err := encodeOwnSet(&savedSet{names: []string{"soldier", "ogre"}, meshes: []*savedMesh{testSavedMesh(f), savedWithLinks(f)}})
 	require.NoError(f, err)
 	f.Add(seed)
 	f.Fuzz(func(t *testing.T, file []byte) {

@@ -15,6 +15,9 @@ func Save(w io.Writer, m *Mesh) error {
 	if m == nil {
 		return fmt.Errorf("navmesh: save: nil mesh")
 	}
+	if w == nil {
+		return errNilWriter("save")
+	}
 	file, err := encodeOwn(savedFromMesh(m))
 	if err != nil {
 		return err
@@ -33,6 +36,9 @@ func Save(w io.Writer, m *Mesh) error {
 // with several meshes gives an error wrapping ErrSeveralMeshes (LoadSet
 // reads it); one with a single mesh gives that mesh.
 func Load(r io.Reader) (*Mesh, error) {
+	if r == nil {
+		return nil, fmt.Errorf("navmesh: load: nil reader")
+	}
 	file, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load: %w", err)
@@ -93,8 +99,12 @@ func LoadBytes(file []byte) (*Mesh, Format, error) {
 
 // SingleTileParams returns the parameters of a one-tile mesh for data, as
 // dtNavMesh::init does for a single tile: the grid origin at the tile's
-// BMin, one tile of the tile's xz size, MaxPolys its polygon count.
+// BMin, one tile of the tile's xz size, MaxPolys its polygon count. A nil
+// data gives zero Params, which New refuses.
 func SingleTileParams(data *TileData) Params {
+	if data == nil {
+		return Params{}
+	}
 	h := &data.Header
 	return Params{
 		Origin:     h.BMin,
@@ -127,7 +137,7 @@ func meshFromDNAV(blob []byte) (*Mesh, error) {
 // published once, so loading allocates about the tiles' own data and takes
 // time in proportion to the tiles, whatever Params.MaxTiles says.
 func (s *TileSet) Mesh() (*Mesh, error) {
-	m, err := meshWithTiles(s.Params, s.Tiles)
+	m, err := meshWithTiles(s.Params, s.Tiles, nil)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: tile set: %w", err)
 	}
@@ -135,16 +145,16 @@ func (s *TileSet) Mesh() (*Mesh, error) {
 }
 
 // meshWithTiles returns a new mesh for params holding tiles, each added
-// with its Ref as lastRef, in one edit published once. On error no mesh is
-// returned.
-func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
+// with its Ref as lastRef, and links at their ids, in one edit published
+// once. On error no mesh is returned.
+func meshWithTiles(params Params, tiles []TileSetTile, links []savedLink) (*Mesh, error) {
 	m, err := New(params)
 	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e := newEdit(m.current.Load())
+	e := m.newEdit()
 	for i, tile := range tiles {
 		if err := validateTileData(tile.Data, params); err != nil {
 			return nil, fmt.Errorf("tile %d: %w", i, err)
@@ -153,6 +163,9 @@ func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
 			return nil, fmt.Errorf("tile %d: %w", i, err)
 		}
 	}
+	if err := m.addSavedLinks(e, links); err != nil {
+		return nil, err
+	}
 	m.current.Store(e.publish())
 	return m, nil
 }
@@ -160,8 +173,11 @@ func meshWithTiles(params Params, tiles []TileSetTile) (*Mesh, error) {
 // TileSetFromMesh returns the tiles of m as a TileSet for WriteMSET. As in
 // a C++ mesh, whose polygons live inside the tile blob, a tile whose
 // polygon flags or areas were changed at runtime is given with a copy of
-// its data that carries the current values.
+// its data that carries the current values. A nil mesh gives nil.
 func TileSetFromMesh(m *Mesh) *TileSet {
+	if m == nil {
+		return nil
+	}
 	snapshot := m.Snapshot()
 	set := &TileSet{Params: snapshot.Params(), Tiles: make([]TileSetTile, 0, snapshot.TileCount())}
 	forEachTile(snapshot, func(tile *Tile) {
@@ -215,17 +231,19 @@ func meshFromSaved(saved *savedMesh) (*Mesh, error) {
 	for i, tile := range saved.tiles {
 		tiles[i] = TileSetTile{Ref: tile.ref, Data: withFlagsAndAreas(tile.data, tile.flags, tile.areas)}
 	}
-	m, err := meshWithTiles(saved.params, tiles)
+	m, err := meshWithTiles(saved.params, tiles, saved.links)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load: %w", err)
 	}
 	return m, nil
 }
 
-// forEachTile calls fn for every tile of the snapshot in slot order,
-// stopping once all TileCount tiles were seen.
+// forEachTile calls fn for every tile of the grid of the snapshot in slot
+// order (link tiles are saved as links).
 func forEachTile(s *Snapshot, fn func(*Tile)) {
 	for tile := range s.Tiles() {
-		fn(tile)
+		if tile.link == nil {
+			fn(tile)
+		}
 	}
 }

@@ -23,6 +23,7 @@ import (
 //	    blob     size bytes, the tile data as WriteDNAV writes it
 //	    flags    PolyCount uint16, the polygon flags at save time
 //	    areas    PolyCount uint8, the polygon areas at save time
+//	  links      the runtime links, only when there are any (file_links.go)
 //	checksum   uint32   CRC-32 (IEEE) of every byte before it
 //
 // Version 2 holds a MeshSet, one named mesh per agent type:
@@ -71,6 +72,7 @@ func ownFileError(problem *ownfile.Error) error {
 type savedMesh struct {
 	params Params
 	tiles  []savedTile
+	links  []savedLink
 }
 
 // savedTile is one tile of a savedMesh: its ref, the runtime flags and
@@ -118,7 +120,7 @@ func appendMeshSection(out []byte, m *savedMesh) ([]byte, error) {
 		}
 		out = append(out, tile.areas...)
 	}
-	return out, nil
+	return appendLinks(out, m.links), nil
 }
 
 // savedSet is the content of an archenav mesh file of either version: a
@@ -234,7 +236,11 @@ func decodeMeshSection(body []byte, start int, label string) (*savedMesh, error)
 		m.tiles = append(m.tiles, tile)
 	}
 	if offset != len(body) {
-		return nil, malformed("archenav", fmt.Sprintf("%soffset %#x", label, offset), "%d bytes after the last tile", len(body)-offset)
+		links, err := decodeLinks(body, offset, params, label)
+		if err != nil {
+			return nil, err
+		}
+		m.links = links
 	}
 	return m, nil
 }

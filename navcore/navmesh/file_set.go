@@ -145,6 +145,9 @@ func SaveSet(w io.Writer, set MeshSet) error {
 	if err := set.Validate(); err != nil {
 		return err
 	}
+	if w == nil {
+		return errNilWriter("save set")
+	}
 	saved := &savedSet{names: set.Names(), meshes: make([]*savedMesh, len(set))}
 	for i, m := range set {
 		saved.meshes[i] = savedFromMesh(m.Mesh)
@@ -165,6 +168,9 @@ func SaveSet(w io.Writer, set MeshSet) error {
 // is read and checked before any mesh is built; on any error no set is
 // returned.
 func LoadSet(r io.Reader) (MeshSet, error) {
+	if r == nil {
+		return nil, fmt.Errorf("navmesh: load set: nil reader")
+	}
 	file, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("navmesh: load set: %w", err)
@@ -232,7 +238,7 @@ func setFromSaved(saved *savedSet) (MeshSet, error) {
 
 // savedFromMesh returns the content of m's file, from one Snapshot: its
 // parameters and, per tile, its ref, the polygon flags and areas as they
-// are now, and its data as it was added.
+// are now, and its data as it was added; then its runtime links.
 func savedFromMesh(m *Mesh) *savedMesh {
 	snapshot := m.Snapshot()
 	saved := &savedMesh{params: snapshot.Params(), tiles: make([]savedTile, 0, snapshot.TileCount())}
@@ -240,5 +246,6 @@ func savedFromMesh(m *Mesh) *savedMesh {
 		flags, areas := runtimeFlagsAndAreas(tile)
 		saved.tiles = append(saved.tiles, savedTile{ref: tile.Ref(), flags: flags, areas: areas, data: tile.Data})
 	})
+	saved.links = savedLinks(snapshot)
 	return saved
 }

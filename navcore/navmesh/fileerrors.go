@@ -31,3 +31,8 @@ var (
 func malformed(format, where, what string, args ...any) error {
 	return fmt.Errorf("navmesh: %s: %s: %s: %w", format, where, fmt.Sprintf(what, args...), ErrMalformedFile)
 }
+
+// errNilWriter is the error of a write to a nil io.Writer.
+func errNilWriter(what string) error {
+	return fmt.Errorf("navmesh: %s: nil writer", what)
+}

@@ -14,9 +14,15 @@ func (d *draft) allocLink() uint32 {
 	return idx
 }
 
-// freeLink puts link idx back at the head of the free list.
+// freeLink puts link idx back at the head of its free list: the baked
+// links' or, beyond Header.MaxLinkCount, the extra links'.
 func (d *draft) freeLink(idx uint32) {
 	links := d.links()
+	if idx >= uint32(d.tile.Header.MaxLinkCount) {
+		links[idx].Next = d.tile.extraFreeList
+		d.tile.extraFreeList = idx
+		return
+	}
 	links[idx].Next = d.tile.linksFreeList
 	d.tile.linksFreeList = idx
 }

@@ -1,6 +1,8 @@
 package navmesh
 
 import (
+	"cmp"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -336,4 +338,80 @@ func TestLinksRunOutSilently(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompactLinksKeepRuntimeLinks edits a tile whose polygons link into a
+// runtime link: the published versions keep the baked links in use first
+// and the extra one after them, an edit finds the room for
+// Header.MaxLinkCount baked links again, and removing the link leaves the
+// baked links alone.
+func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
+	// sorted returns the links of tile's polygons, each polygon's as a
+	// sorted list with Next and salts cleared.
+	sorted := func(tile *Tile) [][]Link {
+		out := make([][]Link, len(tile.Polys))
+		for i := range tile.Polys {
+			for _, l := range linksOf(tile, i) {
+				l.Next, l.Ref = 0, EncodeRef(0, l.Ref.TileIndex(), l.Ref.PolyIndex())
+				out[i] = append(out[i], l)
+			}
+			slices.SortFunc(out[i], func(a, b Link) int { return cmp.Compare(a.Ref, b.Ref) })
+		}
+		return out
+	}
+	// layout checks a published version: only the links in use, the baked
+	// ones below bakedLinks, the extra ones (into link tiles) above, and
+	// the baked room an edit gets back.
+	layout := func(tile *Tile, extra int) {
+		t.Helper()
+		used := 0
+		for i := range tile.Polys {
+			for l := tile.Polys[i].FirstLink; l != NullLink; l = tile.Links[l].Next {
+				used++
+				isExtra := tile.Links[l].Ref.TileIndex() >= 16
+				assert.Equal(t, isExtra, l >= tile.bakedLinks, "link %d", l)
+			}
+		}
+		assert.Len(t, tile.Links, used)
+		assert.Equal(t, used-extra, int(tile.bakedLinks))
+
+		version := *tile
+		d := &draft{tile: &version}
+		d.expandLinks()
+		free := 0
+		for l := version.linksFreeList; l != NullLink; l = version.Links[l].Next {
+			assert.Less(t, l, uint32(tile.Header.MaxLinkCount))
+			free++
+		}
+		assert.Equal(t, int(tile.Header.MaxLinkCount)-(used-extra), free, "the baked room")
+		assert.Equal(t, sorted(tile), sorted(&version), "the same lists after expanding")
+		for i := range version.Polys {
+			for l := version.Polys[i].FirstLink; l != NullLink; l = version.Links[l].Next {
+				isExtra := version.Links[l].Ref.TileIndex() >= 16
+				assert.Equal(t, isExtra, l >= uint32(tile.Header.MaxLinkCount), "expanded link %d", l)
+			}
+		}
+	}
+
+	m, a, b, _ := islandsMesh(t)
+	bare := sorted(m.TileByRef(a))
+	id, err := m.AddLink(farLink())
+	require.NoError(t, err)
+	withLink := sorted(m.TileByRef(a))
+	assert.NotEqual(t, bare, withLink)
+	layout(m.TileByRef(a), 1)
+
+	// Tile A's border links go and come back with B; its link into the
+	// runtime link stays.
+	dataB, err := m.RemoveTile(b)
+	require.NoError(t, err)
+	layout(m.TileByRef(a), 1)
+	_, err = m.AddTile(dataB, 0)
+	require.NoError(t, err)
+	layout(m.TileByRef(a), 1)
+	assert.Equal(t, withLink, sorted(m.TileByRef(a)))
+
+	require.NoError(t, m.RemoveLink(id))
+	layout(m.TileByRef(a), 0)
+	assert.Equal(t, bare, sorted(m.TileByRef(a)))
 }

@@ -19,6 +19,7 @@ type Mesh struct {
 
 	mu    sync.Mutex // serializes writers
 	slots slotAllocator
+	links linkRegistry
 }
 
 // Limits of Params.
@@ -97,7 +98,7 @@ func (m *Mesh) AddTile(data *TileData, lastRef TileRef) (TileRef, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 
-	e := newEdit(m.current.Load())
+	e := m.newEdit()
 	ref, err := m.addTileIn(e, data, lastRef)
 	if err != nil {
 		return 0, err
@@ -133,10 +134,10 @@ func (m *Mesh) RemoveTile(ref TileRef) (*TileData, error) {
 
 	cur := m.current.Load()
 	tile := cur.TileByRef(ref)
-	if tile == nil {
+	if tile == nil || tile.link != nil {
 		return nil, fmt.Errorf("navmesh: remove tile %#x: %w", uint64(ref), ErrInvalidRef)
 	}
-	e := newEdit(cur)
+	e := m.newEdit()
 	e.removeTile(tile)
 	m.slots.release(tile.index, nextSalt(tile.salt))
 	m.current.Store(e.publish())

@@ -90,7 +90,7 @@ func (m *Mesh) Apply(b *Batch, refs []TileRef) ([]TileRef, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	slots := m.slots.clone()
-	e := newEdit(m.current.Load())
+	e := m.newEdit()
 	e.changes = make([]TileChange, 0, len(b.ops))
 	for i := range b.ops {
 		ref, err := e.applyOp(&b.ops[i], &slots)
@@ -155,7 +155,7 @@ func (e *edit) removeAndRelease(t *Tile, slots *slotAllocator) {
 
 // tileByRef is Snapshot.TileByRef on the edited tile set.
 func (e *edit) tileByRef(ref TileRef) *Tile {
-	if ref == 0 || ref.TileIndex() >= e.base.maxTiles {
+	if ref == 0 || ref.TileIndex() >= uint32(e.base.params.MaxTiles) {
 		return nil
 	}
 	t := e.tile(ref.TileIndex())

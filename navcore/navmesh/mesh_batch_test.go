@@ -15,7 +15,7 @@ import (
 // gridTileVariant is gridTile split at a different z, so a replaced tile
 // relinks with other portal fractions.
 func gridTileVariant(x, y int32) *TileData {
-	x0, z0 := float32(x)*testTileSize, float32(y)*testTileSize
+	x0, z0 := float32(float32(x)*testTileSize), float32(float32(y)*testTileSize)
 	return buildTile(tileSpec{x: x, y: y, polys: [][]mgl32.Vec3{
 		rect(x0, z0, x0+10, z0+3, 0), rect(x0, z0+3, x0+10, z0+10, 0),
 	}})

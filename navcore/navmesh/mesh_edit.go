@@ -28,6 +28,12 @@ type edit struct {
 	changes []TileChange
 	// touched lists the slots set, for the flat array (snapshot_flat.go).
 	touched []uint32
+	// maxTiles is the slot count, grid and runtime links; linkCount the
+	// runtime links. links is the Mesh's record of them, nil for an edit
+	// that does not land them (a mesh being loaded, before its links).
+	maxTiles  uint32
+	linkCount int
+	links     *linkRegistry
 }
 
 // draftIndexThreshold is the draft count past which an edit indexes them.
@@ -47,6 +53,8 @@ func newEdit(base *Snapshot) *edit {
 		lookup:    editRadix(base.lookup),
 		lutMask:   base.lutMask,
 		tileCount: base.tileCount,
+		maxTiles:  base.maxTiles,
+		linkCount: base.linkCount,
 	}
 }
 
@@ -66,7 +74,8 @@ func (e *edit) publish() *Snapshot {
 		version:   version,
 		history:   e.nextHistory(version),
 		params:    e.base.params,
-		maxTiles:  e.base.maxTiles,
+		maxTiles:  e.maxTiles,
+		linkCount: e.linkCount,
 		tiles:     e.tiles.table,
 		lookup:    e.lookup.table,
 		lutMask:   e.lutMask,
@@ -217,6 +226,7 @@ func (e *edit) addTile(t *Tile) {
 			e.connectExtOffMeshLinks(other, t.index, geom.OppositeSide(side))
 		}
 	}
+	e.relandColumn(h.X, h.Y)
 }
 
 // withoutEntry returns chain without the entry of slot index: the entries
@@ -281,4 +291,5 @@ func (e *edit) removeTile(t *Tile) {
 	e.tileCount--
 	e.dropDraft(t.index)
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
+	e.relandColumn(h.X, h.Y)
 }

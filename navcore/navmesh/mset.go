@@ -173,6 +173,9 @@ func WriteMSET(w io.Writer, set *TileSet) error {
 	if set == nil {
 		return fmt.Errorf("navmesh: write MSET: nil tile set: %w", ErrInconsistentTileData)
 	}
+	if w == nil {
+		return errNilWriter("write MSET")
+	}
 	if err := checkFileParams(set.Params); err != nil {
 		return fmt.Errorf("navmesh: write MSET: %v: %w", err, ErrInconsistentTileData)
 	}

@@ -111,7 +111,7 @@ func TestClosestPointMatchesPlain(t *testing.T) {
 	state := uint64(11)
 	random := func() float32 {
 		state = state*6364136223846793005 + 1442695040888963407
-		return float32(state>>40) / float32(1<<24)
+		return float32(float32(state>>40) / float32(1<<24))
 	}
 	check := func(ip int, pos mgl32.Vec3) {
 		poly := &tile.Polys[ip]

@@ -22,6 +22,9 @@ type Snapshot struct {
 	lookup    radixTable[bucket]
 	lutMask   uint32 // lookup size - 1: the lookup grows with the tile count
 	tileCount int
+	// linkCount is the number of runtime links, whose tiles take the slots
+	// from params.MaxTiles up to maxTiles.
+	linkCount int
 	// connectivity holds the components of the tile set, computed on first
 	// use and shared with the snapshots that only change flags or areas;
 	// flagConnectivity those under flag rules, for this snapshot only.
@@ -36,7 +39,10 @@ type Snapshot struct {
 // Params returns the mesh parameters.
 func (s *Snapshot) Params() Params { return s.params }
 
-// MaxTiles returns the number of tile slots.
+// MaxTiles returns the number of tile slots: Params.MaxTiles, and above
+// them the slots runtime links (Mesh.AddLink) have taken, up to the
+// highest ever used. A loop over the slots up to MaxTiles meets the link
+// tiles too (Tile.IsLink).
 func (s *Snapshot) MaxTiles() int { return int(s.maxTiles) }
 
 // CalcTileLoc returns the grid location of the tile containing pos
@@ -44,7 +50,8 @@ func (s *Snapshot) MaxTiles() int { return int(s.maxTiles) }
 // int32 range saturate, and a NaN coordinate gives 0.
 func (s *Snapshot) CalcTileLoc(pos mgl32.Vec3) (tx, ty int) { return tileLoc(&s.params, pos) }
 
-// TileCount returns the number of tiles in the snapshot.
+// TileCount returns the number of tiles of the grid in the snapshot (link
+// tiles not counted: see LinkCount).
 func (s *Snapshot) TileCount() int { return s.tileCount }
 
 // Tile returns the tile in slot i, nil when the slot is free or i is out of

@@ -14,7 +14,7 @@ import (
 // gridTile is tile (x, y) of a grid of identical tiles, each split in two
 // along z, so every border is portal-linked both ways.
 func gridTile(x, y int32) *TileData {
-	x0, z0 := float32(x)*testTileSize, float32(y)*testTileSize
+	x0, z0 := float32(float32(x)*testTileSize), float32(float32(y)*testTileSize)
 	spec := tileSpec{x: x, y: y, polys: [][]mgl32.Vec3{
 		rect(x0, z0, x0+10, z0+5, 0), rect(x0, z0+5, x0+10, z0+10, 0),
 	}}

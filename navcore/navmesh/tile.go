@@ -22,10 +22,12 @@ type Tile struct {
 	// Data.Verts, except in a tile with off-mesh connections whose end points
 	// were snapped onto the mesh while linking: such a version owns a copy.
 	Verts []mgl32.Vec3
-	// Links are this version's links: only those its polygons use, each
-	// polygon's list (FirstLink, Link.Next) in a run of its own, in polygon
-	// order. The mesh gives an edited version room for
-	// Header.MaxLinkCount links again (the C++ tile's link capacity).
+	// Links are this version's links. A published version holds only
+	// those its polygons use (link_compact.go): the baked ones (the grid's
+	// links, room for Header.MaxLinkCount of them in the C++ tile) first,
+	// then the links into runtime links (Mesh.AddLink). An edited version
+	// has room for Header.MaxLinkCount baked links again, the others
+	// beyond; unused links are chained in internal free lists.
 	Links []Link
 	// DetailMeshes is Data.DetailMeshes.
 	DetailMeshes []PolyDetail
@@ -43,6 +45,16 @@ type Tile struct {
 	OffMeshConnections []OffMeshConnection
 
 	linksFreeList uint32
+	// extraFreeList chains the free links beyond Header.MaxLinkCount, which
+	// only the links into runtime links take (addExtraLink).
+	extraFreeList uint32
+	// bakedLinks is the number of Links before the extra ones: the baked
+	// links in use in a published version, Header.MaxLinkCount in a
+	// draft (link_compact.go).
+	bakedLinks uint32
+	// link describes the runtime link whose tile this is, nil for a tile
+	// of the grid.
+	link *linkInfo
 	// components keeps the version's tile components (see
 	// computeConnectivity); every version has its own.
 	components *componentsCell
@@ -65,6 +77,8 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		salt:               salt,
 		index:              index,
 		linksFreeList:      NullLink,
+		extraFreeList:      NullLink,
+		bakedLinks:         uint32(max(data.Header.MaxLinkCount, 0)),
 		components:         new(componentsCell),
 	}
 	if n := len(t.Links); n > 0 {

@@ -28,18 +28,17 @@ func (q *Query) FindPolysAroundCircle(startRef navmesh.Ref, center geom.Vec3, ra
 	if err := checkRadius("find polys around circle: radius", radius); err != nil {
 		return 0, 0, err
 	}
-	if err := checkFilter(filter); err != nil {
+	if err := checkCostFilter(filter); err != nil {
 		return 0, 0, err
 	}
 	if err := checkResultBuffers("find polys around circle", refs, parents, costs); err != nil {
 		return 0, 0, err
 	}
 	radiusSqr := radius * radius
-	n, status := q.dijkstra(snap, startRef, center, filter, refs, parents, costs, func(va, vb geom.Vec3) bool {
+	return q.dijkstra("find polys around circle", snap, startRef, center, filter, refs, parents, costs, func(va, vb geom.Vec3) bool {
 		d, _ := geom.DistancePtSegSqr2D(center, va, vb)
 		return d <= radiusSqr
 	})
-	return n, status, nil
 }
 
 // FindPolysAroundShape is FindPolysAroundCircle for a convex polygon shape
@@ -62,7 +61,7 @@ func (q *Query) FindPolysAroundShape(startRef navmesh.Ref, shape []geom.Vec3, fi
 			return 0, 0, err
 		}
 	}
-	if err := checkFilter(filter); err != nil {
+	if err := checkCostFilter(filter); err != nil {
 		return 0, 0, err
 	}
 	if err := checkResultBuffers("find polys around shape", refs, parents, costs); err != nil {
@@ -75,11 +74,10 @@ func (q *Query) FindPolysAroundShape(startRef navmesh.Ref, shape []geom.Vec3, fi
 	scale := 1 / float32(len(shape))
 	center = geom.Vec3{center[0] * scale, center[1] * scale, center[2] * scale}
 
-	n, status := q.dijkstra(snap, startRef, center, filter, refs, parents, costs, func(va, vb geom.Vec3) bool {
+	return q.dijkstra("find polys around shape", snap, startRef, center, filter, refs, parents, costs, func(va, vb geom.Vec3) bool {
 		tmin, tmax, _, _, ok := geom.IntersectSegmentPoly2D(va, vb, shape)
 		return ok && tmin <= 1 && tmax >= 0
 	})
-	return n, status, nil
 }
 
 // checkResultBuffers validates the result buffers of the Dijkstra searches.
@@ -98,9 +96,10 @@ func checkResultBuffers(what string, refs, parents []navmesh.Ref, costs []float3
 
 // dijkstra is the search behind FindPolysAroundCircle and
 // FindPolysAroundShape: it expands through every portal that touches
-// reports as inside the region.
-func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center geom.Vec3, filter *Filter,
-	refs, parents []navmesh.Ref, costs []float32, touches func(va, vb geom.Vec3) bool) (int, Status) {
+// reports as inside the region. It fails only on a Custom cost outside its
+// limit.
+func (q *Query) dijkstra(what string, snap *navmesh.Snapshot, startRef navmesh.Ref, center geom.Vec3, filter *Filter,
+	refs, parents []navmesh.Ref, costs []float32, touches func(va, vb geom.Vec3) bool) (int, Status, error) {
 	pool := q.nodes
 	open := q.open
 
@@ -163,11 +162,14 @@ func (q *Query) dijkstra(snap *navmesh.Snapshot, startRef navmesh.Ref, center ge
 				parentRef, parentTile, parentPoly,
 				bestRef, bestTile, bestPoly,
 				neighbourRef, neighbourTile, neighbourPoly)
+			if !(cost >= 0) && filter.Custom != nil {
+				return 0, 0, customCostError(what, cost, bestRef, neighbourRef)
+			}
 			total := bestNode.total + cost
 			q.reachAtTotal(neighbourNode, bestNode, total)
 		}
 	}
-	return n, status
+	return n, status, nil
 }
 
 // PathFromDijkstraSearch writes into path the polygons from the start of the
@@ -185,6 +187,9 @@ func (q *Query) PathFromDijkstraSearch(endRef navmesh.Ref, path []navmesh.Ref) (
 	if q.nodes.findAll(endRef, found[:]) != 1 || found[0].flags&nodeClosed == 0 {
 		return 0, 0, fmt.Errorf("query: path from dijkstra search: polygon %#x was not reached: %w", uint64(endRef), ErrInvalidParam)
 	}
-	n, status := q.pathToNode(found[0], path)
+	n, status, err := q.pathToNode(found[0], path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("query: path from dijkstra search: %w", err)
+	}
 	return n, status, nil
 }

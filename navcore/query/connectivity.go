@@ -12,8 +12,20 @@ import (
 // cannot leave: those of the polygons filter's flag rule passes
 // (navmesh.Snapshot.FlagConnectivity), or, for a filter with a Custom rule,
 // those of the whole tile set (navmesh.Snapshot.Connectivity), which a
-// Custom rule may still cut apart.
-func Components(snap *navmesh.Snapshot, filter *Filter) *navmesh.Connectivity {
+// Custom rule may still cut apart. A nil snapshot or filter is
+// ErrInvalidParam.
+func Components(snap *navmesh.Snapshot, filter *Filter) (*navmesh.Connectivity, error) {
+	if snap == nil {
+		return nil, fmt.Errorf("query: components: nil snapshot: %w", ErrInvalidParam)
+	}
+	if err := checkFilter(filter); err != nil {
+		return nil, fmt.Errorf("query: components: %w", err)
+	}
+	return components(snap, filter), nil
+}
+
+// components is Components on checked arguments.
+func components(snap *navmesh.Snapshot, filter *Filter) *navmesh.Connectivity {
 	if filter.Custom != nil {
 		return snap.Connectivity()
 	}
@@ -25,7 +37,7 @@ func Components(snap *navmesh.Snapshot, filter *Filter) *navmesh.Connectivity {
 // fails (a search may still start there) falls back to the components of
 // the whole tile set.
 func startComponent(snap *navmesh.Snapshot, startRef navmesh.Ref, filter *Filter) (*navmesh.Connectivity, uint32) {
-	conn := Components(snap, filter)
+	conn := components(snap, filter)
 	if id := conn.Component(startRef); id != 0 {
 		return conn, id
 	}

@@ -253,8 +253,12 @@ func TestOutOfReachMatchesFindPath(t *testing.T) {
 	filter.ExcludeFlags = disabled
 	custom := NewFilter()
 	custom.Custom = evenPolys{}
-	assert.Same(t, s.FlagConnectivity(0xffff, disabled), Components(s, filter))
-	assert.Same(t, s.Connectivity(), Components(s, custom))
+	conn, err := Components(s, filter)
+	require.NoError(t, err)
+	assert.Same(t, s.FlagConnectivity(0xffff, disabled), conn)
+	conn, err = Components(s, custom)
+	require.NoError(t, err)
+	assert.Same(t, s.Connectivity(), conn)
 
 	path := make([]navmesh.Ref, 256)
 	centre := func(ref navmesh.Ref) geom.Vec3 {

@@ -32,7 +32,12 @@
 //
 // Positions, extents, radii and lengths are in world units, y up; a
 // position must be finite. Costs are filter costs: for the default filter,
-// the distance travelled times the area cost.
+// the distance travelled times the area cost. Area costs must be finite and
+// >= 0 (Filter.Validate, Filter.SetAreaCost) and a Custom rule's costs >= 0:
+// the queries that charge costs refuse others with ErrInvalidParam. Every
+// search ends: an A* search makes at most 64 iterations per node of its pool
+// (it reports StatusOutOfNodes when that cuts it short), and the walks
+// along its parents stop at the pool's size.
 //
 // The algorithms follow Detour 1.6.0 operation for operation in float32, so
 // the answers match the C++ library's to the last bit, quirks included:

@@ -29,6 +29,12 @@ var (
 	ErrNoSlicedQuery = errors.New("query: no sliced path query in progress")
 )
 
+// errParentCycle reports search nodes whose parents lead round in a
+// circle: a broken search, which the package's searches never leave (their
+// costs are never negative and a NaN cost never replaces a way), checked so
+// that walking the parents always ends.
+var errParentCycle = fmt.Errorf("search nodes whose parents form a cycle: %w", ErrInvalidParam)
+
 // Status holds the details of a successful query, the Detour status detail
 // bits: a result can be partial, cut short, or still in progress without
 // being an error.

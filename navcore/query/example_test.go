@@ -78,7 +78,11 @@ func ExampleLargestComponentSampler() {
 		fmt.Println(err)
 		return
 	}
-	components := query.Components(snap, filter)
+	components, err := query.Components(snap, filter)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Printf("%d components; the largest has %d of %d polygons, %.0f m²\n",
 		components.ComponentCount(), sampler.Polys(), components.PolyCount(), sampler.Area())
 

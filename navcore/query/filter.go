@@ -1,6 +1,9 @@
 package query
 
 import (
+	"fmt"
+	"math"
+
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -14,8 +17,12 @@ import (
 // nothing. A Filter may be shared by any number of queries as long as no one
 // changes it meanwhile (a sliced path query keeps using it between calls).
 type Filter struct {
-	// AreaCost is the cost multiplier per area id [Limit: >= 0; A* needs
-	// costs >= 1 to stay admissible with its distance heuristic]
+	// AreaCost is the cost multiplier per area id [Limit: finite, >= 0;
+	// A* needs costs >= 1 to stay admissible with its distance heuristic].
+	// The queries that charge costs (FindPath, the sliced search, the
+	// searches around a circle or shape, Raycast with RaycastUseCosts)
+	// refuse a filter with a cost outside the limit with ErrInvalidParam;
+	// SetAreaCost refuses it when it is set.
 	AreaCost [navmesh.MaxAreas]float32
 	// IncludeFlags: a polygon needs at least one of these flags to pass.
 	IncludeFlags uint16
@@ -24,6 +31,8 @@ type Filter struct {
 	// Custom, when not nil, replaces the default pass and cost rules. The
 	// default rules are a few bit tests and a multiplication, written out in
 	// the hottest loops; Custom costs an interface call per polygon visited.
+	// Its costs must be >= 0 and not NaN (+Inf is allowed): a search that
+	// meets another cost stops with ErrInvalidParam.
 	Custom CustomFilter
 }
 
@@ -36,6 +45,38 @@ func NewFilter() *Filter {
 	}
 	return f
 }
+
+// SetAreaCost sets the cost multiplier of area [Limit: 0..63], refusing a
+// cost that is NaN, infinite or negative with ErrInvalidParam (and then
+// changing nothing).
+func (f *Filter) SetAreaCost(area int, cost float32) error {
+	if area < 0 || area >= len(f.AreaCost) {
+		return fmt.Errorf("query: set area cost: area %d outside 0..%d: %w", area, len(f.AreaCost)-1, ErrInvalidParam)
+	}
+	if !validCost(cost) {
+		return fmt.Errorf("query: set area cost: area %d cost %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)
+	}
+	f.AreaCost[area] = cost
+	return nil
+}
+
+// Validate returns an error wrapping ErrInvalidParam when f is nil or one
+// of its area costs is NaN, infinite or negative. A Custom rule's costs are
+// checked as the searches meet them.
+func (f *Filter) Validate() error {
+	if f == nil {
+		return fmt.Errorf("query: nil filter: %w", ErrInvalidParam)
+	}
+	for area, cost := range f.AreaCost {
+		if !validCost(cost) {
+			return fmt.Errorf("query: filter AreaCost[%d] %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)
+		}
+	}
+	return nil
+}
+
+// validCost reports whether cost is a finite number >= 0.
+func validCost(cost float32) bool { return cost >= 0 && cost <= math.MaxFloat32 }
 
 // PolyContext names one polygon of a step for CustomFilter.Cost: its
 // reference, tile and polygon. All fields are zero when there is no such
@@ -61,8 +102,12 @@ type CustomFilter interface {
 }
 
 // Passes reports whether poly, polygon ref of tile, may be visited, with
-// Custom's rule when it is set (dtQueryFilter::passFilter).
+// Custom's rule when it is set (dtQueryFilter::passFilter). A nil poly
+// does not pass.
 func (f *Filter) Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly) bool {
+	if poly == nil {
+		return false
+	}
 	if f.Custom != nil {
 		return f.customPasses(ref, tile, poly)
 	}
@@ -70,8 +115,11 @@ func (f *Filter) Passes(ref navmesh.Ref, tile *navmesh.Tile, poly *navmesh.Poly)
 }
 
 // DefaultPasses is the default pass rule, ignoring Custom: useful for a
-// CustomFilter that refines it.
+// CustomFilter that refines it. A nil poly does not pass.
 func (f *Filter) DefaultPasses(poly *navmesh.Poly) bool {
+	if poly == nil {
+		return false
+	}
 	return poly.Flags&f.IncludeFlags != 0 && poly.Flags&f.ExcludeFlags == 0
 }
 
@@ -85,8 +133,11 @@ func (f *Filter) Cost(a, b geom.Vec3, prev, cur, next PolyContext) float32 {
 }
 
 // DefaultCost is the default cost rule, ignoring Custom: the distance from
-// a to b times the area cost of cur.
+// a to b times the area cost of cur. A nil cur costs 0.
 func (f *Filter) DefaultCost(a, b geom.Vec3, cur *navmesh.Poly) float32 {
+	if cur == nil {
+		return 0
+	}
 	return dist(a, b) * f.AreaCost[cur.AreaAndType&0x3f]
 }
 
@@ -106,7 +157,18 @@ func (f *Filter) cost(a, b *geom.Vec3,
 	dx := b[0] - a[0]
 	dy := b[1] - a[1]
 	dz := b[2] - a[2]
-	return geom.Sqrt(float32(dx*dx)+float32(dy*dy)+float32(dz*dz)) * f.AreaCost[curPoly.AreaAndType&0x3f]
+	return geom.Sqrt(float32(dx*dx)+float32(dy*dy)+float32(dz*dz)) * offMeshAreaCost(f, curTile, curPoly)
+}
+
+// offMeshAreaCost is the default rules' cost per unit of length across
+// poly of tile: its area's cost, or a runtime link's own Cost
+// (navmesh.LinkDesc.Cost) when it has one.
+func offMeshAreaCost(f *Filter, tile *navmesh.Tile, poly *navmesh.Poly) float32 {
+	areaCost := f.AreaCost[poly.AreaAndType&0x3f]
+	if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+		return tile.OffMeshAreaCost(areaCost)
+	}
+	return areaCost
 }
 
 //go:noinline

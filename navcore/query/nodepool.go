@@ -169,8 +169,16 @@ func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 // parent indices lead from the search start to last, and returns the search
 // start. A nodeParentDetached mark describes the link to the parent, so
 // it moves along with that link: onto the node that now points back at the
-// detached one.
-func (p *nodePool) reverseChain(last *node) *node {
+// detached one. A chain longer than the pool's nodes (a cycle) is left as
+// it is, with errParentCycle.
+func (p *nodePool) reverseChain(last *node) (*node, error) {
+	length := 0
+	for nd := last; nd != nil; nd = p.at(nd.parent) {
+		length++
+		if length > p.count {
+			return nil, errParentCycle
+		}
+	}
 	var prev *node
 	var prevDetached nodeFlags
 	for nd := last; nd != nil; {
@@ -186,5 +194,5 @@ func (p *nodePool) reverseChain(last *node) *node {
 		prev = nd
 		nd = next
 	}
-	return prev
+	return prev, nil
 }

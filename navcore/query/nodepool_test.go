@@ -130,7 +130,8 @@ func TestReverseChain(t *testing.T) {
 	c.flags = nodeClosed | nodeParentDetached
 	b.flags = nodeClosed
 
-	first := pool.reverseChain(d)
+	first, err := pool.reverseChain(d)
+	require.NoError(t, err)
 	var refs []navmesh.Ref
 	var detached []bool
 	for nd := first; nd != nil; nd = pool.at(nd.parent) {
@@ -143,8 +144,28 @@ func TestReverseChain(t *testing.T) {
 	assert.Equal(t, nodeClosed, c.flags, "other flags stay")
 	assert.Equal(t, nodeClosed|nodeParentDetached, b.flags)
 	e := pool.get(5, 0)
-	assert.Same(t, e, pool.reverseChain(e), "a one-node chain is itself")
+	first, err = pool.reverseChain(e)
+	require.NoError(t, err)
+	assert.Same(t, e, first, "a one-node chain is itself")
 	assert.Zero(t, e.parent)
+}
+
+// TestParentCycleEnds: parents that lead round in a circle (which no search
+// builds) give errParentCycle from the walks along them, which leave the
+// nodes as they were, instead of walking for ever.
+func TestParentCycleEnds(t *testing.T) {
+	q, err := New(testmesh.Dungeon(t), 8)
+	require.NoError(t, err)
+	pool := q.nodes
+	a, b, c := pool.get(1, 0), pool.get(2, 0), pool.get(3, 0)
+	a.parent, b.parent, c.parent = c.index, a.index, b.index
+	_, err = pool.reverseChain(c)
+	require.ErrorIs(t, err, errParentCycle)
+	assert.Equal(t, [3]uint32{c.index, a.index, b.index}, [3]uint32{a.parent, b.parent, c.parent}, "untouched")
+	_, _, err = q.pathToNode(c, make([]navmesh.Ref, 4))
+	require.ErrorIs(t, err, ErrInvalidParam)
+	_, _, err = reverseAndWrite(pool, c, make([]navmesh.Ref, 4))
+	require.ErrorIs(t, err, errParentCycle)
 }
 
 // TestLocalQueue checks the local searches' queue: first in first out, full

@@ -23,8 +23,10 @@ type NearestPoly struct {
 	Ref navmesh.Ref
 	// Point is the point of that polygon closest to the search center.
 	Point geom.Vec3
-	// OverPoly reports whether the center lies over the polygon (inside it
-	// seen from above).
+	// OverPoly reports whether the center lies over the polygon, seen from
+	// above: inside it or on its edge. (Detour's findNearestPoly says false
+	// for a center on an edge the polygon shares with no other, such as a
+	// wall: its point-in-polygon test leaves edges out.)
 	OverPoly bool
 }
 
@@ -45,8 +47,23 @@ func (q *Query) FindNearestPoly(center, halfExtents geom.Vec3, filter *Filter) (
 	if q.nearest.ref == 0 {
 		return NearestPoly{}, nil
 	}
-	return NearestPoly{Ref: q.nearest.ref, Point: q.nearest.point, OverPoly: q.nearest.overPoly}, nil
+	over := q.nearest.overPoly || onEdgeXZ(center, q.nearest.point)
+	return NearestPoly{Ref: q.nearest.ref, Point: q.nearest.point, OverPoly: over}, nil
 }
+
+// onEdgeXZ reports whether closest, the point of a polygon nearest to
+// center (not inside it), is center itself seen from above, to within
+// rounding: center lies on the polygon's edge.
+func onEdgeXZ(center, closest geom.Vec3) bool {
+	scale := max(1, geom.Abs(center[0]), geom.Abs(center[2]))
+	tolerance := edgeTolerance * scale
+	return geom.Dist2DSqr(center, closest) <= tolerance*tolerance
+}
+
+// edgeTolerance is how far, relative to the coordinates (at least 1), a
+// point may lie from a polygon's edge seen from above and count as on it:
+// a few float32 roundings.
+const edgeTolerance = float32(4e-7)
 
 // nearestCollector keeps the nearest polygon seen so far.
 type nearestCollector struct {

@@ -177,6 +177,16 @@ func checkFilter(filter *Filter) error {
 	return nil
 }
 
+// checkCostFilter returns ErrInvalidParam for a nil filter, and for a
+// filter without a Custom rule whose area costs break their limit, for the
+// queries that charge costs. A Custom rule's costs are checked as they come.
+func checkCostFilter(filter *Filter) error {
+	if filter == nil || filter.Custom == nil {
+		return filter.Validate()
+	}
+	return nil
+}
+
 // checkRadius returns ErrInvalidParam unless r is finite and not negative.
 func checkRadius(what string, r float32) error {
 	if !(r >= 0) || !geom.IsFinite(geom.Vec3{r, 0, 0}) {

@@ -38,6 +38,9 @@ func (q *Query) FindRandomPoint(filter *Filter, random func() float32) (RandomPo
 	var tile *navmesh.Tile
 	var tileSum float32
 	for t := snap.NextTile(0); t != nil; t = snap.NextTile(t.Index() + 1) {
+		if t.IsLink() {
+			continue // no ground
+		}
 		const area = 1
 		tileSum += area
 		if draw.next()*tileSum <= area {

@@ -50,7 +50,7 @@ func LargestComponentSampler(snap *navmesh.Snapshot, filter *Filter) (*Component
 	if err := checkFilter(filter); err != nil {
 		return nil, fmt.Errorf("query: largest component sampler: %w", err)
 	}
-	conn := Components(snap, filter)
+	conn := components(snap, filter)
 	areas := make([]float64, conn.ComponentCount()+1)
 	forEachSamplePoly(snap, conn, filter, func(ref navmesh.Ref, component uint32, area float64) {
 		areas[component] += area
@@ -82,7 +82,7 @@ func ComponentSamplerAt(snap *navmesh.Snapshot, filter *Filter, ref navmesh.Ref)
 	if err := checkRef(snap, "component sampler: ref", ref); err != nil {
 		return nil, err
 	}
-	conn := Components(snap, filter)
+	conn := components(snap, filter)
 	component := conn.Component(ref)
 	if component == 0 {
 		return nil, fmt.Errorf("query: component sampler: polygon %#x fails the filter: %w", uint64(ref), ErrNotFound)

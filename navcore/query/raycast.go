@@ -62,7 +62,11 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if err := checkPos("raycast: end position", endPos); err != nil {
 		return RaycastHit{}, 0, err
 	}
-	if err := checkFilter(filter); err != nil {
+	check := checkFilter
+	if options&RaycastUseCosts != 0 {
+		check = checkCostFilter // only costs read the area costs
+	}
+	if err := check(filter); err != nil {
 		return RaycastHit{}, 0, err
 	}
 	hit, status := q.raycast(snap, startRef, startPos, endPos, filter, options, path, prevRef)

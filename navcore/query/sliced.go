@@ -45,6 +45,14 @@ type slicedQuery struct {
 	filter           *Filter
 	options          FindPathOptions
 	raycastLimitSqr  float32
+	steps            int // iterations so far, bounded by maxSearchSteps
+}
+
+// fail ends the search with err: the next update or finalize reports
+// ErrNoSlicedQuery.
+func (s *slicedQuery) fail(err error) error {
+	s.state = slicedFailed
+	return err
 }
 
 // InitSlicedFindPath starts an A* search from startRef to endRef that runs
@@ -78,7 +86,7 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 	if err := checkPos("init sliced find path: end position", endPos); err != nil {
 		return 0, err
 	}
-	if err := checkFilter(filter); err != nil {
+	if err := checkCostFilter(filter); err != nil {
 		return 0, err
 	}
 
@@ -129,9 +137,16 @@ func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 	pool := q.nodes
 	open := q.open
 	filter := s.filter
+	custom := filter.Custom != nil
 	iter := 0
 	for iter < maxIterations && !open.empty() {
 		iter++
+		if s.steps++; s.steps > maxSearchSteps(pool) {
+			// Only reopened nodes get here: call it running out of nodes.
+			s.details |= StatusOutOfNodes
+			s.state = slicedDone
+			return iter, s.details, nil
+		}
 
 		bestNode := open.closeCheapest()
 
@@ -189,7 +204,7 @@ func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 				if q.growNodes() {
 					// A larger pool: the search starts again in it.
 					start := q.startSearch(s.startRef, s.startPos, dist(s.startPos, s.endPos)*heuristicScale)
-					s.lastBestNode, s.lastBestNodeCost, s.details = start, start.total, 0
+					s.lastBestNode, s.lastBestNodeCost, s.details, s.steps = start, start.total, 0, 0
 					return iter, StatusInProgress, nil
 				}
 				s.details |= StatusOutOfNodes
@@ -215,12 +230,18 @@ func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 				foundShortCut = rayHit.T >= 1
 			}
 			if foundShortCut {
+				if custom && !(rayHit.PathCost >= 0) {
+					return iter, 0, s.fail(customCostError("update sliced find path", rayHit.PathCost, parentRef, neighbourRef))
+				}
 				cost = parentNode.cost + rayHit.PathCost
 			} else {
 				curCost := filter.cost(&bestNode.pos, &neighbourNode.pos,
 					parentRef, parentTile, parentPoly,
 					bestRef, bestTile, bestPoly,
 					neighbourRef, neighbourTile, neighbourPoly)
+				if custom && !(curCost >= 0) {
+					return iter, 0, s.fail(customCostError("update sliced find path", curCost, bestRef, neighbourRef))
+				}
 				cost = bestNode.cost + curCost
 			}
 			if neighbourRef == s.endRef {
@@ -228,16 +249,18 @@ func (q *Query) UpdateSlicedFindPath(maxIterations int) (int, Status, error) {
 					bestRef, bestTile, bestPoly,
 					neighbourRef, neighbourTile, neighbourPoly,
 					0, nil, nil)
+				if custom && !(endCost >= 0) {
+					return iter, 0, s.fail(customCostError("update sliced find path", endCost, neighbourRef, 0))
+				}
 				cost += endCost
 			} else {
 				heuristic = dist(neighbourNode.pos, s.endPos) * heuristicScale
 			}
 			total := cost + heuristic
 
-			if neighbourNode.flags&nodeOpen != 0 && total >= neighbourNode.total {
-				continue
-			}
-			if neighbourNode.flags&nodeClosed != 0 && total >= neighbourNode.total {
+			// Not "total >= node's total": a NaN total never replaces a
+			// node's way (see searchPath).
+			if neighbourNode.flags&(nodeOpen|nodeClosed) != 0 && !(total < neighbourNode.total) {
 				continue
 			}
 
@@ -327,7 +350,12 @@ func (q *Query) finalizeSliced(existing, path []navmesh.Ref, what string) (int, 
 			}
 		}
 		var more Status
-		n, more = q.writeSlicedPath(snap, endNode, path)
+		var err error
+		n, more, err = q.writeSlicedPath(snap, endNode, path)
+		if err != nil {
+			q.sliced = slicedQuery{}
+			return 0, 0, fmt.Errorf("query: %s: %w", what, err)
+		}
 		details |= more
 	}
 	q.sliced = slicedQuery{}
@@ -336,12 +364,16 @@ func (q *Query) finalizeSliced(existing, path []navmesh.Ref, what string) (int, 
 
 // writeSlicedPath reverses the parent chain ending at endNode and writes it
 // into path, raycasting across the shortcuts of an any-angle search.
-func (q *Query) writeSlicedPath(snap *navmesh.Snapshot, endNode *node, path []navmesh.Ref) (int, Status) {
+func (q *Query) writeSlicedPath(snap *navmesh.Snapshot, endNode *node, path []navmesh.Ref) (int, Status, error) {
 	pool := q.nodes
+	first, err := pool.reverseChain(endNode)
+	if err != nil {
+		return 0, 0, err
+	}
 	n := 0
 	filter := q.sliced.filter
 	var status Status
-	for nd := pool.reverseChain(endNode); nd != nil; {
+	for nd := first; nd != nil; {
 		next := pool.at(nd.parent)
 		var stepStatus Status
 		if nd.flags&nodeParentDetached != 0 {
@@ -369,7 +401,7 @@ func (q *Query) writeSlicedPath(snap *navmesh.Snapshot, endNode *node, path []na
 		}
 		nd = next
 	}
-	return n, status
+	return n, status, nil
 }
 
 // distSqr is dtVdistSqr.

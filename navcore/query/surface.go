@@ -168,7 +168,10 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 
 	n := 0
 	if bestNode != nil {
-		n, status = reverseAndWrite(pool, bestNode, visited)
+		var err error
+		if n, status, err = reverseAndWrite(pool, bestNode, visited); err != nil {
+			return geom.Vec3{}, 0, 0, fmt.Errorf("query: move along surface: %w", err)
+		}
 	}
 	return bestPos, n, status, nil
 }
@@ -176,14 +179,18 @@ func (q *Query) MoveAlongSurface(startRef navmesh.Ref, startPos, endPos geom.Vec
 // reverseAndWrite reverses the parent chain ending at last, so it runs from
 // the search start, and writes its polygons into dst. A chain longer than
 // dst is cut with StatusBufferTooSmall.
-func reverseAndWrite(pool *nodePool, last *node, dst []navmesh.Ref) (int, Status) {
+func reverseAndWrite(pool *nodePool, last *node, dst []navmesh.Ref) (int, Status, error) {
+	first, err := pool.reverseChain(last)
+	if err != nil {
+		return 0, 0, err
+	}
 	n := 0
-	for nd := pool.reverseChain(last); nd != nil; nd = pool.at(nd.parent) {
+	for nd := first; nd != nil; nd = pool.at(nd.parent) {
 		dst[n] = nd.ref
 		n++
 		if n >= len(dst) {
-			return n, StatusBufferTooSmall
+			return n, StatusBufferTooSmall, nil
 		}
 	}
-	return n, 0
+	return n, 0, nil
 }

@@ -39,7 +39,7 @@ func bigWorld(t testing.TB, copies int, options Options) *Cache {
 				h := &layer.Header
 				h.TX += int32(cx * gridX)
 				h.TY += int32(cy * gridY)
-				dx, dz := float32(cx*gridX)*tw, float32(cy*gridY)*tw
+				dx, dz := float32(float32(cx*gridX)*tw), float32(float32(cy*gridY)*tw)
 				h.BMin[0] += dx
 				h.BMax[0] += dx
 				h.BMin[2] += dz
@@ -90,7 +90,7 @@ func randomObstacles(s *navmesh.Snapshot, n int, rng *rand.Rand) []Obstacle {
 			c = c.Add(tile.Verts[v])
 		}
 		c = c.Mul(1 / float32(poly.VertCount))
-		size := 0.5 + float32(2*rng.Float32())
+		size := 0.5 + float32(2*float32(rng.Float32()))
 		switch i := len(out); {
 		case i%10 == 9:
 			half := 20 + float32(15*rng.Float32())

@@ -253,9 +253,7 @@ func (c *Cache) addLayer(data []byte, ref LayerRef) (LayerRef, error) {
 	}
 	l := &c.layers[slot]
 	*l = cachedLayer{salt: l.salt, used: true, data: data, header: h, obstacles: l.obstacles[:0]}
-	cs := c.params.CellSize
-	l.tightMin = mgl32.Vec3{h.BMin[0] + float32(float32(h.MinX)*cs), h.BMin[1], h.BMin[2] + float32(float32(h.MinY)*cs)}
-	l.tightMax = mgl32.Vec3{h.BMin[0] + float32(float32(int(h.MaxX)+1)*cs), h.BMax[1], h.BMin[2] + float32(float32(int(h.MaxY)+1)*cs)}
+	l.tightMin, l.tightMax = tightBounds(&c.params, &h)
 	column, existed := c.columns[key]
 	c.columns[key] = append([]uint32{slot}, column...)
 	if !existed {

@@ -22,6 +22,8 @@ type Runner interface {
 // built, in order, before the first one left unbuilt when the time ran
 // out; a tile built after that gap is built again by the next call.
 //
+// A nil runner makes it Update.
+//
 // workers [Limit: <= 0 means 1]
 func (c *Cache) UpdateWith(budget Budget, runner Runner, workers int) (upToDate bool, err error) {
 	if runner == nil {

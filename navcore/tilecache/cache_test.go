@@ -236,7 +236,7 @@ func TestPrismMarksLikeBox(t *testing.T) {
 		z0 := h.BMin[2] + float32(rng.Float32()*float32(h.Height)*cs)
 		x1, z1 := x0+0.1+float32(5*rng.Float32()), z0+0.1+float32(5*rng.Float32())
 		y0 := h.BMin[1] + float32(rng.Float32()*(h.BMax[1]-h.BMin[1]))
-		y1 := y0 + float32(2*rng.Float32())
+		y1 := y0 + float32(2*float32(rng.Float32()))
 		if x0 == float32(int(x0)) || z0 == float32(int(z0)) {
 			continue
 		}

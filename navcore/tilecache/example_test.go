@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/navcore/tilecache"
@@ -41,7 +42,7 @@ func pathLength(mesh *navmesh.Mesh, start, end mgl32.Vec3) (float32, int) {
 	}
 	length := float32(0)
 	for i := 1; i < ns; i++ {
-		length += points[i].Pos.Sub(points[i-1].Pos).Len()
+		length += geom.Dist(points[i].Pos, points[i-1].Pos)
 	}
 	return length, ns
 }

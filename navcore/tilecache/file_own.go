@@ -118,6 +118,9 @@ func DetectFormat(head []byte) Format {
 // as they were last changed, resolved or not. The navmesh tiles are not
 // saved: Load queues every layer and Update rebuilds them.
 func (c *Cache) Save(w io.Writer) error {
+	if w == nil {
+		return fmt.Errorf("tilecache: save: nil writer")
+	}
 	c.mu.Lock()
 	file := c.encodeOwn()
 	c.mu.Unlock()

@@ -47,6 +47,9 @@ func SaveSet(w io.Writer, caches []NamedCache) error {
 	if err := navmesh.ValidateMeshNames(names); err != nil {
 		return fmt.Errorf("tilecache: save set: %w", err)
 	}
+	if w == nil {
+		return fmt.Errorf("tilecache: save set: nil writer")
+	}
 	var file []byte
 	if len(caches) == 1 && names[0] == "" {
 		c := caches[0].Cache

@@ -15,7 +15,11 @@ import (
 // does: tx, ty, tlayer (int32), bmin, bmax (float32), hmin, hmax (uint16),
 // width, height, minx, maxx, miny, maxy (uint8), all little-endian, then
 // the heights, areas and cons grids. It does not depend on the compressor.
+// A nil layer adds nothing.
 func FingerprintAppendLayer(h uint64, layer *Layer) uint64 {
+	if layer == nil {
+		return h
+	}
 	var buf [46]byte
 	le := binary.LittleEndian
 	hd := &layer.Header
@@ -54,6 +58,9 @@ type MeshSummary struct {
 // Summarize returns the figures of snapshot s. It errs only for tile data
 // that cannot be written as a blob.
 func Summarize(s *navmesh.Snapshot) (MeshSummary, error) {
+	if s == nil {
+		return MeshSummary{}, fmt.Errorf("tilecache: summarize: nil snapshot")
+	}
 	type located struct {
 		x, y, layer int32
 		tile        *navmesh.Tile

@@ -67,21 +67,24 @@ type Obstacle struct {
 	// Position is a cylinder's base centre or an oriented box's centre
 	// [Units: world units].
 	Position mgl32.Vec3
-	// Radius and Height size a cylinder [Limit: >= 0] [Units: world units].
+	// Radius and Height size a cylinder [Limit: Radius > 0, Height >= 0]
+	// [Units: world units].
 	Radius, Height float32
-	// Min and Max bound a box; for a prism only their y values count, the
-	// prism's y range [Units: world units].
+	// Min and Max bound a box [Limit: Min < Max in x and z, Min <= Max in
+	// y]; for a prism only their y values count, the prism's y range
+	// [Units: world units].
 	Min, Max mgl32.Vec3
 	// HalfExtents are an oriented box's half sizes along its own axes
-	// [Limit: >= 0] [Units: world units].
+	// [Limit: > 0 in x and z, >= 0 in y] [Units: world units].
 	HalfExtents mgl32.Vec3
 	// Yaw turns an oriented box about +y [Units: radians].
 	Yaw float32
 	// Points are a prism's corners in xz (x, z), convex, either winding;
 	// the first PointCount are used [Units: world units].
 	Points [MaxPrismPoints]mgl32.Vec2
-	// PointCount is the number of corners of a prism
-	// [Limit: 3..MaxPrismPoints].
+	// PointCount is the number of corners of a prism; Prism sets it to the
+	// number of points it was given, of which Points holds the first
+	// MaxPrismPoints [Limit: 3..MaxPrismPoints].
 	PointCount int
 	// Area is NullArea to carve, or the area id the covered cells get
 	// [Limit: 0..63].
@@ -106,10 +109,10 @@ func OrientedBox(center, halfExtents mgl32.Vec3, yaw float32) Obstacle {
 }
 
 // Prism returns a prism obstacle: the convex polygon points (x, z) over
-// minY..maxY. Points beyond MaxPrismPoints are dropped (the obstacle is then
-// refused when added); convexity is checked when the obstacle is added.
+// minY..maxY. A polygon of more than MaxPrismPoints corners is refused when
+// added, as is one that is not convex.
 func Prism(points []mgl32.Vec2, minY, maxY float32) Obstacle {
-	o := Obstacle{Shape: ShapePrism, PointCount: min(len(points), MaxPrismPoints+1)}
+	o := Obstacle{Shape: ShapePrism, PointCount: len(points)}
 	copy(o.Points[:], points)
 	o.Min[1], o.Max[1] = minY, maxY
 	return o
@@ -122,7 +125,9 @@ func (o Obstacle) WithArea(area uint8) Obstacle {
 	return o
 }
 
-// check reports why o cannot be added, nil when it can.
+// check reports why o cannot be added, nil when it can: the one set of
+// rules for obstacles, which the crowd's obstacle components
+// (components.Obstacle.Validate) and navtool's obstacle files apply too.
 func (o *Obstacle) check() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("tilecache: %s obstacle: %s: %w", o.Shape, fmt.Sprintf(format, args...), ErrInvalidObstacle)
@@ -132,17 +137,33 @@ func (o *Obstacle) check() error {
 	}
 	switch o.Shape {
 	case ShapeCylinder:
-		if !geom.IsFinite(o.Position) || !finite(o.Radius) || !finite(o.Height) || o.Radius < 0 || o.Height < 0 {
-			return fail("base %v, radius %v, height %v must be finite, sizes >= 0", o.Position, o.Radius, o.Height)
+		switch {
+		case !geom.IsFinite(o.Position):
+			return fail("base %v is not finite", o.Position)
+		case !(o.Radius > 0) || !finite(o.Radius):
+			return fail("radius %v, want a finite number > 0", o.Radius)
+		case !(o.Height >= 0) || !finite(o.Height):
+			return fail("height %v, want a finite number >= 0", o.Height)
 		}
 	case ShapeBox:
-		if !geom.IsFinite(o.Min) || !geom.IsFinite(o.Max) || o.Min[0] > o.Max[0] || o.Min[1] > o.Max[1] || o.Min[2] > o.Max[2] {
-			return fail("bounds %v..%v must be finite and ordered", o.Min, o.Max)
+		if !geom.IsFinite(o.Min) || !geom.IsFinite(o.Max) {
+			return fail("bounds %v..%v are not finite", o.Min, o.Max)
+		}
+		for axis, name := range "xyz" {
+			empty := o.Min[axis] >= o.Max[axis]
+			if axis == 1 {
+				empty = o.Min[axis] > o.Max[axis] // a flat box still marks floors at its height
+			}
+			if empty {
+				return fail("min %c %v is not below max %c %v", name, o.Min[axis], name, o.Max[axis])
+			}
 		}
 	case ShapeOrientedBox:
-		if !geom.IsFinite(o.Position) || !geom.IsFinite(o.HalfExtents) || !finite(o.Yaw) ||
-			o.HalfExtents[0] < 0 || o.HalfExtents[1] < 0 || o.HalfExtents[2] < 0 {
-			return fail("centre %v, half extents %v, yaw %v must be finite, sizes >= 0", o.Position, o.HalfExtents, o.Yaw)
+		switch {
+		case !geom.IsFinite(o.Position) || !finite(o.Yaw):
+			return fail("centre %v or yaw %v is not finite", o.Position, o.Yaw)
+		case !geom.IsFinite(o.HalfExtents) || !(o.HalfExtents[0] > 0) || !(o.HalfExtents[1] >= 0) || !(o.HalfExtents[2] > 0):
+			return fail("half extents %v, want finite numbers > 0 in x and z, >= 0 in y", o.HalfExtents)
 		}
 	case ShapePrism:
 		if o.PointCount < 3 || o.PointCount > MaxPrismPoints {
@@ -163,13 +184,15 @@ func (o *Obstacle) check() error {
 // checkConvex reports whether points form a convex polygon with a non-zero
 // area, in either winding.
 func checkConvex(points []mgl32.Vec2) error {
+	for i, p := range points {
+		if !finite(p[0]) || !finite(p[1]) {
+			return fmt.Errorf("corner %d is %v, not finite", i, p)
+		}
+	}
 	n := len(points)
 	sign := 0
 	for i := range n {
 		a, b, c := points[i], points[(i+1)%n], points[(i+2)%n]
-		if !finite(a[0]) || !finite(a[1]) {
-			return fmt.Errorf("corner %d is %v, not finite", i, a)
-		}
 		cross := float64(float64(b[0]-a[0])*float64(c[1]-b[1])) - float64(float64(b[1]-a[1])*float64(c[0]-b[0]))
 		switch {
 		case cross > 0 && sign >= 0:

@@ -17,8 +17,12 @@ type MeshProcess interface {
 // MeshProcessFunc adapts a function to MeshProcess.
 type MeshProcessFunc func(params *navmesh.BuildParams)
 
-// Process calls f(params).
-func (f MeshProcessFunc) Process(params *navmesh.BuildParams) { f(params) }
+// Process calls f(params); a nil f, or nil params, does nothing.
+func (f MeshProcessFunc) Process(params *navmesh.BuildParams) {
+	if f != nil && params != nil {
+		f(params)
+	}
+}
 
 // RecastDemoProcess is Sample_TempObstacles' MeshProcess, the default: each
 // polygon's area and flags become navmesh.RecastDemoAreaFlags of its area
@@ -33,8 +37,12 @@ type RecastDemoProcess struct {
 	OffMeshConnections []navmesh.OffMeshConnectionParams
 }
 
-// Process maps areas to flags and passes the off-mesh connections.
+// Process maps areas to flags and passes the off-mesh connections; nil
+// params are nothing to process.
 func (p *RecastDemoProcess) Process(params *navmesh.BuildParams) {
+	if params == nil {
+		return
+	}
 	for i, area := range params.PolyAreas {
 		params.PolyAreas[i], params.PolyFlags[i] = navmesh.RecastDemoAreaFlags(area)
 	}

@@ -29,8 +29,9 @@ type Scheduler struct {
 // built jobs are always the first; a runner's ranges may finish out of
 // order, so a job built after a gap is not counted and must be built again
 // by a later call. Run returns once every build it started has finished.
+// A nil build builds nothing and returns 0.
 func (s *Scheduler) Run(n int, runner Runner, workers int, deadline time.Time, build func(worker, i int)) int {
-	if n <= 0 {
+	if n <= 0 || build == nil {
 		return 0
 	}
 	workers = max(min(workers, n), 1)
@@ -73,7 +74,8 @@ func (s *Scheduler) runOn(n int, runner Runner, workers int, deadline time.Time,
 	if cap(s.built) < n {
 		s.built = make([]atomic.Bool, n, max(n, 2*cap(s.built)))
 	}
-	built := s.built[:n]
+	s.built = s.built[:n] // buildRange indexes s.built
+	built := s.built
 	for i := range built {
 		built[i].Store(false)
 	}

@@ -136,6 +136,9 @@ func WriteTSET(w io.Writer, set *TileSet) error {
 	if err != nil {
 		return err
 	}
+	if w == nil {
+		return fmt.Errorf("tilecache: write TSET: nil writer")
+	}
 	if _, err := w.Write(out); err != nil {
 		return fmt.Errorf("tilecache: write TSET: %w", err)
 	}

@@ -1,13 +1,3 @@
-// Package crowddraw draws the agents of an arche world that runs the crowd
-// plugin: bodies, velocities, targets, corners, neighbours, local wall
-// segments and corridors (what RecastDemo's crowd tool shows), and the
-// obstacle entities in their shapes, coloured by what they do, through a
-// debugdraw.Drawer with package navdraw's functions and Style. It also
-// scores an agent's candidate velocities again for drawing them
-// (AvoidanceSamples).
-//
-// A Crowd reads the world's components; make it once per world with New,
-// after plugin.Plugin.Install, and draw between ticks.
 package crowddraw
 
 import (

@@ -128,7 +128,7 @@ func widenOutline(points []render.Point, least float32) {
 		lo = render.Point{X: min(lo.X, p.X), Y: min(lo.Y, p.Y)}
 		hi = render.Point{X: max(hi.X, p.X), Y: max(hi.Y, p.Y)}
 	}
-	cx, cy := (lo.X+hi.X)/2, (lo.Y+hi.Y)/2
+	cx, cy := float32((lo.X+hi.X)/2), float32((lo.Y+hi.Y)/2)
 	sx, sy := float32(1), float32(1)
 	if w := hi.X - lo.X; w < least {
 		sx = least / max(w, 1e-3)
@@ -137,7 +137,7 @@ func widenOutline(points []render.Point, least float32) {
 		sy = least / max(h, 1e-3)
 	}
 	for k := range points {
-		points[k] = render.Point{X: cx + (points[k].X-cx)*sx, Y: cy + (points[k].Y-cy)*sy}
+		points[k] = render.Point{X: cx + float32((points[k].X-cx)*sx), Y: cy + float32((points[k].Y-cy)*sy)}
 	}
 }
 
@@ -163,7 +163,7 @@ func drawLabel(c render.Canvas, v View, o *Obstacle) {
 	label := o.Kind.Label()
 	center, reach := obstacleCenter(v, o)
 	width, height := render.TextSize(label)
-	at := render.Point{X: center.X - float32(width)/2, Y: center.Y - reach - float32(height) - 3}
+	at := render.Point{X: center.X - float32(float32(width)/2), Y: center.Y - reach - float32(height) - 3}
 	render.FillRect(c, at.X-2, at.Y-1, at.X+float32(width)+1, at.Y+float32(height)+1, TextBackground)
 	c.Text(at, label, 1, TextColor)
 }

@@ -1,17 +1,3 @@
-// Package raster draws debugdraw primitives into an image: a pure-Go
-// rasterizer with a depth buffer, seen through a debugdraw.View from above
-// (TopView) or at an angle (IsoView, FitView), so a level with floors above
-// floors can be looked at in 3D. Encode the result as PNG with
-// image/png or Canvas.EncodePNG.
-//
-// Every primitive is depth-tested (a pixel is drawn when it is at least as
-// near as what is there) and writes its depth, translucent ones included:
-// a translucent floor drawn over a lower one blends over it, a lower one
-// drawn later is hidden. Lines and points are moved towards the viewer by
-// Options.DepthBias, so edges lying on a surface show over it. Pixels are
-// sampled once at their centre (no anti-aliasing) unless Options.Samples
-// asks for more; triangles follow the top-left rule, so the triangles of a
-// mesh cover every pixel once and translucent meshes show no seams.
 package raster
 
 import (
@@ -153,6 +139,9 @@ func (c *Canvas) Image() *image.RGBA {
 
 // EncodePNG writes Image as a PNG.
 func (c *Canvas) EncodePNG(w io.Writer) error {
+	if w == nil {
+		return fmt.Errorf("raster: encode png: nil writer")
+	}
 	buffered := bufio.NewWriter(w)
 	if err := png.Encode(buffered, c.Image()); err != nil {
 		return fmt.Errorf("raster: encode png: %w", err)

@@ -1,15 +1,3 @@
-// Package svg writes debugdraw primitives as an SVG image, seen through a
-// debugdraw.View from above or at an angle.
-//
-// SVG has no depth buffer, so the canvas keeps every primitive and sorts
-// them far to near before writing (the painter's algorithm, by the depth of
-// each triangle's farthest corner, each line's middle and each point: a line
-// or a point lying on a triangle is never farther than it); primitives at
-// the same depth keep the order they were drawn in, and lines and points
-// are moved towards the viewer by Options.DepthBias so that edges lying on a
-// surface are drawn after it. Neighbouring primitives of one colour and
-// width become one SVG path, which keeps files small and hides the hairline
-// seams renderers show between separate shapes.
 package svg
 
 import (
@@ -170,6 +158,9 @@ func atLeastOne(v float32) float32 {
 
 // WriteTo writes the SVG document: the primitives far to near.
 func (c *Canvas) WriteTo(w io.Writer) (int64, error) {
+	if w == nil {
+		return 0, fmt.Errorf("svg: write: nil writer")
+	}
 	slices.SortStableFunc(c.items, func(a, b item) int {
 		if d := cmp.Compare(b.depth, a.depth); d != 0 {
 			return d

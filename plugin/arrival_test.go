@@ -1,0 +1,165 @@
+package plugin
+
+import (
+	"math"
+	"testing"
+
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/mlange-42/arche/ecs"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// openFloor is a point of the dungeon's lower floor 7.4 m from the nearest
+// wall.
+var openFloor = geom.Vec3{40.75225, 10.197294, 0.29230645}
+
+// arrivalScene is a crowd on the dungeon with agents spawned at given
+// offsets from openFloor.
+type arrivalScene struct {
+	p      *Plugin
+	world  *ecs.World
+	agents []ecs.Entity
+	// reached holds each agent's EventTargetReached tick, -1 for none.
+	reached []int
+	tick    int
+}
+
+func newArrivalScene(t *testing.T, config Config, offsets ...geom.Vec3) *arrivalScene {
+	t.Helper()
+	config.Mesh = loadDungeon(t)
+	config.MaxAgents = len(offsets)
+	p, err := New(config)
+	require.NoError(t, err)
+	world := ecs.NewWorld()
+	require.NoError(t, p.Install(&world))
+	t.Cleanup(func() { p.Schedule().Finalize(&world) })
+	s := &arrivalScene{p: p, world: &world}
+	for _, o := range offsets {
+		e, err := p.Spawn(&world, geom.Add(openFloor, o), components.DefaultAgentParams())
+		require.NoError(t, err)
+		s.agents = append(s.agents, e)
+		s.reached = append(s.reached, -1)
+	}
+	return s
+}
+
+// run steps the scene for seconds at 60 ticks a second, noting arrivals.
+func (s *arrivalScene) run(t *testing.T, seconds float32) {
+	t.Helper()
+	for range int(seconds * 60) {
+		require.NoError(t, s.p.Step(s.world, 1.0/60))
+		for _, ev := range s.p.Events(s.world) {
+			for i, e := range s.agents {
+				if ev.Entity == e && ev.Kind == components.EventTargetReached {
+					s.reached[i] = s.tick
+				}
+			}
+		}
+		s.tick++
+	}
+}
+
+func (s *arrivalScene) info(t *testing.T, i int) AgentInfo {
+	t.Helper()
+	info, err := s.p.State(s.world, s.agents[i])
+	require.NoError(t, err)
+	return info
+}
+
+// TestArrivalDespiteASeparatingNeighbour is the hovering of issue 24: an
+// agent walking to a target with an idle agent standing 3 m beyond it is
+// held about half a metre short by its separation from that agent, which
+// the reference applies at full strength while the agent brakes: it never
+// arrives. By default separation fades as the agent brakes, and it walks
+// in to within the arrival distance.
+func TestArrivalDespiteASeparatingNeighbour(t *testing.T) {
+	for _, reference := range []bool{true, false} {
+		s := newArrivalScene(t, Config{Reference: reference}, geom.Vec3{-5, 0, 0}, geom.Vec3{3, 0, 0})
+		require.NoError(t, s.p.RequestMoveTarget(s.world, s.agents[0], openFloor))
+		s.run(t, 10)
+		walker := s.info(t, 0)
+		distance := geom.Dist2D(walker.Position, walker.TargetPosition)
+		if reference {
+			assert.Equal(t, -1, s.reached[0], "the reference hovers")
+			assert.InDelta(t, 0.47, distance, 0.1, "held short by the separation")
+			continue
+		}
+		require.GreaterOrEqual(t, s.reached[0], 0, "arrived")
+		assert.Less(t, s.reached[0], 4*60, "within 4 s")
+		assert.True(t, walker.Arrived)
+		assert.False(t, walker.ArrivedNear, "at the target, not short of it")
+		assert.LessOrEqual(t, distance, s.p.Config().ArrivalDistance)
+	}
+}
+
+// TestArrivalAtAnOccupiedTarget: an idle agent stands on the target. The
+// reference's agent pushes against it for ever; by default it arrives where
+// it stands, pressed against the idle agent, with ArrivedNear set, within a
+// second or so of coming to a halt, and then stands still.
+func TestArrivalAtAnOccupiedTarget(t *testing.T) {
+	for _, reference := range []bool{true, false} {
+		s := newArrivalScene(t, Config{Reference: reference}, geom.Vec3{-5, 0, 1}, geom.Vec3{})
+		require.NoError(t, s.p.RequestMoveTarget(s.world, s.agents[0], openFloor))
+		s.run(t, 10)
+		walker := s.info(t, 0)
+		if reference {
+			assert.Equal(t, -1, s.reached[0], "the reference never arrives")
+			continue
+		}
+		require.GreaterOrEqual(t, s.reached[0], 0, "arrived")
+		assert.Less(t, s.reached[0], 5*60, "within 5 s")
+		assert.True(t, walker.ArrivedNear, "short of the target")
+		idle := s.info(t, 1)
+		assert.LessOrEqual(t, geom.Dist2D(walker.Position, idle.Position), float32(1.2*1.1+0.01), "pressed against the idle agent")
+		before := walker.Position
+		s.run(t, 2)
+		assert.Less(t, geom.Dist2D(before, s.info(t, 0).Position), float32(0.05), "stands still after arriving")
+	}
+}
+
+// TestEveryoneArrivesAtOneTarget: twelve agents from a ring 6 m round one
+// target all arrive by default (one at the target, the others as near as
+// the bodies already there let them, ArrivedNear), and all come to rest:
+// none moves more than 5 cm in the last two seconds. The reference brings
+// at most one of them there.
+func TestEveryoneArrivesAtOneTarget(t *testing.T) {
+	var offsets []geom.Vec3
+	for k := range 12 {
+		a := float64(k) * 2 * math.Pi / 12
+		offsets = append(offsets, geom.Vec3{6 * float32(math.Cos(a)), 0, 6 * float32(math.Sin(a))})
+	}
+	for _, reference := range []bool{true, false} {
+		s := newArrivalScene(t, Config{Reference: reference}, offsets...)
+		for _, e := range s.agents {
+			require.NoError(t, s.p.RequestMoveTarget(s.world, e, openFloor))
+		}
+		s.run(t, 20)
+		arrived, near, atTarget := 0, 0, 0
+		before := make([]geom.Vec3, len(s.agents))
+		for i := range s.agents {
+			info := s.info(t, i)
+			before[i] = info.Position
+			if s.reached[i] >= 0 {
+				arrived++
+			}
+			if info.ArrivedNear {
+				near++
+			} else if info.Arrived {
+				atTarget++
+			}
+		}
+		if reference {
+			assert.LessOrEqual(t, arrived, 1, "the reference")
+			continue
+		}
+		assert.Equal(t, len(s.agents), arrived, "every agent arrives")
+		assert.GreaterOrEqual(t, atTarget, 1, "one at the target")
+		assert.Equal(t, len(s.agents)-atTarget, near)
+		s.run(t, 2)
+		for i := range s.agents {
+			assert.Less(t, geom.Dist2D(before[i], s.info(t, i).Position), float32(0.05), "agent %d at rest", i)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package systems
+
+import (
+	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/navcore/geom"
+	"github.com/archenav/archenav/navcore/query"
+)
+
+// The arrival rules of the Steering stage (Settings.ArrivalStallTime,
+// BrakeFade, StopOnArrival) and of plugin.Stop.
+
+// approachGain is how much nearer its stopping point an agent must come to
+// count as getting nearer for Settings.ArrivalStallTime
+// [Units: world units]
+const approachGain = float32(0.01)
+
+// contactReach is how near two agents' bodies must be, as a share of the
+// sum of their radii, for one to press against the other (the occupied
+// target rule of Settings.ArrivalStallTime).
+const contactReach = float32(1.1)
+
+// halted reports whether the agent plans no velocity of its own: it is
+// stopped (plugin.Stop), or it arrived short of its target
+// (MoveTarget.ArrivedNear) and Settings.StopOnArrival holds. An agent that
+// arrived within its arrival distance brakes on to its stopping point (see
+// brakeFade).
+func (s *Steering) halted(a *agent) bool {
+	return a.state.Stopped ||
+		(s.settings.StopOnArrival && a.target.ArrivedNear && a.target.State == components.TargetValid)
+}
+
+// halt makes the agent stand: no desired velocity, its deadlock watch
+// cleared. Its desired speed stays its maximum, the radius within which
+// obstacle avoidance may still step it aside.
+func halt(a *agent) {
+	a.velocity.Desired = geom.Vec3{}
+	a.velocity.DesiredSpeed = a.params.MaxSpeed
+	a.state.Progress = components.Progress{}
+}
+
+// markIdle records for each agent of agents[begin:end] whether it stands
+// idle (it waits, see waiting, or is stopped), before any agent of the
+// pass changes its target state: the occupied target rule reads it for
+// the neighbours.
+func (s *Steering) markIdle(worker, begin, end int) {
+	for i := begin; i < end; i++ {
+		a := &s.agents[i]
+		s.idle[i] = walking(a) && (a.state.Stopped || waiting(a))
+	}
+}
+
+// arriveNear applies Settings.ArrivalStallTime to a walking agent with a
+// path, after its corners are found: it tracks how the agent closes in on
+// its stopping point while the target is its next corner, and reports
+// whether the agent arrives where it stands (it then has
+// EventTargetReached raised and MoveTarget.Arrived and ArrivedNear set).
+func (s *Steering) arriveNear(a *agent) bool {
+	stallTime := s.settings.ArrivalStallTime
+	if !(stallTime > 0) {
+		return false
+	}
+	target := a.target
+	approach := &target.Approach
+	corners := a.corners
+	if target.State != components.TargetValid || target.Arrived || a.state.Partial ||
+		a.corridor.LastPoly() != target.Ref || corners.Count == 0 ||
+		corners.Points[0].Flags&query.StraightPathEnd == 0 {
+		*approach = components.Approach{}
+		return false
+	}
+	pos := a.position.Vec3()
+	remaining := max(0, geom.Dist2D(pos, target.Position)-a.params.StoppingDistance)
+	// A slow agent needs less gain to count as getting nearer.
+	gain := min(approachGain, 0.1*a.params.MaxSpeed*stallTime)
+	if !approach.Tracking || remaining < approach.Nearest-gain {
+		*approach = components.Approach{Tracking: true, Nearest: remaining}
+		return false
+	}
+	approach.Stalled += s.dt
+	if approach.Stalled < stallTime {
+		return false
+	}
+	if remaining > s.settings.ArrivalTolerance && !s.occupied(a, remaining+a.params.StoppingDistance) {
+		return false
+	}
+	target.Arrived = true
+	target.ArrivedNear = remaining+a.params.StoppingDistance > arrivalDistance(a, &s.settings)
+	a.event = components.EventTargetReached
+	return true
+}
+
+// occupied reports whether agent a, distance from its target (xz), presses
+// against an idle neighbour that stands nearer the target, within its
+// CollisionQueryRange of the target.
+func (s *Steering) occupied(a *agent, distance float32) bool {
+	if distance > a.params.CollisionQueryRange {
+		return false
+	}
+	pos := a.position.Vec3()
+	target := a.target.Position
+	for _, nb := range a.neighbours.Slice() {
+		j := s.table.lookup(nb.Entity)
+		if j < 0 || !s.idle[j] {
+			continue
+		}
+		other := &s.agents[j]
+		reach := (a.params.Radius + other.params.Radius) * contactReach
+		if geom.Dist2DSqr(pos, other.position.Vec3()) <= reach*reach &&
+			geom.Dist2D(other.position.Vec3(), target) < distance {
+			return true
+		}
+	}
+	return false
+}
+
+// brakeFade is the share of separation an agent keeps: with
+// Settings.StopOnArrival none once it arrived (it brakes on to its stopping
+// point), else fadeShare.
+func (s *Steering) brakeFade(a *agent) float32 {
+	if s.settings.StopOnArrival && a.target.Arrived && a.target.State == components.TargetValid {
+		return 0
+	}
+	return fadeShare(a, &s.settings)
+}
+
+// fadeShare is the share of separation and of avoidance's change of
+// velocity an agent keeps with Settings.BrakeFade: its braking speed share
+// (speedScale) while it walks to a target it has not arrived at, 1
+// otherwise.
+func fadeShare(a *agent, settings *components.Settings) float32 {
+	if !settings.BrakeFade || a.target.State != components.TargetValid || a.target.Arrived {
+		return 1
+	}
+	return min(1, speedScale(a))
+}
+
+// growBools returns b resized to n, its contents undefined.
+func growBools(b []bool, n int) []bool {
+	if cap(b) < n {
+		return make([]bool, n, n+n/4)
+	}
+	return b[:n]
+}
