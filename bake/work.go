@@ -14,7 +14,7 @@ var ErrWorkLimit = errors.New("bake: estimated work over the limit")
 
 // DefaultMaxWork is the work limit of a bake whose Settings.MaxWork is 0:
 // 2^31 work units (2.1 billion). RecastDemo's levels need about a million
-// (solo or in 32-cell tiles), the 1 km level of internal/bigworld 121
+// (solo or in 32-cell tiles), the 1 km level of benchmarks/bigworld 121
 // million in its 64-cell tiles and 655 million baked solo, so a level of
 // about 4 km × 4 km at 0.3 m cells passes; dungeon.obj tiled at a cell
 // size of 0.01 with 64-cell tiles (a bake of about a minute) needs 3.5

@@ -10,8 +10,8 @@ import (
 
 	"github.com/mlange-42/arche/ecs"
 
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/internal/bigworld"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -20,7 +20,7 @@ import (
 )
 
 // The hierarchical path search on the generated 1 km level (issue 14):
-// internal/bigworld's Default level, baked in tiles of 64 cells (2809
+// benchmarks/bigworld's Default level, baked in tiles of 64 cells (2809
 // tiles), read from its cache under os.TempDir after the first bake on a
 // machine.
 

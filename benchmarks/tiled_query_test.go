@@ -15,7 +15,7 @@ import (
 
 // The tiled query workload, run beside Detour: the reference's query
 // settings (pairs_test.go) on the tiled RecastDemo levels (tile size 32)
-// and on the 1 km generated level (internal/bigworld, tile size 64, 2809
+// and on the 1 km generated level (benchmarks/bigworld, tile size 64, 2809
 // tiles). TestWriteDetourWorkload writes each level's tile set (MSET),
 // pairs and our results for a C++ harness of one's own (kept outside the
 // repository), which loads the same tiles with Detour 1.6.0, checks that

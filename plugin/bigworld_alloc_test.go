@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
@@ -15,7 +15,7 @@ import (
 // with the defaults on a large level, on one and two workers: once the
 // crowd has set itself up (two seconds), a tick allocates nothing, with
 // the path queue planning on the hierarchy all along. The 1 km level
-// (internal/bigworld's Default) runs with ARCHENAV_LONG=1, the 400 m one
+// (benchmarks/bigworld's Default) runs with ARCHENAV_LONG=1, the 400 m one
 // always.
 func TestLargeLevelTicksDoNotAllocate(t *testing.T) {
 	if longtest.Race {

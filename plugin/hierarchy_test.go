@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

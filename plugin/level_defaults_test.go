@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/internal/bigworld"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/mlange-42/arche/ecs"

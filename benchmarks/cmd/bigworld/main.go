@@ -1,5 +1,5 @@
 // Command bigworld writes the generated large level of the hierarchical
-// path search and crowd benchmarks (internal/bigworld) as a Wavefront OBJ
+// path search and crowd benchmarks (benchmarks/bigworld) as a Wavefront OBJ
 // file, for navtool bake, RecastDemo or a modeller:
 //
 //	go run ./benchmarks/cmd/bigworld -o bigworld.obj
@@ -25,7 +25,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 )
 
 // obstacleOptions are the flags that write obstacle states for navtool
