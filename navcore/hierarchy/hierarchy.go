@@ -207,7 +207,11 @@ func (h *Hierarchy) UpdateLandmarks() {
 // snapshot of the hierarchy's mesh that need not be the current one,
 // building that version first if it is not at hand; a search begun on
 // snap afterwards gets the landmark bound (see Searcher.InitSlicedFindPathOn).
+// A nil snap does nothing.
 func (h *Hierarchy) UpdateLandmarksOf(snap *navmesh.Snapshot) {
+	if snap == nil {
+		return
+	}
 	v := h.versionFor(snap)
 	if v.landmarksOf() != nil {
 		return

@@ -65,8 +65,11 @@ func SnapshotState(snap *Snapshot) MeshState {
 // CaptureState stores m's state in dst, reusing dst's memory: the current
 // snapshot (shared, not copied) and the free slots. It costs about the
 // number of freed slots and allocates nothing once dst has held a state of
-// the same size.
+// the same size. A nil dst captures nothing.
 func (m *Mesh) CaptureState(dst *MeshState) {
+	if dst == nil {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	dst.params = m.params
@@ -93,16 +96,16 @@ func copySlots(dst, src *slotAllocator) {
 // RestoreState makes s m's state: its tile set becomes m's current
 // snapshot (readers holding an older snapshot keep it), with s's version,
 // and its free slots m's. Refs saved with s are valid again. The error
-// wraps ErrStateMismatch when s is empty or was taken from a mesh of other
-// parameters; nothing changes then. Restoring the state m already holds
-// publishes nothing.
+// wraps ErrStateMismatch when s is nil or empty or was taken from a mesh of
+// other parameters; nothing changes then. Restoring the state m already
+// holds publishes nothing.
 //
 // The snapshot versions after a restore count on from s's version, so a
 // version number seen before the restore may name another tile set after
 // it: anything that remembers versions (a corridor's corner memory, a
 // crowd's record of changed tiles) must be restored with s.
 func (m *Mesh) RestoreState(s *MeshState) error {
-	if s.snapshot == nil {
+	if s == nil || s.snapshot == nil {
 		return fmt.Errorf("navmesh: restore state: empty state: %w", ErrStateMismatch)
 	}
 	if s.params != m.params {
