@@ -25,7 +25,7 @@ bash .ci/fmacount.sh amd64v3
 # counts, the generated 1 km level's hash, and geom's trigonometry.
 exact=(
   "./navcore/geom/ ."
-  "./internal/bigworld/ TestGeometryIsDeterministic"
+  "./benchmarks/bigworld/ TestGeometryIsDeterministic"
   "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast"
   "./navcore/query/ TestReferencePairs"
   "./navcore/tilecache/ TestDungeonPathsAroundObstacles"

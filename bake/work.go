@@ -17,7 +17,7 @@ var ErrWorkLimit = errors.New("bake: estimated work over the limit")
 // 2^30 work units (1.07 billion), about two minutes of one core at the
 // typical 100 ns a unit (WorkEstimate.Time; only stacked floors come near
 // the slowest, 2 µs). RecastDemo's levels need about a million (solo or in 32-cell
-// tiles), the 1 km level of internal/bigworld 121 million in its 64-cell
+// tiles), the 1 km level of benchmarks/bigworld 121 million in its 64-cell
 // tiles and 655 million baked solo, so a level of about 3 km × 3 km at
 // 0.3 m cells passes tiled; 125 floors of 10 m × 10 m stacked 3 m apart
 // at a cell size of 0.01 in 64-cell tiles need 2.0 billion (221 s of
@@ -98,7 +98,7 @@ func (w WorkEstimate) String() string {
 }
 
 // The time of one work unit on one core: typical for RecastDemo's levels,
-// the 1 km level of internal/bigworld and big bakes, and the slowest seen,
+// the 1 km level of benchmarks/bigworld and big bakes, and the slowest seen,
 // stacked floors (see WorkEstimate.Time).
 const (
 	typicalUnitTime = 100 * time.Nanosecond
@@ -112,7 +112,7 @@ const (
 // at a load average of about 24 (benchmarks/results-2026-12-05-hardening.txt)
 // took, in CPU time of the whole process (reading the OBJ included) per
 // unit: 65 to 226 ns for RecastDemo's three levels solo, tiled and as a
-// tile cache; 86 ns for the 1 km level of internal/bigworld in 64-cell
+// tile cache; 86 ns for the 1 km level of benchmarks/bigworld in 64-cell
 // tiles; 34 to 100 ns for open squares of 150 to 600 m; 188 to 946 ns
 // for 125 to 2000 floors stacked over one 10 m square, the slowest kind of
 // level (each floor adds spans to every column, and the estimate counts

@@ -174,6 +174,11 @@ func TestComponentStatesRoundTrip(t *testing.T) {
 	t.Run("Stats", func(t *testing.T) {
 		want := filled(func(s *Stats) { s.StageNames, s.StageDurations = nil, nil })
 		want.VelocitySamples, want.ORCAInfeasible = 0, 0 // measurements, not read back
+		want.PathWaits, want.OpenWaits = PathWaits{}, PathWaits{}
+		for _, wait := range []float32{0, 0.5, 0.5, 7, 300} {
+			want.PathWaits.Add(wait)
+		}
+		want.OpenWaits.Add(2)
 		var got Stats
 		require.NoError(t, got.ReadState(want.AppendState(nil)))
 		assert.Equal(t, want, got)
@@ -197,6 +202,23 @@ func TestComponentStatesRefuseDamage(t *testing.T) {
 	require.ErrorIs(t, target.ReadState(target.AppendState(nil)), ErrBadState)
 	var presets AvoidancePresets
 	require.ErrorIs(t, presets.ReadState([]byte{1, 2, 3}), ErrBadState)
+	waited := MoveTarget{PathWait: -1}
+	require.ErrorIs(t, waited.ReadState(waited.AppendState(nil)), ErrBadState)
+	var stats Stats
+	stats.PathWaits.Add(1)
+	stats.PathWaits.Count = 3 // the buckets hold one wait
+	require.ErrorIs(t, stats.ReadState(stats.AppendState(nil)), ErrBadState)
+	stats = Stats{}
+	stats.PathWaits.Add(1)
+	record = stats.AppendState(nil)
+	// The waits came after the first files: a record may end before them,
+	// not inside them.
+	var empty Stats
+	waitsFrom := len(empty.AppendState(nil)) - (8 + 4 + 8) - 2*(8+4+8+4)
+	for n := waitsFrom + 1; n < len(record); n++ {
+		require.ErrorIs(t, stats.ReadState(record[:n]), ErrBadState, "truncated to %d", n)
+	}
+	require.NoError(t, stats.ReadState(record[:waitsFrom]))
 }
 
 // FuzzComponentStates feeds arbitrary bytes to every component's and

@@ -560,6 +560,15 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			_, err = pq.Request(f.ref, f.ref, f.pos, f.pos, nil)
 			fails(t, err)
 		},
+		"crowd.PathQueue.UpdateWith": func(t *testing.T) {
+			// A nil Runner runs the searches on the caller, as Update.
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			id, err := pq.Request(f.ref, f.ref, f.pos, f.pos, f.filter)
+			require.NoError(t, err)
+			pq.UpdateWith(100, nil, 2)
+			assert.Equal(t, crowd.PathRequestDone, pq.Status(id))
+		},
 		"crowd.PathQueue.Result": func(t *testing.T) {
 			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
 			require.NoError(t, err)

@@ -98,7 +98,7 @@ func bakeHarnessLevel(tb testing.TB, name string) *harnessLevel {
 // level, as a game makes it when it loads the level.
 func (l *harnessLevel) config(tb testing.TB, workers, maxAgents int) Config {
 	tb.Helper()
-	config := Config{MaxAgentRadius: harnessRadii[1], MaxAgents: maxAgents, Workers: workers, HierarchicalPaths: true}
+	config := Config{MaxAgentRadius: harnessRadii[1], MaxAgents: maxAgents, Workers: workers, HierarchicalPaths: On}
 	for t, layers := range l.layers {
 		cache, _, err := layers.Cache(tilecache.Options{Process: l.processes[t]})
 		require.NoError(tb, err)

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/archenav/archenav/internal/crowdcheck"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
+	"github.com/archenav/archenav/plugin/crowdcheck"
 	"github.com/mlange-42/arche/ecs"
 )
 

@@ -504,6 +504,12 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 		}
 		w.Bytes(search)
 	}
+	// The shared searches (added after the first files: theirs end before
+	// them), each slot's leader and follower count.
+	for i := range s.slots {
+		w.I32(s.slots[i].slot.leader)
+		w.I32(s.slots[i].slot.followers)
+	}
 	return w.B, nil
 }
 
@@ -539,7 +545,7 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 		d := &st.slots[i]
 		sl := &d.slot
 		sl.id, sl.state = PathRequestID(r.U32()), slotState(r.U8())
-		if r.Err() == nil && sl.state > slotFailed {
+		if r.Err() == nil && sl.state > slotFollowing {
 			r.Fail("slot %d in state %d", i, sl.state)
 		}
 		if sl.state == slotFree || r.Err() != nil {
@@ -599,10 +605,54 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 			r.Fail("slot %d in state %d with a search %v", i, sl.state, d.search.Active())
 		}
 	}
+	if r.Err() == nil && r.Left() > 0 {
+		for i := range st.slots {
+			st.slots[i].slot.leader, st.slots[i].slot.followers = r.I32(), r.I32()
+		}
+	}
+	if r.Err() == nil {
+		if err := checkShares(st.slots); err != nil {
+			r.Fail("%v", err)
+		}
+	}
 	if err := r.End(); err != nil {
 		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
 	}
 	*s = st
+	return nil
+}
+
+// checkShares checks the shared searches of a read state: a following
+// request names a queued or searching slot as its leader and has no search
+// or path of its own, and each slot's follower count is the number of
+// requests following it.
+func checkShares(slots []pathSlotState) error {
+	followers := make([]int32, len(slots))
+	for i := range slots {
+		d := &slots[i]
+		sl := &d.slot
+		if sl.state != slotFollowing {
+			if sl.leader != 0 {
+				return fmt.Errorf("slot %d in state %d follows slot %d", i, sl.state, sl.leader-1)
+			}
+			continue
+		}
+		if sl.leader < 1 || int(sl.leader) > len(slots) || int(sl.leader) == i+1 {
+			return fmt.Errorf("slot %d follows slot %d of %d", i, sl.leader-1, len(slots))
+		}
+		if st := slots[sl.leader-1].slot.state; st != slotQueued && st != slotSearching {
+			return fmt.Errorf("slot %d follows slot %d in state %d", i, sl.leader-1, st)
+		}
+		if d.onHierarchy || len(d.path) > 0 || len(d.calls) > 0 {
+			return fmt.Errorf("slot %d follows another's search but has one of its own", i)
+		}
+		followers[sl.leader-1]++
+	}
+	for i := range slots {
+		if slots[i].slot.followers != followers[i] {
+			return fmt.Errorf("slot %d has %d followers, %d follow it", i, slots[i].slot.followers, followers[i])
+		}
+	}
 	return nil
 }
 

@@ -20,7 +20,7 @@ type Options struct {
 	// RegionSize is the side of a region, the top level's unit, in
 	// clusters: long searches cross the regions between their start and
 	// goal on the top level, closing fewer nodes. 1 leaves the top level
-	// out. On the 1 km level of internal/bigworld regions of 2 close 40 %
+	// out. On the 1 km level of benchmarks/bigworld regions of 2 close 40 %
 	// fewer nodes on long searches but take as long (each node costs
 	// more), add a tenth to the memory and double a tile change's cost,
 	// so the default leaves them out

@@ -463,7 +463,7 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		t.Verts = verts
 	}
-	readTileLinks(r, t, where)
+	readTileLinks(r, t, where, uint32(params.MaxTiles))
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
 	}
@@ -471,7 +471,10 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 }
 
 // readTileLinks reads what appendTileLinks wrote into the new tile t.
-func readTileLinks(r *binstate.Reader, t *Tile, where string) {
+//
+// gridSlots is the mesh's Params.MaxTiles: refs into slots at or above it
+// name runtime links.
+func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) {
 	if n := r.Count(len(t.Polys), statePolySize); r.Err() == nil && n != len(t.Polys) {
 		r.Fail("%s: %d polygons for %d", where, n, len(t.Polys))
 	}
@@ -483,22 +486,31 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string) {
 		}
 		p.FirstLink, p.Flags, p.AreaAndType = firstLink, flags, areaAndType
 	}
+	// A published version holds its links in use alone (link_compact.go):
+	// the baked ones, then those into runtime links (extra links); a state
+	// written from a draft's layout holds the baked room, free slots
+	// included, and the extra links beyond it.
 	n := r.Count(maxStateTileLinks, stateLinkSize)
-	if r.Err() == nil && n < len(t.Links) {
-		r.Fail("%s: %d links for at least %d", where, n, len(t.Links))
-	}
 	if r.Err() != nil {
 		return
 	}
-	if n > len(t.Links) {
-		t.Links = append(t.Links, make([]Link, n-len(t.Links))...)
-	}
+	t.Links = make([]Link, n)
 	for i := range t.Links {
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
 	t.linksFreeList = r.U32()
 	if len(t.Links) > int(t.Header.MaxLinkCount) {
 		t.extraFreeList = r.U32()
+	}
+	// The extra links come after the baked ones (and their free slots) in
+	// both layouts: the first link into a slot above the tile grid ends
+	// the baked part.
+	t.bakedLinks = uint32(len(t.Links))
+	for i := range t.Links {
+		if t.Links[i].Ref != 0 && t.Links[i].Ref.TileIndex() >= gridSlots {
+			t.bakedLinks = uint32(i)
+			break
+		}
 	}
 }
 

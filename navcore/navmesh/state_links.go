@@ -3,6 +3,7 @@ package navmesh
 import (
 	"cmp"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/archenav/archenav/internal/binstate"
@@ -231,7 +232,7 @@ func readLinkTile(r *binstate.Reader, params Params, maxTiles uint32) *Tile {
 	if !slices.Equal(verts, t.Verts) {
 		t.Verts = verts
 	}
-	readTileLinks(r, t, "link slot")
+	readTileLinks(r, t, "link slot", math.MaxUint32) // a link tile's links all land on ground tiles
 	return t
 }
 
