@@ -3,6 +3,11 @@
 // change, and at the end agents arrived, stuck or still waiting for a path.
 // `navtool crowd` and the crowd benchmarks share it, so that their figures
 // mean the same.
+//
+// # Start here
+//
+// New(mesh, filter, plugin, world, agents) once, Checker.Check after each
+// crowd tick, Checker.Finish with the agents' targets for the Result.
 package crowdcheck
 
 import (
