@@ -49,5 +49,5 @@ func DoorBetween(a, b geom.Vec3, halfDepth, height float32, open bool) (Obstacle
 	// The local x axis is (cos yaw, -sin yaw) in world (x, z).
 	yaw := float32(math.Atan2(float64(-dz), float64(dx)))
 	pose := ObstaclePose{Position: geom.Lerp(a, b, 0.5), Yaw: yaw}
-	return pose, DoorObstacle(geom.Sqrt(dx*dx+dz*dz)/2, halfDepth, height, open)
+	return pose, DoorObstacle(geom.Sqrt(float32(dx*dx)+float32(dz*dz))/2, halfDepth, height, open)
 }
