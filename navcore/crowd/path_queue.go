@@ -159,7 +159,8 @@ type pathSlot struct {
 
 	iterations int
 	// calls are the iteration budgets of the updates of a search on the
-	// hierarchy, in order (see PathQueueState).
+	// hierarchy, in order (see PathQueueState), as (budget, count) pairs
+	// (recordCall).
 	calls     []int32
 	keepAlive int
 	path      []navmesh.Ref

@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/query"
@@ -103,10 +104,23 @@ func (pq *PathQueue) updateSearch(s *pathSlot, iterations int) (int, query.Statu
 		// The budgets of the calls, for a replay of the search (see
 		// PathQueueState): how the iterations are split over calls decides
 		// where the search stands after them.
-		s.calls = append(s.calls, int32(iterations))
+		s.recordCall(iterations)
 		return searcher.UpdateSlicedFindPath(iterations)
 	}
 	return s.query.UpdateSlicedFindPath(iterations)
+}
+
+// recordCall adds an update of iterations to the slot's calls, run-length
+// encoded as (budget, count) pairs: consecutive updates mostly get the same
+// share, so that a long search keeps a short list and the steady state
+// allocates nothing.
+func (s *pathSlot) recordCall(iterations int) {
+	budget := int32(min(iterations, math.MaxInt32))
+	if n := len(s.calls); n >= 2 && s.calls[n-2] == budget && s.calls[n-1] < math.MaxInt32 {
+		s.calls[n-1]++
+		return
+	}
+	s.calls = append(s.calls, budget, 1)
 }
 
 // finalizeSearch writes the path of the search of slot s into its buffer.

@@ -416,13 +416,24 @@ func (pq *PathQueue) replay(i int, snap *navmesh.Snapshot) bool {
 	if err != nil || !status.InProgress() {
 		return false
 	}
-	done := 0
-	for _, budget := range s.calls {
-		n, status, err := searcher.UpdateSlicedFindPath(int(budget))
-		if err != nil || !status.InProgress() {
+	// Every update but a search's last does at least one iteration: more
+	// updates than iterations cannot be the saved search.
+	updates := 0
+	for k := 1; k < len(s.calls); k += 2 {
+		updates += int(s.calls[k])
+		if updates > s.iterations {
 			return false
 		}
-		done += n
+	}
+	done := 0
+	for k := 0; k+1 < len(s.calls); k += 2 {
+		for range s.calls[k+1] {
+			n, status, err := searcher.UpdateSlicedFindPath(int(s.calls[k]))
+			if err != nil || !status.InProgress() {
+				return false
+			}
+			done += n
+		}
 	}
 	return done == s.iterations
 }
@@ -581,10 +592,13 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 			r.Fail("slot %d works on older snapshot %d of %d", i, snap, len(snaps))
 		}
 		calls := r.Count(math.MaxInt32, 4)
+		if r.Err() == nil && calls%2 != 0 {
+			r.Fail("slot %d: %d numbers for its (budget, count) pairs of updates", i, calls)
+		}
 		for range calls {
 			c := r.I32()
-			if r.Err() == nil && c < 0 {
-				r.Fail("slot %d update budget %d", i, c)
+			if r.Err() == nil && c < 1 {
+				r.Fail("slot %d update budget or count %d", i, c)
 			}
 			d.calls = append(d.calls, c)
 		}
