@@ -182,7 +182,7 @@ func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 	for _, t := range tiles {
 		baked[t] = true
 	}
-	border := float32(b.borderSize) * b.settings.CellSize
+	border := float32(float32(b.borderSize) * b.settings.CellSize)
 	size := b.tileWorldSize
 	tileOf := func(v float32, count int) int {
 		return int(min(max(math.Floor(float64(v/size)), 0), float64(count-1)))
@@ -198,8 +198,8 @@ func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 				if !baked[int32(tx+ty*b.tilesX)] {
 					continue
 				}
-				cfg.BMin[0] = b.bmin[0] + float32(tx)*size - border
-				cfg.BMin[2] = b.bmin[2] + float32(ty)*size - border
+				cfg.BMin[0] = b.bmin[0] + float32(float32(tx)*size) - border
+				cfg.BMin[2] = b.bmin[2] + float32(float32(ty)*size) - border
 				w.Footprint += cfg.footprint(box[0], box[1])
 			}
 		}

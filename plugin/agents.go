@@ -650,7 +650,7 @@ func boxDistance(pos, bmin, bmax geom.Vec3) float64 {
 	var sum float64
 	for a := range 3 {
 		d := max(float64(bmin[a])-float64(pos[a]), float64(pos[a])-float64(bmax[a]), 0)
-		sum += d * d
+		sum += float64(d * d)
 	}
 	return math.Sqrt(sum)
 }

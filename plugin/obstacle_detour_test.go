@@ -36,7 +36,7 @@ func TestAgentsWalkAroundAvoidedBoxes(t *testing.T) {
 			yaw := float32(math.Pi) * rng.Float32()
 			radius := []float32{0.3, 0.45, 0.6}[rng.IntN(3)]
 			heading := float32(2*math.Pi) * rng.Float32()
-			aside := rng.Float32() - 0.5
+			aside := float32(rng.Float32()) - 0.5
 			name := fmt.Sprintf("%v/%d", method, run)
 			t.Run(name, func(t *testing.T) {
 				dx, dz := geom.Cos(heading), geom.Sin(heading)
@@ -70,7 +70,7 @@ func TestAgentsWalkAroundAvoidedBoxesInCorridor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for run := range 24 {
 		center := geom.Vec3{15, 0, float32(5 * rng.Float32())}
-		halfX, halfZ := 0.3+float32(2*rng.Float32()), 0.3+float32(2.5*rng.Float32())
+		halfX, halfZ := 0.3+float32(2*float32(rng.Float32())), 0.3+float32(2.5*float32(rng.Float32()))
 		yaw := float32(math.Pi) * rng.Float32()
 		radius := []float32{0.3, 0.45, 0.6}[rng.IntN(3)]
 		ob := components.OrientedBoxObstacle(halfX, halfZ, 1)

@@ -84,10 +84,10 @@ func TestStatusMatchesRecomputation(t *testing.T) {
 			path, err := f.plugin.Corridor(f.world, e, nil)
 			require.NoError(t, err)
 			want := straightPathLength(t, q, info.Position, s.PathEnd, path, 0)
-			assert.InDelta(t, want, s.RemainingDistance, 1e-5*float64(want)+1e-5, "agent %d", i)
+			assert.InDelta(t, want, s.RemainingDistance, float64(1e-5*float64(want))+1e-5, "agent %d", i)
 			floor := straightPathLength(t, q, info.Position, s.PathEnd, path, query.StraightPathAllCrossings)
-			assert.GreaterOrEqual(t, floor*1.00001+1e-5, s.RemainingDistance, "agent %d", i)
-			assert.GreaterOrEqual(t, s.RemainingDistance*1.0001+1e-4, geom.Dist(info.Position, s.PathEnd), "agent %d", i)
+			assert.GreaterOrEqual(t, float32(floor*1.00001)+1e-5, s.RemainingDistance, "agent %d", i)
+			assert.GreaterOrEqual(t, float32(s.RemainingDistance*1.0001)+1e-4, geom.Dist(info.Position, s.PathEnd), "agent %d", i)
 			if c := corners.Get(e); c.Count > 0 {
 				assert.Equal(t, c.Points[0].Pos, s.SteeringTarget)
 			} else {

@@ -115,7 +115,7 @@ func TestHoveringAndArrived(t *testing.T) {
 			params = components.DefaultAgentParams()
 			params.UpdateFlags = 0
 		}
-		pos := geom.Vec3{start.Point[0] + float32(k)*3, start.Point[1], start.Point[2] + 4}
+		pos := geom.Vec3{start.Point[0] + float32(float32(k)*3), start.Point[1], start.Point[2] + 4}
 		e, err := p.Spawn(&world, pos, params)
 		require.NoError(t, err)
 		info, err := p.State(&world, e)

@@ -47,7 +47,7 @@ func groundPolys(mesh *navmesh.Mesh, fn func(tile *navmesh.Tile, ref navmesh.Ref
 // one, lies within the distance, and then at the least distance.
 func TestSamplePositionMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 2))
-	random := func() float32 { return rng.Float32() }
+	random := func() float32 { return float32(rng.Float32()) } // rounded: rand scales by 2^-24, which fuses
 	for _, level := range testLevels(t) {
 		n, err := New(level.mesh, Config{})
 		require.NoError(t, err)
@@ -97,7 +97,7 @@ func outward(tile *navmesh.Tile, poly *navmesh.Poly, k int) geom.Vec3 {
 	// The edge's normal, turned to point away from the centre.
 	normal := geom.Normalize(geom.Vec3{b[2] - a[2], 0, a[0] - b[0]})
 	mid := geom.Lerp(a, b, 0.5)
-	if normal[0]*(mid[0]-centre[0])+normal[2]*(mid[2]-centre[2]) < 0 {
+	if float32(normal[0]*(mid[0]-centre[0]))+float32(normal[2]*(mid[2]-centre[2])) < 0 {
 		normal = geom.Scale(normal, -1)
 	}
 	return normal

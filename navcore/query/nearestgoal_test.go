@@ -114,7 +114,7 @@ func TestFindNearestGoalMatchesSeparateSearches(t *testing.T) {
 			for k := 1; k < len(corridor); k++ {
 				assert.True(t, linked(snap, corridor[k-1], corridor[k]), "%s: polygons %d and %d", name, k-1, k)
 			}
-			assert.GreaterOrEqual(t, got.Cost*1.0001+1e-4, geom.Dist(start.Pos, goals[got.Index].Pos), name)
+			assert.GreaterOrEqual(t, float32(got.Cost*1.0001)+1e-4, geom.Dist(start.Pos, goals[got.Index].Pos), name)
 		}
 	}
 	t.Logf("%d cases with a reachable goal, %d without", reachedSome, unreachable)
