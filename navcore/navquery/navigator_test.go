@@ -47,7 +47,7 @@ func groundPolys(mesh *navmesh.Mesh, fn func(tile *navmesh.Tile, ref navmesh.Ref
 // one, lies within the distance, and then at the least distance.
 func TestSamplePositionMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 2))
-	random := func() float32 { return float32(rng.Float32()) } // rounded: rand scales by 2^-24, which fuses
+	random := func() float32 { return float32(rng.Float64()) } // float64 then converted: rand.Float32 scales by 2^-24, which fuses with a later add
 	for _, level := range testLevels(t) {
 		n, err := New(level.mesh, Config{})
 		require.NoError(t, err)
@@ -58,8 +58,8 @@ func TestSamplePositionMatchesBruteForce(t *testing.T) {
 		for range 200 {
 			p, err := q.FindRandomPoint(filter, random)
 			require.NoError(t, err)
-			pos := geom.Add(p.Pos, geom.Vec3{6*random() - 3, 6*random() - 3, 6*random() - 3})
-			maxDistance := 0.2 + 3.8*random()
+			pos := geom.Add(p.Pos, geom.Vec3{float32(6*random()) - 3, float32(6*random()) - 3, float32(6*random()) - 3})
+			maxDistance := 0.2 + float32(3.8*random())
 			sample, ok, err := n.SamplePosition(pos, maxDistance, filter)
 			require.NoError(t, err)
 			want := float32(math.MaxFloat32)
