@@ -28,7 +28,7 @@ bash .ci/fmacount.sh amd64v3
 exact=(
   "./navcore/geom/ ."
   "./internal/detmath/ TestGoldenHashes|TestSpecialCases"
-  "./internal/bigworld/ TestGeometryIsDeterministic"
+  "./benchmarks/bigworld/ TestGeometryIsDeterministic"
   "./components/ TestTrigUsesHash"
   "./navcore/collider/ TestTriangulateHash"
   "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast|TestLevelsAcrossCPUs"

@@ -119,7 +119,9 @@ func SoloTypes(ctx context.Context, g *Geometry, types []AgentType, opts SoloTyp
 		if err := types[i].Settings.checkMemory("solo", configs[i], workers); err != nil {
 			return nil, typeError(types[i], err)
 		}
-		if err := types[i].Settings.checkWork("solo", configs[i].EstimatedWork(unique)); err != nil {
+		work := configs[i].EstimatedWork(unique)
+		work.Triangles = int64(len(g.Triangles))
+		if err := types[i].Settings.checkWork("solo", work); err != nil {
 			return nil, typeError(types[i], err)
 		}
 	}

@@ -115,7 +115,7 @@ type Settings struct {
 	// mass of large triangles then give an error at once instead of hours
 	// of work. The rasterization also stops with ErrWorkLimit once it has
 	// walked this many spans up columns (floors stacked out of height order)
-	// [Limit: >= 0; 0 = DefaultMaxWork, 2^31] [Units: work units]
+	// [Limit: >= 0; 0 = DefaultMaxWork, 2^30] [Units: work units]
 	MaxWork int64
 }
 

@@ -202,7 +202,7 @@
 // estimates its work ([EstimateWork], [Config.EstimatedWork]: the grids'
 // cells, the watershed's passes over them and the cells under the
 // triangles) and fails with [ErrWorkLimit], naming the estimate, above
-// [Settings.MaxWork] (2^31 work units by default; RecastDemo's levels need
+// [Settings.MaxWork] (2^30 work units by default, a few minutes; RecastDemo's levels need
 // about a million). Floors stacked over each other cost linear time in
 // every stage, and a column may hold 4094 linked spans where Recast links
 // 62. Triangles that repeat an earlier one, or have two corners at one

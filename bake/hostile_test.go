@@ -135,7 +135,7 @@ func TestWorkLimit(t *testing.T) {
 		estimate string
 	}{
 		{0.001, "at least "},
-		{0.01, "at least 2.15 billion work units"},
+		{0.01, "at least 1.08 billion work units"},
 	} {
 		settings := DefaultSettings()
 		settings.CellSize, settings.TileSize = tc.cellSize, 64
@@ -143,7 +143,7 @@ func TestWorkLimit(t *testing.T) {
 		allocated := allocatedBy(func() { _, err = Tiled(context.Background(), g, settings, TiledOptions{}) })
 		require.ErrorIs(t, err, ErrWorkLimit, "cell size %v", tc.cellSize)
 		assert.Contains(t, err.Error(), tc.estimate)
-		assert.Contains(t, err.Error(), "over the limit of 2.15 billion (Settings.MaxWork")
+		assert.Contains(t, err.Error(), "over the limit of 1.07 billion (Settings.MaxWork")
 		assert.Less(t, allocated, uint64(256<<20), "refused before baking")
 		_, err = TileCache(context.Background(), g, settings, TileCacheOptions{})
 		assert.ErrorIs(t, err, ErrWorkLimit)
@@ -153,7 +153,7 @@ func TestWorkLimit(t *testing.T) {
 	settings.CellSize, settings.TileSize = 0.01, 64
 	estimate, err := EstimateWork(g, settings)
 	require.NoError(t, err)
-	assert.Equal(t, "about 3.52 billion work units (7304 grids of 269254656 cells, 807763968 watershed, 2447912910 covered by triangles)", estimate.String())
+	assert.Equal(t, "about 3.52 billion work units (7304 grids of 269254656 cells, 807763968 watershed, 2447912910 covered by triangles, 10133 triangles)", estimate.String())
 	settings.MaxWork = estimate.Total()
 	assert.NoError(t, settings.checkWork("tiled build", estimate))
 	settings.MaxWork = estimate.Total() - 1
@@ -177,7 +177,7 @@ func TestWorkLimit(t *testing.T) {
 	settings.TileSize, settings.MaxWork = 0, 1000
 	_, err = Solo(context.Background(), g, settings)
 	require.ErrorIs(t, err, ErrWorkLimit)
-	assert.Contains(t, err.Error(), "solo needs about 791 thousand work units")
+	assert.Contains(t, err.Error(), "solo needs about 832 thousand work units")
 }
 
 // TestEstimatedWorkMatchesABruteCount checks Config.EstimatedWork and the
@@ -336,4 +336,111 @@ func TestUnlinkedSpansWarn(t *testing.T) {
 	assert.Empty(t, unlinkedWarning(0))
 	assert.Equal(t, "spans up to 4095 spans up their column could not be linked to their neighbours (links reach 4094 spans up): "+
 		"the surface above is cut off; raise CellHeight, or turn on Filters.WalkableLowHeightSpans, to stack fewer spans", unlinkedWarning(4095))
+}
+
+// TestLayerRegionOverflowNamesTheCause: a tile cache tile with more than
+// 255 monotone regions fails with ErrLayerRegionOverflow and says why and
+// what helps. Stacked floors (300 over one cell) need a navmesh bake;
+// 256 platforms side by side bake in smaller tiles. (Before, both said
+// only "region id overflow: more than 255 monotone regions".)
+func TestLayerRegionOverflowNamesTheCause(t *testing.T) {
+	platforms := &Geometry{}
+	quad := func(x0, z0, x1, z1, y float32) {
+		base := int32(len(platforms.Vertices))
+		platforms.Vertices = append(platforms.Vertices, [3]float32{x0, y, z0}, [3]float32{x0, y, z1}, [3]float32{x1, y, z1}, [3]float32{x1, y, z0})
+		platforms.Triangles = append(platforms.Triangles, [3]int32{base, base + 1, base + 2}, [3]int32{base, base + 2, base + 3})
+	}
+	// A checkerboard of 24 × 24 squares of 2 × 2 cells, 2 m steps apart:
+	// 576 regions in a tile of 48 cells.
+	for i := range 576 {
+		x, z := float32(float32(i%24)*0.6), float32(float32(i/24)*0.6)
+		quad(x+0.01, z+0.01, x+0.59, z+0.59, float32(2*((i%24+i/24)%2)))
+	}
+	flat := tileCacheSettings()
+	flat.AgentRadius = 0
+	flat.Filters.LedgeSpans = false // the platforms are all ledge
+	for _, tc := range []struct {
+		name     string
+		g        *Geometry
+		settings Settings
+		want     []string
+	}{
+		{"stacked", stackedFloors(5, 3, 300), tileCacheSettings(), []string{
+			"region id overflow: more than 255 monotone regions",
+			"stacks up to 300 walkable floors over one cell",
+			"cannot hold so many stacked floors at any tile size: bake a navmesh instead (solo or tiled: navtool bake without -tilecache)",
+		}},
+		{"side by side", platforms, flat, []string{
+			"region id overflow: more than 255 monotone regions",
+			"this tile of 48×48 cells stacks up to 1 walkable floors",
+			"smaller tiles (Settings.TileSize, navtool -tile-size) share the regions among more tiles",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := TileCache(context.Background(), tc.g, tc.settings, TileCacheOptions{})
+			require.ErrorIs(t, err, ErrLayerRegionOverflow)
+			for _, want := range tc.want {
+				assert.Contains(t, err.Error(), want)
+			}
+		})
+	}
+	// The advice holds: the platforms bake in tiles of 24 cells, the
+	// stacked floors as a navmesh.
+	flat.TileSize = 24
+	result, err := TileCache(context.Background(), platforms, flat, TileCacheOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, result.Stats.TilesWithLayers)
+	_, err = Solo(context.Background(), stackedFloors(5, 3, 300), DefaultSettings())
+	require.NoError(t, err)
+}
+
+// TestEstimateWorkLeavesOutRepeatedTriangles: EstimateWork counts what a
+// bake rasterizes, so one triangle repeated 10,000 times covers the cells
+// of the triangle once, solo and tiled; only the Triangles part, the
+// triangles read to find the repeats, counts them all. (Before, the solo
+// and tiled estimates rasterized every copy.)
+func TestEstimateWorkLeavesOutRepeatedTriangles(t *testing.T) {
+	once := &Geometry{Vertices: []mgl32.Vec3{{0, 0, 0}, {0, 0, 10}, {10, 0, 10}}, Triangles: [][3]int32{{0, 1, 2}}}
+	repeated := &Geometry{Vertices: once.Vertices}
+	for range 10_000 {
+		repeated.Triangles = append(repeated.Triangles, once.Triangles[0])
+	}
+	for _, tileSize := range []int{0, 16} {
+		settings := DefaultSettings()
+		settings.TileSize = tileSize
+		want, err := EstimateWork(once, settings)
+		require.NoError(t, err)
+		require.Positive(t, want.Footprint)
+		got, err := EstimateWork(repeated, settings)
+		require.NoError(t, err)
+		assert.Equal(t, int64(1), want.Triangles)
+		assert.Equal(t, int64(10_000), got.Triangles)
+		want.Triangles = got.Triangles
+		assert.Equal(t, want, got, "tile size %d", tileSize)
+	}
+}
+
+// TestSoloTooManyVerticesSaysTile: a level whose solo bake needs more than
+// 65535 vertices (the 1 km level of internal/bigworld needs 79493) fails
+// with ErrTooManyVertices and says to bake it tiled, which bakes.
+// (Before, it said only "too many vertices", after the whole bake.)
+func TestSoloTooManyVerticesSaysTile(t *testing.T) {
+	// 128 × 128 platforms of 9 × 9 cells a cell apart: 4 vertices each.
+	g := &Geometry{}
+	for i := range 128 * 128 {
+		x, z := float32(float32(i%128)*3), float32(float32(i/128)*3)
+		base := int32(len(g.Vertices))
+		g.Vertices = append(g.Vertices, mgl32.Vec3{x, 0, z}, mgl32.Vec3{x, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z + 2.69}, mgl32.Vec3{x + 2.69, 0, z})
+		g.Triangles = append(g.Triangles, [3]int32{base, base + 1, base + 2}, [3]int32{base, base + 2, base + 3})
+	}
+	settings := DefaultSettings()
+	settings.AgentRadius = 0
+	settings.Filters.LedgeSpans = false
+	_, err := Solo(context.Background(), g, settings)
+	require.ErrorIs(t, err, ErrTooManyVertices)
+	assert.Contains(t, err.Error(), "a solo bake is one tile, with at most 65535 vertices and polygons; bake the level tiled (Settings.TileSize, navtool -tile-size)")
+	settings.TileSize = 64
+	result, err := Tiled(context.Background(), g, settings, TiledOptions{})
+	require.NoError(t, err)
+	assert.Positive(t, result.Stats.Counts.Polys)
 }

@@ -208,7 +208,7 @@ func (b *layerBuilder) build(chf *CompactHeightfield, borderSize, walkableHeight
 	}
 	regionCount, err := b.sweepRegions(chf, borderSize)
 	if err != nil {
-		return nil, fmt.Errorf("bake: build heightfield layers: %w", err)
+		return nil, fmt.Errorf("bake: build heightfield layers: %w: %s", err, regionOverflowCause(chf, borderSize))
 	}
 	if err := b.findOverlaps(chf, regionCount); err != nil {
 		return nil, fmt.Errorf("bake: build heightfield layers: %w", err)
@@ -231,6 +231,35 @@ func (b *layerBuilder) build(chf *CompactHeightfield, borderSize, walkableHeight
 		return nil, nil
 	}
 	return b.storeLayers(chf, borderSize, layerCount), nil
+}
+
+// regionOverflowCause explains ErrLayerRegionOverflow for chf: a tile cache
+// layer numbers its monotone regions in a byte, and each floor stacked over
+// a cell is a region of its own, so a tile that stacks more floors than
+// that cannot be stored whatever its size, while many regions side by side
+// split among smaller tiles.
+func regionOverflowCause(chf *CompactHeightfield, borderSize int) string {
+	stack, stackX, stackZ := 0, 0, 0
+	for z := borderSize; z < chf.Height-borderSize; z++ {
+		for x := borderSize; x < chf.Width-borderSize; x++ {
+			c := chf.Cells[x+z*chf.Width]
+			floors := 0
+			for i := int(c.Index); i < int(c.Index+c.Count); i++ {
+				if chf.Areas[i] != NullArea {
+					floors++
+				}
+			}
+			if floors > stack {
+				stack, stackX, stackZ = floors, x-borderSize, z-borderSize
+			}
+		}
+	}
+	where := fmt.Sprintf("a tile cache layer numbers the regions of a tile in 8 bits, and this tile of %d×%d cells stacks up to %d walkable floors over one cell (cell %d, %d of the tile), each floor a region of its own",
+		chf.Width-2*borderSize, chf.Height-2*borderSize, stack, stackX, stackZ)
+	if 2*stack > maxLayerRegions {
+		return where + "; a tile cache cannot hold so many stacked floors at any tile size: bake a navmesh instead (solo or tiled: navtool bake without -tilecache)"
+	}
+	return where + ", and the rest side by side; smaller tiles (Settings.TileSize, navtool -tile-size) share the regions among more tiles, or bake a navmesh instead (solo or tiled: navtool bake without -tilecache)"
 }
 
 // sweepRegions splits the walkable spans inside the border into monotone

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -19,7 +19,7 @@ import (
 )
 
 // TestLevelsAcrossCPUs bakes the three RecastDemo levels and a 6×6-tile
-// block of the generated 1 km level (internal/bigworld, tiled, and the
+// block of the generated 1 km level (benchmarks/bigworld, tiled, and the
 // tile cache layers of the block's middle tiles), then runs queries on each
 // navmesh (nearest polygon, path, straight path, raycast, move along the
 // surface, distance to the wall) from a grid of points, and hashes every

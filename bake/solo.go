@@ -52,6 +52,7 @@ type SoloOption func(*soloOptions)
 type soloOptions struct {
 	areaFlags         func(area uint8) (uint8, uint16)
 	keepIntermediates bool
+	workEstimated     func(WorkEstimate)
 }
 
 // WithAreaFlags sets how each polygon's baked area becomes the area and
@@ -65,6 +66,13 @@ func WithAreaFlags(mapping func(area uint8) (newArea uint8, flags uint16)) SoloO
 // result, for debugging and drawing; they are dropped by default.
 func WithIntermediates() SoloOption {
 	return func(o *soloOptions) { o.keepIntermediates = true }
+}
+
+// WithWorkEstimate calls report with the bake's work estimate once it
+// passed Settings.MaxWork, before the bake starts (to show how long it
+// will take: WorkEstimate.Time).
+func WithWorkEstimate(report func(WorkEstimate)) SoloOption {
+	return func(o *soloOptions) { o.workEstimated = report }
 }
 
 // Fingerprints identify the products of a bake bit for bit (see
@@ -170,8 +178,13 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 	if err := settings.checkMemory("solo", cfg, 1); err != nil {
 		return nil, err
 	}
-	if err := settings.checkWork("solo", cfg.EstimatedWork(g)); err != nil {
+	work := cfg.EstimatedWork(g)
+	work.Triangles = int64(len(g.Triangles) + skipped)
+	if err := settings.checkWork("solo", work); err != nil {
 		return nil, err
+	}
+	if options.workEstimated != nil {
+		options.workEstimated(work)
 	}
 	b.heightfield.maxWalk = settings.maxWork()
 
@@ -191,6 +204,9 @@ func (b *Baker) Solo(ctx context.Context, g *Geometry, settings Settings, opts .
 		return nil, err
 	}
 	mesh, detail, err := b.buildMeshes(bc, chf, cset, cfg, &result.Fingerprints)
+	if errors.Is(err, ErrTooManyVertices) || errors.Is(err, ErrTooManyPolygons) {
+		return nil, fmt.Errorf("%w: a solo bake is one tile, with at most 65535 vertices and polygons; bake the level tiled (Settings.TileSize, navtool -tile-size)", err)
+	}
 	if err != nil {
 		return nil, err
 	}

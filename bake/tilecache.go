@@ -40,6 +40,10 @@ type TileCacheOptions struct {
 	// goroutine that runs the bake; calls stop once the bake is cancelled
 	// or a tile failed.
 	Progress func(done, total int)
+	// WorkEstimated, when set, is called with the bake's work estimate
+	// once it passed Settings.MaxWork, before any tile is baked (to show
+	// how long the bake will take: WorkEstimate.Time).
+	WorkEstimated func(WorkEstimate)
 	// Tiles, when set, limits the bake to a range of the level's tile
 	// grid; nil bakes every tile.
 	Tiles *TileRange
@@ -185,8 +189,12 @@ func (b *TileBaker) BuildAllLayers(ctx context.Context, opts TileCacheOptions) (
 	if err := b.settings.checkMemory("tile cache build", b.tileConfig, workers); err != nil {
 		return nil, err
 	}
-	if err := b.settings.checkWork("tile cache build", b.tilesWork(tiles, b.settings.maxWork())); err != nil {
+	work := b.tilesWork(tiles, b.settings.maxWork())
+	if err := b.settings.checkWork("tile cache build", work); err != nil {
 		return nil, err
+	}
+	if opts.WorkEstimated != nil {
+		opts.WorkEstimated(work)
 	}
 
 	summary := layersSummary{result: &TileCacheResult{Baker: b}}

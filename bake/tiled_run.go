@@ -27,6 +27,10 @@ type TiledOptions struct {
 	// goroutine that called Tiled, and stop once the bake is cancelled or
 	// a tile failed.
 	Progress func(done, total int)
+	// WorkEstimated, when set, is called with the bake's work estimate
+	// once it passed Settings.MaxWork, before any tile is baked (to show
+	// how long the bake will take: WorkEstimate.Time).
+	WorkEstimated func(WorkEstimate)
 	// Tiles, when set, limits the bake to a range of the level's tile
 	// grid (the grid stays the whole level's); nil bakes every tile.
 	Tiles *TileRange
@@ -130,8 +134,12 @@ func (b *TileBaker) BuildAll(ctx context.Context, opts TiledOptions) (*TiledResu
 	if err := b.settings.checkMemory("tiled build", b.tileConfig, workers); err != nil {
 		return nil, err
 	}
-	if err := b.settings.checkWork("tiled build", b.tilesWork(tiles, b.settings.maxWork())); err != nil {
+	work := b.tilesWork(tiles, b.settings.maxWork())
+	if err := b.settings.checkWork("tiled build", work); err != nil {
 		return nil, err
+	}
+	if opts.WorkEstimated != nil {
+		opts.WorkEstimated(work)
 	}
 
 	var summary tiledSummary

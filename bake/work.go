@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 )
@@ -13,13 +14,16 @@ import (
 var ErrWorkLimit = errors.New("bake: estimated work over the limit")
 
 // DefaultMaxWork is the work limit of a bake whose Settings.MaxWork is 0:
-// 2^31 work units (2.1 billion). RecastDemo's levels need about a million
-// (solo or in 32-cell tiles), the 1 km level of internal/bigworld 121
-// million in its 64-cell tiles and 655 million baked solo, so a level of
-// about 4 km × 4 km at 0.3 m cells passes; dungeon.obj tiled at a cell
-// size of 0.01 with 64-cell tiles (a bake of about a minute) needs 3.5
-// billion, at 0.001 (hours) 32 trillion.
-const DefaultMaxWork = 1 << 31
+// 2^30 work units (1.07 billion), about two minutes of one core at the
+// typical 100 ns a unit (WorkEstimate.Time; only stacked floors come near
+// the slowest, 2 µs). RecastDemo's levels need about a million (solo or in 32-cell
+// tiles), the 1 km level of benchmarks/bigworld 121 million in its 64-cell
+// tiles and 655 million baked solo, so a level of about 3 km × 3 km at
+// 0.3 m cells passes tiled; 125 floors of 10 m × 10 m stacked 3 m apart
+// at a cell size of 0.01 in 64-cell tiles need 2.0 billion (221 s of
+// CPU time), dungeon.obj tiled at a cell size of 0.01 with 64-cell tiles
+// 3.5 billion, at 0.001 (hours) 32 trillion.
+const DefaultMaxWork = 1 << 30
 
 // regionPassCells is the grid side per watershed pass over a grid's cells
 // in WorkEstimate.Regions: the watershed floods the distance field level by
@@ -52,13 +56,27 @@ type WorkEstimate struct {
 	// part of the triangle's xz bounding box inside the grid: what the
 	// rasterizer clips, and a bound on the spans it makes.
 	Footprint int64
+	// Triangles is the level's triangles, repeated ones included: each
+	// is hashed and sorted to leave out the repeats
+	// (Geometry.WithoutRepeatedTriangles) before anything is baked, then
+	// indexed, and counts triangleWork (4) units. It is set by the bakes
+	// and EstimateWork, not by Config.EstimatedWork.
+	Triangles int64
 	// cut is set when the count stopped early, past a limit: the total is
 	// then a lower bound.
 	cut bool
 }
 
-// Total returns the estimate in work units: Cells + Regions + Footprint.
-func (w WorkEstimate) Total() int64 { return w.Cells + w.Regions + w.Footprint }
+// triangleWork is the work units of one of the level's triangles
+// (WorkEstimate.Triangles): a triangle repeated a million times, 4 million
+// units, takes 0.7 to 1 s of CPU time to read from its OBJ and leave out.
+const triangleWork = 4
+
+// Total returns the estimate in work units: Cells + Regions + Footprint +
+// 4 × Triangles.
+func (w WorkEstimate) Total() int64 {
+	return w.Cells + w.Regions + w.Footprint + triangleWork*w.Triangles
+}
 
 // add adds o to w.
 func (w *WorkEstimate) add(o WorkEstimate) {
@@ -66,6 +84,7 @@ func (w *WorkEstimate) add(o WorkEstimate) {
 	w.Cells += o.Cells
 	w.Regions += o.Regions
 	w.Footprint += o.Footprint
+	w.Triangles += o.Triangles
 }
 
 // String prints the total and its parts.
@@ -74,8 +93,37 @@ func (w WorkEstimate) String() string {
 	if w.cut {
 		atLeast = "at least "
 	}
-	return fmt.Sprintf("%s%s work units (%d grids of %d cells, %d watershed, %d covered by triangles)",
-		atLeast, formatCount(w.Total()), w.Grids, w.Cells, w.Regions, w.Footprint)
+	return fmt.Sprintf("%s%s work units (%d grids of %d cells, %d watershed, %d covered by triangles, %d triangles)",
+		atLeast, formatCount(w.Total()), w.Grids, w.Cells, w.Regions, w.Footprint, w.Triangles)
+}
+
+// The time of one work unit on one core: typical for RecastDemo's levels,
+// the 1 km level of benchmarks/bigworld and big bakes, and the slowest seen,
+// stacked floors (see WorkEstimate.Time).
+const (
+	typicalUnitTime = 100 * time.Nanosecond
+	slowestUnitTime = 2000 * time.Nanosecond
+)
+
+// Time returns how long the bake should take on workers goroutines with a
+// core each (a solo bake uses one; a tiled bake at most one a grid): the
+// units shared among the workers, times 100 ns a unit (typical) and times
+// 2 µs (the slowest). One run of navtool bake on a 2-core x86-64 machine
+// at a load average of about 24 (benchmarks/results-2026-12-05-hardening.txt)
+// took, in CPU time of the whole process (reading the OBJ included) per
+// unit: 65 to 226 ns for RecastDemo's three levels solo, tiled and as a
+// tile cache; 86 ns for the 1 km level of benchmarks/bigworld in 64-cell
+// tiles; 34 to 100 ns for open squares of 150 to 600 m; 188 to 946 ns
+// for 125 to 2000 floors stacked over one 10 m square, the slowest kind of
+// level (each floor adds spans to every column, and the estimate counts
+// the columns once); 210 to 244 ns for a triangle repeated a million
+// times. 125 such floors at a cell size of 0.01 in 64-cell tiles took
+// 221 s of CPU time for 2.0 billion units (110 ns) at a load of about 1.
+// A busier machine or a slower core takes longer.
+func (w WorkEstimate) Time(workers int) (typical, slowest time.Duration) {
+	workers = int(min(max(int64(workers), 1), max(w.Grids, 1)))
+	units := float64(w.Total()) / float64(workers)
+	return time.Duration(units * float64(typicalUnitTime)), time.Duration(units * float64(slowestUnitTime))
 }
 
 // formatCount prints n with a metric suffix, 3 significant digits.
@@ -171,6 +219,7 @@ func (s *Settings) checkWork(what string, estimate WorkEstimate) error {
 func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 	w := b.tileConfig.gridWork()
 	w.Grids, w.Cells, w.Regions = int64(len(tiles))*w.Grids, int64(len(tiles))*w.Cells, int64(len(tiles))*w.Regions
+	w.Triangles = int64(len(b.geometry.Triangles) + b.skippedTriangles)
 	if len(tiles) == 0 {
 		return w
 	}
@@ -213,13 +262,16 @@ func (b *TileBaker) tilesWork(tiles []int32, limit int64) WorkEstimate {
 
 // EstimateWork returns the work of baking g with settings: a solo bake
 // when settings.TileSize is 0, else a tiled bake of every tile with
-// geometry (as Tiled bakes them). It validates both first.
+// geometry (as Tiled bakes them). It validates both first, and counts
+// what the bake will rasterize: g without its repeated triangles
+// (Geometry.WithoutRepeatedTriangles), which every bake leaves out first.
 func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 	if settings.TileSize == 0 {
 		if err := g.Validate(); err != nil {
 			return WorkEstimate{}, err
 		}
-		bmin, bmax, err := levelBounds(g, settings.CellSize)
+		unique, _ := g.WithoutRepeatedTriangles()
+		bmin, bmax, err := levelBounds(unique, settings.CellSize)
 		if err != nil {
 			return WorkEstimate{}, err
 		}
@@ -227,13 +279,15 @@ func EstimateWork(g *Geometry, settings Settings) (WorkEstimate, error) {
 		if err != nil {
 			return WorkEstimate{}, err
 		}
-		return cfg.EstimatedWork(g), nil
+		w := cfg.EstimatedWork(unique)
+		w.Triangles = int64(len(g.Triangles))
+		return w, nil
 	}
 	b, err := newTileBaker(g, settings, TiledOptions{})
 	if err != nil {
 		return WorkEstimate{}, err
 	}
-	b.boxes = triangleBoxes(g)
+	b.boxes = triangleBoxes(b.geometry) // without the repeated triangles
 	tiles, err := b.tilesWithGeometry(b.GridRange(), math.MaxInt)
 	if err != nil {
 		return WorkEstimate{}, err

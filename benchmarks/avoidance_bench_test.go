@@ -9,18 +9,18 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/internal/crowdcheck"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
+	"github.com/archenav/archenav/plugin/crowdcheck"
 )
 
 // avoidanceCases are the crowds BenchmarkCrowdAvoidance runs with each
 // method: the reference's sizes on both levels on one worker, 2000 agents
 // again on two, and 10,000 agents on two: on the 1 km level of the
-// hierarchy work ("bigworld", internal/bigworld's Default, with local
+// hierarchy work ("bigworld", benchmarks/bigworld's Default, with local
 // trips: see localTrips), and on dungeon and nav_test, which are far too
 // small for them (overpacked: most bodies overlap), as a worst case.
 var avoidanceCases = []struct {
@@ -101,7 +101,7 @@ func avoidancePreset(method crowd.AvoidanceMethod) crowd.AvoidanceParams {
 
 // BenchmarkCrowdAvoidance runs BenchmarkCrowd's crowds (same trips, same
 // agents) and a big-world crowd once per avoidance method, side by side, and measures quality
-// with internal/crowdcheck between the ticks (outside the timer). One op is
+// with plugin/crowdcheck between the ticks (outside the timer). One op is
 // one tick; use -benchtime 600x for one 10 s run per row.
 //
 // Metrics: avoid-ms is the mean VelocitySampling stage per tick, p99-ms the

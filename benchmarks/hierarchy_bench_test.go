@@ -10,8 +10,8 @@ import (
 
 	"github.com/mlange-42/arche/ecs"
 
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/components"
-	"github.com/archenav/archenav/internal/bigworld"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -20,7 +20,7 @@ import (
 )
 
 // The hierarchical path search on the generated 1 km level (issue 14):
-// internal/bigworld's Default level, baked in tiles of 64 cells (2809
+// benchmarks/bigworld's Default level, baked in tiles of 64 cells (2809
 // tiles), read from its cache under os.TempDir after the first bake on a
 // machine.
 
@@ -32,7 +32,7 @@ var bigWorld struct {
 
 // bigWorldMesh returns the 1 km level, loaded once per process; callers
 // only read it.
-func bigWorldMesh(b *testing.B) *navmesh.Mesh {
+func bigWorldMesh(b testing.TB) *navmesh.Mesh {
 	b.Helper()
 	bigWorld.once.Do(func() {
 		bigWorld.mesh, bigWorld.err = bigworld.Default().CachedMesh(context.Background(), 0)
@@ -386,7 +386,7 @@ func newHierarchyCrowdRun(mesh *navmesh.Mesh, trips []crowdTrip, budget int, hie
 		Mesh:                mesh,
 		MaxAgents:           len(trips),
 		PathQueueIterations: budget,
-		HierarchicalPaths:   hierarchical,
+		HierarchicalPaths:   hierarchyFor(hierarchical),
 	})
 	if err != nil {
 		return nil, err
@@ -447,4 +447,12 @@ func (r *hierarchyCrowdRun) planned() (share, meanTick float64) {
 		}
 	}
 	return float64(done) / float64(len(r.plannedAt)), float64(sum) / float64(len(r.plannedAt))
+}
+
+// hierarchyFor returns plugin.On or plugin.Off.
+func hierarchyFor(on bool) plugin.Switch {
+	if on {
+		return plugin.On
+	}
+	return plugin.Off
 }

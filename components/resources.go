@@ -182,10 +182,11 @@ type Settings struct {
 	// [Units: world units]
 	ArrivalDistance float32
 	// ArrivalStallTime lets an agent that cannot get to its target arrive
-	// where it stands: one walking straight at its target (the target is
-	// its next corner) that has come no nearer (by a centimetre) for this
-	// long arrives (EventTargetReached, MoveTarget.ArrivedNear) when it is
-	// within ArrivalTolerance of its stopping point, or when it presses
+	// where it stands: one whose target is among its corners (the last)
+	// that has come no nearer (by a centimetre, measured along the
+	// corners) for this long arrives (EventTargetReached,
+	// MoveTarget.ArrivedNear) when it is within ArrivalTolerance of its
+	// stopping point along the corners, or when it presses
 	// against an idle agent (arrived, stopped or without a target) that
 	// stands nearer the target, within its CollisionQueryRange of it: the
 	// target is occupied and it stands at the nearest free point. 0 turns
@@ -223,6 +224,13 @@ type Settings struct {
 	// as in the reference. It may be changed between ticks; a search in
 	// progress finishes as it started.
 	HierarchicalPaths bool
+	// QuickSearchesPerTick bounds the quick searches (the short search run
+	// for each new move target, MAX_ITER in dtCrowd::updateMoveRequest)
+	// per tick, so that a crowd sent off at once (10,000 agents spawned in
+	// one call) spreads them over ticks instead of stalling one; the
+	// agents that waited longest go first. 0 means no bound, as in the
+	// reference [Limit: >= 0]
+	QuickSearchesPerTick int
 	// CollisionIterations is the number of push-apart passes per tick
 	// [Limit: >= 1]
 	CollisionIterations int
@@ -358,6 +366,7 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		StopOnArrival:               true,
 		PathQueueIterations:         100,
 		MaxPathQueueRequestsPerTick: 8,
+		QuickSearchesPerTick:        DefaultQuickSearchesPerTick,
 		CollisionIterations:         4,
 		DeadlockBreaker:             true,
 		WallSafeCollisions:          true,
@@ -374,6 +383,9 @@ func DefaultSettings(maxAgentRadius float32) Settings {
 		ObstacleTilesPerTick:        DefaultObstacleTilesPerTick,
 	}
 }
+
+// DefaultQuickSearchesPerTick is DefaultSettings' QuickSearchesPerTick.
+const DefaultQuickSearchesPerTick = 512
 
 // DefaultArrivalStallTime is DefaultSettings' ArrivalStallTime [Units: s]
 const DefaultArrivalStallTime = 1
@@ -418,4 +430,19 @@ type Stats struct {
 	// PathQueueRequests is the number of searches the PathRequest stage
 	// handed to the path queue in the last tick.
 	PathQueueRequests int
+	// WaitingForPath is the number of agents that have had no path to
+	// their move target since it was requested, after the PathRequest
+	// stage; LongestWait is the longest such wait so far [Units: s], and
+	// QuickSearchesPending those of them whose first, quick search waits
+	// for a later tick (Settings.QuickSearchesPerTick).
+	WaitingForPath       int
+	LongestWait          float32
+	QuickSearchesPending int
+	// PathWaits holds every wait for a first path that ended since the
+	// crowd was installed (PathWaits.Quantile(0.99) is the p99 wait); zero
+	// it to start counting afresh. OpenWaits holds the waits of the agents
+	// still waiting, so far (WaitingForPath of them, the longest
+	// LongestWait): merged into a copy of PathWaits they give the waits of
+	// a run that ends now.
+	PathWaits, OpenWaits PathWaits
 }

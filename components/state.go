@@ -204,6 +204,8 @@ func (t *MoveTarget) AppendState(b []byte) []byte {
 	w.Bool(t.Approach.Tracking)
 	w.F32(t.Approach.Nearest)
 	w.F32(t.Approach.Stalled)
+	w.F32(t.PathWait) // added after the arrival fields: older records end before it
+	w.Bool(t.PathFound)
 	return w.B
 }
 
@@ -219,6 +221,12 @@ func (t *MoveTarget) ReadState(data []byte) error {
 	if r.Left() > 0 {
 		out.ArrivedNear = r.Bool()
 		out.Approach = Approach{Tracking: r.Bool(), Nearest: r.F32(), Stalled: r.F32()}
+	}
+	if r.Err() == nil && r.Left() > 0 { // the wait for a first path came later
+		out.PathWait, out.PathFound = r.F32(), r.Bool()
+		if r.Err() == nil && !(out.PathWait >= 0 && finite(out.PathWait)) {
+			r.Fail("path wait %v", out.PathWait)
+		}
 	}
 	if r.Err() == nil && out.State > TargetVelocity {
 		r.Fail("target state %d", out.State)
@@ -461,6 +469,7 @@ func (s *Settings) AppendState(b []byte) []byte {
 	w.F32(s.ArrivalTolerance)
 	w.Bool(s.BrakeFade)
 	w.Bool(s.StopOnArrival)
+	w.Int(s.QuickSearchesPerTick) // added after the arrival fields
 	return w.B
 }
 
@@ -482,6 +491,9 @@ func (s *Settings) ReadState(data []byte) error {
 	if r.Left() > 0 {
 		out.ArrivalStallTime, out.ArrivalTolerance = r.F32(), r.F32()
 		out.BrakeFade, out.StopOnArrival = r.Bool(), r.Bool()
+	}
+	if r.Err() == nil && r.Left() > 0 { // the quick search bound came later
+		out.QuickSearchesPerTick = r.Int(0, big)
 	}
 	finiteVec(r, "placement box", out.PlacementHalfExtents)
 	finiteVec(r, "target box", out.TargetHalfExtents)
@@ -576,6 +588,12 @@ func (s *Stats) AppendState(b []byte) []byte {
 	w.Int(s.PathQueueRequests)
 	w.Int(s.Colliders) // added after the first files: their records end before it
 	w.Int(s.ColliderTilesPending)
+	// The waits for a first path came later still.
+	w.Int(s.WaitingForPath)
+	w.F32(s.LongestWait)
+	w.Int(s.QuickSearchesPending)
+	s.PathWaits.appendState(&w)
+	s.OpenWaits.appendState(&w)
 	return w.B
 }
 
@@ -589,9 +607,22 @@ func (s *Stats) ReadState(data []byte) error {
 	if r.Err() == nil && r.Left() > 0 { // the collider counts came later
 		colliders, colliderTiles = r.Int(0, big), r.Int(0, big)
 	}
+	var waiting4Path, quickPending int
+	var longest float32
+	var waits, open PathWaits
+	if r.Err() == nil && r.Left() > 0 { // and the waits for a first path
+		waiting4Path, longest, quickPending = r.Int(0, big), r.F32(), r.Int(0, big)
+		waits.readState(r)
+		open.readState(r)
+		if r.Err() == nil && !(longest >= 0 && finite(longest)) {
+			r.Fail("longest wait %v", longest)
+		}
+	}
 	if err := stateError(r); err != nil {
 		return err
 	}
+	s.WaitingForPath, s.LongestWait, s.QuickSearchesPending = waiting4Path, longest, quickPending
+	s.PathWaits, s.OpenWaits = waits, open
 	s.Agents, s.PathQueuePending, s.WaitingForQueue = agents, pending, waiting
 	s.Obstacles, s.ObstacleBodies, s.ObstacleTilesPending, s.PathQueueRequests = obstacles, bodies, tiles, requests
 	s.Colliders, s.ColliderTilesPending = colliders, colliderTiles

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,6 +174,11 @@ func TestComponentStatesRoundTrip(t *testing.T) {
 	t.Run("Stats", func(t *testing.T) {
 		want := filled(func(s *Stats) { s.StageNames, s.StageDurations = nil, nil })
 		want.VelocitySamples, want.ORCAInfeasible = 0, 0 // measurements, not read back
+		want.PathWaits, want.OpenWaits = PathWaits{}, PathWaits{}
+		for _, wait := range []float32{0, 0.5, 0.5, 7, 300} {
+			want.PathWaits.Add(wait)
+		}
+		want.OpenWaits.Add(2)
 		var got Stats
 		require.NoError(t, got.ReadState(want.AppendState(nil)))
 		assert.Equal(t, want, got)
@@ -196,6 +202,23 @@ func TestComponentStatesRefuseDamage(t *testing.T) {
 	require.ErrorIs(t, target.ReadState(target.AppendState(nil)), ErrBadState)
 	var presets AvoidancePresets
 	require.ErrorIs(t, presets.ReadState([]byte{1, 2, 3}), ErrBadState)
+	waited := MoveTarget{PathWait: -1}
+	require.ErrorIs(t, waited.ReadState(waited.AppendState(nil)), ErrBadState)
+	var stats Stats
+	stats.PathWaits.Add(1)
+	stats.PathWaits.Count = 3 // the buckets hold one wait
+	require.ErrorIs(t, stats.ReadState(stats.AppendState(nil)), ErrBadState)
+	stats = Stats{}
+	stats.PathWaits.Add(1)
+	record = stats.AppendState(nil)
+	// The waits came after the first files: a record may end before them,
+	// not inside them.
+	var empty Stats
+	waitsFrom := len(empty.AppendState(nil)) - (8 + 4 + 8) - 2*(8+4+8+4)
+	for n := waitsFrom + 1; n < len(record); n++ {
+		require.ErrorIs(t, stats.ReadState(record[:n]), ErrBadState, "truncated to %d", n)
+	}
+	require.NoError(t, stats.ReadState(record[:waitsFrom]))
 }
 
 // FuzzComponentStates feeds arbitrary bytes to every component's and
@@ -209,6 +232,11 @@ func FuzzComponentStates(f *testing.F) {
 	corners := Corners{Count: 2}
 	f.Add(corners.AppendState(nil))
 	f.Add([]byte{7, 0, 0, 0, 0})
+	link := Link{Start: geom.Vec3{1, 2, 3}, Capacity: 2, Traversal: LinkManual}
+	linkState := LinkState{Added: link}
+	f.Add(linkState.AppendState(nil))
+	traffic := LinkTraffic{Rides: []LinkRide{{Phase: LinkHeld}}, Pending: []Event{{Kind: EventLinkCompleted}}}
+	f.Add(traffic.AppendState(nil, func(ecs.Entity) (uint32, bool) { return 0, true }, func(ecs.Entity) (uint32, bool) { return 0, true }))
 	entity := func(i uint32) (ecs.Entity, bool) { return ecs.Entity{}, i < 3 }
 	index := func(ecs.Entity) (uint32, bool) { return 0, true }
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -251,5 +279,15 @@ func FuzzComponentStates(f *testing.F) {
 		roundTrip(ap.ReadState, func() []byte { return ap.AppendState(nil) })
 		roundTrip(fl.ReadState, func() []byte { return fl.AppendState(nil) })
 		roundTrip(st2.ReadState, func() []byte { return st2.AppendState(nil) })
+		var (
+			l  Link
+			ls LinkState
+			lt LinkTraffic
+			lo AgentLinkTraversal
+		)
+		roundTrip(l.ReadState, func() []byte { return l.AppendState(nil) })
+		roundTrip(ls.ReadState, func() []byte { return ls.AppendState(nil) })
+		roundTrip(func(b []byte) error { return lt.ReadState(b, entity, entity) }, func() []byte { return lt.AppendState(nil, index, index) })
+		roundTrip(lo.ReadState, func() []byte { return lo.AppendState(nil) })
 	})
 }

@@ -104,6 +104,12 @@ type MoveTarget struct {
 	// Position may move away from it when the navmesh changes under it.
 	// [Units: world units]
 	Requested geom.Vec3
+	// PathWait is how long the agent has waited for a first path to this
+	// target, from the move request until PathFound [Units: s]
+	PathWait float32
+	// PathFound is set once a corridor towards this target was planned,
+	// complete or partial (the wait is then recorded in Stats.PathWaits).
+	PathFound bool
 	// Displaced reports that the navmesh under Requested went away (an
 	// obstacle carved it, a door closed on it) and Position is the nearest
 	// point left; with Settings.WalkBackToMesh the target moves back when

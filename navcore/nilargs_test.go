@@ -29,6 +29,7 @@ import (
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navdraw"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/archenav/archenav/navcore/navquery"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/navcore/tilecache"
 )
@@ -41,6 +42,8 @@ type fixture struct {
 	poly    *navmesh.Poly
 	ref     navmesh.Ref
 	pos     geom.Vec3
+	end     navmesh.Ref // a polygon a path from ref reaches in more than two steps
+	endPos  geom.Vec3   // a point on end
 	data    *navmesh.TileData
 	q       *query.Query
 	filter  *query.Filter
@@ -50,6 +53,7 @@ type fixture struct {
 	hier    *hierarchy.Hierarchy
 	search  *hierarchy.Searcher
 	sampler *query.ComponentSampler
+	nav     *navquery.Navigator
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -80,19 +84,28 @@ func newFixture(t *testing.T) *fixture {
 	f.corr, err = crowd.NewCorridor(16)
 	require.NoError(t, err)
 	f.corr.Reset(f.ref, f.pos)
+	// The last polygon of the tile the start reaches, by more than two.
 	path := make([]navmesh.Ref, 16)
-	end := f.tile.PolyRefBase() | navmesh.Ref(len(f.tile.Polys)-1)
-	endPos, _, err := f.q.ClosestPointOnPoly(end, f.pos)
-	require.NoError(t, err)
-	n, _, err := f.q.FindPath(f.ref, end, f.pos, endPos, f.filter, path)
-	require.NoError(t, err)
-	require.Greater(t, n, 2)
-	require.NoError(t, f.corr.SetCorridor(endPos, path[:n]))
+	n := 0
+	for i := len(f.tile.Polys) - 1; i > 0 && f.end == 0; i-- {
+		end := f.tile.PolyRefBase() | navmesh.Ref(i)
+		endPos, _, err := f.q.ClosestPointOnPoly(end, f.pos)
+		require.NoError(t, err)
+		count, status, err := f.q.FindPath(f.ref, end, f.pos, endPos, f.filter, path)
+		require.NoError(t, err)
+		if count > 2 && !status.Partial() && !status.BufferTooSmall() {
+			f.end, f.endPos, n = end, endPos, count
+		}
+	}
+	require.NotZero(t, f.end)
+	require.NoError(t, f.corr.SetCorridor(f.endPos, path[:n]))
 	f.hier, err = hierarchy.New(f.mesh, f.filter, hierarchy.Options{})
 	require.NoError(t, err)
 	f.search, err = hierarchy.NewSearcher(f.q, f.hier)
 	require.NoError(t, err)
 	f.sampler, err = query.LargestComponentSampler(f.snap, f.filter)
+	require.NoError(t, err)
+	f.nav, err = navquery.New(f.mesh, navquery.Config{})
 	require.NoError(t, err)
 	return f
 }
@@ -191,6 +204,37 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 		"navmesh.TileDataFingerprint":       func(t *testing.T) { _, err := navmesh.TileDataFingerprint(nil); fails(t, err) },
 		"navmesh.FingerprintAppendTileData": func(t *testing.T) { _, err := navmesh.FingerprintAppendTileData(0, nil); fails(t, err) },
 		"navmesh.BuildTileData":             func(t *testing.T) { _, err := navmesh.BuildTileData(nil); fails(t, err) },
+		"navmesh.SnapshotState": func(t *testing.T) {
+			s := navmesh.SnapshotState(nil)
+			assert.Nil(t, s.Snapshot(), "no snapshot: the zero state")
+			_, err := s.AppendBinary(nil)
+			assert.ErrorIs(t, err, navmesh.ErrStateMismatch)
+		},
+		"navmesh.Mesh.CaptureState": func(t *testing.T) {
+			before := f.mesh.Snapshot()
+			f.mesh.CaptureState(nil)
+			assert.Same(t, before, f.mesh.Snapshot(), "a nil destination captures nothing")
+		},
+		"navmesh.Mesh.RestoreState": func(t *testing.T) {
+			before := f.mesh.Snapshot()
+			assert.ErrorIs(t, f.mesh.RestoreState(nil), navmesh.ErrStateMismatch)
+			assert.Same(t, before, f.mesh.Snapshot(), "a refused state changes nothing")
+		},
+		"navmesh.MeshState.AppendBinary": func(t *testing.T) {
+			var s navmesh.MeshState
+			f.mesh.CaptureState(&s)
+			data, err := s.AppendBinary(nil)
+			require.NoError(t, err, "a nil buffer is an empty one")
+			var back navmesh.MeshState
+			require.NoError(t, back.UnmarshalBinary(data))
+			assert.Equal(t, s.Version(), back.Version())
+			assert.Equal(t, s.Params(), back.Params())
+		},
+		"navmesh.MeshState.UnmarshalBinary": func(t *testing.T) {
+			s := navmesh.SnapshotState(f.snap)
+			assert.ErrorIs(t, s.UnmarshalBinary(nil), navmesh.ErrMalformedFile)
+			assert.Same(t, f.snap, s.Snapshot(), "a refused state changes nothing")
+		},
 
 		// query
 		"query.New": func(t *testing.T) { _, err := query.New(nil, 16); fails(t, err) },
@@ -326,6 +370,123 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			fails(t, f.q.QueryPolygonsFunc(f.pos, geom.Vec3{1, 1, 1}, f.filter, nil))
 		},
 		"query.Query.SearchNodes": func(t *testing.T) { assert.NotPanics(t, func() { f.q.SearchNodes(nil) }) },
+		"query.Query.FindNearestGoal": func(t *testing.T) {
+			goals := []query.Goal{{Ref: f.end, Pos: f.endPos}}
+			for _, call := range []func() (query.NearestGoal, error){
+				func() (query.NearestGoal, error) { return f.q.FindNearestGoal(f.ref, f.pos, nil, f.filter, buf) },
+				func() (query.NearestGoal, error) { return f.q.FindNearestGoal(f.ref, f.pos, goals, nil, buf) },
+				func() (query.NearestGoal, error) { return f.q.FindNearestGoal(f.ref, f.pos, goals, f.filter, nil) },
+			} {
+				found, err := call()
+				fails(t, err)
+				assert.Equal(t, -1, found.Index)
+			}
+		},
+		"query.Query.CaptureSearch": func(t *testing.T) {
+			q, err := query.New(f.mesh, 64)
+			require.NoError(t, err)
+			_, err = q.InitSlicedFindPath(f.ref, f.end, f.pos, f.endPos, f.filter, 0)
+			require.NoError(t, err)
+			assert.NotPanics(t, func() { q.CaptureSearch(nil) }, "a nil destination captures nothing")
+			_, status, err := q.UpdateSlicedFindPath(1)
+			require.NoError(t, err)
+			assert.True(t, status.InProgress(), "the search goes on")
+		},
+		"query.Query.RestoreSearch": func(t *testing.T) {
+			q, err := query.New(f.mesh, 64)
+			require.NoError(t, err)
+			_, err = q.InitSlicedFindPath(f.ref, f.end, f.pos, f.endPos, f.filter, 0)
+			require.NoError(t, err)
+			var s query.SearchState
+			q.CaptureSearch(&s)
+			require.True(t, s.Active())
+			assert.ErrorIs(t, q.RestoreSearch(nil, f.filter), query.ErrBadSearchState)
+			assert.ErrorIs(t, q.RestoreSearch(&s, nil), query.ErrBadSearchState, "an active search needs its filter")
+			_, status, err := q.UpdateSlicedFindPath(1)
+			require.NoError(t, err)
+			assert.True(t, status.InProgress(), "a refused state changes nothing")
+			assert.NoError(t, q.RestoreSearch(&query.SearchState{}, nil), "an inactive state needs no filter")
+			_, _, err = q.UpdateSlicedFindPath(1)
+			assert.ErrorIs(t, err, query.ErrNoSlicedQuery, "an inactive state leaves no search")
+		},
+		"query.SearchState.AppendBinary": func(t *testing.T) {
+			q, err := query.New(f.mesh, 64)
+			require.NoError(t, err)
+			_, err = q.InitSlicedFindPath(f.ref, f.end, f.pos, f.endPos, f.filter, 0)
+			require.NoError(t, err)
+			var s, back query.SearchState
+			q.CaptureSearch(&s)
+			data, err := s.AppendBinary(nil)
+			require.NoError(t, err, "a nil buffer is an empty one")
+			require.NoError(t, back.UnmarshalBinary(data))
+			assert.True(t, back.Active())
+		},
+		"query.SearchState.UnmarshalBinary": func(t *testing.T) {
+			var s query.SearchState
+			assert.ErrorIs(t, s.UnmarshalBinary(nil), query.ErrBadSearchState)
+		},
+		"query.Filter.AppendState": func(t *testing.T) {
+			src := query.NewFilter()
+			src.AreaCost[3], src.ExcludeFlags = 7, 4
+			data := src.AppendState(nil)
+			dst := query.NewFilter()
+			rest, err := dst.ReadState(data)
+			require.NoError(t, err, "a nil buffer is an empty one")
+			assert.Empty(t, rest)
+			assert.Equal(t, src, dst)
+		},
+		"query.Filter.ReadState": func(t *testing.T) {
+			dst := query.NewFilter()
+			_, err := dst.ReadState(nil)
+			assert.ErrorIs(t, err, query.ErrBadSearchState)
+			assert.Equal(t, query.NewFilter(), dst, "a refused state changes nothing")
+		},
+
+		// navquery: a nil filter is DefaultFilter
+		"navquery.New": func(t *testing.T) {
+			_, err := navquery.New(nil, navquery.Config{})
+			assert.ErrorIs(t, err, navquery.ErrInvalidInput)
+		},
+		"navquery.Navigator.CalculatePath": func(t *testing.T) {
+			got, err := f.nav.CalculatePath(f.pos, f.endPos, nil)
+			require.NoError(t, err)
+			want, err := f.nav.CalculatePath(f.pos, f.endPos, navquery.DefaultFilter())
+			require.NoError(t, err)
+			assert.Equal(t, navquery.PathComplete, got.Status)
+			assert.Equal(t, want, got)
+		},
+		"navquery.Navigator.SamplePosition": func(t *testing.T) {
+			got, found, err := f.nav.SamplePosition(f.pos, 1, nil)
+			require.NoError(t, err)
+			require.True(t, found)
+			want, _, err := f.nav.SamplePosition(f.pos, 1, navquery.DefaultFilter())
+			require.NoError(t, err)
+			assert.Equal(t, want, got)
+		},
+		"navquery.Navigator.PathLength": func(t *testing.T) {
+			_, err := f.nav.PathLength(nil, f.pos, f.endPos)
+			assert.ErrorIs(t, err, navquery.ErrInvalidInput)
+		},
+		"navquery.Navigator.PathCost": func(t *testing.T) {
+			_, err := f.nav.PathCost(nil, f.pos, f.endPos, f.filter)
+			assert.ErrorIs(t, err, navquery.ErrInvalidInput)
+			path, err := f.nav.CalculatePath(f.pos, f.endPos, nil)
+			require.NoError(t, err)
+			cost, err := f.nav.PathCost(path.Polygons, f.pos, f.endPos, nil)
+			require.NoError(t, err)
+			assert.Equal(t, path.Cost, cost)
+		},
+		"navquery.Navigator.NearestGoal": func(t *testing.T) {
+			found, err := f.nav.NearestGoal(f.pos, nil, f.filter)
+			assert.ErrorIs(t, err, navquery.ErrInvalidInput)
+			assert.Equal(t, -1, found.Index)
+			got, err := f.nav.NearestGoal(f.pos, []geom.Vec3{f.endPos}, nil)
+			require.NoError(t, err)
+			want, err := f.nav.NearestGoal(f.pos, []geom.Vec3{f.endPos}, navquery.DefaultFilter())
+			require.NoError(t, err)
+			assert.Zero(t, got.Index)
+			assert.Equal(t, want, got)
+		},
 
 		// crowd
 		"crowd.ReciprocalAvoidance.Solve": func(t *testing.T) {
@@ -399,6 +560,15 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			_, err = pq.Request(f.ref, f.ref, f.pos, f.pos, nil)
 			fails(t, err)
 		},
+		"crowd.PathQueue.UpdateWith": func(t *testing.T) {
+			// A nil Runner runs the searches on the caller, as Update.
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			id, err := pq.Request(f.ref, f.ref, f.pos, f.pos, f.filter)
+			require.NoError(t, err)
+			pq.UpdateWith(100, nil, 2)
+			assert.Equal(t, crowd.PathRequestDone, pq.Status(id))
+		},
 		"crowd.PathQueue.Result": func(t *testing.T) {
 			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
 			require.NoError(t, err)
@@ -440,6 +610,123 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			params := crowd.DefaultAvoidanceParams()
 			_, _, err = a.SampleVelocityAdaptive(f.pos, 0.5, 1, geom.Vec3{}, geom.Vec3{1, 0, 0}, &params, nil)
 			assert.NoError(t, err, "the debug record is optional")
+		},
+		"crowd.AvoidanceParams.AppendState": func(t *testing.T) {
+			src := crowd.DefaultAvoidanceParams()
+			src.GridSize = 21
+			var dst crowd.AvoidanceParams
+			rest, err := dst.ReadState(src.AppendState(nil))
+			require.NoError(t, err, "a nil buffer is an empty one")
+			assert.Empty(t, rest)
+			assert.Equal(t, src, dst)
+		},
+		"crowd.AvoidanceParams.ReadState": func(t *testing.T) {
+			dst := crowd.DefaultAvoidanceParams()
+			_, err := dst.ReadState(nil)
+			assert.ErrorIs(t, err, crowd.ErrBadState)
+			assert.Equal(t, crowd.DefaultAvoidanceParams(), dst, "a refused state changes nothing")
+		},
+		"crowd.Corridor.CaptureState": func(t *testing.T) {
+			kept := []navmesh.Ref{1, 2}
+			assert.Equal(t, kept, f.corr.CaptureState(nil, kept), "a nil destination captures nothing")
+			var s crowd.CorridorState
+			paths := f.corr.CaptureState(&s, nil)
+			assert.Equal(t, f.corr.Path(), paths, "nil paths are empty ones")
+			assert.Equal(t, f.corr.PathCount(), s.PathCount())
+		},
+		"crowd.Corridor.RestoreState": func(t *testing.T) {
+			c, err := crowd.NewCorridor(16)
+			require.NoError(t, err)
+			c.Reset(f.ref, f.pos)
+			assert.ErrorIs(t, c.RestoreState(nil, f.corr.Path()), crowd.ErrBadState)
+			var s crowd.CorridorState
+			f.corr.CaptureState(&s, nil)
+			assert.ErrorIs(t, c.RestoreState(&s, nil), crowd.ErrBadState, "the state's path is missing")
+			assert.Equal(t, []navmesh.Ref{f.ref}, c.Path(), "a refused state changes nothing")
+		},
+		"crowd.CorridorState.AppendState": func(t *testing.T) {
+			var s, back crowd.CorridorState
+			path := f.corr.CaptureState(&s, nil)
+			data := s.AppendState(nil, path, nil, 0)
+			paths, err := back.ReadState(data, nil, 0, 16, nil)
+			require.NoError(t, err, "a nil buffer, mesh and paths: no memories kept")
+			assert.Equal(t, path, paths)
+			assert.Equal(t, s.PathCount(), back.PathCount())
+			assert.Equal(t, s.AppendState(nil, path, nil, 0), back.AppendState(nil, path, nil, 0))
+			assert.Equal(t, s.AppendState(nil, nil, nil, 0)[:24], data[:24], "a nil path: position and target still written")
+		},
+		"crowd.CorridorState.ReadState": func(t *testing.T) {
+			var s crowd.CorridorState
+			paths, err := s.ReadState(nil, f.mesh, 0, 16, nil)
+			assert.ErrorIs(t, err, crowd.ErrBadState)
+			assert.Empty(t, paths)
+		},
+		"crowd.LocalBoundary.AppendState": func(t *testing.T) {
+			b := crowd.NewLocalBoundary()
+			require.NoError(t, b.Update(f.ref, f.pos, 5, f.q, f.filter))
+			require.NotZero(t, b.SegmentCount())
+			back := crowd.NewLocalBoundary()
+			require.NoError(t, back.ReadState(b.AppendState(nil)), "a nil buffer is an empty one")
+			assert.Equal(t, b.Segments(), back.Segments())
+			assert.Equal(t, b.Polys(), back.Polys())
+		},
+		"crowd.LocalBoundary.ReadState": func(t *testing.T) {
+			b := crowd.NewLocalBoundary()
+			require.NoError(t, b.Update(f.ref, f.pos, 5, f.q, f.filter))
+			before := b.Segments()
+			assert.ErrorIs(t, b.ReadState(nil), crowd.ErrBadState)
+			assert.Equal(t, before, b.Segments(), "a refused state changes nothing")
+		},
+		"crowd.PathQueue.CaptureState": func(t *testing.T) {
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			id, err := pq.Request(f.ref, f.end, f.pos, f.endPos, f.filter)
+			require.NoError(t, err)
+			assert.NotPanics(t, func() { pq.CaptureState(nil) }, "a nil destination captures nothing")
+			assert.Equal(t, crowd.PathRequestWaiting, pq.Status(id))
+		},
+		"crowd.PathQueue.CheckState": func(t *testing.T) {
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			assert.ErrorIs(t, pq.CheckState(nil), crowd.ErrBadState)
+		},
+		"crowd.PathQueue.RestoreState": func(t *testing.T) {
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			id, err := pq.Request(f.ref, f.end, f.pos, f.endPos, f.filter)
+			require.NoError(t, err)
+			assert.ErrorIs(t, pq.RestoreState(nil), crowd.ErrBadState)
+			assert.Equal(t, crowd.PathRequestWaiting, pq.Status(id), "a refused state changes nothing")
+		},
+		"crowd.PathQueueState.AppendState": func(t *testing.T) {
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			var s crowd.PathQueueState
+			pq.CaptureState(&s)
+			data, err := s.AppendState(nil, nil)
+			require.NoError(t, err, "no requests: no filters to look up")
+			var back crowd.PathQueueState
+			require.NoError(t, back.ReadState(data, nil))
+			assert.Equal(t, s.Slots(), back.Slots())
+			_, err = pq.Request(f.ref, f.end, f.pos, f.endPos, f.filter)
+			require.NoError(t, err)
+			pq.CaptureState(&s)
+			_, err = s.AppendState(nil, nil)
+			assert.ErrorIs(t, err, crowd.ErrBadState, "a request's filter and no table to look it up in")
+		},
+		"crowd.PathQueueState.ReadState": func(t *testing.T) {
+			pq, err := crowd.NewPathQueue(f.mesh, crowd.DefaultPathQueueConfig())
+			require.NoError(t, err)
+			_, err = pq.Request(f.ref, f.end, f.pos, f.endPos, f.filter)
+			require.NoError(t, err)
+			var s crowd.PathQueueState
+			pq.CaptureState(&s)
+			data, err := s.AppendState(nil, func(*query.Filter) (int, bool) { return 0, true })
+			require.NoError(t, err)
+			var back crowd.PathQueueState
+			assert.ErrorIs(t, back.ReadState(data, nil), crowd.ErrBadState, "a request's filter and no table to take it from")
+			assert.ErrorIs(t, back.ReadState(nil, func(int) *query.Filter { return f.filter }), crowd.ErrBadState)
+			assert.Zero(t, back.Slots(), "a refused state changes nothing")
 		},
 
 		// collider
@@ -561,6 +848,43 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 		},
 		"tilecache.Cache.Save": func(t *testing.T) { fails(t, f.cache.Save(nil)) },
 		"tilecache.LoadSet":    func(t *testing.T) { _, _, err := tilecache.LoadSet(nil, tilecache.Options{}); fails(t, err) },
+		"tilecache.Cache.CaptureState": func(t *testing.T) {
+			f.cache.CaptureState(nil)
+			var s tilecache.CacheState
+			f.cache.CaptureState(&s)
+			assert.Equal(t, f.cache.Params(), s.Params(), "a nil destination captured nothing, a real one still captures")
+		},
+		"tilecache.Cache.RestoreState": func(t *testing.T) {
+			before := len(f.cache.Layers(nil))
+			assert.ErrorIs(t, f.cache.RestoreState(nil), tilecache.ErrStateMismatch)
+			assert.Len(t, f.cache.Layers(nil), before, "a refused state changes nothing")
+		},
+		"tilecache.Cache.CheckState": func(t *testing.T) {
+			var s tilecache.CacheState
+			f.cache.CaptureState(&s)
+			data, err := s.AppendBinary(nil)
+			require.NoError(t, err)
+			assert.NoError(t, f.cache.CheckState(nil, data), "a nil state: data is only checked")
+			assert.ErrorIs(t, f.cache.CheckState(nil, data[:len(data)-1]), tilecache.ErrMalformedFile)
+			var back tilecache.CacheState
+			assert.ErrorIs(t, f.cache.CheckState(&back, nil), tilecache.ErrMalformedFile)
+			_, err = back.AppendBinary(nil)
+			assert.ErrorIs(t, err, tilecache.ErrStateMismatch, "a refused state leaves s empty")
+		},
+		"tilecache.CacheState.AppendBinary": func(t *testing.T) {
+			var s, back tilecache.CacheState
+			f.cache.CaptureState(&s)
+			data, err := s.AppendBinary(nil)
+			require.NoError(t, err, "a nil buffer is an empty one")
+			require.NoError(t, back.UnmarshalBinary(data))
+			again, err := back.AppendBinary(nil)
+			require.NoError(t, err)
+			assert.Equal(t, data, again)
+		},
+		"tilecache.CacheState.UnmarshalBinary": func(t *testing.T) {
+			var s tilecache.CacheState
+			assert.ErrorIs(t, s.UnmarshalBinary(nil), tilecache.ErrMalformedFile)
+		},
 
 		// hierarchy
 		"hierarchy.CorridorCost": func(t *testing.T) {
@@ -602,6 +926,21 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			_, err := f.search.FindPath(f.ref, f.ref, f.pos, f.pos, nil, buf)
 			fails(t, err)
 			_, err = f.search.FindPath(f.ref, f.ref, f.pos, f.pos, f.filter, nil)
+			fails(t, err)
+		},
+		"hierarchy.Hierarchy.UpdateLandmarksOf": func(t *testing.T) {
+			f.hier.UpdateLandmarksOf(nil)
+			path := make([]navmesh.Ref, 64)
+			got, err := f.search.FindPath(f.ref, f.end, f.pos, f.endPos, f.filter, path)
+			require.NoError(t, err, "a nil snapshot does nothing: searches go on")
+			require.NotZero(t, got.Count)
+			assert.False(t, got.Status.Partial())
+			assert.Equal(t, []navmesh.Ref{f.ref, f.end}, []navmesh.Ref{path[0], path[got.Count-1]})
+		},
+		"hierarchy.Searcher.InitSlicedFindPathOn": func(t *testing.T) {
+			_, err := f.search.InitSlicedFindPathOn(nil, f.ref, f.end, f.pos, f.endPos, f.filter)
+			assert.ErrorIs(t, err, hierarchy.ErrInvalidParam)
+			_, err = f.search.InitSlicedFindPathOn(f.snap, f.ref, f.end, f.pos, f.endPos, nil)
 			fails(t, err)
 		},
 

@@ -383,6 +383,7 @@ func (p *Plugin) RequestMoveTarget(world *ecs.World, e ecs.Entity, pos geom.Vec3
 	target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 	target.PartialReported = false
 	target.PartialEnd, target.ReplanDelay = 0, 0
+	target.PathWait, target.PathFound = 0, false
 	return nil
 }
 
@@ -469,6 +470,7 @@ func (p *Plugin) reset(old, params *components.AgentParams, ref navmesh.Ref, nea
 		target.Replan = false
 		target.Arrived, target.ArrivedNear, target.Approach = false, false, components.Approach{}
 		target.PartialReported = false
+		target.PathWait, target.PathFound = 0, false
 	}
 	return nil
 }
@@ -524,6 +526,7 @@ func (p *Plugin) UpdateParams(world *ecs.World, e ecs.Entity, params components.
 		target.Replan, target.Arrived, target.PartialReported = false, false, false
 		target.ArrivedNear, target.Approach = false, components.Approach{}
 		target.PartialEnd, target.ReplanDelay = 0, 0
+		target.PathWait, target.PathFound = 0, false
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func digAndBridge(t *testing.T, hierarchical bool) {
 	m := newDungeonDynamic(t)
 	initial := tileData(t, m.NavMesh())
 	var events []components.Event
-	p, err := New(Config{DynamicMesh: m, MaxAgents: 8, HierarchicalPaths: hierarchical,
+	p, err := New(Config{DynamicMesh: m, MaxAgents: 8, HierarchicalPaths: switchOf(hierarchical),
 		OnEvent: func(_ *ecs.World, ev components.Event) { events = append(events, ev) }})
 	require.NoError(t, err)
 	assert.Equal(t, m.NavMesh(), p.Config().Mesh)
@@ -343,4 +343,12 @@ func TestCollidersChangeEveryAgentType(t *testing.T) {
 		assert.Zero(t, m.ColliderCount())
 		assert.Equal(t, initial[i], tileData(t, m.NavMesh()), "type %d", i)
 	}
+}
+
+// switchOf is On for true and Off for false.
+func switchOf(on bool) Switch {
+	if on {
+		return On
+	}
+	return Off
 }

@@ -118,9 +118,13 @@ type Config struct {
 	// another) and lets the path queue plan long paths with it
 	// (navcore/hierarchy; Settings.HierarchicalPaths turns it off and on
 	// between ticks). It costs the build (about 75 ms for a 1 km level of
-	// 2809 tiles on 2 workers) and memory of about a quarter of the
-	// navmesh's; it follows tile changes by itself. Ignored with Reference.
-	HierarchicalPaths bool
+	// 2809 tiles on 2 workers) and memory of about 30 % of the
+	// navmesh's tile data; it follows tile changes by itself. Auto (the zero value)
+	// turns it on for a large level (IsLargeLevel: the 1 km level is one,
+	// the RecastDemo levels are not), where a large level's path queue
+	// sizes come with it: PathQueue 32 slots, PathQueueIterations 8192 and
+	// RequestsPerTick 32 unless set. Ignored with Reference.
+	HierarchicalPaths Switch
 	// PathQueueIterations is the A* budget of the path queue per tick
 	// [Limit: >= 0; 0 = 100]
 	PathQueueIterations int
@@ -241,6 +245,8 @@ func (c Config) withDefaults() (Config, error) {
 		return bad("PathQueueIterations %d, want >= 0", c.PathQueueIterations)
 	case c.RequestsPerTick < 0 || c.RequestsPerTick > maxPathQueueRequestsPerTick:
 		return bad("RequestsPerTick %d, want 0..%d", c.RequestsPerTick, maxPathQueueRequestsPerTick)
+	case c.HierarchicalPaths > Off:
+		return bad("HierarchicalPaths %v, want Auto, On or Off", c.HierarchicalPaths)
 	case c.MaxPendingRequests < 0:
 		return bad("MaxPendingRequests %d, want >= 0", c.MaxPendingRequests)
 	case c.CollisionIterations < 0 || c.CollisionIterations > maxCollisionIterations:
@@ -264,6 +270,7 @@ func (c Config) withDefaults() (Config, error) {
 		return bad("%v", err)
 	}
 
+	c.levelDefaults()
 	if c.MaxAgents == 0 {
 		c.MaxAgents = DefaultMaxAgents
 	}
@@ -330,7 +337,7 @@ func (c Config) withDefaults() (Config, error) {
 // settings returns the Settings resource for c (after withDefaults).
 func (c *Config) settings() components.Settings {
 	s := components.DefaultSettings(c.MaxAgentRadius)
-	s.HierarchicalPaths = c.HierarchicalPaths && !c.Reference
+	s.HierarchicalPaths = c.HierarchicalPaths == On && !c.Reference
 	s.ArrivalDistance = c.ArrivalDistance
 	s.PathQueueIterations = c.PathQueueIterations
 	s.MaxPathQueueRequestsPerTick = c.RequestsPerTick
@@ -345,6 +352,7 @@ func (c *Config) settings() components.Settings {
 		s.PushSpeedLimit = 0
 		s.VisibilityRayDistance = 0
 		s.CornerRefreshDistance = 0
+		s.QuickSearchesPerTick = 0
 	}
 	s.PartialReplanBackoff = !c.Reference
 	switch {

@@ -13,7 +13,7 @@ import (
 // Reference).
 func newPathQueue(c *Config, t *AgentTypeConfig) (*crowd.PathQueue, error) {
 	config := t.PathQueue
-	if c.HierarchicalPaths && !c.Reference {
+	if c.HierarchicalPaths == On && !c.Reference {
 		// The filter agents use unless they pick another: the type's
 		// first, or the default the Filters resource fills in.
 		filter := components.DefaultFilter()

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +17,7 @@ func TestHierarchicalPaths(t *testing.T) {
 	mesh, err := bigworld.Small().CachedMesh(context.Background(), 0)
 	require.NoError(t, err)
 	plain := runReachScenario(t, mesh, 120, 240, Config{})
-	hierarchical := runReachScenario(t, mesh, 120, 240, Config{HierarchicalPaths: true})
+	hierarchical := runReachScenario(t, mesh, 120, 240, Config{HierarchicalPaths: On})
 	t.Logf("plain:        %v", plain)
 	t.Logf("hierarchical: %v", hierarchical)
 	assert.Equal(t, plain.outOfReach, hierarchical.outOfReach)
@@ -34,8 +34,8 @@ func TestHierarchicalPathsConfig(t *testing.T) {
 		want   bool
 	}{
 		{"off", Config{}, false},
-		{"on", Config{HierarchicalPaths: true}, true},
-		{"reference", Config{HierarchicalPaths: true, Reference: true}, false},
+		{"on", Config{HierarchicalPaths: On}, true},
+		{"reference", Config{HierarchicalPaths: On, Reference: true}, false},
 	} {
 		c.config.Mesh = mesh
 		p, err := New(c.config)

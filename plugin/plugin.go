@@ -64,10 +64,11 @@ type Plugin struct {
 	// statusPoints is Status's straight path buffer.
 	statusPoints []query.StraightPathPoint
 
-	// agentQuery and obstacleQuery list the agents and obstacles for
-	// Snapshot and Restore, made on first use.
+	// agentQuery, obstacleQuery and linkQuery list the agents, obstacles
+	// and link entities for Snapshot and Restore, made on first use.
 	agentQuery    *agentQueryFilter
 	obstacleQuery *obstacleQueryFilter
+	linkQuery     *linkQueryFilter
 	// saveScratch is the snapshot Save encodes; typeMeshes the agent
 	// types' meshes in type order.
 	saveScratch Snapshot

@@ -37,7 +37,7 @@ type propertyRun struct {
 
 // propertyResult is what a property run measured.
 type propertyResult struct {
-	arrivals, partials, stuck int
+	arrivals, partials, stuck, hovering int
 }
 
 // TestCrowdProperties runs crowds with random targets, a new one each time
@@ -73,16 +73,19 @@ func TestCrowdProperties(t *testing.T) {
 }
 
 // longPropertyRuns are the soak runs of TestCrowdPropertiesLong and
-// TestORCAPropertiesLong. Their stuck bound is 8 % of the agents: "stuck"
-// counts the agents caught in a jam at the last tick, and a jam's size is
-// chaotic (one seed's count moves between 7 and 36 of 500 with any change
-// of the crowd's maths). Measured over six seeds of 400 agents on dungeon
-// (4000 ticks), 5.0 % end stuck with the default push speed limit, 4.2 %
-// without it, and at most 6.5 % on any one seed.
+// TestORCAPropertiesLong. No agent may hover (within 2 m of its target, not
+// arrived, less than 0.5 m moved in 5 s): the arrival rules let none, where
+// the runs before them left dozens (benchmarks/arrival.sh). "Stuck" counts
+// the agents caught in a jam more than 1 m from their target at the last
+// tick, and a jam's size is chaotic (one seed's count moves between 7 and
+// 36 of 500 with any change of the crowd's maths), so its bound keeps a
+// margin: with the arrival rules, over seeds 3 to 5, dungeon ends with 16,
+// 23 and 20 of 300 stuck and 38, 31 and 35 of 500 (the bounds of 8 % stay),
+// nav_test with 5, 2 and 2 of 300 (1 with ORCA on seed 5), bounded at 4 %.
 var longPropertyRuns = []propertyRun{
 	{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 24},
 	{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 40},
-	{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 24},
+	{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
 }
 
 // TestORCAPropertiesLong runs the long property runs with ORCA and, on the
@@ -180,8 +183,9 @@ func checkCrowdProperties(t *testing.T, run propertyRun) propertyResult {
 		retargetAt[i] = -1
 	}
 
-	const window = 120 // ticks of the stuck check
-	history := make([][]geom.Vec3, window+1)
+	const window = 120      // ticks of the stuck check
+	const hoverWindow = 300 // ticks of the hover check
+	history := make([][]geom.Vec3, hoverWindow+1)
 	for i := range history {
 		history[i] = make([]geom.Vec3, len(agents))
 	}
@@ -225,25 +229,35 @@ func checkCrowdProperties(t *testing.T, run propertyRun) propertyResult {
 		}
 	}
 
-	stuck := 0
+	// Stuck: a complete path, more than 1 m from the target, less than
+	// 0.5 m moved in the last 2 s. Hovering (navtool crowd's hovering): a
+	// complete path, within 2 m of the target, not arrived, less than
+	// 0.5 m moved in the last 5 s.
+	stuck, hovering := 0, 0
 	past := history[(run.ticks-1-window)%len(history)]
+	hoverPast := history[(run.ticks-1-hoverWindow)%len(history)]
 	for i, e := range agents {
 		info, err := p.State(&world, e)
 		require.NoError(t, err)
-		if info.Target == components.TargetValid && !info.Partial &&
-			geom.Dist2D(info.Position, targets[i]) > 1 && geom.Dist2D(info.Position, past[i]) < 0.5 {
+		complete := info.Target == components.TargetValid && !info.Partial
+		dist := geom.Dist2D(info.Position, targets[i])
+		if complete && dist > 1 && geom.Dist2D(info.Position, past[i]) < 0.5 {
 			stuck++
 		}
+		if complete && !info.Arrived && dist <= 2 && geom.Dist2D(info.Position, hoverPast[i]) < 0.5 {
+			hovering++
+		}
 	}
-	t.Logf("%s, %v: %d arrivals, %d partial paths, %d stuck, %d off-mesh, %d off-corridor agent-ticks",
-		run.level, run.avoidance, arrivals, partials, stuck, offMesh, offCorridor)
-	result := propertyResult{arrivals: arrivals, partials: partials, stuck: stuck}
+	t.Logf("%s, %v: %d arrivals, %d partial paths, %d stuck, %d hovering, %d off-mesh, %d off-corridor agent-ticks",
+		run.level, run.avoidance, arrivals, partials, stuck, hovering, offMesh, offCorridor)
+	result := propertyResult{arrivals: arrivals, partials: partials, stuck: stuck, hovering: hovering}
 	if run.reference {
 		return result // the reference is only measured
 	}
 	assert.Zero(t, offMesh, "agent-ticks off the navmesh")
 	assert.Zero(t, offCorridor, "agent-ticks off their corridor's first polygon")
 	assert.LessOrEqual(t, stuck, run.maxStuck, "stuck agents")
+	assert.Zero(t, hovering, "agents hovering short of their target (the arrival rules let none)")
 	assert.GreaterOrEqual(t, arrivals, run.agents*run.ticks/4800, "the crowd gets somewhere")
 	return result
 }

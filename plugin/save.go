@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/archenav/archenav/components"
@@ -34,11 +35,20 @@ import (
 //	                  entity (id, generation), AgentParams, Position,
 //	                  Velocity, AgentState, the corridor
 //	                  (crowd.CorridorState), MoveTarget, Boundary,
-//	                  Neighbours, Corners, OffMeshAnimation
+//	                  Neighbours, Corners, OffMeshAnimation; then, when
+//	                  an agent has one, a record of each agent's
+//	                  AgentLinkTraversal (0: none, else 1 + Traversal)
 //	obstacles         count, then columns: entity, Obstacle, ObstaclePose,
 //	                  ObstacleState
-//	stage/ObstacleSync, stage/PathRequest
+//	links             when the world has runtime links: count, then
+//	                  columns: entity, Link, LinkState
+//	linktraffic       the LinkTraffic resource (components.LinkTraffic),
+//	                  agents and links by their place in the columns
+//	stage/ObstacleSync, stage/PathRequest, stage/LinkSync
 //	                  what those stages keep between ticks
+//
+// The navmeshes' runtime links (their tiles, ids and free link slots) are
+// in each type's mesh section.
 //
 // A record is framed by its length (a varint), so that a later version
 // can add fields at the end of one; a section a later version adds is
@@ -49,7 +59,7 @@ const (
 	saveVersion = 1
 	// maxSaveSections bounds a file's sections: the fixed ones and four
 	// per agent type.
-	maxSaveSections = 8 + 4*components.MaxAgentTypes
+	maxSaveSections = 12 + 4*components.MaxAgentTypes
 )
 
 // Errors of Load, for errors.Is.
@@ -158,6 +168,11 @@ func (p *Plugin) encodeSnapshot(s *Snapshot) ([]byte, error) {
 
 	add("agents", p.encodeAgents(s))
 	add("obstacles", encodeObstacles(s))
+	if s.hasLinks() {
+		links, traffic := encodeLinks(s)
+		add("links", links)
+		add("linktraffic", traffic)
+	}
 
 	if s.hasObstacleSync {
 		data, err := s.obstacleSync.AppendBinary(nil)
@@ -172,6 +187,13 @@ func (p *Plugin) encodeSnapshot(s *Snapshot) ([]byte, error) {
 			return nil, err
 		}
 		add("stage/PathRequest", data)
+	}
+	if s.hasLinkSync && s.linkSync.Entities() > 0 {
+		data, err := s.linkSync.AppendBinary(nil)
+		if err != nil {
+			return nil, err
+		}
+		add("stage/LinkSync", data)
 	}
 
 	out := saveFormat.AppendPrefix(nil, ownfile.SetVersion)
@@ -227,7 +249,46 @@ func (p *Plugin) encodeAgents(s *Snapshot) []byte {
 	column(func(i int, b []byte) []byte { return a.neighbours[i].AppendState(b, indexOf) })
 	column(func(i int, b []byte) []byte { return a.corners[i].AppendState(b) })
 	column(func(i int, b []byte) []byte { return a.animations[i].AppendState(b) })
+	if slices.ContainsFunc(a.overrides, func(o uint8) bool { return o != 0 }) {
+		w.Record(a.overrides)
+	}
 	return w.B
+}
+
+// hasLinks reports whether s holds runtime links, agents at them or the
+// LinkSync stage's record of link entities: what the links and
+// linktraffic sections carry.
+func (s *Snapshot) hasLinks() bool {
+	return len(s.links.entities) > 0 || len(s.traffic.Rides) > 0 || len(s.traffic.Pending) > 0 ||
+		(s.hasLinkSync && s.linkSync.Entities() > 0)
+}
+
+// encodeLinks returns the links and linktraffic sections of s.
+func encodeLinks(s *Snapshot) (links, traffic []byte) {
+	l := &s.links
+	var w binstate.Writer
+	w.Count(len(l.entities))
+	for _, e := range l.entities {
+		w.U32(e.ID())
+		w.U32(e.Generation())
+	}
+	for i := range l.entities {
+		w.Record(l.links[i].AppendState(nil))
+	}
+	for i := range l.entities {
+		w.Record(l.states[i].AppendState(nil))
+	}
+	indexOf := func(list []ecs.Entity) components.EntityIndex {
+		index := make(map[ecs.Entity]uint32, len(list))
+		for i, e := range list {
+			index[e] = uint32(i)
+		}
+		return func(e ecs.Entity) (uint32, bool) {
+			i, ok := index[e]
+			return i, ok
+		}
+	}
+	return w.B, s.traffic.AppendState(nil, indexOf(s.agents.entities), indexOf(l.entities))
 }
 
 // encodeObstacles returns the obstacles section of s.
@@ -261,8 +322,8 @@ func encodeObstacles(s *Snapshot) []byte {
 // ErrBadSaveFile or ErrSnapshotMismatch) and leaves the world as it was.
 // Dynamic geometry is not saved: see ErrDynamicGeometryNotSaved.
 //
-// The returned EntityMap gives, for each saved agent and obstacle entity
-// (as it was in the saved world), its entity in world.
+// The returned EntityMap gives, for each saved agent, obstacle and link
+// entity (as it was in the saved world), its entity in world.
 func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	const what = "load"
 	if err := p.checkWorld(world, what, true); err != nil {
@@ -271,7 +332,7 @@ func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	if err := p.checkSavable(world, what); err != nil {
 		return nil, err
 	}
-	file, err := io.ReadAll(r)
+	file, err := readAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("plugin: load: %w", err)
 	}
@@ -284,6 +345,29 @@ func (p *Plugin) Load(world *ecs.World, r io.Reader) (*EntityMap, error) {
 	}
 	p.restore(world, s)
 	return &s.remap, nil
+}
+
+// readAll reads r to its end, in one allocation when r tells its length
+// (bytes.Reader, bytes.Buffer, strings.Reader).
+func readAll(r io.Reader) ([]byte, error) {
+	sized, ok := r.(interface{ Len() int })
+	if !ok {
+		return io.ReadAll(r)
+	}
+	file := make([]byte, 0, sized.Len()+1) // +1: the read that sees the end
+	for {
+		n, err := r.Read(file[len(file):cap(file)])
+		file = file[:len(file)+n]
+		if err == io.EOF {
+			return file, nil
+		}
+		if err != nil {
+			return file, err
+		}
+		if len(file) == cap(file) {
+			file = append(file, 0)[:len(file)]
+		}
+	}
 }
 
 // decodeSnapshot reads the save file file into s, checking everything
@@ -417,6 +501,9 @@ func (p *Plugin) decodeSnapshot(file []byte, s *Snapshot) error {
 	if err := decodeObstacles(data, s, obstacleCount); err != nil {
 		return bad("obstacles", err)
 	}
+	if err := decodeLinks(sections["links"], sections["linktraffic"], s); err != nil {
+		return bad("links", err)
+	}
 	if data, ok := sections["stage/ObstacleSync"]; ok {
 		if err := s.obstacleSync.UnmarshalBinary(data); err != nil {
 			return bad("stage/ObstacleSync", err)
@@ -428,6 +515,12 @@ func (p *Plugin) decodeSnapshot(file []byte, s *Snapshot) error {
 			return bad("stage/PathRequest", err)
 		}
 		s.hasPathRequest = true
+	}
+	if data, ok := sections["stage/LinkSync"]; ok {
+		if err := s.linkSync.UnmarshalBinary(data); err != nil {
+			return bad("stage/LinkSync", err)
+		}
+		s.hasLinkSync = true
 	}
 	return nil
 }
@@ -520,7 +613,65 @@ func (p *Plugin) decodeAgents(data []byte, s *Snapshot, count int) error {
 	column(func(i int, b []byte) error { return a.neighbours[i].ReadState(b, index) })
 	column(func(i int, b []byte) error { return a.corners[i].ReadState(b) })
 	column(func(i int, b []byte) error { return a.animations[i].ReadState(b) })
+	a.overrides = make([]uint8, n)
+	if r.Err() == nil && r.Left() > 0 {
+		overrides := r.Record()
+		if r.Err() == nil && len(overrides) != n {
+			r.Fail("%d link traversal overrides for %d agents", len(overrides), n)
+		}
+		for i, o := range overrides {
+			if r.Err() == nil && o > 1+uint8(components.LinkManual) {
+				r.Fail("agent %d: link traversal override %d", i, o)
+			}
+		}
+		copy(a.overrides, overrides)
+	}
 	return r.End()
+}
+
+// decodeLinks reads the links and linktraffic sections into s (either
+// may be nil: an older file, or a world without links).
+func decodeLinks(links, traffic []byte, s *Snapshot) error {
+	l := &s.links
+	if links != nil {
+		r := binstate.NewReader(links, "links")
+		n := r.Count(1<<24, 8+2)
+		l.entities = readEntities(r, n)
+		l.links = make([]components.Link, len(l.entities))
+		l.states = make([]components.LinkState, len(l.entities))
+		for _, read := range []func(i int, b []byte) error{
+			func(i int, b []byte) error { return l.links[i].ReadState(b) },
+			func(i int, b []byte) error { return l.states[i].ReadState(b) },
+		} {
+			for i := range l.entities {
+				record := r.Record()
+				if r.Err() != nil {
+					break
+				}
+				if err := read(i, record); err != nil {
+					r.Fail("link %d: %v", i, err)
+					break
+				}
+			}
+		}
+		if err := r.End(); err != nil {
+			return fmt.Errorf("links: %w", err)
+		}
+	}
+	if traffic != nil {
+		at := func(list []ecs.Entity) components.EntityAt {
+			return func(i uint32) (ecs.Entity, bool) {
+				if int(i) >= len(list) {
+					return ecs.Entity{}, false
+				}
+				return list[i], true
+			}
+		}
+		if err := s.traffic.ReadState(traffic, at(s.agents.entities), at(l.entities)); err != nil {
+			return fmt.Errorf("linktraffic: %w", err)
+		}
+	}
+	return nil
 }
 
 // decodeObstacles reads the obstacles section into s.

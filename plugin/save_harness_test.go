@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -29,7 +30,11 @@ import (
 // must agree on every component of every agent and obstacle at every tick.
 // The level is a tile cache per agent type (two radii) with the bake's
 // automatic links; carving and area obstacles land before and after the
-// save; the path queue plans on the hierarchy.
+// save; runtime link entities (auto and manual, with and without a
+// capacity, one wide) are spawned, moved and removed before and after it,
+// agents queue at them, cross them and are held on them (some with their
+// own AgentLinkTraversal) while the game moves, lets off and cancels the
+// held ones; the path queue plans on the hierarchy.
 
 // harnessRadii are the two agent types' radii.
 var harnessRadii = [2]float32{0.5, 0.9}
@@ -93,7 +98,7 @@ func bakeHarnessLevel(tb testing.TB, name string) *harnessLevel {
 // level, as a game makes it when it loads the level.
 func (l *harnessLevel) config(tb testing.TB, workers, maxAgents int) Config {
 	tb.Helper()
-	config := Config{MaxAgentRadius: harnessRadii[1], MaxAgents: maxAgents, Workers: workers, HierarchicalPaths: true}
+	config := Config{MaxAgentRadius: harnessRadii[1], MaxAgents: maxAgents, Workers: workers, HierarchicalPaths: On}
 	for t, layers := range l.layers {
 		cache, _, err := layers.Cache(tilecache.Options{Process: l.processes[t]})
 		require.NoError(tb, err)
@@ -113,6 +118,7 @@ type harnessRun struct {
 	plugin    *Plugin
 	agents    []ecs.Entity // by spawn order
 	obstacles []ecs.Entity // by spawn order
+	links     []ecs.Entity // runtime link entities, by spawn order
 	script    *harnessScript
 	tick      int
 	// staleSaves counts the saves with a hierarchical search begun on an
@@ -136,7 +142,23 @@ type harnessScript struct {
 	linkers   []int
 	linkStart []geom.Vec3
 	linkEnd   []geom.Vec3
+	// runtime are the runtime links spawned at tick 10 (all but the last)
+	// and 240 (the last); moved is link 0 as SetLink makes it at tick 200.
+	runtime []components.Link
+	moved   components.Link
+	// riders are agents sent over the runtime links every 120 ticks:
+	// riders[k] over runtime[riderLink[k]].
+	riders    []int
+	riderLink []int
 }
+
+// Agents with their own AgentLinkTraversal: harnessManualRider crosses
+// every link held (from tick 5), harnessAutoRider crosses the manual link
+// as an auto one from tick 5 to 160.
+const (
+	harnessManualRider = 9
+	harnessAutoRider   = 10
+)
 
 // newHarnessScript draws the trips of n agents on the level, a third of
 // them large.
@@ -195,6 +217,30 @@ func newHarnessScript(tb testing.TB, level *harnessLevel, n, workers int, ticks 
 			s.linkEnd = append(s.linkEnd, link.End)
 			s.starts[next], s.targets[next] = link.Start, link.End
 			next--
+		}
+	}
+	// Runtime links between far points, cheap enough that the crowd's
+	// paths take them: auto without a limit, manual one at a time, a wide
+	// auto one at a time for the small agents only, and one spawned after
+	// the first saves.
+	link := func(traversal components.LinkTraversal, capacity, types uint16, width float32) components.Link {
+		return components.Link{
+			Start: point(0), End: point(0), Radius: 1, Width: width, Bidirectional: true, Cost: 0.05,
+			Traversal: traversal, Capacity: capacity, AgentTypes: types, UserID: uint32(len(s.runtime)),
+		}
+	}
+	s.runtime = []components.Link{
+		link(components.LinkAuto, 0, 0, 0),
+		link(components.LinkManual, 1, 0, 0),
+		link(components.LinkAuto, 1, 1, 1.5),
+		link(components.LinkAuto, 2, 0, 0),
+	}
+	s.moved = s.runtime[0]
+	s.moved.End = point(0)
+	for k, i := range []int{0, 1, 3, 4, 6, 7, harnessManualRider, harnessAutoRider} {
+		if i < n && !slices.Contains(s.linkers, i) {
+			s.riders = append(s.riders, i)
+			s.riderLink = append(s.riderLink, min(k/2, 2))
 		}
 	}
 	return s
@@ -260,6 +306,7 @@ func (r *harnessRun) inputs(tb testing.TB) {
 	case 300:
 		require.NoError(tb, p.SetObstacle(w, r.obstacles[2], components.BoxObstacle(1.2, 1.2, 2).Carving()))
 	}
+	r.linkInputs(tb)
 	if r.tick%120 == 60 {
 		for k, i := range s.linkers {
 			// An obstacle may have carved the link's end away: the same in
@@ -274,6 +321,74 @@ func (r *harnessRun) inputs(tb testing.TB) {
 			if (i+r.tick/120)%10 == 0 {
 				offMesh(tb, p.RequestMoveTarget(w, e, round[i]))
 			}
+		}
+	}
+}
+
+// linkInputs applies the script's runtime link inputs of tick r.tick:
+// links spawned, moved and removed, riders sent over them, the held ones
+// moved, let off or sent back by the game.
+func (r *harnessRun) linkInputs(tb testing.TB) {
+	tb.Helper()
+	s, p, w := r.script, r.plugin, r.world
+	spawn := func(links ...components.Link) {
+		for _, l := range links {
+			e, err := p.SpawnLink(w, l)
+			require.NoError(tb, err)
+			r.links = append(r.links, e)
+		}
+	}
+	agent := func(i int) (ecs.Entity, bool) { return r.agents[i], i < len(r.agents) }
+	switch r.tick {
+	case 5:
+		if e, ok := agent(harnessManualRider); ok {
+			require.NoError(tb, p.SetAgentLinkTraversal(w, e, components.LinkManual))
+		}
+		if e, ok := agent(harnessAutoRider); ok {
+			require.NoError(tb, p.SetAgentLinkTraversal(w, e, components.LinkAuto))
+		}
+	case 10:
+		spawn(s.runtime[:len(s.runtime)-1]...)
+	case 160:
+		if e, ok := agent(harnessAutoRider); ok {
+			require.NoError(tb, p.ClearAgentLinkTraversal(w, e))
+		}
+	case 200:
+		require.NoError(tb, p.SetLink(w, r.links[0], s.moved))
+	case 240:
+		spawn(s.runtime[len(s.runtime)-1])
+	case 300:
+		require.NoError(tb, p.RemoveLink(w, r.links[2]))
+	}
+	if r.tick%120 == 90 && len(r.links) >= 3 {
+		for k, i := range s.riders {
+			l := s.runtime[s.riderLink[k]]
+			if s.riderLink[k] == 0 && r.tick > 200 {
+				l = s.moved
+			}
+			offMesh(tb, p.Teleport(w, r.agents[i], l.Start))
+			offMesh(tb, p.RequestMoveTarget(w, r.agents[i], l.End))
+		}
+	}
+	// The game moves the agents held on links, and lets them off or sends
+	// them back, looking only at the world.
+	if r.tick%10 != 0 {
+		return
+	}
+	for _, e := range r.agents {
+		ride, ok, err := p.AgentLink(w, e)
+		require.NoError(tb, err)
+		if !ok || ride.Phase != components.LinkHeld {
+			continue
+		}
+		switch {
+		case r.tick%20 == 10:
+			mid := geom.Vec3{(ride.Start[0] + ride.End[0]) / 2, (ride.Start[1] + ride.End[1]) / 2, (ride.Start[2] + ride.End[2]) / 2}
+			require.NoError(tb, p.MoveOnLink(w, e, mid))
+		case (r.tick/20)%5 == 4:
+			offMesh(tb, p.CancelLink(w, e))
+		default:
+			require.NoError(tb, p.CompleteLink(w, e))
 		}
 	}
 }
@@ -300,10 +415,12 @@ func (r *harnessRun) step(tb testing.TB) {
 type harnessHashes struct {
 	agents    [][]uint64 // per tick, per agent in the crowd's order
 	obstacles []uint64   // per tick
+	links     []uint64   // per tick: the link entities and LinkTraffic
 }
 
-// fingerprint hashes the state of r after its last tick.
-func (r *harnessRun) fingerprint(tb testing.TB) ([]uint64, uint64) {
+// fingerprint hashes the state of r after its last tick: each agent's,
+// the obstacles' and the runtime links' (link entities, LinkTraffic).
+func (r *harnessRun) fingerprint(tb testing.TB) ([]uint64, uint64, uint64) {
 	tb.Helper()
 	index := make(map[ecs.Entity]uint32, len(r.agents))
 	for i, e := range r.agents {
@@ -335,6 +452,7 @@ func (r *harnessRun) fingerprint(tb testing.TB) ([]uint64, uint64) {
 		buf = neighbours.AppendState(buf, indexOf)
 		buf = corners.AppendState(buf)
 		buf = animation.AppendState(buf)
+		buf = append(buf, r.plugin.overrideOf(r.world, q.Entity()))
 		h := fnv.New64a()
 		_, _ = h.Write(buf)
 		out = append(out, h.Sum64())
@@ -348,7 +466,32 @@ func (r *harnessRun) fingerprint(tb testing.TB) ([]uint64, uint64) {
 		buf = state.AppendState(buf)
 		_, _ = h.Write(buf)
 	}
-	return out, h.Sum64()
+	return out, h.Sum64(), r.linkFingerprint()
+}
+
+// linkFingerprint hashes the link entities (as spawn indices) with their
+// components, and the LinkTraffic resource.
+func (r *harnessRun) linkFingerprint() uint64 {
+	indexIn := func(list []ecs.Entity) components.EntityIndex {
+		return func(e ecs.Entity) (uint32, bool) {
+			i := slices.Index(list, e)
+			return uint32(i), i >= 0
+		}
+	}
+	links := indexIn(r.links)
+	h := fnv.New64a()
+	var buf []byte
+	q := r.plugin.linkQuery.Query(r.world)
+	for q.Next() {
+		link, state := q.Get()
+		i, _ := links(q.Entity())
+		buf = binary.LittleEndian.AppendUint32(buf[:0], i)
+		buf = link.AppendState(buf)
+		buf = state.AppendState(buf)
+		_, _ = h.Write(buf)
+	}
+	_, _ = h.Write(r.plugin.linkAPI.traffic.Get().AppendState(buf[:0], indexIn(r.agents), links))
+	return h.Sum64()
 }
 
 // runTo steps r to tick end, recording the state of every tick into
@@ -358,9 +501,10 @@ func (r *harnessRun) runTo(tb testing.TB, end int, record *harnessHashes) {
 	for r.tick < end {
 		r.step(tb)
 		if record != nil {
-			agents, obstacles := r.fingerprint(tb)
+			agents, obstacles, links := r.fingerprint(tb)
 			record.agents = append(record.agents, agents)
 			record.obstacles = append(record.obstacles, obstacles)
+			record.links = append(record.links, links)
 		}
 	}
 }
@@ -371,7 +515,7 @@ func (r *harnessRun) checkAgainst(t *testing.T, want *harnessHashes, end int, wh
 	t.Helper()
 	for r.tick < end {
 		r.step(t)
-		agents, obstacles := r.fingerprint(t)
+		agents, obstacles, links := r.fingerprint(t)
 		k := r.tick - 1
 		require.Len(t, agents, len(want.agents[k]), "%s: agents after tick %d", what, r.tick)
 		for i := range agents {
@@ -380,19 +524,22 @@ func (r *harnessRun) checkAgainst(t *testing.T, want *harnessHashes, end int, wh
 			}
 		}
 		require.Equal(t, want.obstacles[k], obstacles, "%s: obstacles after tick %d", what, r.tick)
+		require.Equal(t, want.links[k], links, "%s: runtime links after tick %d", what, r.tick)
 	}
 }
 
-// remap follows the entities of a restore (a snapshot taken at tick) and
-// rewinds the run's tick count.
-func (r *harnessRun) remap(tb testing.TB, m *EntityMap, tick, obstacles int) {
+// remap follows the entities of a restore (a snapshot taken at tick, with
+// counts spawned obstacles and link entities) and rewinds the run's tick
+// count.
+func (r *harnessRun) remap(tb testing.TB, m *EntityMap, tick int, counts [2]int) {
 	tb.Helper()
 	r.tick = tick
-	r.obstacles = r.obstacles[:obstacles]
+	r.obstacles = r.obstacles[:counts[0]]
+	r.links = r.links[:counts[1]]
 	if !m.Changed() {
 		return
 	}
-	for _, list := range [][]ecs.Entity{r.agents, r.obstacles} {
+	for _, list := range [][]ecs.Entity{r.agents, r.obstacles, r.links} {
 		for i, old := range list {
 			if e, ok := m.Entity(old); ok {
 				list[i] = e
@@ -417,6 +564,18 @@ func (r *harnessRun) checkToStale(t *testing.T, want *harnessHashes, from, limit
 		r.checkAgainst(t, want, r.tick+1, "the saving run")
 	}
 	return -1
+}
+
+// counts returns the obstacles and link entities r spawned.
+func (r *harnessRun) counts() [2]int { return [2]int{len(r.obstacles), len(r.links)} }
+
+// rides counts the agents at runtime links, by phase (queued, crossing,
+// held).
+func (r *harnessRun) rides() (out [3]int) {
+	for _, ride := range r.plugin.linkAPI.traffic.Get().Rides {
+		out[ride.Phase-components.LinkQueued]++
+	}
+	return out
 }
 
 // interesting reports whether the crowd is in the middle of something a
@@ -461,27 +620,28 @@ func TestRewindContinuesToTheBit(t *testing.T) {
 	for _, saveAt := range []int{25, 130, 230, 329} {
 		b.runTo(t, saveAt, nil)
 		require.NoError(t, b.plugin.Snapshot(b.world, &snap))
-		obstacles := len(b.obstacles)
+		counts := b.counts()
 		searching, offMesh := b.interesting()
-		t.Logf("tick %d: searching %v, off-mesh %v", saveAt, searching, offMesh)
+		t.Logf("tick %d: searching %v, off-mesh %v, at runtime links (queued, crossing, held) %v", saveAt, searching, offMesh, b.rides())
 		b.runTo(t, saveAt+37, nil)
 		m, err := b.plugin.Restore(b.world, &snap)
 		require.NoError(t, err)
-		b.remap(t, m, saveAt, obstacles)
+		b.remap(t, m, saveAt, counts)
 		b.checkAgainst(t, &want, saveAt+90, fmt.Sprintf("restored at %d", saveAt))
 	}
 }
 
-// loadInto loads file, saved from run from at tick with obstacles spawned
-// obstacles, into r and follows its entities.
-func (r *harnessRun) loadInto(tb testing.TB, file []byte, from *harnessRun, tick, obstacles int) {
+// loadInto loads file, saved from run from at tick with counts spawned
+// obstacles and link entities, into r and follows its entities.
+func (r *harnessRun) loadInto(tb testing.TB, file []byte, from *harnessRun, tick int, counts [2]int) {
 	tb.Helper()
 	m, err := r.plugin.Load(r.world, bytes.NewReader(file))
 	require.NoError(tb, err)
 	r.agents = append([]ecs.Entity(nil), from.agents...)
-	r.obstacles = append([]ecs.Entity(nil), from.obstacles[:obstacles]...)
+	r.obstacles = append([]ecs.Entity(nil), from.obstacles[:counts[0]]...)
+	r.links = append([]ecs.Entity(nil), from.links[:counts[1]]...)
 	r.tick = tick
-	for _, list := range [][]ecs.Entity{r.agents, r.obstacles} {
+	for _, list := range [][]ecs.Entity{r.agents, r.obstacles, r.links} {
 		for i, old := range list {
 			if e, ok := m.Entity(old); ok {
 				list[i] = e
@@ -512,8 +672,9 @@ func runSaveHarness(t *testing.T, c harnessCase) {
 
 	saver := script.start(t)
 	type save struct {
-		tick, obstacles int
-		file            []byte
+		tick   int
+		counts [2]int
+		file   []byte
 	}
 	var saves []save
 	for _, at := range c.saves {
@@ -528,20 +689,20 @@ func runSaveHarness(t *testing.T, c harnessCase) {
 		require.NoError(t, saver.plugin.Save(saver.world, &file))
 		stale := saver.staleSaves
 		searching, offMesh := saver.interesting()
-		t.Logf("%s: saved at tick %d: %d bytes, searches in progress %v (one begun before the mesh changed: %v), agents off-mesh %v",
-			c.level, at, file.Len(), searching, saver.staleSaves > stale, offMesh)
-		saves = append(saves, save{at, len(saver.obstacles), file.Bytes()})
+		t.Logf("%s: saved at tick %d: %d bytes, searches in progress %v (one begun before the mesh changed: %v), agents off-mesh %v, at runtime links (queued, crossing, held) %v",
+			c.level, at, file.Len(), searching, saver.staleSaves > stale, offMesh, saver.rides())
+		saves = append(saves, save{at, saver.counts(), file.Bytes()})
 	}
 	for _, s := range saves {
 		fresh := script.world(t)
-		fresh.loadInto(t, s.file, saver, s.tick, s.obstacles)
+		fresh.loadInto(t, s.file, saver, s.tick, s.counts)
 		fresh.checkAgainst(t, &want, s.tick+c.after, fmt.Sprintf("%s: loaded from tick %d into a fresh world", c.level, s.tick))
 	}
 	// Into the same world, after it ran on.
 	s := saves[0]
 	same := script.start(t)
 	same.runTo(t, s.tick+41, nil)
-	same.loadInto(t, s.file, saver, s.tick, s.obstacles)
+	same.loadInto(t, s.file, saver, s.tick, s.counts)
 	same.checkAgainst(t, &want, s.tick+c.after, fmt.Sprintf("%s: loaded from tick %d into the same world", c.level, s.tick))
 }
 
@@ -571,19 +732,19 @@ func TestRollbackEveryEightTicks(t *testing.T) {
 
 	r := script.start(t)
 	var ring [rewindTicks + 1]Snapshot
-	obstacles := make([]int, len(ring))
+	counts := make([][2]int, len(ring))
 	rolledBack := 0 // the last tick rolled back from
 	for r.tick < ticks {
 		slot := r.tick % len(ring)
 		require.NoError(t, r.plugin.Snapshot(r.world, &ring[slot]))
-		obstacles[slot] = len(r.obstacles)
+		counts[slot] = r.counts()
 		r.checkAgainst(t, &want, r.tick+1, "rollback loop")
 		if r.tick%rewindTicks == 0 && r.tick > rolledBack {
 			rolledBack = r.tick
 			back := r.tick - rewindTicks
 			m, err := r.plugin.Restore(r.world, &ring[back%len(ring)])
 			require.NoError(t, err)
-			r.remap(t, m, back, obstacles[back%len(ring)])
+			r.remap(t, m, back, counts[back%len(ring)])
 		}
 	}
 }

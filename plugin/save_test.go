@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"testing"
+	"time"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/internal/longtest"
@@ -44,42 +45,49 @@ func reseal(file []byte) []byte {
 // component's fingerprint, the obstacles', the meshes' snapshots and the
 // tick.
 type worldState struct {
-	agents    []uint64
-	obstacles uint64
-	meshes    []*navmesh.Snapshot
-	tick      uint64
+	agents           []uint64
+	obstacles, links uint64
+	meshes           []*navmesh.Snapshot
+	tick             uint64
 }
 
 func stateOf(tb testing.TB, r *harnessRun) worldState {
 	tb.Helper()
-	agents, obstacles := r.fingerprint(tb)
-	s := worldState{agents: agents, obstacles: obstacles, tick: r.plugin.timeStep.Get().Tick}
+	agents, obstacles, links := r.fingerprint(tb)
+	s := worldState{agents: agents, obstacles: obstacles, links: links, tick: r.plugin.timeStep.Get().Tick}
 	for t := range r.plugin.types {
 		s.meshes = append(s.meshes, r.plugin.types[t].mesh.Snapshot())
 	}
 	return s
 }
 
-// TestLoadRefusesDamagedFiles: a save file cut at any length, or with any
-// bit flipped (sampled, see step), is refused (ErrBadSaveFile) and the world stays as it was;
+// TestLoadRefusesDamagedFiles: a save file (with runtime links and agents
+// at them) cut at any length, or with any bit flipped (sampled, see
+// step), is refused (ErrBadSaveFile) and the world stays as it was;
 // with the checksum made right again, the decoder itself refuses or reads
 // the damage, never panicking.
 func TestLoadRefusesDamagedFiles(t *testing.T) {
 	r, file := savedCrowd(t)
 	r.runTo(t, 95, nil) // the world moved on from the save
 	before := stateOf(t, r)
-	// Every section in a second; CI's race-free long pass tries one byte
-	// in 13 (every bit position, as 13 and 8 are coprime) in about 30 s.
-	// Every byte would take ten minutes, under the race detector hours.
-	step := 397
+	// Every section in a second; CI's race-free long pass cuts the file
+	// at every length (a cut file fails at the checksum, before any
+	// section is decoded: some 80 µs a cut), flips a bit in one byte in 13
+	// (every bit position, as 13 and 8 are coprime) and reseals one in
+	// 131 (most of those load and run a tick). Every byte flipped would
+	// take ten minutes, under the race detector hours.
+	cutStep, step, resealStep := 397, 397, 397
 	if longtest.Enabled() && !longtest.Race {
-		step = 13
+		cutStep, step, resealStep = 1, 13, 131
 	}
-	for n := 0; n < len(file); n += step {
+	start := time.Now()
+	for n := 0; n < len(file); n += cutStep {
 		_, err := r.plugin.Load(r.world, bytes.NewReader(file[:n]))
 		require.Error(t, err, "cut to %d bytes", n)
 		require.True(t, errors.Is(err, ErrBadSaveFile) || errors.Is(err, ErrNotSaveFile), "cut to %d bytes: %v", n, err)
 	}
+	t.Logf("%d bytes cut at %d lengths in %v", len(file), (len(file)+cutStep-1)/cutStep, time.Since(start))
+	start = time.Now()
 	damaged := make([]byte, len(file))
 	for i := 0; i < len(file); i += step {
 		copy(damaged, file)
@@ -88,9 +96,11 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 		require.Error(t, err, "bit %d of byte %d flipped", i%8, i)
 	}
 	assert.Equal(t, before, stateOf(t, r), "the world is as it was")
+	t.Logf("a bit flipped in %d bytes in %v", (len(file)+step-1)/step, time.Since(start))
 
 	resealedAccepted := 0
-	for i := 8; i < len(file)-4; i += step {
+	start = time.Now()
+	for i := 8; i < len(file)-4; i += resealStep {
 		copy(damaged, file)
 		damaged[i] ^= 1 << (i % 8)
 		if _, err := r.plugin.Load(r.world, bytes.NewReader(reseal(damaged))); err == nil {
@@ -98,7 +108,7 @@ func TestLoadRefusesDamagedFiles(t *testing.T) {
 			require.NoError(t, r.plugin.Step(r.world, 1.0/60)) // the loaded state runs
 		}
 	}
-	t.Logf("%d of %d resealed single-bit changes read as valid states", resealedAccepted, (len(file)-12)/step)
+	t.Logf("%d of %d resealed single-bit changes read as valid states, in %v", resealedAccepted, (len(file)-12)/resealStep, time.Since(start))
 }
 
 // TestLoadRefusesOtherFilesAndCrowds: a navmesh file is not a save file; a
@@ -135,7 +145,8 @@ func TestLoadRefusesOtherFilesAndCrowds(t *testing.T) {
 // FuzzLoad feeds save files with arbitrary changes (their checksum made
 // right, so that the decoder sees them) to Load: it must not panic, and a
 // state it accepts must run. The seed is a small crowd on the gap level
-// (an off-mesh connection) with a jump and a search under way.
+// (an off-mesh connection) with a jump and a search under way, and the
+// same with a runtime link, an agent held on it and one queued.
 func FuzzLoad(f *testing.F) {
 	p, err := New(Config{Mesh: gapLevel(f), MaxAgents: 8})
 	require.NoError(f, err)
@@ -152,6 +163,36 @@ func FuzzLoad(f *testing.F) {
 	var file bytes.Buffer
 	require.NoError(f, p.Save(&world, &file))
 	f.Add(file.Bytes())
+
+	// A second seed with a runtime link: a manual one, one agent at a
+	// time, cheap enough to be taken; one agent held on it, one queued.
+	_, err = p.SpawnLink(&world, components.Link{
+		Start: geom.Vec3{9, 0, 8}, End: geom.Vec3{15, 0, 8}, Radius: 0.6, Bidirectional: true, Cost: 0.1,
+		Traversal: components.LinkManual, Capacity: 1,
+	})
+	require.NoError(f, err)
+	for _, z := range []float32{7, 8, 9} {
+		e, err := p.Spawn(&world, geom.Vec3{6, 0, z}, components.DefaultAgentParams())
+		require.NoError(f, err)
+		require.NoError(f, p.RequestMoveTarget(&world, e, geom.Vec3{20, 0, 8}))
+	}
+	var held, queued int
+	for tick := 0; tick < 600 && (held == 0 || queued == 0); tick++ {
+		require.NoError(f, p.Step(&world, 1.0/60))
+		held, queued = 0, 0
+		for _, ride := range p.linkAPI.traffic.Get().Rides {
+			switch ride.Phase {
+			case components.LinkHeld:
+				held++
+			case components.LinkQueued:
+				queued++
+			}
+		}
+	}
+	require.Equal(f, [2]int{1, 1}, [2]int{held, queued}, "the seed has an agent held on the link and one queued")
+	file.Reset()
+	require.NoError(f, p.Save(&world, &file))
+	f.Add(file.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if _, err := p.Load(&world, bytes.NewReader(reseal(data))); err == nil {
 			require.NoError(t, p.Step(&world, 1.0/60))
@@ -160,10 +201,9 @@ func FuzzLoad(f *testing.F) {
 }
 
 // TestDynamicGeometryIsRefused: a crowd on a dynamic navmesh, or a world
-// holding collider entities or runtime links, cannot be saved,
-// snapshotted, loaded into or restored: each call fails with
-// ErrDynamicGeometryNotSaved (ErrLinksNotSaved), writes nothing and leaves
-// the world as it was, instead of losing the colliders or links.
+// holding collider entities, cannot be saved, snapshotted, loaded into or
+// restored: each call fails with ErrDynamicGeometryNotSaved, writes
+// nothing and leaves the world as it was, instead of losing the colliders.
 func TestDynamicGeometryIsRefused(t *testing.T) {
 	_, file := savedCrowd(t)
 	spawnOne := func(tb testing.TB, p *Plugin, world *ecs.World) ecs.Entity {
@@ -181,19 +221,6 @@ func TestDynamicGeometryIsRefused(t *testing.T) {
 		want  error
 		setup func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity)
 	}{
-		{"runtime link", ErrLinksNotSaved, func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
-			r, _ := savedCrowd(tb)
-			from, err := r.plugin.State(r.world, r.agents[0])
-			require.NoError(tb, err)
-			to, err := r.plugin.State(r.world, r.agents[1])
-			require.NoError(tb, err)
-			_, err = r.plugin.SpawnLink(r.world, components.Link{
-				Start: from.Position, End: to.Position, Radius: 0.5, Bidirectional: true,
-			})
-			require.NoError(tb, err)
-			require.NoError(tb, r.plugin.Step(r.world, 1.0/60))
-			return r.plugin, r.world, r.agents[0]
-		}},
 		{"dynamic mesh, no colliders", ErrDynamicGeometryNotSaved, func(tb testing.TB) (*Plugin, *ecs.World, ecs.Entity) {
 			p, err := New(Config{DynamicMesh: newDungeonDynamic(tb), MaxAgents: 8})
 			require.NoError(tb, err)

@@ -21,14 +21,6 @@ import (
 // yet, and a restore that left them out would not go on as the saved run.
 var ErrDynamicGeometryNotSaved = errors.New("plugin: dynamic geometry (a dynamic navmesh, colliders) is not saved")
 
-// ErrLinksNotSaved is wrapped when Snapshot, Save, Restore or Load is asked
-// of a world with runtime link entities (components.Link): the links in
-// the navmeshes, the agents riding them (LinkTraffic) and the link
-// stages' state are not in a snapshot yet, and a restore that left them
-// out would not go on as the saved run. Off-mesh links baked into the
-// navmesh are saved.
-var ErrLinksNotSaved = errors.New("plugin: runtime links are not saved")
-
 // ErrSnapshotMismatch is wrapped when a Snapshot, or a saved file, does
 // not fit the plugin it is restored into: taken from another plugin, with
 // other agent types, meshes, tile caches or path queue sizes, or empty.
@@ -39,9 +31,11 @@ var ErrSnapshotMismatch = errors.New("plugin: snapshot does not fit the crowd")
 // (corridors, boundaries, corner and ray memories), each agent type's
 // navmesh (tiles with their salts, so saved polygon refs stay valid), tile
 // cache (obstacles, their carve timers, queued rebuilds) and path queue
-// (requests in progress with their searches), the settings, filters,
-// avoidance presets and tick counter, and what the stages remember between
-// ticks. Restored, the crowd goes on to the bit as it would have from
+// (requests in progress with their searches), the runtime links (link
+// entities, the links in the navmeshes with their ids, the agents queued
+// at, crossing and held on them, the agents' AgentLinkTraversal), the
+// settings, filters, avoidance presets and tick counter, and what the
+// stages remember between ticks. Restored, the crowd goes on to the bit as it would have from
 // there (see Plugin.Restore).
 //
 // Take one with Plugin.Snapshot; a Snapshot is reused by every later
@@ -57,7 +51,9 @@ type Snapshot struct {
 
 	agents    agentColumns
 	obstacles obstacleColumns
+	links     linkColumns
 	types     []typeState
+	traffic   components.LinkTraffic
 
 	settings          components.Settings
 	timeStep          components.TimeStep
@@ -69,10 +65,14 @@ type Snapshot struct {
 	hasObstacleSync bool
 	pathRequest     systems.PathRequestState
 	hasPathRequest  bool
+	linkSync        systems.LinkSyncState
+	hasLinkSync     bool
 
-	// remap is what Restore returns; index is scratch of Snapshot.
-	remap EntityMap
-	index map[ecs.Entity]uint32
+	// remap is what Restore returns; index and linkIndex are scratch of
+	// Snapshot.
+	remap     EntityMap
+	index     map[ecs.Entity]uint32
+	linkIndex map[ecs.Entity]uint32
 }
 
 // agentColumns hold the agents' components, one entry per agent in the
@@ -90,6 +90,16 @@ type agentColumns struct {
 	neighbours []components.Neighbours
 	corners    []components.Corners
 	animations []components.OffMeshAnimation
+	// overrides are the agents' AgentLinkTraversal: 0 for none, else 1 +
+	// its Traversal.
+	overrides []uint8
+}
+
+// linkColumns hold the link entities' components, in query order.
+type linkColumns struct {
+	entities []ecs.Entity
+	links    []components.Link
+	states   []components.LinkState
 }
 
 // obstacleColumns hold the obstacles' components, in query order.
@@ -115,6 +125,9 @@ func (s *Snapshot) Agents() int { return len(s.agents.entities) }
 // Obstacles returns the number of obstacle entities in the snapshot.
 func (s *Snapshot) Obstacles() int { return len(s.obstacles.entities) }
 
+// Links returns the number of runtime link entities in the snapshot.
+func (s *Snapshot) Links() int { return len(s.links.entities) }
+
 // Tick returns the tick count of the snapshot (components.TimeStep.Tick):
 // the number of ticks run before it was taken.
 func (s *Snapshot) Tick() uint64 { return s.timeStep.Tick }
@@ -129,6 +142,7 @@ type (
 		components.OffMeshAnimation,
 	]
 	obstacleQueryFilter = generic.Filter3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
+	linkQueryFilter     = generic.Filter2[components.Link, components.LinkState]
 )
 
 // snapshotFilters returns the plugin's queries of agents and obstacles,
@@ -142,6 +156,7 @@ func (p *Plugin) snapshotFilters() (*agentQueryFilter, *obstacleQueryFilter) {
 			components.OffMeshAnimation,
 		]()
 		p.obstacleQuery = generic.NewFilter3[components.Obstacle, components.ObstaclePose, components.ObstacleState]()
+		p.linkQuery = generic.NewFilter2[components.Link, components.LinkState]()
 	}
 	return p.agentQuery, p.obstacleQuery
 }
@@ -177,6 +192,7 @@ func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 		} else {
 			a.corridors[i] = crowd.CorridorState{}
 		}
+		a.overrides[i] = p.overrideOf(world, a.entities[i])
 	}
 
 	o := &dst.obstacles
@@ -189,6 +205,19 @@ func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 		o.poses = append(o.poses, *pose)
 		o.states = append(o.states, *state)
 	}
+
+	l := &dst.links
+	l.entities, l.links, l.states = l.entities[:0], l.links[:0], l.states[:0]
+	lq := p.linkQuery.Query(world)
+	for lq.Next() {
+		link, state := lq.Get()
+		l.entities = append(l.entities, lq.Entity())
+		l.links = append(l.links, *link)
+		l.states = append(l.states, *state)
+	}
+	traffic := p.linkAPI.traffic.Get()
+	dst.traffic.Rides = append(dst.traffic.Rides[:0], traffic.Rides...)
+	dst.traffic.Pending = append(dst.traffic.Pending[:0], traffic.Pending...)
 
 	if cap(dst.types) < len(p.types) {
 		dst.types = make([]typeState, len(p.types))
@@ -234,7 +263,31 @@ func (p *Plugin) Snapshot(world *ecs.World, dst *Snapshot) error {
 		request.CaptureState(&dst.pathRequest, p.meshes())
 		dst.hasPathRequest = true
 	}
+	dst.hasLinkSync = false
+	if sync := p.linkSyncStage(); sync != nil {
+		if dst.linkIndex == nil {
+			dst.linkIndex = map[ecs.Entity]uint32{}
+		}
+		clear(dst.linkIndex)
+		for i, e := range l.entities {
+			dst.linkIndex[e] = uint32(i)
+		}
+		sync.CaptureState(&dst.linkSync, func(e ecs.Entity) (uint32, bool) {
+			i, ok := dst.linkIndex[e]
+			return i, ok
+		})
+		dst.hasLinkSync = true
+	}
 	return nil
+}
+
+// overrideOf returns agent e's AgentLinkTraversal as a snapshot keeps it:
+// 0 for none, else 1 + its Traversal.
+func (p *Plugin) overrideOf(world *ecs.World, e ecs.Entity) uint8 {
+	if !world.Has(e, p.linkAPI.overrideID) {
+		return 0
+	}
+	return 1 + uint8(p.linkAPI.overrides.Get(e).Traversal)
 }
 
 // reset empties the columns, keeping their memory.
@@ -242,6 +295,7 @@ func (a *agentColumns) reset() {
 	a.entities, a.params, a.positions, a.velocities = a.entities[:0], a.params[:0], a.positions[:0], a.velocities[:0]
 	a.states, a.corridors, a.paths, a.targets = a.states[:0], a.corridors[:0], a.paths[:0], a.targets[:0]
 	a.boundaries, a.neighbours, a.corners, a.animations = a.boundaries[:0], a.neighbours[:0], a.corners[:0], a.animations[:0]
+	a.overrides = a.overrides[:0]
 }
 
 // grow sets every column to n entries, reusing their memory.
@@ -257,6 +311,7 @@ func (a *agentColumns) grow(n int) {
 	a.neighbours = slices.Grow(a.neighbours, n)[:n]
 	a.corners = slices.Grow(a.corners, n)[:n]
 	a.animations = slices.Grow(a.animations, n)[:n]
+	a.overrides = slices.Grow(a.overrides, n)[:n]
 }
 
 // meshes returns the agent types' navmeshes, in type order.
@@ -280,6 +335,16 @@ func (p *Plugin) obstacleSyncStage() *systems.ObstacleSync {
 	return nil
 }
 
+// linkSyncStage returns the schedule's own LinkSync stage, nil when a
+// user system replaced it.
+func (p *Plugin) linkSyncStage() *systems.LinkSync {
+	if st := p.schedule.find(StageLinkSync); st != nil && !st.replaced {
+		sync, _ := st.system.(*systems.LinkSync)
+		return sync
+	}
+	return nil
+}
+
 // pathRequestStage returns the schedule's own PathRequest stage, nil when
 // a user system replaced it.
 func (p *Plugin) pathRequestStage() *systems.PathRequest {
@@ -290,8 +355,8 @@ func (p *Plugin) pathRequestStage() *systems.PathRequest {
 	return nil
 }
 
-// EntityMap tells which entity each agent and obstacle of a restored or
-// loaded snapshot has in the world: the same one when Restore kept the
+// EntityMap tells which entity each agent, obstacle and runtime link of a
+// restored or loaded snapshot has in the world: the same one when Restore kept the
 // world's entities, a new one when it made them anew. Use it to carry a
 // game's own components over: save them keyed by entity with the
 // snapshot, and after Restore or Load put them on the entity the map
@@ -307,7 +372,7 @@ type EntityMap struct {
 func (m *EntityMap) Changed() bool { return m.changed }
 
 // Len returns the number of entities mapped: the snapshot's agents, then
-// its obstacles.
+// its obstacles, then its link entities.
 func (m *EntityMap) Len() int { return len(m.old) }
 
 // At returns the snapshot's entity i (in the order of Len) and the
@@ -315,7 +380,8 @@ func (m *EntityMap) Len() int { return len(m.old) }
 func (m *EntityMap) At(i int) (old, new ecs.Entity) { return m.old[i], m.new[i] }
 
 // Entity returns the world's entity for the snapshot's entity old; ok is
-// false when old was not an agent or obstacle of the snapshot.
+// false when old was not an agent, obstacle or link entity of the
+// snapshot.
 func (m *EntityMap) Entity(old ecs.Entity) (e ecs.Entity, ok bool) {
 	if m.lookup == nil {
 		m.lookup = make(map[ecs.Entity]ecs.Entity, len(m.old))
@@ -411,8 +477,7 @@ func (p *Plugin) Restore(world *ecs.World, s *Snapshot) (*EntityMap, error) {
 
 // checkSavable reports ErrDynamicGeometryNotSaved when the crowd has a
 // dynamic navmesh or world holds collider entities (with or without one:
-// the ColliderSync stage keeps their state), and ErrLinksNotSaved when it
-// holds runtime link entities.
+// the ColliderSync stage keeps their state).
 func (p *Plugin) checkSavable(world *ecs.World, what string) error {
 	if p.config.DynamicMesh != nil {
 		return fmt.Errorf("plugin: %s: the crowd has a dynamic navmesh (Config.DynamicMesh): %w", what, ErrDynamicGeometryNotSaved)
@@ -423,54 +488,65 @@ func (p *Plugin) checkSavable(world *ecs.World, what string) error {
 	if n > 0 {
 		return fmt.Errorf("plugin: %s: the world holds %d collider entities: %w", what, n, ErrDynamicGeometryNotSaved)
 	}
-	q = world.Query(&p.linkAPI.mask)
-	n = q.Count()
-	q.Close()
-	if n > 0 {
-		return fmt.Errorf("plugin: %s: the world holds %d runtime link entities: %w", what, n, ErrLinksNotSaved)
-	}
 	return nil
 }
 
 // restore is Restore after the checks.
 func (p *Plugin) restore(world *ecs.World, s *Snapshot) {
 	agentFilter, obstacleFilter := p.snapshotFilters()
+	a, o, l := &s.agents, &s.obstacles, &s.links
 	m := &s.remap
-	m.reset(len(s.agents.entities) + len(s.obstacles.entities))
-	agentsKept := p.sameEntities(world, agentFilter.Filter(world), s.agents.entities)
-	obstaclesKept := p.sameEntities(world, obstacleFilter.Filter(world), s.obstacles.entities)
+	m.reset(len(a.entities) + len(o.entities) + len(l.entities))
+	agentsKept := p.sameEntities(world, agentFilter.Filter(world), a.entities) && p.sameOverrides(world, a)
+	obstaclesKept := p.sameEntities(world, obstacleFilter.Filter(world), o.entities)
+	linksKept := p.sameEntities(world, p.linkQuery.Filter(world), l.entities)
+	// Removed before the meshes are restored: a link entity's removal takes
+	// its links out of the current meshes.
 	if !agentsKept {
 		p.removeAll(world, agentFilter.Filter(world))
 	}
 	if !obstaclesKept {
 		p.removeAll(world, obstacleFilter.Filter(world))
 	}
-	m.old = append(m.old, s.agents.entities...)
-	m.old = append(m.old, s.obstacles.entities...)
+	if !linksKept {
+		p.removeAll(world, p.linkQuery.Filter(world))
+	}
+	m.old = append(m.old, a.entities...)
+	m.old = append(m.old, o.entities...)
+	m.old = append(m.old, l.entities...)
 	if agentsKept {
-		m.new = append(m.new, s.agents.entities...)
+		m.new = append(m.new, a.entities...)
 	} else {
 		m.changed = true
-		if n := len(s.agents.entities); n > 0 {
-			q := p.agents.NewBatchQ(n)
-			for q.Next() {
-				m.new = append(m.new, q.Entity())
-			}
-		}
+		m.new = p.newAgents(world, a, m.new)
 	}
 	if obstaclesKept {
-		m.new = append(m.new, s.obstacles.entities...)
+		m.new = append(m.new, o.entities...)
 	} else {
 		m.changed = true
-		if n := len(s.obstacles.entities); n > 0 {
+		if n := len(o.entities); n > 0 {
 			q := p.obstacles.NewBatchQ(n)
 			for q.Next() {
 				m.new = append(m.new, q.Entity())
 			}
 		}
 	}
-	agentAt := func(old ecs.Entity) ecs.Entity {
-		if !m.changed {
+	if linksKept {
+		m.new = append(m.new, l.entities...)
+	} else {
+		m.changed = true
+		if n := len(l.entities); n > 0 {
+			q := p.linkAPI.links.NewBatchQ(n)
+			for q.Next() {
+				m.new = append(m.new, q.Entity())
+			}
+		}
+	}
+	// entityAt is the world's entity for an entity of the snapshot; the
+	// zero entity for one the snapshot does not hold (removed before it was
+	// taken) when the entities changed.
+	entityAt := func(old ecs.Entity) ecs.Entity {
+		if !m.changed || old.IsZero() {
 			return old
 		}
 		e, _ := m.Entity(old)
@@ -490,35 +566,74 @@ func (p *Plugin) restore(world *ecs.World, s *Snapshot) {
 		_ = p.types[t].pathQueue.RestoreState(&s.types[t].queue)
 	}
 
-	a := &s.agents
 	offset := 0
-	q := agentFilter.Query(world)
-	for i := 0; q.Next(); i++ {
-		params, position, velocity, state, corridor, target, boundary, neighbours, corners, animation := q.Get()
+	i := 0 // the agent write writes
+	write := func(params *components.AgentParams, position *components.Position, velocity *components.Velocity,
+		state *components.AgentState, corridor *components.Corridor, target *components.MoveTarget, boundary *components.Boundary,
+		neighbours *components.Neighbours, corners *components.Corners, animation *components.OffMeshAnimation,
+	) {
 		*params, *position, *velocity, *state = a.params[i], a.positions[i], a.velocities[i], a.states[i]
 		*target, *boundary, *corners, *animation = a.targets[i], a.boundaries[i], a.corners[i], a.animations[i]
 		*neighbours = a.neighbours[i]
 		if m.changed {
 			for k := range neighbours.Count {
-				neighbours.List[k].Entity = agentAt(neighbours.List[k].Entity)
+				neighbours.List[k].Entity = entityAt(neighbours.List[k].Entity)
 			}
 		}
+		n := a.corridors[i].PathCount()
 		if corridor.Corridor == nil {
 			c, err := p.newCorridor(0, position.Vec3())
 			if err != nil {
-				continue // MaxPath was checked by New
+				offset += n
+				return // MaxPath was checked by New
 			}
 			corridor.Corridor = c
 		}
-		n := a.corridors[i].PathCount()
 		_ = corridor.RestoreState(&a.corridors[i], a.paths[offset:offset+n])
 		offset += n
+		if a.overrides[i] != 0 {
+			*p.linkAPI.overrides.Get(m.new[i]) = components.AgentLinkTraversal{Traversal: components.LinkTraversal(a.overrides[i] - 1)}
+		}
 	}
-	o := &s.obstacles
-	oq := obstacleFilter.Query(world)
-	for i := 0; oq.Next(); i++ {
-		shape, pose, state := oq.Get()
-		*shape, *pose, *state = o.shapes[i], o.poses[i], o.states[i]
+	if agentsKept {
+		q := agentFilter.Query(world)
+		for ; q.Next(); i++ {
+			write(q.Get())
+		}
+	} else {
+		for ; i < len(a.entities); i++ {
+			write(p.agents.Get(m.new[i]))
+		}
+	}
+	if obstaclesKept {
+		oq := obstacleFilter.Query(world)
+		for i := 0; oq.Next(); i++ {
+			shape, pose, state := oq.Get()
+			*shape, *pose, *state = o.shapes[i], o.poses[i], o.states[i]
+		}
+	} else {
+		for i, e := range m.new[len(a.entities) : len(a.entities)+len(o.entities)] {
+			shape, pose, state := p.obstacles.Get(e)
+			*shape, *pose, *state = o.shapes[i], o.poses[i], o.states[i]
+		}
+	}
+	linkBase := len(a.entities) + len(o.entities)
+	for i, e := range m.new[linkBase:] {
+		link, state := p.linkAPI.links.Get(e)
+		*link, *state = l.links[i], l.states[i]
+	}
+	traffic := p.linkAPI.traffic.Get()
+	traffic.Rides = append(traffic.Rides[:0], s.traffic.Rides...)
+	traffic.Pending = append(traffic.Pending[:0], s.traffic.Pending...)
+	if m.changed {
+		for k := range traffic.Rides {
+			r := &traffic.Rides[k]
+			r.Agent, r.Link = entityAt(r.Agent), entityAt(r.Link)
+		}
+		for k := range traffic.Pending {
+			ev := &traffic.Pending[k]
+			ev.Entity, ev.Link = entityAt(ev.Entity), entityAt(ev.Link)
+		}
 	}
 
 	*p.settings.Get() = s.settings
@@ -540,6 +655,75 @@ func (p *Plugin) restore(world *ecs.World, s *Snapshot) {
 	}
 	if request := p.pathRequestStage(); request != nil && s.hasPathRequest {
 		request.RestoreState(&s.pathRequest, p.meshes())
+	}
+	if sync := p.linkSyncStage(); sync != nil {
+		sync.RestoreState(&s.linkSync, func(i uint32) (ecs.Entity, bool) {
+			if int(i) >= len(l.entities) {
+				return ecs.Entity{}, false
+			}
+			return m.new[linkBase+int(i)], true
+		})
+	}
+}
+
+// sameOverrides reports whether the agents of a, in world, carry an
+// AgentLinkTraversal where a's do: Restore then keeps them (adding or
+// removing the component would change the order the crowd visits them).
+func (p *Plugin) sameOverrides(world *ecs.World, a *agentColumns) bool {
+	for i, e := range a.entities {
+		if world.Has(e, p.linkAPI.overrideID) != (a.overrides[i] != 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// newAgents makes the agents of a anew and appends their entities to dst
+// in a's order: those without an AgentLinkTraversal first, then those with
+// one (the order the crowd visits them in the world a was taken from).
+func (p *Plugin) newAgents(world *ecs.World, a *agentColumns, dst []ecs.Entity) []ecs.Entity {
+	n, withOverride := len(a.entities), 0
+	for _, o := range a.overrides {
+		if o != 0 {
+			withOverride++
+		}
+	}
+	base := len(dst)
+	dst = slices.Grow(dst, n)[:base+n]
+	made := make([]ecs.Entity, 0, n)
+	if plain := n - withOverride; plain > 0 {
+		q := p.agents.NewBatchQ(plain)
+		for q.Next() {
+			made = append(made, q.Entity())
+		}
+	}
+	if withOverride > 0 {
+		q := world.Batch().NewQ(withOverride, append(p.agentIDs(world), p.linkAPI.overrideID)...)
+		for q.Next() {
+			made = append(made, q.Entity())
+		}
+	}
+	plain, over := 0, n-withOverride
+	for i, o := range a.overrides {
+		if o == 0 {
+			dst[base+i] = made[plain]
+			plain++
+		} else {
+			dst[base+i] = made[over]
+			over++
+		}
+	}
+	return dst
+}
+
+// agentIDs returns the component IDs of an agent entity.
+func (p *Plugin) agentIDs(world *ecs.World) []ecs.ID {
+	return []ecs.ID{
+		ecs.ComponentID[components.AgentParams](world), ecs.ComponentID[components.Position](world),
+		ecs.ComponentID[components.Velocity](world), ecs.ComponentID[components.AgentState](world),
+		ecs.ComponentID[components.Corridor](world), ecs.ComponentID[components.MoveTarget](world),
+		ecs.ComponentID[components.Boundary](world), ecs.ComponentID[components.Neighbours](world),
+		ecs.ComponentID[components.Corners](world), ecs.ComponentID[components.OffMeshAnimation](world),
 	}
 }
 

@@ -41,13 +41,13 @@ func TestCrowdTraceHashes(t *testing.T) {
 		want traceHash
 		run  func(t *testing.T) traceHash
 	}{
-		{"default", 0x98b06fc4bd8dbd14, func(t *testing.T) traceHash {
+		{"default", 0xa013a9cf2f36a08b, func(t *testing.T) traceHash {
 			return hashCrowd(t, newCrowd(t, loadDungeon(t), 80, 31, Config{Workers: 2}), ticks)
 		}},
 		{"reference", 0x0993bac64ca7bb58, func(t *testing.T) traceHash {
 			return hashCrowd(t, newCrowd(t, loadDungeon(t), 80, 32, Config{Reference: true}), ticks)
 		}},
-		{"obstacles", 0x6af4d287018ccce5, func(t *testing.T) traceHash {
+		{"obstacles", 0xb01dd64a95c81f7c, func(t *testing.T) traceHash {
 			r := newObstacleRun(t, loadDungeonCache(t), 60, 33, Config{Workers: 2})
 			defer r.plugin.Schedule().Finalize(r.world)
 			r.apply(t, readObstacleState(t, dungeonObstaclesPath))
@@ -61,7 +61,7 @@ func TestCrowdTraceHashes(t *testing.T) {
 			}
 			return h
 		}},
-		{"agent types", 0x0c6c0bbce03e74ff, func(t *testing.T) traceHash {
+		{"agent types", 0x91846f45ebb0d0da, func(t *testing.T) traceHash {
 			small, large := loadDungeonTypes(t)
 			f := newTypedCrowd(t, twoTypeConfig(small, large, 2, 100), []int{40, 20}, 34)
 			return hashCrowd(t, &f.crowdFixture, ticks)

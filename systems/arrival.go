@@ -51,7 +51,8 @@ func (s *Steering) markIdle(worker, begin, end int) {
 
 // arriveNear applies Settings.ArrivalStallTime to a walking agent with a
 // path, after its corners are found: it tracks how the agent closes in on
-// its stopping point while the target is its next corner, and reports
+// its stopping point, along its corners, while the target is among them
+// (its last), and reports
 // whether the agent arrives where it stands (it then has
 // EventTargetReached raised and MoveTarget.Arrived and ArrivedNear set).
 func (s *Steering) arriveNear(a *agent) bool {
@@ -64,12 +65,12 @@ func (s *Steering) arriveNear(a *agent) bool {
 	corners := a.corners
 	if target.State != components.TargetValid || target.Arrived || a.state.Partial ||
 		a.corridor.LastPoly() != target.Ref || corners.Count == 0 ||
-		corners.Points[0].Flags&query.StraightPathEnd == 0 {
+		corners.Points[corners.Count-1].Flags&query.StraightPathEnd == 0 {
 		*approach = components.Approach{}
 		return false
 	}
 	pos := a.position.Vec3()
-	remaining := max(0, geom.Dist2D(pos, target.Position)-a.params.StoppingDistance)
+	remaining := max(0, toTarget(pos, target.Position, corners)-a.params.StoppingDistance)
 	// A slow agent needs less gain to count as getting nearer.
 	gain := min(approachGain, 0.1*a.params.MaxSpeed*stallTime)
 	if !approach.Tracking || remaining < approach.Nearest-gain {
@@ -87,6 +88,19 @@ func (s *Steering) arriveNear(a *agent) bool {
 	target.ArrivedNear = remaining+a.params.StoppingDistance > arrivalDistance(a, &s.settings)
 	a.event = components.EventTargetReached
 	return true
+}
+
+// toTarget is how far (xz) an agent at pos walks to target round its
+// corners, the last of which is the target: straight there when it is the
+// next corner. An agent held short of a corner by agents standing there
+// (their own targets round it) stalls as one held short of its target.
+func toTarget(pos, target geom.Vec3, corners *components.Corners) float32 {
+	from, length := pos, float32(0)
+	for i := range corners.Count - 1 {
+		length += geom.Dist2D(from, corners.Points[i].Pos)
+		from = corners.Points[i].Pos
+	}
+	return length + geom.Dist2D(from, target)
 }
 
 // occupied reports whether agent a, distance from its target (xz), presses

@@ -99,6 +99,13 @@ func (s *BoundaryUpdate) updateWalls(worker, begin, end int) {
 		if !walking(a) {
 			continue // a returning agent stands off the navmesh: no walls
 		}
+		if a.target.State == components.TargetRequesting {
+			// Its quick search was put off to a later tick
+			// (Settings.QuickSearchesPerTick): it waits for its corridor,
+			// and its walls with it, so that a crowd sent off at once
+			// does not gather every agent's walls in one tick.
+			continue
+		}
 		q := s.query(worker, a.params)
 		filter := s.filter(a.params)
 		pos := a.position.Vec3()

@@ -96,8 +96,13 @@ type PathRequest struct {
 	scratch     []pathRequestScratch
 	queue       []int // agents handed to the path queue this tick
 	result      []navmesh.Ref
+	// quick lists the agents whose quick search runs this tick when
+	// Settings.QuickSearchesPerTick bounds them; quickCursor is the agent
+	// the next tick's pick starts from.
+	quick       []int
+	quickCursor int
 
-	checkJob, quickSearchJob func(worker, begin, end int)
+	checkJob, quickSearchJob, quickListJob func(worker, begin, end int)
 }
 
 // pathRequestType is the PathRequest stage's state for one agent type.
@@ -111,6 +116,9 @@ type pathRequestType struct {
 
 type pathRequestScratch struct {
 	path [quickSearchPath]navmesh.Ref
+	// waits are the waits for a first path that ended on this worker in
+	// this tick, for Stats.PathWaits.
+	waits components.PathWaits
 }
 
 // Initialize prepares the stage for world.
@@ -119,6 +127,7 @@ func (s *PathRequest) Initialize(world *ecs.World) {
 	s.pathQueueRes = generic.NewResource[components.PathQueue](world)
 	s.checkJob = s.checkPathValidity
 	s.quickSearchJob = s.quickSearch
+	s.quickListJob = s.quickSearchList
 }
 
 // Finalize does nothing.
@@ -162,31 +171,104 @@ func (s *PathRequest) Update(world *ecs.World) {
 		}
 	}
 	s.planNearest = !s.perType[0].pathQueue.FullSearchUnreachable()
-	s.parallel(s.quickSearchJob)
+	if limit := s.settings.QuickSearchesPerTick; limit > 0 {
+		s.pickQuickSearches(limit)
+		s.workers.run(s.workerCount(), len(s.quick), s.quickListJob)
+	} else {
+		s.parallel(s.quickSearchJob)
+	}
 	requested := 0
 	for t := range s.perType {
 		pt := &s.perType[t]
 		requested += s.requestPaths(t, pt.pathQueue, pt.requests)
-		pt.pathQueue.Update(max(1, pt.iterations))
+		pt.pathQueue.UpdateWith(max(1, pt.iterations), s.workers, s.workerCount())
 	}
 	s.collectPaths()
 	s.emitPending()
+	s.report(requested)
+}
 
-	if s.stats != nil {
-		s.stats.Agents = len(s.agents)
-		pending := 0
-		for t := range s.perType {
-			pending += s.perType[t].pathQueue.Pending()
+// report fills the Stats resource, when there is one, and moves the
+// waits of the tick into it.
+func (s *PathRequest) report(requested int) {
+	if s.stats == nil {
+		for i := range s.scratch {
+			s.scratch[i].waits = components.PathWaits{}
 		}
-		s.stats.PathQueuePending = pending
-		waiting := 0
-		for i := range s.agents {
-			if s.agents[i].target.State == components.TargetWaitingForQueue {
-				waiting++
+		return
+	}
+	s.stats.Agents = len(s.agents)
+	pending := 0
+	for t := range s.perType {
+		pending += s.perType[t].pathQueue.Pending()
+	}
+	s.stats.PathQueuePending = pending
+	waitingForQueue, quickPending := 0, 0
+	open := &s.stats.OpenWaits
+	*open = components.PathWaits{}
+	for i := range s.agents {
+		target := s.agents[i].target
+		if target.State == components.TargetWaitingForQueue {
+			waitingForQueue++
+		}
+		if waitingForFirstPath(target) {
+			open.Add(target.PathWait)
+			if target.State == components.TargetRequesting {
+				quickPending++
 			}
 		}
-		s.stats.WaitingForQueue = waiting
-		s.stats.PathQueueRequests = requested
+	}
+	s.stats.WaitingForQueue = waitingForQueue
+	s.stats.PathQueueRequests = requested
+	s.stats.WaitingForPath, s.stats.LongestWait, s.stats.QuickSearchesPending = open.Count, open.Max, quickPending
+	for i := range s.scratch {
+		s.stats.PathWaits.Merge(&s.scratch[i].waits)
+		s.scratch[i].waits = components.PathWaits{}
+	}
+}
+
+// waitingForFirstPath reports whether the agent waits for a first path to
+// its move target.
+func waitingForFirstPath(target *components.MoveTarget) bool {
+	switch target.State {
+	case components.TargetRequesting, components.TargetWaitingForQueue, components.TargetWaitingForPath:
+		return !target.PathFound
+	}
+	return false
+}
+
+// pathFound records, on worker's scratch, the wait of an agent that got a
+// corridor towards its target, if it is the first.
+func (s *PathRequest) pathFound(worker int, target *components.MoveTarget) {
+	if !target.PathFound {
+		target.PathFound = true
+		s.scratch[worker].waits.Add(target.PathWait)
+	}
+}
+
+// needsQuickSearch reports whether the agent waits for its quick search.
+func needsQuickSearch(a *agent) bool {
+	return a.state.Mode != components.AgentInvalid && a.target.State == components.TargetRequesting
+}
+
+// pickQuickSearches lists in s.quick at most limit agents waiting for
+// their quick search, in table order from where the last tick's pick
+// stopped, so that under a backlog every agent gets its turn.
+func (s *PathRequest) pickQuickSearches(limit int) {
+	s.quick = s.quick[:0]
+	n := len(s.agents)
+	if n == 0 {
+		return
+	}
+	start := s.quickCursor % n
+	for k := 0; k < n && len(s.quick) < limit; k++ {
+		i := (start + k) % n
+		if needsQuickSearch(&s.agents[i]) {
+			s.quick = append(s.quick, i)
+		}
+	}
+	if len(s.quick) == limit {
+		s.quickCursor = s.quick[limit-1] + 1
 	}
 }
 
@@ -250,6 +332,9 @@ func (s *PathRequest) checkPathValidity(worker, begin, end int) {
 			continue
 		}
 		target.ReplanTime += s.dt
+		if waitingForFirstPath(target) {
+			target.PathWait += s.dt
+		}
 
 		// The agent's own polygon first.
 		agentRef := a.corridor.FirstPoly()
@@ -352,74 +437,86 @@ func requestReplan(target *components.MoveTarget) {
 // iterations is used at once; otherwise the agent heads for the best
 // polygon found and waits for the path queue.
 func (s *PathRequest) quickSearch(worker, begin, end int) {
-	reqPath := s.scratch[worker].path[:]
 	for i := begin; i < end; i++ {
-		a := &s.agents[i]
-		target := a.target
-		if a.state.Mode == components.AgentInvalid || target.State != components.TargetRequesting {
-			continue
+		if a := &s.agents[i]; needsQuickSearch(a) {
+			s.quickSearchAgent(worker, a)
 		}
-		q := s.query(worker, a.params)
-		filter := s.filter(a.params)
-		path := a.corridor.Path()
-		pos := a.position.Vec3()
-		if returning(a) {
-			// Plan from the free point the agent walks to.
-			pos = a.corridor.Position()
-		}
+	}
+}
 
-		goalRef, goalPos, outOfReach := s.aim(q, path[0], pos, target, filter)
-		count := 0
-		var reqPos geom.Vec3
-		if _, err := q.InitSlicedFindPath(path[0], goalRef, pos, goalPos, filter, 0); err == nil {
-			_, _, err = q.UpdateSlicedFindPath(quickSearchIterations)
-			if err == nil {
-				if target.Replan {
-					// Keep what can be kept of the existing corridor.
-					count, _, err = q.FinalizeSlicedFindPathPartial(path, reqPath)
-				} else {
-					count, _, err = q.FinalizeSlicedFindPath(reqPath)
-				}
+// quickSearchList runs the quick searches of the agents s.quick[begin:end].
+func (s *PathRequest) quickSearchList(worker, begin, end int) {
+	for _, i := range s.quick[begin:end] {
+		s.quickSearchAgent(worker, &s.agents[i])
+	}
+}
+
+// quickSearchAgent runs the quick search of one agent on worker.
+func (s *PathRequest) quickSearchAgent(worker int, a *agent) {
+	reqPath := s.scratch[worker].path[:]
+	target := a.target
+	q := s.query(worker, a.params)
+	filter := s.filter(a.params)
+	path := a.corridor.Path()
+	pos := a.position.Vec3()
+	if returning(a) {
+		// Plan from the free point the agent walks to.
+		pos = a.corridor.Position()
+	}
+
+	goalRef, goalPos, outOfReach := s.aim(q, path[0], pos, target, filter)
+	count := 0
+	var reqPos geom.Vec3
+	if _, err := q.InitSlicedFindPath(path[0], goalRef, pos, goalPos, filter, 0); err == nil {
+		_, _, err = q.UpdateSlicedFindPath(quickSearchIterations)
+		if err == nil {
+			if target.Replan {
+				// Keep what can be kept of the existing corridor.
+				count, _, err = q.FinalizeSlicedFindPathPartial(path, reqPath)
+			} else {
+				count, _, err = q.FinalizeSlicedFindPath(reqPath)
 			}
+		}
+		if err != nil {
+			count = 0
+		}
+	}
+	if count > 0 {
+		if reqPath[count-1] != target.Ref {
+			// Partial: aim at the point of the last polygon nearest the
+			// target.
+			closest, _, err := q.ClosestPointOnPoly(reqPath[count-1], target.Position)
 			if err != nil {
 				count = 0
 			}
+			reqPos = closest
+		} else {
+			reqPos = target.Position
 		}
-		if count > 0 {
-			if reqPath[count-1] != target.Ref {
-				// Partial: aim at the point of the last polygon nearest the
-				// target.
-				closest, _, err := q.ClosestPointOnPoly(reqPath[count-1], target.Position)
-				if err != nil {
-					count = 0
-				}
-				reqPos = closest
-			} else {
-				reqPos = target.Position
-			}
-		}
-		if count == 0 {
-			// No path at all: start from where the agent stands.
-			reqPos = pos
-			reqPath[0] = path[0]
-			count = 1
-		}
+	}
+	if count == 0 {
+		// No path at all: start from where the agent stands.
+		reqPos = pos
+		reqPath[0] = path[0]
+		count = 1
+	}
 
-		_ = a.corridor.SetCorridor(reqPos, reqPath[:count])
-		a.boundary.Reset()
-		a.state.Partial = false
-		switch {
-		case reqPath[count-1] == target.Ref:
-			target.State = components.TargetValid
-			target.ReplanTime = 0
-		case outOfReach && reqPath[count-1] == goalRef:
-			// As near as the target can be reached: done without the queue.
-			target.State = components.TargetValid
-			target.ReplanTime = 0
-			s.settleOutOfReach(a, goalRef)
-		default:
-			target.State = components.TargetWaitingForQueue
-		}
+	_ = a.corridor.SetCorridor(reqPos, reqPath[:count])
+	a.boundary.Reset()
+	a.state.Partial = false
+	switch {
+	case reqPath[count-1] == target.Ref:
+		target.State = components.TargetValid
+		target.ReplanTime = 0
+		s.pathFound(worker, target)
+	case outOfReach && reqPath[count-1] == goalRef:
+		// As near as the target can be reached: done without the queue.
+		target.State = components.TargetValid
+		target.ReplanTime = 0
+		s.settleOutOfReach(a, goalRef)
+		s.pathFound(worker, target)
+	default:
+		target.State = components.TargetWaitingForQueue
 	}
 }
 
@@ -620,6 +717,7 @@ func (s *PathRequest) installPath(a *agent) {
 	if valid && a.corridor.SetCorridor(targetPos, res[:nres]) == nil {
 		a.boundary.Reset()
 		target.State = components.TargetValid
+		s.pathFound(0, target)
 		s.backOff(target, res[nres-1], a.state.Partial)
 		if outOfReach && res[nres-1] == goal {
 			target.ReplanDelay = outOfReachDelay

@@ -3,6 +3,7 @@ package systems
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/internal/binstate"
@@ -179,9 +180,11 @@ func readRecord(r *binstate.Reader, read func([]byte) error) {
 
 // PathRequestState is what PathRequest knows of each agent type's navmesh:
 // whether the snapshot it last saw is the current one, and the version it
-// last learnt the changed tiles from.
+// last learnt the changed tiles from; and the agent the next tick's pick
+// of quick searches starts from (Settings.QuickSearchesPerTick).
 type PathRequestState struct {
-	types []pathRequestTypeState
+	types       []pathRequestTypeState
+	quickCursor int
 }
 
 type pathRequestTypeState struct {
@@ -194,6 +197,7 @@ type pathRequestTypeState struct {
 // type's navmesh, in type order.
 func (s *PathRequest) CaptureState(dst *PathRequestState, meshes []*navmesh.Mesh) {
 	dst.types = dst.types[:0]
+	dst.quickCursor = s.quickCursor
 	for t := range s.perType {
 		pt := &s.perType[t]
 		current := t < len(meshes) && pt.snapshot != nil && pt.snapshot == meshes[t].Snapshot()
@@ -210,6 +214,7 @@ func (s *PathRequest) RestoreState(st *PathRequestState, meshes []*navmesh.Mesh)
 		s.perType = grown
 	}
 	s.perType = s.perType[:len(st.types)]
+	s.quickCursor = st.quickCursor
 	for t, ts := range st.types {
 		pt := &s.perType[t]
 		pt.snapshot = nil
@@ -234,6 +239,7 @@ func (st *PathRequestState) AppendBinary(b []byte) ([]byte, error) {
 		w.Bool(ts.seen)
 		w.U64(ts.version)
 	}
+	w.Int(st.quickCursor) // added after the first files: theirs end before it
 	return w.B, nil
 }
 
@@ -245,6 +251,9 @@ func (st *PathRequestState) UnmarshalBinary(data []byte) error {
 	out := PathRequestState{types: make([]pathRequestTypeState, n)}
 	for t := range out.types {
 		out.types[t] = pathRequestTypeState{current: r.Bool(), seen: r.Bool(), version: r.U64()}
+	}
+	if r.Err() == nil && r.Left() > 0 {
+		out.quickCursor = r.Int(0, math.MaxInt32)
 	}
 	if err := r.End(); err != nil {
 		return fmt.Errorf("systems: %w: %w", err, ErrBadState)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/archenav/archenav/bake/dynamic"
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/geom"

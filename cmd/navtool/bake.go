@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -188,8 +189,22 @@ func runBake(args []string, stdout io.Writer) error {
 		Output:         o.outPath,
 		Format:         o.format,
 	}
+	// The estimate comes before the bake, so that a long one says so first.
+	workers := o.workers
+	if workers == 0 || settings.TileSize == 0 {
+		workers = runtime.GOMAXPROCS(0)
+		if settings.TileSize == 0 {
+			workers = 1
+		}
+	}
+	estimated := func(work bake.WorkEstimate) {
+		report.Work = newWorkReport(work, workers)
+		if !o.asJSON {
+			fmt.Fprintf(stdout, "work:         %s\n", report.Work.text)
+		}
+	}
 	if o.tileCache {
-		result, err := bake.TileCache(ctx, g, settings, bake.TileCacheOptions{Workers: o.workers, Tiles: o.tiles, Compressor: tilecache.FastLZ{}})
+		result, err := bake.TileCache(ctx, g, settings, bake.TileCacheOptions{Workers: o.workers, Tiles: o.tiles, Compressor: tilecache.FastLZ{}, WorkEstimated: estimated})
 		if err != nil {
 			return err
 		}
@@ -208,7 +223,7 @@ func runBake(args []string, stdout io.Writer) error {
 	var mesh *navmesh.Mesh
 	var soloTile *navmesh.TileData
 	if settings.TileSize == 0 {
-		result, err := bake.Solo(ctx, g, settings)
+		result, err := bake.Solo(ctx, g, settings, bake.WithWorkEstimate(estimated))
 		if err != nil {
 			return err
 		}
@@ -218,7 +233,7 @@ func runBake(args []string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		result, err := bake.Tiled(ctx, g, settings, bake.TiledOptions{Workers: o.workers, Tiles: o.tiles})
+		result, err := bake.Tiled(ctx, g, settings, bake.TiledOptions{Workers: o.workers, Tiles: o.tiles, WorkEstimated: estimated})
 		if err != nil {
 			return err
 		}

@@ -100,7 +100,7 @@ func TestBakeTiledMaxTilesAndFarFloors(t *testing.T) {
 // here small: each ends with a correct result or an error naming its
 // cause, at once. (Before: 125 floors baked to 63, a vertex at 1e30 gave a
 // -2147483648-cell grid, a repeated triangle and fine cells ran for minutes
-// or hours.)
+// or hours; 300 floors in a tile cache said only "region id overflow".)
 func TestHostileBakes(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -129,6 +129,13 @@ func TestHostileBakes(t *testing.T) {
 		assert.Equal(t, 125*one, report["polys"], "%v: every floor's polygons", args)
 		assert.Empty(t, report["warnings"])
 	}
+	for i := 125; i < 300; i++ {
+		floors = append(floors, [3]float32{0, float32(3 * i), 0})
+	}
+	err := run([]string{"bake", "-tilecache", writeOBJ(t, floors...)}, &bytes.Buffer{}, &bytes.Buffer{})
+	require.ErrorIs(t, err, bake.ErrLayerRegionOverflow)
+	assert.Contains(t, err.Error(), "stacks up to 300 walkable floors over one cell")
+	assert.Contains(t, err.Error(), "bake a navmesh instead (solo or tiled: navtool bake without -tilecache)")
 	for _, args := range [][]string{{far}, {"-tile-size", "32", far}} {
 		err := run(append([]string{"bake"}, args...), &bytes.Buffer{}, &bytes.Buffer{})
 		require.ErrorIs(t, err, bake.ErrLevelTooWide, "%v", args)
@@ -138,7 +145,44 @@ func TestHostileBakes(t *testing.T) {
 		report := runBakeJSON(t, args...)
 		assert.Equal(t, []any{"49999 triangles left out: they repeat an earlier triangle or have two corners at the same position"}, report["warnings"], "%v", args)
 	}
-	err := run([]string{"bake", "-config", fine, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
+	err = run([]string{"bake", "-config", fine, dungeonOBJ}, &bytes.Buffer{}, &bytes.Buffer{})
 	require.ErrorIs(t, err, bake.ErrWorkLimit)
 	assert.Contains(t, err.Error(), "raise it to bake anyway, or raise CellSize")
+}
+
+// TestBakeReportsWork: navtool bake prints the work estimate and the time
+// it implies (typical and slowest) before it bakes (the text summary's first line) and puts it
+// in the JSON report: the estimate bake.EstimateWork gives for the bake,
+// the range WorkEstimate.Time gives on the bake's workers.
+func TestBakeReportsWork(t *testing.T) {
+	g, err := bake.LoadOBJ(dungeonOBJ)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		args     []string
+		tileSize int
+		workers  int
+	}{
+		{nil, 0, 1},
+		{[]string{"-tile-size", "32", "-workers", "2"}, 32, 2},
+		{[]string{"-tile-size", "32", "-workers", "3"}, 32, 3},
+	} {
+		settings := defaultBakeSettings()
+		settings.TileSize = tc.tileSize
+		want, err := bake.EstimateWork(g, settings)
+		require.NoError(t, err)
+		typical, slowest := want.Time(tc.workers)
+		report := runBakeJSON(t, append(tc.args, dungeonOBJ)...)
+		work, ok := report["work"].(map[string]any)
+		require.True(t, ok, "%v: %v", tc.args, report["work"])
+		assert.Equal(t, map[string]any{
+			"units": float64(want.Total()), "grids": float64(want.Grids), "cells": float64(want.Cells),
+			"regions": float64(want.Regions), "footprint": float64(want.Footprint), "triangles": float64(want.Triangles), "workers": float64(tc.workers),
+			"seconds": typical.Seconds(), "maxSeconds": slowest.Seconds(),
+		}, work, "%v", tc.args)
+
+		var text bytes.Buffer
+		require.NoError(t, run(append([]string{"bake"}, append(tc.args, dungeonOBJ)...), &text, &bytes.Buffer{}))
+		first, _, _ := strings.Cut(text.String(), "\n")
+		assert.Equal(t, "work:         "+want.String()+": about "+roundDuration(typical).String()+", at most "+roundDuration(slowest).String()+" on "+itoa(tc.workers)+" workers", first)
+	}
 }

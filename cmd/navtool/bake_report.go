@@ -49,6 +49,10 @@ type bakeReport struct {
 	DetailMeshHash string `json:"detailMeshHash"`
 	TileHash       string `json:"tileHash"`
 
+	// Work is the bake's work estimate, checked against the settings'
+	// maxWork before the bake started.
+	Work *workReport `json:"work,omitempty"`
+
 	StagesMs stagesMs `json:"stagesMs"`
 	TotalMs  float64  `json:"totalMs"`
 	Warnings []string `json:"warnings"`
@@ -69,6 +73,47 @@ type layerReport struct {
 	// LayerCompressedBytes is the size of the layers encoded with FastLZ.
 	LayerCompressedBytes int    `json:"layerCompressedBytes"`
 	LayerHash            string `json:"layerHash"`
+}
+
+// workReport is a bake's work estimate (bake.WorkEstimate) and the time it
+// implies on the bake's workers.
+type workReport struct {
+	// Units is the estimate's total, Grids, Cells, Regions, Footprint
+	// and Triangles its parts.
+	Units     int64 `json:"units"`
+	Grids     int64 `json:"grids"`
+	Cells     int64 `json:"cells"`
+	Regions   int64 `json:"regions"`
+	Footprint int64 `json:"footprint"`
+	Triangles int64 `json:"triangles"`
+	// Workers is the goroutines the time is shared among; Seconds is the
+	// bake's typical wall time on that many free cores, MaxSeconds the
+	// slowest (bake.WorkEstimate.Time).
+	Workers    int     `json:"workers"`
+	Seconds    float64 `json:"seconds"`
+	MaxSeconds float64 `json:"maxSeconds"`
+	// text is the estimate as the text summary prints it.
+	text string
+}
+
+// newWorkReport reports work shared among workers goroutines.
+func newWorkReport(work bake.WorkEstimate, workers int) *workReport {
+	workers = int(min(max(int64(workers), 1), max(work.Grids, 1)))
+	typical, slowest := work.Time(workers)
+	return &workReport{
+		Units: work.Total(), Grids: work.Grids, Cells: work.Cells, Regions: work.Regions, Footprint: work.Footprint, Triangles: work.Triangles,
+		Workers: workers, Seconds: typical.Seconds(), MaxSeconds: slowest.Seconds(),
+		text: fmt.Sprintf("%v: about %s, at most %s on %d workers", work, roundDuration(typical), roundDuration(slowest), workers),
+	}
+}
+
+// roundDuration rounds d to 2 significant digits, at least a millisecond.
+func roundDuration(d time.Duration) time.Duration {
+	unit := time.Millisecond
+	for d >= 100*unit {
+		unit *= 10
+	}
+	return d.Round(unit)
 }
 
 // stagesMs holds the time per stage in milliseconds, in pipeline order.

@@ -53,6 +53,7 @@ type crowdOptions struct {
 	savePath    string
 	restorePath string
 	obstacles   crowdObstacleOptions
+	paths       pathOptions
 	avoidance   crowd.AvoidanceMethod
 	// types are the agent types of -navmesh NAME=FILE, typedAgents the
 	// -agents NAME=N.
@@ -85,11 +86,12 @@ func parseCrowdFlags(args []string) (*crowdOptions, error) {
 	fs.StringVar(&opts.restorePath, "restore", "", "continue the run from save `file`, written by a run with the same flags: the ticks after the saved one run; -obstacles-at ticks at or before it are in the state already")
 	fs.BoolVar(&opts.connected, "connected", false, "with -agents: random starts and targets on the mesh's largest connected part only, so every target is in reach")
 	fs.BoolVar(&opts.retarget, "retarget", false, "give an agent a new random target (of the same kind as -connected picks) each time it arrives, and 10 s after its path came out partial or failed")
+	opts.paths.addFlags(fs)
 	avoidance := fs.String("avoidance", "adaptive", "obstacle avoidance of every agent: adaptive (the reference's preset 3), grid (its 33×33 grid) or orca")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE] [-save-at TICK -save FILE] [-restore FILE]")
+			fmt.Fprintln(os.Stderr, "usage: navtool crowd (-navmesh FILE | -tset FILE [-obstacles STATE.csv -obstacles-at TICK]... | (-navmesh NAME=FILE)... ) (-agents N | (-agents NAME=N)... [-seed S] [-connected] | -scenario AGENTS.csv) [-links LINKS.csv] [-ticks 600] [-dt 0.0166667] [-workers 1] [-avoidance adaptive|grid|orca] [-retarget] [-hierarchical=true|false] [-nodes N] [-json] [-reference] [-full-search-unreachable] [-trace FILE] [-write-scenario FILE] [-save-at TICK -save FILE] [-restore FILE]")
 			fs.SetOutput(os.Stderr)
 			fs.PrintDefaults()
 		}
@@ -138,7 +140,7 @@ func (opts *crowdOptions) checkRun() error {
 	case opts.saveAt >= opts.ticks:
 		return fmt.Errorf("-save-at %d: the run has ticks 0..%d", opts.saveAt, opts.ticks-1)
 	}
-	return nil
+	return opts.paths.check()
 }
 
 // crowdTrip is one agent of a run: where it starts and where it goes, and
@@ -200,13 +202,10 @@ func readCrowdScenario(r io.Reader) ([]crowdTrip, error) {
 	return trips, nil
 }
 
-// randomCrowdTrips picks n seeded random starts and targets on mesh: start
-// and target of agent i are the (2i)th and (2i+1)th random points. They
-// come from Detour's FindRandomPoint over the whole mesh (the points the
-// C++ comparison runs use), or with connected from the largest connected
-// part only (query.LargestComponentSampler), so that every target is in
-// reach.
-func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
+// randomPoints returns a source of seeded random points on mesh: Detour's
+// FindRandomPoint over the whole mesh, or with connected over its largest
+// connected part only (query.LargestComponentSampler).
+func randomPoints(mesh *navmesh.Mesh, filter *query.Filter, seed uint64, connected bool) (func() (query.RandomPoint, error), error) {
 	q, err := query.New(mesh, 2048)
 	if err != nil {
 		return nil, err
@@ -220,6 +219,20 @@ func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint
 			return nil, err
 		}
 		point = func() (query.RandomPoint, error) { return sampler.RandomPoint(random) }
+	}
+	return point, nil
+}
+
+// randomCrowdTrips picks n seeded random starts and targets on mesh: start
+// and target of agent i are the (2i)th and (2i+1)th random points. They
+// come from Detour's FindRandomPoint over the whole mesh (the points the
+// C++ comparison runs use), or with connected from the largest connected
+// part only (query.LargestComponentSampler), so that every target is in
+// reach.
+func randomCrowdTrips(mesh *navmesh.Mesh, filter *query.Filter, n int, seed uint64, connected bool) ([]crowdTrip, error) {
+	point, err := randomPoints(mesh, filter, seed, connected)
+	if err != nil {
+		return nil, err
 	}
 	trips := make([]crowdTrip, n)
 	for i := range trips {
@@ -264,6 +277,15 @@ type crowdReport struct {
 	SteadyAllocsPerTick float64 `json:"steadyAllocsPerTick"`
 	PartialPaths        int     `json:"partialPaths"`
 	WaitingForPath      int     `json:"waitingForPath"`
+	// PathWaitP99S and PathWaitMaxS are the 99th percentile and the
+	// longest wait of an agent for the first path to its target (complete
+	// or partial), from the move request, over the run; agents still
+	// waiting at the end count with their wait so far [Units: s]
+	PathWaitP99S float64 `json:"pathWaitP99S"`
+	PathWaitMaxS float64 `json:"pathWaitMaxS"`
+	// Hierarchical tells whether the path queue planned with the
+	// hierarchy.
+	Hierarchical bool `json:"hierarchical"`
 	// OutOfReach counts the agents whose target lies in another connected
 	// component of the navmesh than their start: no path leads there.
 	OutOfReach int `json:"outOfReach"`
@@ -304,9 +326,14 @@ type crowdReport struct {
 	// 0.5 m in the last 5 s (crowdcheck.Result.Hovering).
 	Hovering int `json:"hovering"`
 	// NearNotArrived counts the agents within 1 m of a target in reach at
-	// the end without EventTargetReached for it; NearNotArrivedStill those
-	// of them that moved less than 0.5 m in the last 5 s.
+	// the end without EventTargetReached for it that still have none after
+	// the run goes on for 2 s with no new targets (nearGrace: agents
+	// braking into their target at the last tick arrive then;
+	// NearArrivedAfterEnd counts those). NearNotArrivedStill counts the
+	// agents within 1 m at the end, not arrived, that moved less than
+	// 0.5 m in the last 5 s.
 	NearNotArrived      int `json:"nearNotArrived"`
+	NearArrivedAfterEnd int `json:"nearArrivedAfterEnd"`
 	NearNotArrivedStill int `json:"nearNotArrivedStill"`
 	// Arrivals counts every EventTargetReached of the run, ArrivalsPerMinute
 	// per simulated minute.
@@ -416,6 +443,7 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 		AvoidancePresets: avoidancePresets(opts.avoidance),
 	}
 	config.PathQueue.FullSearchUnreachable = opts.fullSearch
+	opts.paths.apply(&config, mesh)
 	if len(opts.types) > 0 {
 		config.Mesh, config.TileCache = nil, nil
 		for _, t := range opts.types {
@@ -564,8 +592,14 @@ func simulateCrowd(mesh *navmesh.Mesh, cache *tilecache.Cache, filter query.Filt
 	report.StuckAgents = r.Stuck
 	report.PartialPaths = r.PartialPaths
 	report.WaitingForPath = r.WaitingForPath
+	report.PathWaitP99S, report.PathWaitMaxS = pathWaits(p.Stats(&world))
+	report.Hierarchical = p.Hierarchy() != nil && !opts.reference
 	report.Arrived, report.Hovering = r.Arrived, r.Hovering
-	report.NearNotArrived, report.NearNotArrivedStill = r.NearNotArrived, r.NearNotArrivedStill
+	report.NearNotArrivedStill = r.NearNotArrivedStill
+	if report.NearArrivedAfterEnd, err = arrivingAfterEnd(p, &world, r.NearAgents, opts.dt); err != nil {
+		return nil, err
+	}
+	report.NearNotArrived = r.NearNotArrived - report.NearArrivedAfterEnd
 	report.Arrivals, report.ArrivalsPerMinute = arrivals.arrivals, arrivals.perMinute(opts.ticks, opts.dt)
 	return report, nil
 }
@@ -630,16 +664,18 @@ func printCrowdReport(w io.Writer, r *crowdReport) error {
 		}
 	}
 	_, err = fmt.Fprintf(w, "targets out of reach %d, reached %d (%d of the reachable), stuck %d, partial paths %d, waiting for a path %d\n"+
+		"wait for a first path: p99 %.3f s, longest %.3f s, hierarchical paths %v\n"+
 		"off-mesh violations %d, wall penetrations %d, overlapping agent-ticks %d\n"+
 		"agent-ticks in obstacles %d, targets in obstacles %d, invalid agents %d, largest step %.3f m\n"+
 		"velocity change per tick %.4f m/s, infeasible ORCA programs per tick %.2f\n"+
 		"allocations per tick %.2f (after the first second %.2f)\n"+
-		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d of them still)\n",
+		"arrivals %d (%.1f a minute), arrived at the end %d, hovering %d, within 1 m not arrived %d (%d more arrived within 2 s after the end; %d still)\n",
 		r.OutOfReach, r.Reached, r.ReachedReachable, r.StuckAgents, r.PartialPaths, r.WaitingForPath,
+		r.PathWaitP99S, r.PathWaitMaxS, r.Hierarchical,
 		r.OffMeshViolations, r.WallPenetrations, r.OverlapAgentTicks,
 		r.ObstacleAgentTicks, r.TargetsInObstacles, r.InvalidAgents, r.MaxStepDistance,
 		r.VelocityChangePerTick, r.ORCAInfeasiblePerTick, r.AllocsPerTick, r.SteadyAllocsPerTick,
-		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearNotArrivedStill)
+		r.Arrivals, r.ArrivalsPerMinute, r.Arrived, r.Hovering, r.NearNotArrived, r.NearArrivedAfterEnd, r.NearNotArrivedStill)
 	if err != nil {
 		return err
 	}

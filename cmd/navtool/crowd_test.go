@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestCrowdCommandJSON(t *testing.T) {
 	for _, key := range []string{"agents", "ticks", "msPerTick", "stageMs", "reached", "offMeshViolations",
 		"wallPenetrations", "overlapAgentTicks", "stuckAgents", "allocsPerTick", "steadyAllocsPerTick", "waitingForPath", "outOfReach", "reachedReachable",
 		"obstacleAgentTicks", "invalidAgents", "maxStepDistance", "obstacleMs", "targetsInObstacles",
-		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick", "arrived", "hovering", "nearNotArrived",
+		"avoidance", "velocityChangePerTick", "orcaInfeasiblePerTick", "arrived", "hovering", "nearNotArrived", "nearArrivedAfterEnd",
 		"nearNotArrivedStill", "arrivals", "arrivalsPerMinute"} {
 		assert.Contains(t, report, key)
 	}
@@ -99,6 +100,28 @@ func TestCrowdCommandAvoidance(t *testing.T) {
 	}
 	err := run([]string{"crowd", "-navmesh", crowdTestMesh, "-agents", "3", "-avoidance", "rvo"}, &bytes.Buffer{}, &bytes.Buffer{})
 	assert.ErrorContains(t, err, "-avoidance")
+}
+
+// TestCrowdCommandNearGrace: one agent walking 4 m across open floor, the
+// run cut at every third tick of its walk: whenever it ends within 1 m of
+// its target, still braking, it arrives within the 2 s the run goes on
+// (nearArrivedAfterEnd), so nearNotArrived stays 0; some cuts catch it so.
+func TestCrowdCommandNearGrace(t *testing.T) {
+	scenario := filepath.Join(t.TempDir(), "agent.csv")
+	require.NoError(t, os.WriteFile(scenario, []byte("sx,sy,sz,tx,ty,tz\n"+
+		"40.75225,10.197294,0.29230645,44.75225,10.197294,0.29230645\n"), 0o644))
+	braking := 0
+	for ticks := 30; ticks <= 120; ticks += 3 {
+		var stdout bytes.Buffer
+		require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-scenario", scenario,
+			"-ticks", strconv.Itoa(ticks), "-json"}, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Zero(t, report.NearNotArrived, "%d ticks", ticks)
+		assert.LessOrEqual(t, report.Arrived+report.NearArrivedAfterEnd, 1, "%d ticks", ticks)
+		braking += report.NearArrivedAfterEnd
+	}
+	assert.Greater(t, braking, 0, "some cut ends with the agent braking within 1 m")
 }
 
 func TestCrowdCommandScenario(t *testing.T) {

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/archenav/archenav/internal/crowdcheck"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
 	"github.com/archenav/archenav/plugin"
+	"github.com/archenav/archenav/plugin/crowdcheck"
 	"github.com/mlange-42/arche/ecs"
 )
 
@@ -308,6 +308,7 @@ func (c *crowdChecker) Finish(targets []geom.Vec3) crowdcheck.Result {
 		sum.Hovering += r.Hovering
 		sum.NearNotArrived += r.NearNotArrived
 		sum.NearNotArrivedStill += r.NearNotArrivedStill
+		sum.NearAgents = append(sum.NearAgents, r.NearAgents...)
 	}
 	if weights > 0 {
 		sum.VelocityChangePerTick /= float64(weights)

@@ -55,13 +55,22 @@ func chromiumPath(t *testing.T) string {
 // selftestServer is a studio on a loopback port with the selftest
 // endpoints: the scripts of testdata/studio, extra JSON files, and
 // /selftest/result, whose body arrives on results.
+// setFile serves data as /selftest/name.
+func (ts *selftestServer) setFile(name string, data []byte) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	ts.files[name] = data
+}
+
 type selftestServer struct {
 	studio  *studio
 	url     string
 	results chan []byte
-	files   map[string][]byte
 
 	mu sync.Mutex
+	// files are served under /selftest/ (setFile): the server's goroutines
+	// read them while the test may still add one.
+	files map[string][]byte
 	// failed lists the requests answered with a status of 400 or more
 	// ("GET /favicon.ico 404"): a browser logs each in its console, where
 	// the page's own error handlers do not see it.
@@ -115,7 +124,10 @@ func startSelftestServer(t *testing.T, input string) *selftestServer {
 	})
 	mux.HandleFunc("GET /selftest/{file}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("file")
-		if data, ok := ts.files[name]; ok {
+		ts.mu.Lock()
+		data, ok := ts.files[name]
+		ts.mu.Unlock()
+		if ok {
 			w.Header().Set("Content-Type", "application/json")
 			w.Write(data)
 			return
@@ -228,7 +240,7 @@ func TestStudioInBrowser(t *testing.T) {
 	browser := chromiumPath(t)
 	ts := startSelftestServer(t, "../../testdata/dungeon.obj")
 	// The quick start's points, on the lower floor.
-	ts.files["points.json"] = []byte(`[[-9.17, 10.2, -20.34], [11.22, 10.2, -0.93]]`)
+	ts.setFile("points.json", []byte(`[[-9.17, 10.2, -20.34], [11.22, 10.2, -0.93]]`))
 	body := ts.runSelftest(t, browser, "check", 4*time.Minute)
 	var got checkReport
 	require.NoError(t, json.Unmarshal(body, &got))

@@ -138,6 +138,7 @@ const (
 	slotSearching           // sliced search in progress
 	slotDone                // path ready
 	slotFailed              // search failed
+	slotFollowing           // waits for the search of an equal request (leader)
 )
 
 type pathSlot struct {
@@ -165,6 +166,12 @@ type pathSlot struct {
 	pathCount int
 	status    query.Status
 	err       error
+
+	// leader is, for a slotFollowing request, the index+1 of the slot whose
+	// search it shares; followers counts the requests following this
+	// one's search.
+	leader    int32
+	followers int32
 }
 
 // PathQueue runs path searches for many agents a little each tick, within
@@ -183,8 +190,14 @@ type pathSlot struct {
 // reachable point nearest the target instead of searching everything the
 // start can reach.
 //
-// PathQueueConfig.ReferenceSchedule turns both off and schedules like the
-// reference, one request at a time.
+// A request from the same start polygon to the same goal polygon with the
+// same filter as one queued, searching or finished and not yet claimed
+// shares that search (a group sent from one place to another costs one
+// search). UpdateWith runs the searches of an Update side by side on a
+// Runner's goroutines, with the same results as Update.
+//
+// PathQueueConfig.ReferenceSchedule turns all of these off and schedules
+// like the reference, one request at a time.
 //
 // A PathQueue belongs to one goroutine. Nothing allocates after NewPathQueue
 // except the error values of failed requests.
@@ -198,6 +211,9 @@ type PathQueue struct {
 	nextID                PathRequestID
 	cursor                int // slot the next Update serves first
 	head                  int // ReferenceSchedule: the slot the next Update looks at first
+
+	turns   []queueTurn // UpdateWith's round
+	turnJob func(worker, begin, end int)
 }
 
 // NewPathQueue returns an empty queue searching mesh.
@@ -226,6 +242,8 @@ func NewPathQueue(mesh *navmesh.Mesh, config PathQueueConfig) (*PathQueue, error
 		referenceSchedule:     config.ReferenceSchedule,
 		nextID:                1,
 	}
+	pq.turns = make([]queueTurn, 0, config.Slots)
+	pq.turnJob = pq.runTurns
 	growing := config.NodeLimit > config.MaxNodes
 	if pq.maxIterations == 0 {
 		pq.maxIterations = config.MaxNodes
@@ -282,6 +300,9 @@ func (pq *PathQueue) Request(startRef, endRef navmesh.Ref, startPos, endPos geom
 		endPos:   endPos,
 		filter:   filter,
 	}
+	if !pq.referenceSchedule {
+		pq.share(slot)
+	}
 	return slot.id, nil
 }
 
@@ -324,43 +345,7 @@ func (pq *PathQueue) find(id PathRequestID) *pathSlot {
 //
 // maxIterations [Limit: >= 0] (the crowd uses 100)
 func (pq *PathQueue) Update(maxIterations int) {
-	if pq.referenceSchedule {
-		pq.updateReference(maxIterations)
-		return
-	}
-	pq.readyHierarchy()
-	for i := range pq.slots {
-		s := &pq.slots[i]
-		if s.state == slotDone || s.state == slotFailed {
-			s.keepAlive++
-			if s.keepAlive > PathQueueKeepAlive {
-				pq.release(s)
-			}
-		}
-	}
-
-	n := len(pq.slots)
-	budget := maxIterations
-	for budget > 0 {
-		active := 0
-		for i := range pq.slots {
-			if st := pq.slots[i].state; st == slotQueued || st == slotSearching {
-				active++
-			}
-		}
-		if active == 0 {
-			break
-		}
-		share := max(1, budget/active)
-		for k := 0; k < n && budget > 0; k++ {
-			s := &pq.slots[(pq.cursor+k)%n]
-			if s.state != slotQueued && s.state != slotSearching {
-				continue
-			}
-			budget -= pq.step(s, min(share, budget))
-		}
-	}
-	pq.cursor = (pq.cursor + 1) % n
+	pq.UpdateWith(maxIterations, nil, 1)
 }
 
 // updateReference is dtPathQueue::update: one pass over the slots from the
@@ -478,9 +463,19 @@ func (pq *PathQueue) fail(s *pathSlot, err error) {
 }
 
 func (pq *PathQueue) release(s *pathSlot) {
+	switch {
+	case s.state == slotFollowing:
+		pq.slots[s.leader-1].followers--
+	case s.followers > 0 && (s.state == slotQueued || s.state == slotSearching):
+		// Others wait for this search: it goes on for the first of them,
+		// whose own slot is freed instead.
+		pq.promoteFollower(s)
+		return
+	}
 	s.state = slotFree
 	s.filter = nil
 	s.err = nil
+	s.leader, s.followers = 0, 0
 }
 
 // Status returns where request id stands.

@@ -37,6 +37,9 @@ func (pq *PathQueue) aim(s *pathSlot) error {
 // started yet.
 func (pq *PathQueue) Goal(id PathRequestID) (ref navmesh.Ref, pos geom.Vec3, outOfReach, ok bool) {
 	s := pq.find(id)
+	if s != nil && s.state == slotFollowing {
+		s = &pq.slots[s.leader-1]
+	}
 	if s == nil || s.state == slotQueued {
 		return 0, geom.Vec3{}, false, false
 	}

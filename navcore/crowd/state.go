@@ -37,8 +37,11 @@ type CorridorState struct {
 func (s *CorridorState) PathCount() int { return s.count }
 
 // CaptureState stores c's state in dst and appends its path to paths,
-// which it returns.
+// which it returns. A nil dst captures nothing: paths comes back as is.
 func (c *Corridor) CaptureState(dst *CorridorState, paths []navmesh.Ref) []navmesh.Ref {
+	if dst == nil {
+		return paths
+	}
 	*dst = CorridorState{
 		sight: c.sight, memo: c.memo, inside: c.inside, clamped: c.clamped,
 		position: c.position, target: c.target, count: c.count,
@@ -48,9 +51,12 @@ func (c *Corridor) CaptureState(dst *CorridorState, paths []navmesh.Ref) []navme
 }
 
 // RestoreState makes s, with path (the path CaptureState appended, s's
-// PathCount long), c's state. It fails, changing nothing, when the path
-// does not fit c's buffer or its length is not s's.
+// PathCount long), c's state. It fails, changing nothing, when s is nil,
+// the path does not fit c's buffer or its length is not s's.
 func (c *Corridor) RestoreState(s *CorridorState, path []navmesh.Ref) error {
+	if s == nil {
+		return fmt.Errorf("crowd: restore corridor: nil state: %w", ErrBadState)
+	}
 	if len(path) != s.count || s.count > len(c.path) {
 		return fmt.Errorf("crowd: restore corridor: %d polygons (state %d) into a buffer of %d: %w", len(path), s.count, len(c.path), ErrBadState)
 	}
@@ -284,8 +290,11 @@ func (s *PathQueueState) Slots() int { return len(s.slots) }
 
 // CaptureState stores pq's state in dst, reusing dst's memory. The filters
 // of the requests are kept as pointers: restore the state into a queue
-// whose requests may use them.
+// whose requests may use them. A nil dst captures nothing.
 func (pq *PathQueue) CaptureState(dst *PathQueueState) {
+	if dst == nil {
+		return
+	}
 	dst.nextID, dst.cursor, dst.head = pq.nextID, pq.cursor, pq.head
 	dst.hasHierarchy = pq.hierarchy != nil
 	dst.hierarchicalOff = pq.hierarchy != nil && pq.hierarchy.off
@@ -334,9 +343,12 @@ func (pq *PathQueue) RestoreState(s *PathQueueState) error {
 }
 
 // CheckState reports, with an error wrapping ErrBadState, why s cannot be
-// restored into pq: it was taken from a queue of another size or
-// hierarchy setting, or a request has no filter.
+// restored into pq: it is nil, it was taken from a queue of another size
+// or hierarchy setting, or a request has no filter.
 func (pq *PathQueue) CheckState(s *PathQueueState) error {
+	if s == nil {
+		return fmt.Errorf("crowd: restore path queue: nil state: %w", ErrBadState)
+	}
 	if len(s.slots) != len(pq.slots) || s.hasHierarchy != (pq.hierarchy != nil) || s.maxPathSize != cap(pq.slots[0].path) {
 		return fmt.Errorf("crowd: restore path queue: %d slots of %d polygons (hierarchy %v) into %d of %d (hierarchy %v): %w",
 			len(s.slots), s.maxPathSize, s.hasHierarchy, len(pq.slots), cap(pq.slots[0].path), pq.hierarchy != nil, ErrBadState)
@@ -423,7 +435,7 @@ const (
 
 // AppendState appends s's byte form to b, each request's filter as the
 // index filterIndex gives it (the crowd's filter table); a filter it does
-// not know is an error.
+// not know is an error, and so is any filter when filterIndex is nil.
 func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (int, bool)) ([]byte, error) {
 	w := binstate.Writer{B: b}
 	w.U32(uint32(s.nextID))
@@ -457,7 +469,10 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 		if sl.state == slotFree {
 			continue
 		}
-		index, ok := filterIndex(sl.filter)
+		index, ok := 0, false
+		if filterIndex != nil {
+			index, ok = filterIndex(sl.filter)
+		}
 		if !ok {
 			return b, fmt.Errorf("crowd: save path queue: slot %d: a filter outside the crowd's table: %w", i, ErrBadState)
 		}
@@ -489,13 +504,19 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 		}
 		w.Bytes(search)
 	}
+	// The shared searches (added after the first files: theirs end before
+	// them), each slot's leader and follower count.
+	for i := range s.slots {
+		w.I32(s.slots[i].slot.leader)
+		w.I32(s.slots[i].slot.followers)
+	}
 	return w.B, nil
 }
 
 // ReadState reads a state written by AppendState into s, each request's
 // filter from filterAt (nil for an index it does not know, which is an
-// error). s changes only when data is valid; whether it fits a queue is
-// checked by RestoreState.
+// error; a nil filterAt knows none). s changes only when data is valid;
+// whether it fits a queue is checked by RestoreState.
 func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter) error {
 	r := binstate.NewReader(data, "path queue state")
 	var st PathQueueState
@@ -524,7 +545,7 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 		d := &st.slots[i]
 		sl := &d.slot
 		sl.id, sl.state = PathRequestID(r.U32()), slotState(r.U8())
-		if r.Err() == nil && sl.state > slotFailed {
+		if r.Err() == nil && sl.state > slotFollowing {
 			r.Fail("slot %d in state %d", i, sl.state)
 		}
 		if sl.state == slotFree || r.Err() != nil {
@@ -535,7 +556,10 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 		}
 		ids[sl.id] = true
 		index := int(r.U32())
-		if sl.filter = filterAt(index); r.Err() == nil && sl.filter == nil {
+		if filterAt != nil {
+			sl.filter = filterAt(index)
+		}
+		if r.Err() == nil && sl.filter == nil {
 			r.Fail("slot %d uses filter %d, which the crowd does not have", i, index)
 		}
 		sl.startRef, sl.endRef = navmesh.Ref(r.U64()), navmesh.Ref(r.U64())
@@ -581,10 +605,54 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 			r.Fail("slot %d in state %d with a search %v", i, sl.state, d.search.Active())
 		}
 	}
+	if r.Err() == nil && r.Left() > 0 {
+		for i := range st.slots {
+			st.slots[i].slot.leader, st.slots[i].slot.followers = r.I32(), r.I32()
+		}
+	}
+	if r.Err() == nil {
+		if err := checkShares(st.slots); err != nil {
+			r.Fail("%v", err)
+		}
+	}
 	if err := r.End(); err != nil {
 		return fmt.Errorf("crowd: %w: %w", err, ErrBadState)
 	}
 	*s = st
+	return nil
+}
+
+// checkShares checks the shared searches of a read state: a following
+// request names a queued or searching slot as its leader and has no search
+// or path of its own, and each slot's follower count is the number of
+// requests following it.
+func checkShares(slots []pathSlotState) error {
+	followers := make([]int32, len(slots))
+	for i := range slots {
+		d := &slots[i]
+		sl := &d.slot
+		if sl.state != slotFollowing {
+			if sl.leader != 0 {
+				return fmt.Errorf("slot %d in state %d follows slot %d", i, sl.state, sl.leader-1)
+			}
+			continue
+		}
+		if sl.leader < 1 || int(sl.leader) > len(slots) || int(sl.leader) == i+1 {
+			return fmt.Errorf("slot %d follows slot %d of %d", i, sl.leader-1, len(slots))
+		}
+		if st := slots[sl.leader-1].slot.state; st != slotQueued && st != slotSearching {
+			return fmt.Errorf("slot %d follows slot %d in state %d", i, sl.leader-1, st)
+		}
+		if d.onHierarchy || len(d.path) > 0 || len(d.calls) > 0 {
+			return fmt.Errorf("slot %d follows another's search but has one of its own", i)
+		}
+		followers[sl.leader-1]++
+	}
+	for i := range slots {
+		if slots[i].slot.followers != followers[i] {
+			return fmt.Errorf("slot %d has %d followers, %d follow it", i, slots[i].slot.followers, followers[i])
+		}
+	}
 	return nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -135,12 +135,17 @@ func queueRun(t *testing.T, pq *PathQueue, filter *query.Filter, pairs [][2]quer
 // progress, its state written and read back into a new queue on the same
 // mesh, hands out the same paths at the same Updates as the original:
 // with plain A* (the node pools copied) and with the hierarchy (its
-// searches run again to where they were).
+// searches run again to where they were), requests that share a search
+// included.
 func TestPathQueueStateContinuesTheQueue(t *testing.T) {
 	mesh, err := bigworld.Small().CachedMesh(context.Background(), 0)
 	require.NoError(t, err)
 	filter := query.NewFilter()
-	pairs := farRequests(t, mesh, filter, 40)
+	// Every pair twice, so that requests share searches (slotFollowing).
+	var pairs [][2]query.RandomPoint
+	for _, p := range farRequests(t, mesh, filter, 20) {
+		pairs = append(pairs, p, p)
+	}
 	h, err := hierarchy.New(mesh, filter, hierarchy.Options{})
 	require.NoError(t, err)
 	filters := []*query.Filter{filter}
@@ -160,13 +165,17 @@ func TestPathQueueStateContinuesTheQueue(t *testing.T) {
 		_, next := queueRun(t, original, filter, pairs, 0, ids, 3, 60)
 		var state PathQueueState
 		original.CaptureState(&state)
-		searching := 0
+		searching, following := 0, 0
 		for i := range state.slots {
-			if state.slots[i].slot.state == slotSearching {
+			switch state.slots[i].slot.state {
+			case slotSearching:
 				searching++
+			case slotFollowing:
+				following++
 			}
 		}
 		require.Positive(t, searching, "hierarchy %v: searches in progress", hier != nil)
+		require.Positive(t, following, "hierarchy %v: requests sharing a search", hier != nil)
 		saved, err := state.AppendState(nil, index)
 		require.NoError(t, err)
 		var read PathQueueState
@@ -185,6 +194,37 @@ func TestPathQueueStateContinuesTheQueue(t *testing.T) {
 
 		for n := range len(saved) {
 			require.Error(t, read.ReadState(saved[:n], at), "truncated to %d", n)
+		}
+	}
+}
+
+// TestPathQueueStateRefusesBadShares: a read state whose shared searches
+// do not add up is refused.
+func TestPathQueueStateRefusesBadShares(t *testing.T) {
+	slot := func(state slotState, leader, followers int32) pathSlotState {
+		return pathSlotState{slot: pathSlot{state: state, leader: leader, followers: followers}}
+	}
+	for _, tc := range []struct {
+		name  string
+		slots []pathSlotState
+		ok    bool
+	}{
+		{"leader and follower", []pathSlotState{slot(slotSearching, 0, 1), slot(slotFollowing, 1, 0)}, true},
+		{"queued leader", []pathSlotState{slot(slotFollowing, 2, 0), slot(slotQueued, 0, 1)}, true},
+		{"follower count off", []pathSlotState{slot(slotSearching, 0, 2), slot(slotFollowing, 1, 0)}, false},
+		{"uncounted follower", []pathSlotState{slot(slotSearching, 0, 0), slot(slotFollowing, 1, 0)}, false},
+		{"follows itself", []pathSlotState{slot(slotFollowing, 1, 1)}, false},
+		{"follows nothing", []pathSlotState{slot(slotFollowing, 0, 0)}, false},
+		{"leader out of range", []pathSlotState{slot(slotFollowing, 3, 0), slot(slotQueued, 0, 0)}, false},
+		{"leader done", []pathSlotState{slot(slotDone, 0, 1), slot(slotFollowing, 1, 0)}, false},
+		{"leader following", []pathSlotState{slot(slotFollowing, 2, 1), slot(slotFollowing, 1, 1)}, false},
+		{"a searching slot with a leader", []pathSlotState{slot(slotSearching, 0, 0), slot(slotSearching, 1, 0)}, false},
+	} {
+		err := checkShares(tc.slots)
+		if tc.ok {
+			assert.NoError(t, err, tc.name)
+		} else {
+			assert.Error(t, err, tc.name)
 		}
 	}
 }

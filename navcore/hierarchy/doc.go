@@ -78,7 +78,7 @@
 // cost no more than a path of that length, where A* visits every polygon
 // it can reach. Corridors cost (CorridorCost) within 1 % of FindPath's on
 // average and within 5 % on 99 % of pairs, and their straight paths are as
-// long likewise, on the generated level of internal/bigworld and on the
+// long likewise, on the generated level of benchmarks/bigworld and on the
 // RecastDemo levels tiled (TestPathsMatchAStar, 1000 pairs each).
 //
 // A hierarchy belongs to one cost model: a Searcher plans with the first
@@ -103,7 +103,7 @@
 //
 // # What it costs
 //
-// Measured on the 1 km level of internal/bigworld (2809 tiles of 19.2 m,
+// Measured on the 1 km level of benchmarks/bigworld (2809 tiles of 19.2 m,
 // 39,381 polygons, 2000 boxes; benchmarks/hierarchy_bench_test.go and this
 // package's bench_test.go; one run on 2 December 2026, 04:15 UTC, on the
 // 2-vCPU development machine, the least of 3 runs of each benchmark; raw
@@ -111,8 +111,8 @@
 //
 //   - Build: 47 ms on 2 workers, landmarks and the connected components
 //     included.
-//   - Memory: about 2.5 MB, 24.6 % of its tile arrays
-//     (TestMemoryUnderAQuarterOfTheMesh) and a fifth of the navmesh's heap.
+//   - Memory: about 2.5 MB, 30.5 % of what Detour holds for the same
+//     tiles (TestMemoryUnderAThirdOfTheTileData).
 //   - A tile change (a tile swapped for a new version of itself): 0.29 ms
 //     to update, 4 tile graphs and 2 cluster graphs rebuilt (a flag edit
 //     0.18 ms); the landmarks then follow on the hierarchy's goroutine.

@@ -20,7 +20,7 @@ type Options struct {
 	// RegionSize is the side of a region, the top level's unit, in
 	// clusters: long searches cross the regions between their start and
 	// goal on the top level, closing fewer nodes. 1 leaves the top level
-	// out. On the 1 km level of internal/bigworld regions of 2 close 40 %
+	// out. On the 1 km level of benchmarks/bigworld regions of 2 close 40 %
 	// fewer nodes on long searches but take as long (each node costs
 	// more), add a tenth to the memory and double a tile change's cost,
 	// so the default leaves them out
@@ -207,7 +207,11 @@ func (h *Hierarchy) UpdateLandmarks() {
 // snapshot of the hierarchy's mesh that need not be the current one,
 // building that version first if it is not at hand; a search begun on
 // snap afterwards gets the landmark bound (see Searcher.InitSlicedFindPathOn).
+// A nil snap does nothing.
 func (h *Hierarchy) UpdateLandmarksOf(snap *navmesh.Snapshot) {
+	if snap == nil {
+		return
+	}
 	v := h.versionFor(snap)
 	if v.landmarksOf() != nil {
 		return

@@ -228,7 +228,7 @@ func (s *tileSearch) down(i int) {
 // links, of the link it takes (3 bits each). A way that does not fit (more
 // than tilePathSteps steps, a rank beyond tilePathRankMax, or a start
 // from another crossing of the port) is absentPath, and searches find it
-// again in the tile. On the 1 km level of internal/bigworld 97 % of the
+// again in the tile. On the 1 km level of benchmarks/bigworld 97 % of the
 // ways fit.
 type tilePath uint16
 

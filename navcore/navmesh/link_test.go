@@ -1,6 +1,8 @@
 package navmesh
 
 import (
+	"cmp"
+	"slices"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -23,11 +25,65 @@ func TestInternalLinksInEdgeOrder(t *testing.T) {
 	assert.Equal(t, uint8(0), middle[0].Edge)
 	assert.Equal(t, ref|2, middle[1].Ref)
 	assert.Equal(t, uint8(2), middle[1].Edge)
-	// Links are taken from the free list in order: polygon 0's single link
-	// is link 0, polygon 1 builds edge 2 (link 1) then edge 0 (link 2).
+	// A published version holds the links in use, in polygon order, each
+	// list in its order: polygon 0's link, then polygon 1's two (edge 0,
+	// which it built last and so put first, then edge 2), then polygon
+	// 2's.
+	assert.Len(t, tile.Links, 4)
 	assert.Equal(t, uint32(0), tile.Polys[0].FirstLink)
-	assert.Equal(t, uint32(2), tile.Polys[1].FirstLink)
-	assert.Equal(t, uint32(1), tile.Links[2].Next)
+	assert.Equal(t, uint32(1), tile.Polys[1].FirstLink)
+	assert.Equal(t, uint32(2), tile.Links[1].Next)
+	assert.Equal(t, NullLink, tile.Links[2].Next)
+	assert.Equal(t, uint32(3), tile.Polys[2].FirstLink)
+}
+
+// TestPublishedLinksAreCompact adds, removes and adds back tiles side by
+// side: every version holds just the links its polygons use, and its
+// polygons' lists are those a mesh that never dropped the unused room
+// would hold (the lists built afresh by adding the tiles in the same
+// order to a new mesh), so later edits find the room again.
+func TestPublishedLinksAreCompact(t *testing.T) {
+	lists := func(tile *Tile) [][]Link {
+		out := make([][]Link, len(tile.Polys))
+		for i := range tile.Polys {
+			for _, l := range linksOf(tile, i) {
+				// B came back with another salt in one of the meshes.
+				l.Next, l.Ref = 0, EncodeRef(0, l.Ref.TileIndex(), l.Ref.PolyIndex())
+				out[i] = append(out[i], l)
+			}
+		}
+		return out
+	}
+	m, err := New(testParams(4))
+	require.NoError(t, err)
+	refA, err := m.AddTile(buildTile(tileA()), 0)
+	require.NoError(t, err)
+	refB, err := m.AddTile(buildTile(tileB()), 0)
+	require.NoError(t, err)
+	dataB, err := m.RemoveTile(refB)
+	require.NoError(t, err)
+	refB, err = m.AddTile(dataB, 0)
+	require.NoError(t, err)
+
+	fresh, err := New(testParams(4))
+	require.NoError(t, err)
+	freshA, err := fresh.AddTile(buildTile(tileA()), 0)
+	require.NoError(t, err)
+	freshB, err := fresh.AddTile(buildTile(tileB()), 0)
+	require.NoError(t, err)
+	for _, pair := range [][2]*Tile{{m.TileByRef(refA), fresh.TileByRef(freshA)}, {m.TileByRef(refB), fresh.TileByRef(freshB)}} {
+		got, want := pair[0], pair[1]
+		used := 0
+		for _, l := range lists(got) {
+			used += len(l)
+		}
+		assert.Len(t, got.Links, used, "only the links in use")
+		assert.Less(t, used, int(got.Header.MaxLinkCount))
+		assert.Equal(t, len(lists(want)), len(lists(got)))
+		for i := range got.Polys {
+			assert.Equal(t, lists(want)[i], lists(got)[i], "polygon %d", i)
+		}
+	}
 }
 
 // TestTwoTileBorderLinks adds tiles A (split at z=5) and B (split at z=3)
@@ -282,4 +338,80 @@ func TestLinksRunOutSilently(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompactLinksKeepRuntimeLinks edits a tile whose polygons link into a
+// runtime link: the published versions keep the baked links in use first
+// and the extra one after them, an edit finds the room for
+// Header.MaxLinkCount baked links again, and removing the link leaves the
+// baked links alone.
+func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
+	// sorted returns the links of tile's polygons, each polygon's as a
+	// sorted list with Next and salts cleared.
+	sorted := func(tile *Tile) [][]Link {
+		out := make([][]Link, len(tile.Polys))
+		for i := range tile.Polys {
+			for _, l := range linksOf(tile, i) {
+				l.Next, l.Ref = 0, EncodeRef(0, l.Ref.TileIndex(), l.Ref.PolyIndex())
+				out[i] = append(out[i], l)
+			}
+			slices.SortFunc(out[i], func(a, b Link) int { return cmp.Compare(a.Ref, b.Ref) })
+		}
+		return out
+	}
+	// layout checks a published version: only the links in use, the baked
+	// ones below bakedLinks, the extra ones (into link tiles) above, and
+	// the baked room an edit gets back.
+	layout := func(tile *Tile, extra int) {
+		t.Helper()
+		used := 0
+		for i := range tile.Polys {
+			for l := tile.Polys[i].FirstLink; l != NullLink; l = tile.Links[l].Next {
+				used++
+				isExtra := tile.Links[l].Ref.TileIndex() >= 16
+				assert.Equal(t, isExtra, l >= tile.bakedLinks, "link %d", l)
+			}
+		}
+		assert.Len(t, tile.Links, used)
+		assert.Equal(t, used-extra, int(tile.bakedLinks))
+
+		version := *tile
+		d := &draft{tile: &version}
+		d.expandLinks()
+		free := 0
+		for l := version.linksFreeList; l != NullLink; l = version.Links[l].Next {
+			assert.Less(t, l, uint32(tile.Header.MaxLinkCount))
+			free++
+		}
+		assert.Equal(t, int(tile.Header.MaxLinkCount)-(used-extra), free, "the baked room")
+		assert.Equal(t, sorted(tile), sorted(&version), "the same lists after expanding")
+		for i := range version.Polys {
+			for l := version.Polys[i].FirstLink; l != NullLink; l = version.Links[l].Next {
+				isExtra := version.Links[l].Ref.TileIndex() >= 16
+				assert.Equal(t, isExtra, l >= uint32(tile.Header.MaxLinkCount), "expanded link %d", l)
+			}
+		}
+	}
+
+	m, a, b, _ := islandsMesh(t)
+	bare := sorted(m.TileByRef(a))
+	id, err := m.AddLink(farLink())
+	require.NoError(t, err)
+	withLink := sorted(m.TileByRef(a))
+	assert.NotEqual(t, bare, withLink)
+	layout(m.TileByRef(a), 1)
+
+	// Tile A's border links go and come back with B; its link into the
+	// runtime link stays.
+	dataB, err := m.RemoveTile(b)
+	require.NoError(t, err)
+	layout(m.TileByRef(a), 1)
+	_, err = m.AddTile(dataB, 0)
+	require.NoError(t, err)
+	layout(m.TileByRef(a), 1)
+	assert.Equal(t, withLink, sorted(m.TileByRef(a)))
+
+	require.NoError(t, m.RemoveLink(id))
+	layout(m.TileByRef(a), 0)
+	assert.Equal(t, bare, sorted(m.TileByRef(a)))
 }

@@ -62,7 +62,7 @@ func (m *Mesh) addLinkIn(e *edit, desc LinkDesc, lanes int, columns []linkColumn
 	t := newTile(linkTileData(&desc, lanes, &m.params), slot, salt)
 	t.link = &linkInfo{desc: desc, columns: columns}
 	e.keepDraft(&draft{tile: t, ownPolys: true, ownLinks: true})
-	e.tiles.set(slot, t)
+	e.setTile(slot, t)
 	e.linkCount++
 	e.maxTiles = max(e.maxTiles, slot+1)
 	e.landLink(slot)
@@ -81,7 +81,7 @@ func (m *Mesh) removeLinkIn(e *edit, t *Tile) {
 			e.detachEnd(slot, uint32(lane), end)
 		}
 	}
-	e.tiles.set(slot, nil)
+	e.setTile(slot, nil)
 	e.linkCount--
 	e.dropDraft(slot)
 	e.noteChange(slot, t.Header.X, t.Header.Y, t.Header.Layer)

@@ -80,7 +80,10 @@ func TestAddLinkConnectsFarTiles(t *testing.T) {
 		require.NoError(t, err)
 		back := linksOf(tile, int(land.PolyIndex()))
 		assert.Equal(t, Link{Ref: id.Ref(), Next: back[0].Next, Edge: 0xff, Side: noSide}, back[0])
-		assert.Len(t, tile.Links, int(tile.Header.MaxLinkCount)+1)
+		// A published version keeps the baked links in use, then the
+		// extra one (link_compact.go).
+		assert.Len(t, tile.Links, int(tile.bakedLinks)+1)
+		assert.Equal(t, tile.bakedLinks, tile.Polys[land.PolyIndex()].FirstLink)
 	}
 
 	start, end, err := snap.OffMeshConnectionEndPoints(endRef, id.Ref())

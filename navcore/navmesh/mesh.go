@@ -44,6 +44,7 @@ func New(params Params) (*Mesh, error) {
 	m.current.Store(&Snapshot{
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
+		flatAll:  true,
 
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),

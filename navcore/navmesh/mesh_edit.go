@@ -26,6 +26,8 @@ type edit struct {
 	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
+	// touched lists the slots set, for the flat array (snapshot_flat.go).
+	touched []uint32
 	// maxTiles is the slot count, grid and runtime links; linkCount the
 	// runtime links. links is the Mesh's record of them, nil for an edit
 	// that does not land them (a mesh being loaded, before its links).
@@ -56,10 +58,19 @@ func newEdit(base *Snapshot) *edit {
 	}
 }
 
-// publish returns the edited tile set as a new Snapshot.
+// publish returns the edited tile set as a new Snapshot, the links of the
+// tiles it changed compacted (compactLinks).
 func (e *edit) publish() *Snapshot {
+	for _, d := range e.drafts {
+		if d.ownLinks && e.tiles.table.at(d.tile.index) == d.tile {
+			d.compactLinks()
+		}
+	}
 	version := e.base.version + 1
+	flat, flatAll := e.flatTiles()
 	return &Snapshot{
+		flat:      flat,
+		flatAll:   flatAll,
 		version:   version,
 		history:   e.nextHistory(version),
 		params:    e.base.params,
@@ -88,7 +99,7 @@ func (e *edit) draftOf(i uint32) *draft {
 	version.components = new(componentsCell) // labels of its own
 	d := &draft{tile: &version}
 	e.keepDraft(d)
-	e.tiles.set(i, d.tile)
+	e.setTile(i, d.tile)
 	return d
 }
 
@@ -129,11 +140,11 @@ func (d *draft) polys() []Poly {
 	return d.tile.Polys
 }
 
-// links returns the draft's links, copied on first use.
+// links returns the draft's links, copied on first use with room for
+// Header.MaxLinkCount of them (see expandLinks).
 func (d *draft) links() []Link {
 	if !d.ownLinks {
-		d.tile.Links = slices.Clone(d.tile.Links)
-		d.ownLinks = true
+		d.expandLinks()
 	}
 	return d.tile.Links
 }
@@ -182,7 +193,7 @@ func (e *edit) neighbourTilesAt(x, y int32, side int, all bool, buf []uint32) []
 func (e *edit) addTile(t *Tile) {
 	d := &draft{tile: t, ownPolys: true, ownLinks: true}
 	e.keepDraft(d)
-	e.tiles.set(t.index, t)
+	e.setTile(t.index, t)
 	e.tileCount++
 	if e.tileCount > int(e.lutMask)+1 {
 		e.growLookup()
@@ -276,7 +287,7 @@ func (e *edit) removeTile(t *Tile) {
 			e.unconnectLinks(other, t.index)
 		}
 	}
-	e.tiles.set(t.index, nil)
+	e.setTile(t.index, nil)
 	e.tileCount--
 	e.dropDraft(t.index)
 	e.noteChange(t.index, h.X, h.Y, h.Layer)

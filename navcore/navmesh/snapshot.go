@@ -13,9 +13,12 @@ import (
 // goroutines. Refs resolved through one Snapshot are consistent with each
 // other: every link of every tile in it names a polygon in it.
 type Snapshot struct {
-	params    Params
-	maxTiles  uint32
-	tiles     radixTable[*Tile]
+	params   Params
+	maxTiles uint32
+	tiles    radixTable[*Tile]
+	// flat holds the tiles by slot when flatAll (snapshot_flat.go).
+	flat      []*Tile
+	flatAll   bool
 	lookup    radixTable[bucket]
 	lutMask   uint32 // lookup size - 1: the lookup grows with the tile count
 	tileCount int
@@ -57,7 +60,7 @@ func (s *Snapshot) Tile(i int) *Tile {
 	if i < 0 || i >= int(s.maxTiles) {
 		return nil
 	}
-	return s.tiles.at(uint32(i))
+	return s.tileAt(uint32(i))
 }
 
 // NextTile returns the tile in the lowest occupied slot at or after slot,
@@ -105,7 +108,7 @@ func (s *Snapshot) TileAt(x, y, layer int) *Tile {
 	}
 	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
 		if e.x == int32(x) && e.y == int32(y) && e.layer == int32(layer) {
-			return s.tiles.at(e.index)
+			return s.tileAt(e.index)
 		}
 	}
 	return nil
@@ -119,7 +122,7 @@ func (s *Snapshot) TilesAt(x, y int, dst []*Tile) []*Tile {
 	}
 	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
 		if e.x == int32(x) && e.y == int32(y) {
-			dst = append(dst, s.tiles.at(e.index))
+			dst = append(dst, s.tileAt(e.index))
 		}
 	}
 	return dst
@@ -154,7 +157,7 @@ func (s *Snapshot) TileByRef(ref TileRef) *Tile {
 	if it >= s.maxTiles {
 		return nil
 	}
-	t := s.tiles.at(it)
+	t := s.tileAt(it)
 	if t == nil || t.salt != ref.Salt() {
 		return nil
 	}
@@ -178,7 +181,7 @@ func (s *Snapshot) TileAndPoly(ref Ref) (*Tile, *Poly, error) {
 	if it >= s.maxTiles {
 		return nil, nil, errTileIndexRange
 	}
-	t := s.tiles.at(it)
+	t := s.tileAt(it)
 	if t == nil {
 		return nil, nil, errEmptySlot
 	}
@@ -197,7 +200,7 @@ func (s *Snapshot) TileAndPoly(ref Ref) (*Tile, *Poly, error) {
 // names no polygon it returns nil, nil (it never panics); for a stale ref it
 // may return whatever tile now holds the slot.
 func (s *Snapshot) TileAndPolyUnchecked(ref Ref) (*Tile, *Poly) {
-	if t := s.tiles.at(ref.TileIndex()); t != nil {
+	if t := s.tileAt(ref.TileIndex()); t != nil {
 		if ip := ref.PolyIndex(); ip < uint32(len(t.Polys)) {
 			return t, &t.Polys[ip]
 		}

@@ -24,7 +24,9 @@ const maxStateVersion = 1 << 53
 // they were made (so that saved polygon refs stay valid and searches
 // visit neighbours in the same order), the free tile slots in the order
 // AddTile takes them, the snapshot version and the record of recent
-// changes (Snapshot.ChangesSince).
+// changes (Snapshot.ChangesSince), and the runtime links (Mesh.AddLink):
+// their tiles, the slots and salts the next ones take and the record of
+// which links land in which grid column, in the order they land again.
 //
 // Mesh.CaptureState fills one cheaply (the tile set is shared, never
 // copied: a snapshot never changes), Mesh.RestoreState puts it back, and
@@ -34,6 +36,7 @@ type MeshState struct {
 	params   Params
 	snapshot *Snapshot
 	slots    slotAllocator
+	links    linkRegistry
 }
 
 // Params returns the parameters of the mesh the state was taken from.
@@ -59,19 +62,48 @@ func SnapshotState(snap *Snapshot) MeshState {
 	if snap == nil {
 		return MeshState{}
 	}
-	return MeshState{params: snap.params, snapshot: snap, slots: slotAllocator{maxTiles: snap.maxTiles, nextFresh: snap.maxTiles}}
+	grid := uint32(snap.params.MaxTiles)
+	return MeshState{
+		params: snap.params, snapshot: snap,
+		slots: slotAllocator{maxTiles: grid, nextFresh: grid},
+		links: linkRegistry{slots: slotAllocator{maxTiles: MaxTileSlots - grid, nextFresh: snap.maxTiles - grid}},
+	}
 }
 
 // CaptureState stores m's state in dst, reusing dst's memory: the current
 // snapshot (shared, not copied) and the free slots. It costs about the
 // number of freed slots and allocates nothing once dst has held a state of
-// the same size.
+// the same size. A nil dst captures nothing.
 func (m *Mesh) CaptureState(dst *MeshState) {
+	if dst == nil {
+		return
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	dst.params = m.params
 	dst.snapshot = m.current.Load()
 	copySlots(&dst.slots, &m.slots)
+	copyRegistry(&dst.links, &m.links)
+}
+
+// copyRegistry makes dst an independent copy of src, reusing dst's memory.
+func copyRegistry(dst, src *linkRegistry) {
+	copySlots(&dst.slots, &src.slots)
+	if len(src.columns) == 0 {
+		clear(dst.columns)
+		return
+	}
+	if dst.columns == nil {
+		dst.columns = make(map[linkColumn][]uint32, len(src.columns))
+	}
+	for c := range dst.columns {
+		if _, ok := src.columns[c]; !ok {
+			delete(dst.columns, c)
+		}
+	}
+	for c, slots := range src.columns {
+		dst.columns[c] = append(dst.columns[c][:0], slots...)
+	}
 }
 
 // copySlots makes dst an independent copy of src, reusing dst's memory.
@@ -93,16 +125,16 @@ func copySlots(dst, src *slotAllocator) {
 // RestoreState makes s m's state: its tile set becomes m's current
 // snapshot (readers holding an older snapshot keep it), with s's version,
 // and its free slots m's. Refs saved with s are valid again. The error
-// wraps ErrStateMismatch when s is empty or was taken from a mesh of other
-// parameters; nothing changes then. Restoring the state m already holds
-// publishes nothing.
+// wraps ErrStateMismatch when s is nil or empty or was taken from a mesh of
+// other parameters; nothing changes then. Restoring the state m already
+// holds publishes nothing.
 //
 // The snapshot versions after a restore count on from s's version, so a
 // version number seen before the restore may name another tile set after
 // it: anything that remembers versions (a corridor's corner memory, a
 // crowd's record of changed tiles) must be restored with s.
 func (m *Mesh) RestoreState(s *MeshState) error {
-	if s.snapshot == nil {
+	if s == nil || s.snapshot == nil {
 		return fmt.Errorf("navmesh: restore state: empty state: %w", ErrStateMismatch)
 	}
 	if s.params != m.params {
@@ -111,6 +143,7 @@ func (m *Mesh) RestoreState(s *MeshState) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	copySlots(&m.slots, &s.slots)
+	copyRegistry(&m.links, &s.links)
 	if m.current.Load() == s.snapshot {
 		return nil
 	}
@@ -189,6 +222,11 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
+	if snap.linkCount > 0 || !s.links.empty() {
+		if err := appendLinkState(&w, snap, &s.links); err != nil {
+			return b, err
+		}
+	}
 	return w.B, nil
 }
 
@@ -212,6 +250,17 @@ func appendTileState(w *binstate.Writer, t *Tile) error {
 			w.Vec3(v)
 		}
 	}
+	appendTileLinks(w, t)
+	return nil
+}
+
+// appendTileLinks appends what a tile's version changes of its data: the
+// polygons' first links, flags and areas, its links (the baked ones and,
+// beyond Header.MaxLinkCount, those into runtime links) and their free
+// lists. The free list of the links into runtime links follows only when
+// there are such links, so that a tile without them is written as before
+// runtime links were saved.
+func appendTileLinks(w *binstate.Writer, t *Tile) {
 	w.Count(len(t.Polys))
 	for i := range t.Polys {
 		p := &t.Polys[i]
@@ -230,7 +279,9 @@ func appendTileState(w *binstate.Writer, t *Tile) error {
 		w.U8(l.BMax)
 	}
 	w.U32(t.linksFreeList)
-	return nil
+	if len(t.Links) > int(t.Header.MaxLinkCount) {
+		w.U32(t.extraFreeList)
+	}
 }
 
 // Smallest encodings, for the count checks of UnmarshalBinary [Units: bytes].
@@ -241,6 +292,9 @@ const (
 	statePolySize      = 4 + 2 + 1
 	stateLinkSize      = 8 + 4 + 4
 	stateFreedSlotSize = 8
+	// maxStateTileLinks bounds the links of one tile in a state, those
+	// into runtime links included.
+	maxStateTileLinks = 1 << 24
 )
 
 // UnmarshalBinary reads a state written by AppendBinary into s. Every
@@ -363,14 +417,19 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 		locations[[3]int32{h.X, h.Y, h.Layer}] = true
 		tiles = append(tiles, t)
 	}
+	var links linkState
+	if r.Err() == nil && r.Left() > 0 {
+		links = readLinkState(r, params, used)
+	}
 	if err := r.End(); err != nil {
 		return fail(err)
 	}
 	snap := restoredSnapshot(params, version, history, lutMask, tiles)
-	if err := checkLinks(snap, tiles); err != nil {
+	links.addTo(snap)
+	if err := checkLinks(snap, append(tiles, links.tiles...)); err != nil {
 		return fail(err)
 	}
-	*s = MeshState{params: params, snapshot: snap, slots: slots}
+	*s = MeshState{params: params, snapshot: snap, slots: slots, links: links.registry}
 	return nil
 }
 
@@ -404,6 +463,18 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		t.Verts = verts
 	}
+	readTileLinks(r, t, where, uint32(params.MaxTiles))
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
+	}
+	return t, nil
+}
+
+// readTileLinks reads what appendTileLinks wrote into the new tile t.
+//
+// gridSlots is the mesh's Params.MaxTiles: refs into slots at or above it
+// name runtime links.
+func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) {
 	if n := r.Count(len(t.Polys), statePolySize); r.Err() == nil && n != len(t.Polys) {
 		r.Fail("%s: %d polygons for %d", where, n, len(t.Polys))
 	}
@@ -415,17 +486,32 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		p.FirstLink, p.Flags, p.AreaAndType = firstLink, flags, areaAndType
 	}
-	if n := r.Count(len(t.Links), stateLinkSize); r.Err() == nil && n != len(t.Links) {
-		r.Fail("%s: %d links for %d", where, n, len(t.Links))
+	// A published version holds its links in use alone (link_compact.go):
+	// the baked ones, then those into runtime links (extra links); a state
+	// written from a draft's layout holds the baked room, free slots
+	// included, and the extra links beyond it.
+	n := r.Count(maxStateTileLinks, stateLinkSize)
+	if r.Err() != nil {
+		return
 	}
+	t.Links = make([]Link, n)
 	for i := range t.Links {
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
 	t.linksFreeList = r.U32()
-	if err := r.Err(); err != nil {
-		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
+	if len(t.Links) > int(t.Header.MaxLinkCount) {
+		t.extraFreeList = r.U32()
 	}
-	return t, nil
+	// The extra links come after the baked ones (and their free slots) in
+	// both layouts: the first link into a slot above the tile grid ends
+	// the baked part.
+	t.bakedLinks = uint32(len(t.Links))
+	for i := range t.Links {
+		if t.Links[i].Ref != 0 && t.Links[i].Ref.TileIndex() >= gridSlots {
+			t.bakedLinks = uint32(i)
+			break
+		}
+	}
 }
 
 // restoredSnapshot returns the snapshot of tiles added in order to an
@@ -494,6 +580,9 @@ func checkLinks(snap *Snapshot, tiles []*Tile) error {
 			}
 		}
 		if err := walk(t.linksFreeList, nil, -1); err != nil {
+			return err
+		}
+		if err := walk(t.extraFreeList, nil, -1); err != nil {
 			return err
 		}
 	}

@@ -65,6 +65,7 @@ func assertSameTiles(t *testing.T, want, got *Mesh) {
 		assert.Equal(t, w.Polys, g.Polys, "slot %d polygons", i)
 		assert.Equal(t, w.Links, g.Links, "slot %d links", i)
 		assert.Equal(t, w.linksFreeList, g.linksFreeList, "slot %d free links", i)
+		assert.Equal(t, w.extraFreeList, g.extraFreeList, "slot %d free extra links", i)
 		assert.Equal(t, w.Verts, g.Verts, "slot %d vertices", i)
 		assert.Equal(t, w.Data.Verts, g.Data.Verts, "slot %d data vertices", i)
 		assert.Equal(t, *w.Header, *g.Header, "slot %d header", i)
@@ -78,7 +79,7 @@ func assertSameTiles(t *testing.T, want, got *Mesh) {
 		}
 	}
 	assert.Equal(t, want.Snapshot().Version(), got.Snapshot().Version())
-	assert.Equal(t, want.slots.freed, got.slots.freed)
+	assert.Equal(t, append([]freedSlot{}, want.slots.freed...), append([]freedSlot{}, got.slots.freed...))
 	assert.Equal(t, want.slots.nextFresh, got.slots.nextFresh)
 }
 
@@ -250,4 +251,127 @@ func FuzzMeshState(f *testing.F) {
 		var back MeshState
 		require.NoError(t, back.UnmarshalBinary(again))
 	})
+}
+
+// linkedMesh returns islandsMesh with runtime links added, removed (so
+// that a link slot is free with a bumped salt), added again, and a tile
+// they land on removed and added back (so that they landed again and the
+// tiles have links into them beyond their baked ones).
+func linkedMesh(t *testing.T) (*Mesh, []LinkDesc) {
+	t.Helper()
+	m, _, b, _ := islandsMesh(t)
+	descs := []LinkDesc{
+		farLink(),
+		{Start: mgl32.Vec3{3, 0, 3}, End: mgl32.Vec3{52, 2, 3}, Radius: 1, Width: 1.5, Flags: 1, Cost: 0.5, UserID: 1},
+		{Start: mgl32.Vec3{15, 0, 5}, End: mgl32.Vec3{58, 2, 8}, Radius: 1, Bidirectional: true, Flags: 3, Area: 2},
+	}
+	ids := make([]LinkID, len(descs))
+	for i, d := range descs {
+		var err error
+		ids[i], err = m.AddLink(d)
+		require.NoError(t, err)
+	}
+	require.NoError(t, m.RemoveLink(ids[0]))
+	_, err := m.AddLink(descs[2])
+	require.NoError(t, err)
+	data := m.Snapshot().TileByRef(b).Data
+	_, err = m.RemoveTile(b)
+	require.NoError(t, err)
+	_, err = m.AddTile(data, 0)
+	require.NoError(t, err)
+	require.NoError(t, m.SetPolyFlags(ids[1].Ref()|1, 0x4))
+	return m, descs
+}
+
+// TestMeshStateRoundTripWithLinks: a mesh with runtime links, written,
+// read back and restored into a new mesh (and restored into itself after
+// more edits), has the same tiles, link tiles, refs and free link slots,
+// and goes on the same way: the next links get the same ids, a tile
+// removed and added lands the links again alike.
+func TestMeshStateRoundTripWithLinks(t *testing.T) {
+	m, descs := linkedMesh(t)
+	require.Equal(t, 3, m.Snapshot().LinkCount())
+	var captured MeshState
+	m.CaptureState(&captured)
+	file, err := captured.AppendBinary(nil)
+	require.NoError(t, err)
+	var read MeshState
+	require.NoError(t, read.UnmarshalBinary(file))
+	again, err := read.AppendBinary(nil)
+	require.NoError(t, err)
+	assert.Equal(t, file, again, "a read state writes the same bytes")
+
+	fresh, err := New(m.Params())
+	require.NoError(t, err)
+	require.NoError(t, fresh.RestoreState(&read))
+	assertSameTiles(t, m, fresh)
+	assertSameRegistry(t, &m.links, &fresh.links)
+	assert.Equal(t, m.Snapshot().LinkCount(), fresh.Snapshot().LinkCount())
+
+	goOn := func(m *Mesh) []LinkID {
+		var ids []LinkID
+		for _, d := range descs {
+			id, err := m.AddLink(d)
+			require.NoError(t, err)
+			ids = append(ids, id)
+		}
+		require.NoError(t, m.RemoveLink(ids[1]))
+		ref := m.Snapshot().TileAt(0, 0, 0).Ref()
+		data := m.Snapshot().TileByRef(ref).Data
+		_, err := m.RemoveTile(ref)
+		require.NoError(t, err)
+		_, err = m.AddTile(data, 0)
+		require.NoError(t, err)
+		return ids
+	}
+	want := goOn(m)
+	assert.Equal(t, want, goOn(fresh))
+	assertSameTiles(t, m, fresh)
+
+	// Rewind m to the captured state and go on again: the same ids.
+	require.NoError(t, m.RestoreState(&captured))
+	assert.Equal(t, want, goOn(m))
+	assertSameTiles(t, m, fresh)
+	assertSameRegistry(t, &m.links, &fresh.links)
+	var a, b MeshState
+	m.CaptureState(&a)
+	fresh.CaptureState(&b)
+	fileA, err := a.AppendBinary(nil)
+	require.NoError(t, err)
+	fileB, err := b.AppendBinary(nil)
+	require.NoError(t, err)
+	assert.Equal(t, fileA, fileB)
+}
+
+// TestMeshStateWithLinksRefusesDamage: every truncation of a state with
+// runtime links is refused, never a panic.
+func TestMeshStateWithLinksRefusesDamage(t *testing.T) {
+	m, _ := linkedMesh(t)
+	var captured MeshState
+	m.CaptureState(&captured)
+	file, err := captured.AppendBinary(nil)
+	require.NoError(t, err)
+	for n := 0; n < len(file); n++ {
+		var s MeshState
+		require.ErrorIs(t, s.UnmarshalBinary(file[:n]), ErrMalformedFile, "cut at %d of %d", n, len(file))
+	}
+	for i := 0; i < len(file); i++ {
+		damaged := append([]byte(nil), file...)
+		damaged[i] ^= 0x10
+		var s MeshState
+		if s.UnmarshalBinary(damaged) == nil {
+			_, err := s.AppendBinary(nil)
+			require.NoError(t, err, "flip at %d", i)
+		}
+	}
+}
+
+// assertSameRegistry checks that two link registries hand out the same
+// link slots and land the same links again in the same order.
+func assertSameRegistry(t *testing.T, want, got *linkRegistry) {
+	t.Helper()
+	assert.Equal(t, want.slots.nextFresh, got.slots.nextFresh)
+	assert.Equal(t, append([]freedSlot{}, want.slots.freed...), append([]freedSlot{}, got.slots.freed...))
+	assert.Equal(t, len(want.slots.takenFresh), len(got.slots.takenFresh))
+	assert.Equal(t, want.columns, got.columns)
 }

@@ -22,9 +22,12 @@ type Tile struct {
 	// Data.Verts, except in a tile with off-mesh connections whose end points
 	// were snapped onto the mesh while linking: such a version owns a copy.
 	Verts []mgl32.Vec3
-	// Links are this version's links: Header.MaxLinkCount of them, and
-	// beyond those the links into runtime links (Mesh.AddLink) its
-	// polygons have; unused links are chained in internal free lists.
+	// Links are this version's links. A published version holds only
+	// those its polygons use (link_compact.go): the baked ones (the grid's
+	// links, room for Header.MaxLinkCount of them in the C++ tile) first,
+	// then the links into runtime links (Mesh.AddLink). An edited version
+	// has room for Header.MaxLinkCount baked links again, the others
+	// beyond; unused links are chained in internal free lists.
 	Links []Link
 	// DetailMeshes is Data.DetailMeshes.
 	DetailMeshes []PolyDetail
@@ -45,6 +48,10 @@ type Tile struct {
 	// extraFreeList chains the free links beyond Header.MaxLinkCount, which
 	// only the links into runtime links take (addExtraLink).
 	extraFreeList uint32
+	// bakedLinks is the number of Links before the extra ones: the baked
+	// links in use in a published version, Header.MaxLinkCount in a
+	// draft (link_compact.go).
+	bakedLinks uint32
 	// link describes the runtime link whose tile this is, nil for a tile
 	// of the grid.
 	link *linkInfo
@@ -71,6 +78,7 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		index:              index,
 		linksFreeList:      NullLink,
 		extraFreeList:      NullLink,
+		bakedLinks:         uint32(max(data.Header.MaxLinkCount, 0)),
 		components:         new(componentsCell),
 	}
 	if n := len(t.Links); n > 0 {

@@ -5,6 +5,16 @@
 // length and cost of a corridor, and which of several goals is nearest by
 // path ("which exit is closest"), in one search.
 //
+// # Start here
+//
+// New(mesh, Config{}) once per navmesh, then from any goroutine
+// Navigator.SamplePosition, IsOnMesh, CalculatePath and NearestGoal (the
+// Examples show each). For a crowd's agents ask plugin.Plugin.Status
+// instead; for many queries in a tight loop on one goroutine, a
+// query.Query of your own spares the pool.
+//
+// # Goroutines and results
+//
 // A Navigator is safe for use by any number of goroutines: it keeps a pool
 // of query.Query objects (each with its search memory) and lends one to
 // each call. Each call reads the navmesh as it is; when tiles change while

@@ -3,6 +3,7 @@ package navquery_test
 import (
 	"fmt"
 	"log"
+	"sync"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -96,4 +97,58 @@ func ExampleNavigator_PathLength() {
 	fmt.Printf("%.1f m, cost %.1f\n", length, cost)
 	// Output:
 	// 57.7 m, cost 57.7
+}
+
+// One Navigator answers many goroutines at once: here four workers each
+// plan a path to the same room from their own spot. It needs no locking and
+// no buffers of the caller's.
+func ExampleNew() {
+	mesh, _, err := navmesh.LoadFile("../../testdata/navmesh_solo_dungeon.bin")
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, err := navquery.New(mesh, navquery.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	starts := []geom.Vec3{{40.75, 10.2, 0.29}, {11.2, 10.2, -0.93}, {42.17, 10.2, 1.09}, {20, 10.2, 5}}
+	lengths := make([]float32, len(starts))
+	var wg sync.WaitGroup
+	for i, start := range starts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path, err := n.CalculatePath(start, geom.Vec3{-9.17, 10.2, -20.34}, navquery.DefaultFilter())
+			if err != nil {
+				log.Fatal(err)
+			}
+			lengths[i] = path.Length
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("%.1f m\n", lengths)
+	// Output:
+	// [57.7 28.3 59.2 38.5] m
+}
+
+// A path's cost weighs each piece by its area's cost: with every area
+// costing 2 the same corridor costs twice its length.
+func ExampleNavigator_PathCost() {
+	n := dungeon()
+	start, end := geom.Vec3{40.75, 10.2, 0.29}, geom.Vec3{-9.17, 10.2, -20.34}
+	path, err := n.CalculatePath(start, end, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	double := navquery.DefaultFilter()
+	for i := range double.AreaCost {
+		double.AreaCost[i] = 2
+	}
+	cost, err := n.PathCost(path.Polygons, path.Points[0], end, double)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%.1f m, cost %.1f\n", path.Length, cost)
+	// Output:
+	// 57.7 m, cost 115.4
 }

@@ -40,8 +40,12 @@ func (s *SearchState) Active() bool { return s.active }
 
 // CaptureSearch stores q's sliced search in dst, reusing dst's memory; a
 // Query without a search in progress gives an inactive state. It copies
-// the nodes the search used, not the whole pool.
+// the nodes the search used, not the whole pool. A nil dst captures
+// nothing.
 func (q *Query) CaptureSearch(dst *SearchState) {
+	if dst == nil {
+		return
+	}
 	dst.poolSize, dst.nodeLimit = q.nodes.maxNodes(), q.nodeLimit
 	dst.active = q.sliced.state == slicedInProgress
 	if !dst.active {
@@ -64,9 +68,12 @@ func (q *Query) CaptureSearch(dst *SearchState) {
 // RestoreSearch makes s q's sliced search, with filter as its filter (the
 // one the search was started with). An inactive s leaves q without a
 // search. A pool of another size than q's is made anew; otherwise nothing
-// allocates. The error wraps ErrBadSearchState when s's pool is larger
-// than MaxNodes or its nodes do not fit it; q is not changed then.
+// allocates. The error wraps ErrBadSearchState when s is nil, s's pool is
+// larger than MaxNodes or its nodes do not fit it; q is not changed then.
 func (q *Query) RestoreSearch(s *SearchState, filter *Filter) error {
+	if s == nil {
+		return fmt.Errorf("query: restore search: nil state: %w", ErrBadSearchState)
+	}
 	if !s.active {
 		q.sliced = slicedQuery{}
 		return nil

@@ -63,8 +63,11 @@ func (s *CacheState) ObstacleCount() int {
 
 // CaptureState stores c's state in dst, reusing dst's memory; the layers'
 // encoded data is shared. It allocates nothing once dst has held a state
-// of the same size.
+// of the same size. A nil dst captures nothing.
 func (c *Cache) CaptureState(dst *CacheState) {
+	if dst == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dst.params = c.params
@@ -117,10 +120,10 @@ func copyObstacles(dst, src []obstacleSlot) []obstacleSlot {
 
 // RestoreState makes s c's state. The cache's mesh is not touched: restore
 // its navmesh.MeshState, taken at the same time, with it. The error wraps
-// ErrStateMismatch when s is empty or was taken from a cache of other
-// parameters; nothing changes then.
+// ErrStateMismatch when s is nil or empty or was taken from a cache of
+// other parameters; nothing changes then.
 func (c *Cache) RestoreState(s *CacheState) error {
-	if !s.captured {
+	if s == nil || !s.captured {
 		return fmt.Errorf("tilecache: restore state: empty state: %w", ErrStateMismatch)
 	}
 	if s.params != c.params {
@@ -545,7 +548,8 @@ func tightBounds(p *Params, h *LayerHeader) (lo, hi [3]float32) {
 // CheckState reads data, a state written by CacheState.AppendBinary, into
 // s with the cache's compressor and checks that it fits c (the same
 // parameters), without changing c. Errors wrap ErrMalformedFile or
-// ErrStateMismatch; s changes only when data is valid and fits.
+// ErrStateMismatch; s changes only when data is valid and fits. A nil s
+// checks data only.
 func (c *Cache) CheckState(s *CacheState, data []byte) error {
 	var st CacheState
 	if err := st.unmarshal(data, c.compressor); err != nil {
@@ -554,6 +558,8 @@ func (c *Cache) CheckState(s *CacheState, data []byte) error {
 	if st.params != c.params {
 		return fmt.Errorf("tilecache: state of a cache of %+v for one of %+v: %w", st.params, c.params, ErrStateMismatch)
 	}
-	*s = st
+	if s != nil {
+		*s = st
+	}
 	return nil
 }

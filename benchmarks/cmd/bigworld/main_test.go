@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/bake"
-	"github.com/archenav/archenav/internal/bigworld"
+	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

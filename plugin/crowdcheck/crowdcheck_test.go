@@ -149,4 +149,6 @@ func TestHoveringAndArrived(t *testing.T) {
 	assert.Equal(t, 1, r.Arrived)
 	assert.Equal(t, 1, r.NearNotArrived)
 	assert.Equal(t, 1, r.NearNotArrivedStill)
+	assert.Equal(t, agents[:1], r.NearAgents, "the frozen agent 0.8 m short")
+	assert.Equal(t, 2, r.Stuck, "the frozen agents 1.5 and 3 m short")
 }

@@ -3,6 +3,11 @@
 // change, and at the end agents arrived, stuck or still waiting for a path.
 // `navtool crowd` and the crowd benchmarks share it, so that their figures
 // mean the same.
+//
+// # Start here
+//
+// New(mesh, filter, plugin, world, agents) once, Checker.Check after each
+// crowd tick, Checker.Finish with the agents' targets for the Result.
 package crowdcheck
 
 import (
@@ -90,6 +95,10 @@ type Result struct {
 	// in reach that have not arrived; NearNotArrivedStill those of them
 	// that also moved less than HoverMove over the last HoverWindow.
 	NearNotArrived, NearNotArrivedStill int
+	// NearAgents lists the agents NearNotArrived counts, for a caller that
+	// runs the crowd on to see whether they arrive (most of them are still
+	// braking into their target at the last tick).
+	NearAgents []ecs.Entity
 }
 
 // Checker measures a run of agents of one plugin.
@@ -344,7 +353,9 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 			r.WaitingForPath++
 		}
 		complete := info.Target == components.TargetValid && !info.Partial
-		if past != nil && complete && dist > ReachedDistance &&
+		// An agent that arrived short of its target (MoveTarget.ArrivedNear:
+		// its place was taken) stands there by rule: not stuck.
+		if past != nil && complete && !info.Arrived && dist > ReachedDistance &&
 			geom.Dist2D(info.Position, past[i]) < StuckMove {
 			r.Stuck++
 		}
@@ -357,6 +368,7 @@ func (c *Checker) Finish(targets []geom.Vec3) Result {
 		still := hoverPast != nil && geom.Dist2D(info.Position, hoverPast[i]) < HoverMove
 		if inReach && dist <= ReachedDistance {
 			r.NearNotArrived++
+			r.NearAgents = append(r.NearAgents, c.agents[i])
 			if still {
 				r.NearNotArrivedStill++
 			}
