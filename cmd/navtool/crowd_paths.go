@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/archenav/archenav/components"
@@ -96,5 +97,5 @@ func pathWaits(stats *components.Stats) (p99, longest float64) {
 
 // roundMillis rounds seconds to the millisecond.
 func roundMillis(seconds float32) float64 {
-	return float64(int64(float64(seconds)*1000+0.5)) / 1000
+	return math.Round(float64(seconds)*1000) / 1000 // no add for a multiply-add to fuse
 }

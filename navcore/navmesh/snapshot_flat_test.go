@@ -41,8 +41,8 @@ func TestFlatTilesFollowTheTable(t *testing.T) {
 		} else {
 			spec := tileSpec{x: int32(x), y: int32(y), polys: make([][]mgl32.Vec3, 2)}
 			for i := range spec.polys {
-				spec.polys[i] = rect(float32(x)*testTileSize, float32(y)*testTileSize+float32(5*i),
-					float32(x+1)*testTileSize, float32(y)*testTileSize+float32(5*i+5), 0)
+				spec.polys[i] = rect(float32(x)*testTileSize, float32(float32(y)*testTileSize)+float32(5*i),
+					float32(x+1)*testTileSize, float32(float32(y)*testTileSize)+float32(5*i+5), 0)
 			}
 			refs[key], err = m.AddTile(buildTile(spec), 0)
 			require.NoError(t, err)

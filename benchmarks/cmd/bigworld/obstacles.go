@@ -60,8 +60,9 @@ func writeObstacleStates(p bigworld.Params, o obstacleOptions, seed uint64) ([]s
 		x, z, r float64
 	}
 	place := func(id int) cylinder {
-		r := 1 + 2*rng.Float64()
-		return cylinder{id: id, x: r + (p.Size-2*r)*rng.Float64(), z: r + (p.Size-2*r)*rng.Float64(), r: r}
+		r := 1 + product(2, rng.Float64())
+		span := p.Size - product(2, r)
+		return cylinder{id: id, x: r + product(span, rng.Float64()), z: r + product(span, rng.Float64()), r: r}
 	}
 	current := make([]cylinder, o.count)
 	nextID := 0
@@ -113,3 +114,10 @@ func writeCylinders[T any](path string, p bigworld.Params, cylinders []T, fields
 	}
 	return err
 }
+
+// product returns a*b rounded, so that no sum it enters fuses with it into
+// a multiply-add (a float64(a*b) conversion does not stop that: the
+// compiler drops a conversion to the type an expression already has).
+//
+//go:noinline
+func product(a, b float64) float64 { return a * b }
