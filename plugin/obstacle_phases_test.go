@@ -127,7 +127,7 @@ func checkPhases(t *testing.T, with, without phaseResult) {
 // 900 ticks, and on one and two workers, which must agree to the bit.
 func TestDungeonObstaclePhases(t *testing.T) {
 	agents, ticks, at := 60, 600, []int{60, 200, 340}
-	if longtest.Enabled() {
+	if longtest.Enabled() && !longtest.Race { // minutes under the race detector
 		agents, ticks, at = 200, 900, []int{120, 300, 480}
 	}
 	states := [][]placedObstacle{
@@ -220,7 +220,7 @@ func bakeTileCache(tb testing.TB, path string) *tilecache.Cache {
 // nav_test, with the checks of TestDungeonObstaclePhases, on one and two
 // workers alike.
 func TestRandomObstaclesOnLevels(t *testing.T) {
-	longtest.Skip(t)
+	longtest.SkipSoak(t) // twenty minutes under the race detector
 	levels := map[string]func(testing.TB) *tilecache.Cache{
 		"dungeon":  loadDungeonCache,
 		"nav_test": func(tb testing.TB) *tilecache.Cache { return bakeTileCache(tb, "../testdata/nav_test.obj") },

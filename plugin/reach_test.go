@@ -192,7 +192,7 @@ func TestOutOfReachTargetsDoNotBackUpTheQueue(t *testing.T) {
 	} {
 		t.Run(run.name, func(t *testing.T) {
 			if run.long {
-				longtest.Skip(t)
+				longtest.SkipSoak(t)
 			}
 			agents := run.agents
 			mesh := bakeNavTest(t)
