@@ -22,11 +22,16 @@ bash .ci/fmacount.sh amd64v3
 # The exactness tests: bake fingerprints against the C++ (solo, tiled, tile
 # cache layers, area marking), the C++ query CSVs, paths around obstacles,
 # the crowd against recorded dtCrowd runs and its trace hashes, worker
-# counts, the generated 1 km level's hash, and geom's trigonometry.
+# counts, the generated 1 km level's hash, geom's and detmath's
+# trigonometry and its uses, and the bakes and queries of the three
+# RecastDemo levels and of a block of the 1 km level (TestLevelsAcrossCPUs).
 exact=(
   "./navcore/geom/ ."
+  "./internal/detmath/ TestGoldenHashes|TestSpecialCases"
   "./benchmarks/bigworld/ TestGeometryIsDeterministic"
-  "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast"
+  "./components/ TestTrigUsesHash"
+  "./navcore/collider/ TestTriangulateHash"
+  "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast|TestLevelsAcrossCPUs"
   "./navcore/query/ TestReferencePairs"
   "./navcore/tilecache/ TestDungeonPathsAroundObstacles"
   "./plugin/ TestMatchesReferenceCrowd|TestWorkersAreBitIdentical|TestReferenceModeWithWorkers|TestCrowdTraceHashes"
@@ -43,7 +48,15 @@ exec_arm64="$(command -v qemu-aarch64-static)"
 run_exact GOARCH=arm64 CGO_ENABLED=0 GOFLAGS="-exec=$exec_arm64"
 
 echo "== exactness tests, GOARCH=386"
-run_exact GOARCH=386 CGO_ENABLED=0
+# Natively where the kernel runs 32-bit programs, else under
+# qemu-i386-static, where Go's asynchronous preemption signals must be off
+# ("bad g in signal handler").
+if GOARCH=386 CGO_ENABLED=0 go test -count=1 -run '^$' ./internal/detmath/ >/dev/null 2>&1; then
+  run_exact GOARCH=386 CGO_ENABLED=0
+else
+  echo "(no 32-bit support in this kernel: under qemu-i386-static)"
+  run_exact GOARCH=386 CGO_ENABLED=0 GODEBUG=asyncpreemptoff=1 GOFLAGS="-exec=$(command -v qemu-i386-static)"
+fi
 
 echo "== exactness tests, GOAMD64=v3 (FMA allowed)"
 run_exact GOAMD64=v3
@@ -52,4 +65,6 @@ echo "== quick subset, GOOS=js GOARCH=wasm under Node"
 wasm_exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
 [ -x "$wasm_exec" ] || wasm_exec="$(go env GOROOT)/misc/wasm/go_js_wasm_exec"
 GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" ./navcore/geom/
-GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestSoloMatchesRecast)$' ./bake/
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestGoldenHashes)$' ./internal/detmath/
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestTrigUsesHash)$' ./components/
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestSoloMatchesRecast|TestLevelsAcrossCPUs)$' ./bake/

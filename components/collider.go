@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"github.com/archenav/archenav/internal/detmath"
 	"math"
 
 	"github.com/archenav/archenav/navcore/collider"
@@ -90,7 +91,7 @@ func (c *Collider) PoseDistance(a, b ColliderPose) float32 {
 	move := geom.Dist(a.Position, b.Position)
 	qa, qb := unitQuat(a.Rotation), unitQuat(b.Rotation)
 	d := float64(quatDot(qa, qb))
-	angle := float32(2 * math.Acos(min(math.Abs(d), 1)))
+	angle := float32(2 * detmath.Acos(min(math.Abs(d), 1)))
 	return move + float32(angle*c.Reach())
 }
 
@@ -102,10 +103,7 @@ func quatDot(a, b mgl32.Quat) float32 {
 }
 
 func unitQuat(q mgl32.Quat) mgl32.Quat {
-	if q == (mgl32.Quat{}) {
-		return mgl32.QuatIdent()
-	}
-	return q.Normalize()
+	return geom.QuatNormalize(q) // the identity for the zero quaternion
 }
 
 // ColliderPose is where a collider entity stands: its frame's position and

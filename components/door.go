@@ -1,7 +1,7 @@
 package components
 
 import (
-	"math"
+	"github.com/archenav/archenav/internal/detmath"
 
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -47,7 +47,7 @@ func (o *Obstacle) DoorOpen() bool {
 func DoorBetween(a, b geom.Vec3, halfDepth, height float32, open bool) (ObstaclePose, Obstacle) {
 	dx, dz := b[0]-a[0], b[2]-a[2]
 	// The local x axis is (cos yaw, -sin yaw) in world (x, z).
-	yaw := float32(math.Atan2(float64(-dz), float64(dx)))
+	yaw := float32(detmath.Atan2(float64(-dz), float64(dx)))
 	pose := ObstaclePose{Position: geom.Lerp(a, b, 0.5), Yaw: yaw}
 	return pose, DoorObstacle(geom.Sqrt(float32(dx*dx)+float32(dz*dz))/2, halfDepth, height, open)
 }

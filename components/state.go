@@ -3,6 +3,7 @@ package components
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/archenav/archenav/internal/binstate"
@@ -599,7 +600,7 @@ func (s *Stats) AppendState(b []byte) []byte {
 // ReadState reads counts written by AppendState into s.
 func (s *Stats) ReadState(data []byte) error {
 	r := binstate.NewReader(data, "stats")
-	const big = 1 << 40
+	const big = math.MaxInt32 // an int on 32-bit builds too
 	agents, pending, waiting := r.Int(0, big), r.Int(0, big), r.Int(0, big)
 	obstacles, bodies, tiles, requests := r.Int(0, big), r.Int(0, big), r.Int(0, big), r.Int(0, big)
 	colliders, colliderTiles := 0, 0

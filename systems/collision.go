@@ -1,7 +1,7 @@
 package systems
 
 import (
-	"math"
+	"github.com/archenav/archenav/internal/detmath"
 	"slices"
 
 	"github.com/archenav/archenav/components"
@@ -444,7 +444,7 @@ func partingDirection(i, j int) geom.Vec3 {
 	lo, hi := min(i, j), max(i, j)
 	// The golden angle spreads the pairs of a pile of agents around.
 	angle := float64(lo*7919+hi) * 2.399963229728653
-	dir := geom.Vec3{float32(math.Cos(angle)), 0, float32(math.Sin(angle))}
+	dir := geom.Vec3{float32(detmath.Cos(angle)), 0, float32(detmath.Sin(angle))}
 	if i > j {
 		return geom.Scale(dir, -1)
 	}

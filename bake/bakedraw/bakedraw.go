@@ -1,6 +1,7 @@
 package bakedraw
 
 import (
+	"github.com/archenav/archenav/internal/detmath"
 	"image/color"
 	"math"
 
@@ -25,7 +26,7 @@ func Geometry(d debugdraw.Drawer, g *bake.Geometry, walkableSlope float32) {
 	if g == nil {
 		return
 	}
-	threshold := float32(math.Cos(float64(walkableSlope) * math.Pi / 180))
+	threshold := float32(detmath.Cos(float64(walkableSlope) * math.Pi / 180))
 	for _, tri := range g.Triangles {
 		if !validTriangle(tri, len(g.Vertices)) {
 			continue

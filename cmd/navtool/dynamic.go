@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/archenav/archenav/bake"
 	"github.com/archenav/archenav/bake/dynamic"
 	"github.com/archenav/archenav/navcore/collider"
@@ -304,9 +302,9 @@ func readColliderState(r io.Reader, loadMesh func(name string) (*collider.Mesh, 
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		const degrees = math.Pi / 180
-		rotation := mgl32.QuatRotate(v[8]*degrees, geom.Vec3{0, 1, 0}).
-			Mul(mgl32.QuatRotate(v[9]*degrees, geom.Vec3{0, 0, 1})).
-			Mul(mgl32.QuatRotate(v[10]*degrees, geom.Vec3{1, 0, 0}))
+		rotation := geom.QuatMul(geom.QuatMul(geom.QuatRotate(v[8]*degrees, geom.Vec3{0, 1, 0}),
+			geom.QuatRotate(v[9]*degrees, geom.Vec3{0, 0, 1})),
+			geom.QuatRotate(v[10]*degrees, geom.Vec3{1, 0, 0}))
 		pose := collider.Pose{Position: geom.Vec3{v[0], v[1], v[2]}, Rotation: rotation}
 		if err := pose.Validate(); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)

@@ -1,6 +1,7 @@
 package collider
 
 import (
+	"github.com/archenav/archenav/internal/detmath"
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -53,7 +54,7 @@ func (p *Placed) Triangulate(segments int, vertices []geom.Vec3, triangles [][3]
 		half := max(segments/4, 1)
 		for i := -half; i <= half; i++ {
 			angle := float64(i) * math.Pi / float64(2*half)
-			y, radius := float32(float64(r)*math.Sin(angle)), float32(float64(r)*math.Cos(angle))
+			y, radius := float32(float64(r)*detmath.Sin(angle)), float32(float64(r)*detmath.Cos(angle))
 			switch {
 			case i < 0:
 				rings = append(rings, ring{y - hh, radius})
@@ -76,7 +77,7 @@ func (p *Placed) Triangulate(segments int, vertices []geom.Vec3, triangles [][3]
 		}
 		for j := range segments {
 			angle := 2 * math.Pi * float64(j) / float64(segments)
-			local := geom.Vec3{float32(float64(rg.radius) * math.Cos(angle)), rg.y, float32(float64(rg.radius) * math.Sin(angle))}
+			local := geom.Vec3{float32(float64(rg.radius) * detmath.Cos(angle)), rg.y, float32(float64(rg.radius) * detmath.Sin(angle))}
 			vertices = append(vertices, p.ToWorld(local))
 		}
 	}

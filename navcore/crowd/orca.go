@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"fmt"
+	"github.com/archenav/archenav/internal/detmath"
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -518,7 +519,7 @@ func discPlane(velocity, centre, corner vec2, scaledRadius float32) halfPlane {
 // right and pass. Ties between the legs go the same way.
 const keepRightAngle = 0.1 // radians
 
-var keepRightCos, keepRightSin = float32(math.Cos(keepRightAngle)), float32(math.Sin(keepRightAngle))
+var keepRightCos, keepRightSin = float32(detmath.Cos(keepRightAngle)), float32(detmath.Sin(keepRightAngle))
 
 // keepRight returns unitW, the unit direction from the cut-off disc's
 // centre to the relative velocity, or, when it lies within keepRightAngle

@@ -1,6 +1,7 @@
 package debugdraw
 
 import (
+	"github.com/archenav/archenav/internal/detmath"
 	"image/color"
 	"math"
 
@@ -20,7 +21,7 @@ const ArcSegments = 8
 var circleDirections = func() (dirs [CircleSegments][2]float32) {
 	for i := range dirs {
 		angle := float64(float64(i)/CircleSegments) * 2 * math.Pi
-		dirs[i] = [2]float32{float32(math.Cos(angle)), float32(math.Sin(angle))}
+		dirs[i] = [2]float32{float32(detmath.Cos(angle)), float32(detmath.Sin(angle))}
 	}
 	return dirs
 }()

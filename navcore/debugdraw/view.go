@@ -1,6 +1,7 @@
 package debugdraw
 
 import (
+	"github.com/archenav/archenav/internal/detmath"
 	"math"
 
 	"github.com/archenav/archenav/navcore/geom"
@@ -33,8 +34,8 @@ type View struct {
 // horizon, 90 straight down.
 func cameraAxes(yaw, pitch float32) (right, up, forward mgl32.Vec3) {
 	y, p := float64(yaw)*math.Pi/180, float64(pitch)*math.Pi/180
-	siny, cosy := math.Sincos(y)
-	sinp, cosp := math.Sincos(p)
+	siny, cosy := detmath.Sincos(y)
+	sinp, cosp := detmath.Sincos(p)
 	horizontal := mgl32.Vec3{float32(-siny), 0, float32(-cosy)}
 	right = mgl32.Vec3{float32(cosy), 0, float32(-siny)}
 	forward = mgl32.Vec3{float32(horizontal[0] * float32(cosp)), float32(-sinp), float32(horizontal[2] * float32(cosp))}

@@ -282,5 +282,5 @@ func (w *worker) onMesh(tile *navmesh.Tile, refs []navmesh.Ref) {
 // still count as on it with no tolerance: a few float32 roundings of its
 // coordinates.
 func edgeSlack(pos geom.Vec3) float32 {
-	return float32(4e-7 * max(1, geom.Abs(pos[0]), geom.Abs(pos[2])))
+	return float32(4e-7 * max(1, geom.Abs(pos[0]), geom.Abs(pos[2]))) // rounded: added to a tolerance
 }

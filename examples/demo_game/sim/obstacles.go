@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/archenav/archenav/internal/detmath"
 	"math"
 	"slices"
 
@@ -208,7 +209,7 @@ func (s *Sim) findDoorway() (center geom.Vec3, yaw, halfLength float32, ok bool)
 		center = geom.Mad(p.Pos, across, (other-wall.Distance)/2)
 		center[1] -= crateSink
 		// The door's local x axis, (cos yaw, -sin yaw), along across.
-		yaw = float32(math.Atan2(float64(-across[2]), float64(across[0])))
+		yaw = float32(detmath.Atan2(float64(-across[2]), float64(across[0])))
 		halfLength = float32(width/2) + first.Radius + 0.3
 		ok = true
 	}

@@ -3,12 +3,11 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math"
+	"github.com/archenav/archenav/internal/detmath"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/go-gl/mathgl/mgl32"
 	"github.com/mlange-42/arche/ecs"
 )
 
@@ -43,9 +42,9 @@ func (s *Sim) DropRamp(pos geom.Vec3) error {
 	// that face.
 	foot := geom.Add(pos, geom.Vec3{-rampCrateHalf - rampLength, 0, 0})
 	edge := geom.Add(pos, geom.Vec3{-rampCrateHalf + 0.3, rampCrateHeight, 0})
-	pitch := float32(math.Atan2(float64(edge[1]-foot[1]), float64(edge[0]-foot[0])))
-	rotation := mgl32.QuatRotate(pitch, geom.Vec3{0, 0, 1})
-	center := geom.Add(geom.Scale(geom.Add(foot, edge), 0.5), rotation.Rotate(geom.Vec3{0, -rampThickness / 2, 0}))
+	pitch := float32(detmath.Atan2(float64(edge[1]-foot[1]), float64(edge[0]-foot[0])))
+	rotation := geom.QuatRotate(pitch, geom.Vec3{0, 0, 1})
+	center := geom.Add(geom.Scale(geom.Add(foot, edge), 0.5), geom.QuatRotateVec(rotation, geom.Vec3{0, -rampThickness / 2, 0}))
 	ramp := components.NewCollider(collider.NewOrientedBox(geom.Vec3{geom.Dist(foot, edge) / 2, rampThickness / 2, rampWidth / 2}))
 	if _, err := s.crowd.SpawnCollider(&s.world, components.ColliderPose{Position: center, Rotation: rotation}, ramp); err != nil {
 		return fmt.Errorf("sim: drop ramp: %w", err)
