@@ -130,7 +130,11 @@ func (r *dnavReader) header() TileHeader {
 // decodeSections fills the arrays of data; the layout fits the blob.
 func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
 	h := &data.Header
-	data.Verts = make([]mgl32.Vec3, h.VertCount)
+	// The polygon and detail vertices share one allocation: one size-class
+	// rounding a tile instead of two. Each slice is capped at its own end,
+	// so that appending to one copies it rather than writing over the other.
+	vertices := make([]mgl32.Vec3, int(h.VertCount)+int(h.DetailVertCount))
+	data.Verts = vertices[:h.VertCount:h.VertCount]
 	for i := range data.Verts {
 		data.Verts[i] = r.vec3(l.offset(sectionVerts, i))
 	}
@@ -160,7 +164,7 @@ func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
 		}
 	}
 
-	data.DetailVerts = make([]mgl32.Vec3, h.DetailVertCount)
+	data.DetailVerts = vertices[h.VertCount:]
 	for i := range data.DetailVerts {
 		data.DetailVerts[i] = r.vec3(l.offset(sectionDetailVerts, i))
 	}
