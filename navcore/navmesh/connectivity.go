@@ -328,10 +328,7 @@ type componentScratch struct {
 // componentsOf returns the tile components of t under rule, computing them
 // on first use.
 func (t *Tile) componentsOf(rule flagRule, scratch *componentScratch) *tileComponents {
-	cell := t.components
-	if cell == nil {
-		return computeTileComponents(t, rule, scratch)
-	}
+	cell := &t.components
 	if c := findTileComponents(cell.entries.Load(), rule); c != nil {
 		return c
 	}

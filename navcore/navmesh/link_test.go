@@ -375,8 +375,8 @@ func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
 		assert.Len(t, tile.Links, used)
 		assert.Equal(t, used-extra, int(tile.bakedLinks))
 
-		version := *tile
-		d := &draft{tile: &version}
+		version := tile.newVersion()
+		d := &draft{tile: version}
 		d.expandLinks()
 		free := 0
 		for l := version.linksFreeList; l != NullLink; l = version.Links[l].Next {
@@ -384,7 +384,7 @@ func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
 			free++
 		}
 		assert.Equal(t, int(tile.Header.MaxLinkCount)-(used-extra), free, "the baked room")
-		assert.Equal(t, sorted(tile), sorted(&version), "the same lists after expanding")
+		assert.Equal(t, sorted(tile), sorted(version), "the same lists after expanding")
 		for i := range version.Polys {
 			for l := version.Polys[i].FirstLink; l != NullLink; l = version.Links[l].Next {
 				isExtra := version.Links[l].Ref.TileIndex() >= 16

@@ -95,9 +95,7 @@ func (e *edit) draftOf(i uint32) *draft {
 	if d := e.findDraft(i); d != nil {
 		return d
 	}
-	version := *e.tile(i)
-	version.components = new(componentsCell) // labels of its own
-	d := &draft{tile: &version}
+	d := &draft{tile: e.tile(i).newVersion()}
 	e.keepDraft(d)
 	e.setTile(i, d.tile)
 	return d

@@ -56,8 +56,10 @@ type Tile struct {
 	// of the grid.
 	link *linkInfo
 	// components keeps the version's tile components (see
-	// computeConnectivity); every version has its own.
-	components *componentsCell
+	// computeConnectivity); every version has its own. It is held in the
+	// Tile rather than behind a pointer: the Tile's size class has the
+	// room, so the cell costs no allocation of its own.
+	components componentsCell
 }
 
 // newTile returns the first version of a tile made from data, placed in slot
@@ -79,7 +81,6 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		linksFreeList:      NullLink,
 		extraFreeList:      NullLink,
 		bakedLinks:         uint32(max(data.Header.MaxLinkCount, 0)),
-		components:         new(componentsCell),
 	}
 	if n := len(t.Links); n > 0 {
 		for i := range n - 1 {
@@ -89,6 +90,29 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		t.linksFreeList = 0
 	}
 	return t
+}
+
+// newVersion returns a copy of t with tile components of its own, none
+// computed yet: the start of a draft.
+func (t *Tile) newVersion() *Tile {
+	return &Tile{
+		salt:               t.salt,
+		index:              t.index,
+		Polys:              t.Polys,
+		Verts:              t.Verts,
+		Links:              t.Links,
+		DetailMeshes:       t.DetailMeshes,
+		DetailVerts:        t.DetailVerts,
+		DetailTris:         t.DetailTris,
+		Data:               t.Data,
+		Header:             t.Header,
+		BVTree:             t.BVTree,
+		OffMeshConnections: t.OffMeshConnections,
+		linksFreeList:      t.linksFreeList,
+		extraFreeList:      t.extraFreeList,
+		bakedLinks:         t.bakedLinks,
+		link:               t.link,
+	}
 }
 
 // Salt returns the salt of the tile's slot at the time it was added.

@@ -1,0 +1,49 @@
+package navmesh
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestNewVersionCopiesEveryField checks that a draft's start copies every
+// field of the Tile but its tile components: a field added to Tile and
+// forgotten in newVersion fails here.
+func TestNewVersionCopiesEveryField(t *testing.T) {
+	m, err := New(testParams(4))
+	require.NoError(t, err)
+	_, err = m.AddTile(buildTile(tileA()), 0)
+	require.NoError(t, err)
+	_, err = m.AddTile(buildTile(tileB()), 0)
+	require.NoError(t, err)
+	s := m.Snapshot()
+	tile := s.Tile(0)
+	require.NotNil(t, tile)
+	s.Connectivity() // fills the components
+	require.NotNil(t, tile.components.entries.Load(), "the original has components")
+
+	version := tile.newVersion()
+	assert.Nil(t, version.components.entries.Load(), "the version computes its own")
+	a, b := reflect.ValueOf(tile).Elem(), reflect.ValueOf(version).Elem()
+	for i := range a.NumField() {
+		name := a.Type().Field(i).Name
+		if name == "components" {
+			continue
+		}
+		fa, fb := a.Field(i), b.Field(i)
+		switch fa.Kind() {
+		case reflect.Slice:
+			assert.Equal(t, fa.Pointer(), fb.Pointer(), name)
+			assert.Equal(t, fa.Len(), fb.Len(), name)
+			assert.Equal(t, fa.Cap(), fb.Cap(), name)
+		case reflect.Pointer:
+			assert.Equal(t, fa.Pointer(), fb.Pointer(), name)
+		case reflect.Uint32:
+			assert.Equal(t, fa.Uint(), fb.Uint(), name)
+		default:
+			t.Errorf("field %s of kind %s: compare it here", name, fa.Kind())
+		}
+	}
+}
