@@ -72,10 +72,6 @@ func BenchmarkTiledQuery(b *testing.B) {
 					b.Fatal(err)
 				}
 				n := calls(set.len())
-				// The C++ harness has no collector: start the timing with
-				// the garbage of building the level collected, so that no
-				// collection cycle runs beside the calls.
-				runtime.GC()
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				b.ReportAllocs()
