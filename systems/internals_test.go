@@ -430,3 +430,42 @@ func TestStageRunSharesTheAgentList(t *testing.T) {
 	nilRun.Open()
 	nilRun.Close()
 }
+
+// TestApproachDemand: outside its braking distance an agent counts as
+// getting nearer by a centimetre a stall time (less when slow); inside it,
+// by a tenth of the distance left, which an agent braking unhindered
+// (speed in proportion to that distance, speedScale) closes many times
+// over in a second, while one jostled round its target does not.
+func TestApproachDemand(t *testing.T) {
+	walker := components.DefaultAgentParams() // radius 0.6: braking 1.2 m
+	slow := walker
+	slow.MaxSpeed = 0.05
+	tests := []struct {
+		name    string
+		params  components.AgentParams
+		nearest float32
+		want    float32
+	}{
+		{"far off", walker, 5, approachGain},
+		{"at the braking distance", walker, 1.2, approachGain},
+		{"braking", walker, 0.7, 0.07},
+		{"nearly there", walker, 0.05, approachGain},
+		{"slow, far off", slow, 5, 0.005},
+		{"slow, braking", slow, 0.7, max(0.005, 0.25*0.05/1.2*0.7)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &agent{params: &tt.params}
+			assert.InDelta(t, tt.want, approachDemand(a, tt.nearest, 1), 1e-6)
+		})
+	}
+	// Unhindered braking from 1 m, at 60 ticks a second, closes in far
+	// more than the demand in every stall time until it arrives (0.2 m).
+	for d := float32(1); d > 0.2; {
+		start := d
+		for range 60 {
+			d -= walker.MaxSpeed * min(1, d/1.2) / 60
+		}
+		assert.Greater(t, start-d, approachDemand(&agent{params: &walker}, start, 1), "from %.3f m", start)
+	}
+}
