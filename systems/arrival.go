@@ -14,11 +14,6 @@ import (
 // [Units: world units]
 const approachGain = float32(0.01)
 
-// brakingShare is the share of its distance left that an agent inside its
-// braking distance must close in Settings.ArrivalStallTime to count as
-// getting nearer (see approachDemand).
-const brakingShare = float32(0.1)
-
 // contactReach is how near two agents' bodies must be, as a share of the
 // sum of their radii, for one to press against the other (the occupied
 // target rule of Settings.ArrivalStallTime).
@@ -76,7 +71,8 @@ func (s *Steering) arriveNear(a *agent) bool {
 	}
 	pos := a.position.Vec3()
 	remaining := max(0, toTarget(pos, target.Position, corners)-a.params.StoppingDistance)
-	gain := approachDemand(a, approach.Nearest, stallTime)
+	// A slow agent needs less gain to count as getting nearer.
+	gain := min(approachGain, 0.1*a.params.MaxSpeed*stallTime)
 	if !approach.Tracking || remaining < approach.Nearest-gain {
 		*approach = components.Approach{Tracking: true, Nearest: remaining}
 		return false
@@ -92,29 +88,6 @@ func (s *Steering) arriveNear(a *agent) bool {
 	target.ArrivedNear = remaining+a.params.StoppingDistance > arrivalDistance(a, &s.settings)
 	a.event = components.EventTargetReached
 	return true
-}
-
-// approachDemand is how much nearer than nearest an agent must come to
-// count as getting nearer (see Settings.ArrivalStallTime): approachGain,
-// less for a slow agent; and inside its braking distance a share of the
-// distance left, since an agent braking unhindered closes in at a speed in
-// proportion to that distance (speedScale). An agent jostled in a pile near
-// its target, that now and then gets a centimetre nearer, stalls then and
-// arrives instead of walking round its target for ever.
-func approachDemand(a *agent, nearest, stallTime float32) float32 {
-	reach := a.params.MaxSpeed * stallTime // how far it walks in stallTime
-	gain := min(approachGain, 0.1*reach)
-	braking := a.params.BrakingDistance
-	if braking <= 0 {
-		braking = a.params.Radius * 2
-	}
-	if nearest < braking {
-		// Unhindered, it closes in by far more than this share of nearest
-		// in stallTime (a slow agent with a long braking distance by less).
-		share := min(brakingShare, 0.25*reach/braking)
-		gain = max(gain, share*nearest)
-	}
-	return gain
 }
 
 // toTarget is how far (xz) an agent at pos walks to target round its
