@@ -28,6 +28,17 @@ type arrivalScene struct {
 
 func newArrivalScene(t *testing.T, config Config, offsets ...geom.Vec3) *arrivalScene {
 	t.Helper()
+	radii := make([]float32, len(offsets))
+	for i := range radii {
+		radii[i] = components.DefaultAgentParams().Radius
+	}
+	return newMixedArrivalScene(t, config, offsets, radii)
+}
+
+// newMixedArrivalScene is newArrivalScene with agent i of radius radii[i]
+// (components.AgentParamsForRadius).
+func newMixedArrivalScene(t *testing.T, config Config, offsets []geom.Vec3, radii []float32) *arrivalScene {
+	t.Helper()
 	config.Mesh = loadDungeon(t)
 	config.MaxAgents = len(offsets)
 	p, err := New(config)
@@ -36,8 +47,8 @@ func newArrivalScene(t *testing.T, config Config, offsets ...geom.Vec3) *arrival
 	require.NoError(t, p.Install(&world))
 	t.Cleanup(func() { p.Schedule().Finalize(&world) })
 	s := &arrivalScene{p: p, world: &world}
-	for _, o := range offsets {
-		e, err := p.Spawn(&world, geom.Add(openFloor, o), components.DefaultAgentParams())
+	for i, o := range offsets {
+		e, err := p.Spawn(&world, geom.Add(openFloor, o), components.AgentParamsForRadius(radii[i]))
 		require.NoError(t, err)
 		s.agents = append(s.agents, e)
 		s.reached = append(s.reached, -1)
@@ -161,5 +172,66 @@ func TestEveryoneArrivesAtOneTarget(t *testing.T) {
 		for i := range s.agents {
 			assert.Less(t, geom.Dist2D(before[i], s.info(t, i).Position), float32(0.05), "agent %d at rest", i)
 		}
+	}
+}
+
+// TestArrivalAtATargetHeldByAStoppedAgent: the target is taken by an agent
+// paused with Plugin.Stop on its way elsewhere (it keeps its own target and
+// corridor). The walker arrives pressed against it (ArrivedNear) and stands;
+// resumed, the stopped agent walks on to its own target and arrives there.
+func TestArrivalAtATargetHeldByAStoppedAgent(t *testing.T) {
+	s := newArrivalScene(t, Config{}, geom.Vec3{-5, 0, 1}, geom.Vec3{})
+	ownTarget := geom.Add(openFloor, geom.Vec3{4, 0, -3})
+	require.NoError(t, s.p.RequestMoveTarget(s.world, s.agents[1], ownTarget))
+	require.NoError(t, s.p.Stop(s.world, s.agents[1]))
+	require.NoError(t, s.p.RequestMoveTarget(s.world, s.agents[0], openFloor))
+	s.run(t, 10)
+	walker, stopped := s.info(t, 0), s.info(t, 1)
+	require.GreaterOrEqual(t, s.reached[0], 0, "the walker arrived")
+	assert.Less(t, s.reached[0], 5*60, "within 5 s")
+	assert.True(t, walker.ArrivedNear, "short of the occupied target")
+	assert.LessOrEqual(t, geom.Dist2D(walker.Position, stopped.Position), float32(1.2*1.1+0.01), "pressed against the stopped agent")
+	assert.Less(t, geom.Dist2D(stopped.Position, openFloor), float32(0.5), "the stopped agent held its place")
+	assert.Equal(t, -1, s.reached[1], "the stopped agent did not arrive anywhere")
+
+	require.NoError(t, s.p.Resume(s.world, s.agents[1]))
+	before := walker.Position
+	s.run(t, 10)
+	require.GreaterOrEqual(t, s.reached[1], 0, "resumed, it reaches its own target")
+	resumed := s.info(t, 1)
+	assert.LessOrEqual(t, geom.Dist2D(resumed.Position, ownTarget), s.p.Config().ArrivalDistance+0.05)
+	assert.Less(t, geom.Dist2D(before, s.info(t, 0).Position), float32(0.1), "the arrived walker stays")
+}
+
+// TestMixedRadiiArriveAtOneTarget: twelve agents of four radii (0.3 to
+// 0.6 m) from a ring 6 m round one target all arrive, one on it and the
+// others where the bodies already there let them, and all come to rest.
+func TestMixedRadiiArriveAtOneTarget(t *testing.T) {
+	var offsets []geom.Vec3
+	var radii []float32
+	for k := range 12 {
+		a := float64(k) * 2 * math.Pi / 12
+		offsets = append(offsets, geom.Vec3{6 * float32(math.Cos(a)), 0, 6 * float32(math.Sin(a))})
+		radii = append(radii, 0.3+0.1*float32(k%4))
+	}
+	s := newMixedArrivalScene(t, Config{}, offsets, radii)
+	for _, e := range s.agents {
+		require.NoError(t, s.p.RequestMoveTarget(s.world, e, openFloor))
+	}
+	s.run(t, 20)
+	atTarget := 0
+	before := make([]geom.Vec3, len(s.agents))
+	for i := range s.agents {
+		info := s.info(t, i)
+		before[i] = info.Position
+		assert.GreaterOrEqual(t, s.reached[i], 0, "agent %d (radius %.1f) arrived", i, radii[i])
+		if info.Arrived && !info.ArrivedNear {
+			atTarget++
+		}
+	}
+	assert.GreaterOrEqual(t, atTarget, 1, "one at the target")
+	s.run(t, 2)
+	for i := range s.agents {
+		assert.Less(t, geom.Dist2D(before[i], s.info(t, i).Position), float32(0.05), "agent %d at rest", i)
 	}
 }
