@@ -23,8 +23,11 @@ bash .ci/fmacount.sh amd64v3
 # cache layers, area marking), the C++ query CSVs, paths around obstacles,
 # the crowd against recorded dtCrowd runs and its trace hashes, worker
 # counts, the generated 1 km level's hash, geom's and detmath's
-# trigonometry and its uses, and the bakes and queries of the three
-# RecastDemo levels and of a block of the 1 km level (TestLevelsAcrossCPUs).
+# trigonometry and its uses, the bakes and queries of the three RecastDemo
+# levels and of a block of the 1 km level (TestLevelsAcrossCPUs), and the
+# default crowd's trace (TestCrowdAcrossCPUs: two agent types, the
+# hierarchy, obstacles and links coming and going over 600 ticks), which is
+# recorded on amd64 first and compared on every other CPU.
 exact=(
   "./navcore/geom/ ."
   "./internal/detmath/ TestGoldenHashes|TestSpecialCases"
@@ -34,7 +37,7 @@ exact=(
   "./bake/ TestSoloMatchesRecast|TestTiledMatchesRecastDemoTable|TestTileCacheMatchesTheCPP|TestTileCacheWorkersDeterministic|TestAreaMarkingMatchesReference|TestTiledDungeonPathsMatchRecast|TestLevelsAcrossCPUs"
   "./navcore/query/ TestReferencePairs"
   "./navcore/tilecache/ TestDungeonPathsAroundObstacles"
-  "./plugin/ TestMatchesReferenceCrowd|TestWorkersAreBitIdentical|TestReferenceModeWithWorkers|TestCrowdTraceHashes"
+  "./plugin/ TestMatchesReferenceCrowd|TestWorkersAreBitIdentical|TestReferenceModeWithWorkers|TestCrowdAcrossCPUs"
 )
 run_exact() { # env... -- go test flags
   for entry in "${exact[@]}"; do
@@ -42,6 +45,13 @@ run_exact() { # env... -- go test flags
     env "$@" go test -count=1 -short -run "^(${pattern})\$" "$pkg"
   done
 }
+
+echo "== the default crowd's trace, recorded on amd64 (GOAMD64=v1)"
+trace_dir="$(mktemp -d)"
+trap 'rm -rf "$trace_dir"' EXIT
+export ARCHENAV_CROSSCPU_TRACE="$trace_dir/crowd.txt"
+GOAMD64=v1 go test -count=1 -short -run '^TestCrowdAcrossCPUs$' ./plugin/
+[ -s "$ARCHENAV_CROSSCPU_TRACE" ] || { echo "TestCrowdAcrossCPUs recorded nothing"; exit 1; }
 
 echo "== exactness tests, GOARCH=arm64 under qemu-aarch64-static"
 exec_arm64="$(command -v qemu-aarch64-static)"
@@ -68,3 +78,4 @@ GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" ./navcore/geom/
 GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestGoldenHashes)$' ./internal/detmath/
 GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestTrigUsesHash)$' ./components/
 GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestSoloMatchesRecast|TestLevelsAcrossCPUs)$' ./bake/
+GOOS=js GOARCH=wasm go test -count=1 -short -exec="$wasm_exec" -run '^(TestCrowdAcrossCPUs)$' ./plugin/
