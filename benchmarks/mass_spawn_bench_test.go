@@ -22,7 +22,7 @@ const massSpawnAgents = 10_000
 // largest connected part (query.LargestComponentSampler): every target is
 // in reach, most of them far (the mean trip on the 1 km level is about
 // 520 m as the crow flies). Picked once per process.
-func connectedTrips(b *testing.B, mesh *navmesh.Mesh, n int) []crowdTrip {
+func connectedTrips(b testing.TB, mesh *navmesh.Mesh, n int) []crowdTrip {
 	b.Helper()
 	trips, err := tripCache.get(fmt.Sprintf("connected/%p/%d", mesh, n), func() ([]crowdTrip, error) {
 		filter := crowdFilter()

@@ -255,7 +255,48 @@ func NewSearcher(q *query.Query, hierarchies ...*Hierarchy) (*Searcher, error) {
 			return nil, fmt.Errorf("hierarchy: new searcher: hierarchy %d follows another mesh than the query: %w", i, ErrInvalidParam)
 		}
 	}
-	return &Searcher{query: q, mesh: q.Mesh(), hierarchies: slices.Clone(hierarchies)}, nil
+	s := &Searcher{query: q, mesh: q.Mesh(), hierarchies: slices.Clone(hierarchies)}
+	for _, h := range hierarchies {
+		if v := h.latest.Load(); v != nil {
+			s.reserve(v)
+		}
+	}
+	return s, nil
+}
+
+// reserve sizes the working memory that grows with the level for searches
+// on version v: the nodes of the search over ports and clusters (every
+// cluster node and the ports of the two largest clusters) and the marks
+// per tile slot. A crowd makes its Searchers before its first tick, so
+// that the first searches of a mass spawn do not grow them all at once.
+func (s *Searcher) reserve(v *version) {
+	var largest [2]int // ports of the two largest clusters
+	for _, c := range v.clusters {
+		if c == nil {
+			continue
+		}
+		ports := 0
+		for _, g := range c.tiles {
+			ports += len(g.ports)
+		}
+		switch {
+		case ports > largest[0]:
+			largest = [2]int{ports, largest[0]}
+		case ports > largest[1]:
+			largest[1] = ports
+		}
+	}
+	nodes := v.clusterNodes + largest[0] + largest[1] + 2
+	if len(s.nodes) < nodes {
+		s.nodes = append(s.nodes, make([]abstractNode, nodes-len(s.nodes))...)
+		s.origins = append(s.origins, make([]nodeOrigin, nodes-len(s.origins))...)
+	}
+	if len(s.l0Offset) < len(v.slots) {
+		s.l0Offset = append(s.l0Offset, make([]uint32, len(v.slots)-len(s.l0Offset))...)
+	}
+	if len(s.allowed) < len(v.slots) {
+		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
+	}
 }
 
 // Query returns the Searcher's query.Query.
