@@ -266,8 +266,8 @@ func NewSearcher(q *query.Query, hierarchies ...*Hierarchy) (*Searcher, error) {
 
 // reserve sizes the working memory that grows with the level for searches
 // on version v: the nodes of the search over ports and clusters (every
-// cluster node and the ports of the two largest clusters) and the marks
-// per tile slot. A crowd makes its Searchers before its first tick, so
+// cluster node and the ports of the two largest clusters), the marks per
+// tile slot and the searches inside one tile (a state per link). A crowd makes its Searchers before its first tick, so
 // that the first searches of a mass spawn do not grow them all at once.
 func (s *Searcher) reserve(v *version) {
 	var largest [2]int // ports of the two largest clusters
@@ -297,6 +297,15 @@ func (s *Searcher) reserve(v *version) {
 	if len(s.allowed) < len(v.slots) {
 		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
 	}
+	links := 0 // the most links of a tile
+	for _, e := range v.slots {
+		if e.graph != nil {
+			links = max(links, len(e.graph.tile.Links))
+		}
+	}
+	s.startSearch.reserve(links)
+	s.goalSearch.reserve(links)
+	s.local.reserve(links)
 }
 
 // Query returns the Searcher's query.Query.
@@ -465,6 +474,13 @@ func (s *Searcher) clearSearch() {
 	s.h, s.v, s.snap, s.filter = nil, nil, nil, nil
 	s.status, s.fallback, s.visited = 0, FallbackNone, 0
 	s.stitched = false
+	// An idle Searcher keeps no tile: a tile the mesh has replaced since
+	// would stay in memory as long as the Searcher waits for its next
+	// search.
+	s.startSearch.release()
+	s.goalSearch.release()
+	s.local.release()
+	s.stitch.enteredTile = nil
 }
 
 // tileCrossings fills *buf with the crossings of the tile of graph g,
