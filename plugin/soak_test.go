@@ -66,8 +66,12 @@ type soakRun struct {
 // layer is in, the same targets were handed out. What the navmesh and the
 // hierarchy hold depends on that state (tiles rebuilt around obstacles,
 // the tile versions recent snapshots still share, the navmesh's record of
-// recent changes), so readings taken in different states differ by up to
-// 15 % on this 4 MB heap without anything growing.
+// recent changes, which fills over its first 128 to 256 publishes: about
+// 57 a minute here), so readings taken in different states differ without
+// anything growing. Measured over 30 minutes (Dec 2026): 3.73 MB in
+// minute 1, then 3.86-4.31 MB with no trend and 4.03 MB at the end
+// (+8 %): the first minute is read before the change record has filled,
+// and the bound does not hold yet (issue 23).
 //
 // It runs with ARCHENAV_LONG=1, without the race detector, for 3
 // simulated minutes (about 25 s on a 2-core machine at load 23: CI's
