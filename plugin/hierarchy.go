@@ -6,6 +6,7 @@ import (
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/hierarchy"
+	"github.com/archenav/archenav/navcore/query"
 )
 
 // newPathQueue makes the path queue of agent type t, with a hierarchy for
@@ -29,7 +30,33 @@ func newPathQueue(c *Config, t *AgentTypeConfig) (*crowd.PathQueue, error) {
 		}
 		config.Hierarchy = h
 	}
-	return crowd.NewPathQueue(t.Mesh, config)
+	pq, err := crowd.NewPathQueue(t.Mesh, config)
+	if err != nil {
+		return nil, err
+	}
+	if !config.FullSearchUnreachable {
+		warmComponents(t)
+	}
+	return pq, nil
+}
+
+// warmComponents computes the connected components of the current tile set
+// of t's mesh, for every filter of t, now rather than in the first tick:
+// a crowd that plans out-of-reach targets to their nearest point asks
+// query.OutOfReach of every request, and on a large level labelling every
+// polygon takes tens of milliseconds (a mass spawn's first tick would pay
+// for it). The labels are kept with the tile set, so later ticks find them.
+func warmComponents(t *AgentTypeConfig) {
+	snap := t.Mesh.Snapshot()
+	snap.Connectivity()
+	filters := t.Filters
+	if len(filters) == 0 {
+		filters = []query.Filter{components.DefaultFilter()}
+	}
+	for i := range filters {
+		// An invalid filter has its error where the crowd uses it.
+		_, _ = query.Components(snap, &filters[i])
+	}
 }
 
 // Hierarchy returns the hierarchy the path queue plans with

@@ -15,8 +15,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// soakTicksPerMinute is a simulated minute at 60 ticks a second.
-const soakTicksPerMinute = 3600
+// The soak's world runs in cycles that divide a simulated minute, so that
+// the live heap is read at the same moment of each minute with the world in
+// the same state (see TestHeapStaysFlat).
+const (
+	// soakTicksPerMinute is a simulated minute at 60 ticks a second.
+	soakTicksPerMinute = 3600
+	// soakObstacleStates obstacle states follow each other every
+	// soakObstacleEvery ticks (5 s): one round a minute.
+	soakObstacleStates = 12
+	soakObstacleEvery  = 300
+	// Every soakLayerEvery ticks (7.5 s), soakLayersTaken layers of the
+	// cache (the same ones at the same time of each minute) are taken out
+	// at tick soakLayerOut of the period and put back at soakLayerBack (2 s
+	// later). Neither ever falls on an obstacle
+	// change.
+	soakLayerEvery  = 450
+	soakLayerOut    = 75
+	soakLayerBack   = 195
+	soakLayersTaken = 2
+	// soakRetargetEvery ticks (20 s), a quarter of the crowd is sent
+	// elsewhere at once.
+	soakRetargetEvery = 1200
+	// soakMeasureAt is the tick of each minute at which the live heap is
+	// read: the minute's last obstacle state has stood for 240 ticks and
+	// every layer has been back for 195.
+	soakMeasureAt = 3540
+)
 
 // soakProfile, when set, is called after each simulated minute's GC.
 var soakProfile func(minute int)
@@ -29,11 +54,24 @@ type soakRun struct {
 // TestHeapStaysFlat runs a crowd of 120 agents on the tile cache of
 // dungeon with the hierarchy on: agents get a new random target when they
 // arrive, and every 20 s a quarter of the crowd is sent elsewhere at once;
-// 24 obstacles move, come and go every 5 s; every 7 s two layers of the
-// cache are taken out (their tiles leave the navmesh) and put back 2 s
-// later. The live heap after a GC at the end stays within 5 % of what it
-// was after the first simulated minute, when every cache and pool the run
-// needs has grown: nothing grows with time.
+// 32 obstacles move, come and go every 5 s (12 states, one round a
+// minute); every 7.5 s two layers of the cache are taken out (their tiles
+// leave the navmesh) and put back 2 s later. The live heap after a GC at
+// the end stays within 5 % of what it was after the first simulated
+// minute, when every cache and pool the run needs has grown: nothing grows
+// with time.
+//
+// The heap is read at the same moment of every minute (soakMeasureAt),
+// when the world is in the same state: the same obstacles stand, every
+// layer is in, the same targets were handed out. What the navmesh and the
+// hierarchy hold depends on that state (tiles rebuilt around obstacles,
+// the tile versions recent snapshots still share, the navmesh's record of
+// recent changes, which fills over its first 128 to 256 publishes: about
+// 57 a minute here), so readings taken in different states differ without
+// anything growing. Measured over 30 minutes (Dec 2026): 3.73 MB in
+// minute 1, then 3.86-4.31 MB with no trend and 4.03 MB at the end
+// (+8 %): the first minute is read before the change record has filled,
+// and the bound does not hold yet (issue 23).
 //
 // It runs with ARCHENAV_LONG=1, without the race detector, for 3
 // simulated minutes (about 25 s on a 2-core machine at load 23: CI's
@@ -46,21 +84,21 @@ func TestHeapStaysFlat(t *testing.T) {
 	run := soakRun{agents: 120, minutes: max(2, int(length/time.Minute)), workers: 2}
 	first, last, minutes := runSoak(t, run)
 	for m, heap := range minutes {
-		t.Logf("after minute %d: %.2f MB live", m+1, float64(heap)/1e6)
+		t.Logf("after minute %d: %.3f MB live", m+1, float64(heap)/1e6)
 	}
-	t.Logf("live heap after the first minute %.2f MB, at the end %.2f MB (%+.1f %%)",
+	t.Logf("live heap after the first minute %.3f MB, at the end %.3f MB (%+.1f %%)",
 		float64(first)/1e6, float64(last)/1e6, 100*(float64(last)/float64(first)-1))
 	assert.LessOrEqual(t, float64(last), 1.05*float64(first), "live heap at the end against after the first minute")
 }
 
-// runSoak runs a soak and returns the live heap after the first simulated
-// minute and at the end, and after each minute.
+// runSoak runs a soak and returns the live heap read in the first simulated
+// minute and in the last, and in each minute (at soakMeasureAt).
 func runSoak(t *testing.T, run soakRun) (first, last uint64, minutes []uint64) {
 	cache := loadDungeonCache(t)
 	r := newObstacleRun(t, cache, run.agents, 31, Config{Workers: run.workers, HierarchicalPaths: On})
 	defer r.plugin.Schedule().Finalize(r.world)
 	require.NotNil(t, r.plugin.Hierarchy())
-	states := randomObstacleStates(t, cache, 24, 32, 33)
+	states := randomObstacleStates(t, cache, soakObstacleStates, 32, 33)
 	rng := rand.New(rand.NewPCG(34, 35))
 	q, err := query.New(cache.Mesh(), 256)
 	require.NoError(t, err)
@@ -80,16 +118,20 @@ func runSoak(t *testing.T, run soakRun) (first, last uint64, minutes []uint64) {
 	}
 	ticks := run.minutes * soakTicksPerMinute
 	for tick := 1; tick <= ticks; tick++ {
-		switch {
-		case tick%300 == 0:
-			r.apply(t, states[(tick/300)%len(states)])
-		case tick%420 == 0:
-			taken = takeLayers(t, cache, rng, 2)
-		case tick%420 == 120:
+		if tick%soakObstacleEvery == 0 {
+			r.apply(t, states[(tick/soakObstacleEvery)%len(states)])
+		}
+		switch tick % soakLayerEvery {
+		case soakLayerOut:
+			// The same layers at the same time of every minute, so that
+			// every minute ends with the same tiles rebuilt.
+			layers := rand.New(rand.NewPCG(36, uint64(tick%soakTicksPerMinute)))
+			taken = takeLayers(t, cache, layers, soakLayersTaken)
+		case soakLayerBack:
 			putLayers(t, cache, taken)
 			taken = nil
 		}
-		if tick%1200 == 0 {
+		if tick%soakRetargetEvery == 0 {
 			for i := rng.IntN(4); i < len(r.agents); i += 4 {
 				require.NoError(t, r.plugin.RequestMoveTarget(r.world, r.agents[i], target()))
 			}
@@ -100,22 +142,19 @@ func runSoak(t *testing.T, run soakRun) (first, last uint64, minutes []uint64) {
 				require.NoError(t, r.plugin.RequestMoveTarget(r.world, ev.Entity, target()))
 			}
 		}
-		if tick%soakTicksPerMinute == 0 {
+		if tick%soakTicksPerMinute == soakMeasureAt {
 			heap := live()
 			if soakProfile != nil {
-				soakProfile(tick / soakTicksPerMinute)
+				soakProfile(tick/soakTicksPerMinute + 1)
 			}
 			minutes = append(minutes, heap)
-			if tick == soakTicksPerMinute {
-				first = heap
-			}
 		}
 	}
 	stats := r.plugin.Stats(r.world)
-	t.Logf("%d agents, %d ticks: %d first paths, p99 wait %.2f s, %d still waiting", run.agents, ticks,
-		stats.PathWaits.Count, stats.PathWaits.Quantile(0.99), stats.WaitingForPath)
+	t.Logf("%d agents, %d ticks, %d navmesh publishes: %d first paths, p99 wait %.2f s, %d still waiting", run.agents, ticks,
+		cache.Mesh().Snapshot().Version(), stats.PathWaits.Count, stats.PathWaits.Quantile(0.99), stats.WaitingForPath)
 	require.Positive(t, stats.PathWaits.Count)
-	return first, live(), minutes
+	return minutes[0], minutes[len(minutes)-1], minutes
 }
 
 // takenLayer is a layer taken out of a tile cache, to put back.

@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"slices"
+
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -76,8 +78,10 @@ func (t *agentTable) collect(world *ecs.World) []agent {
 			t.slots[id] = 0
 		}
 	}
-	t.agents = t.agents[:0]
 	q := t.filter.Query(world)
+	// One allocation for a crowd that grew (a mass spawn's first tick),
+	// not one per doubling.
+	t.agents = slices.Grow(t.agents[:0], q.Count())
 	for q.Next() {
 		params, position, velocity, state, corridor, target, boundary, neighbours, corners, animation := q.Get()
 		e := q.Entity()

@@ -255,7 +255,57 @@ func NewSearcher(q *query.Query, hierarchies ...*Hierarchy) (*Searcher, error) {
 			return nil, fmt.Errorf("hierarchy: new searcher: hierarchy %d follows another mesh than the query: %w", i, ErrInvalidParam)
 		}
 	}
-	return &Searcher{query: q, mesh: q.Mesh(), hierarchies: slices.Clone(hierarchies)}, nil
+	s := &Searcher{query: q, mesh: q.Mesh(), hierarchies: slices.Clone(hierarchies)}
+	for _, h := range hierarchies {
+		if v := h.latest.Load(); v != nil {
+			s.reserve(v)
+		}
+	}
+	return s, nil
+}
+
+// reserve sizes the working memory that grows with the level for searches
+// on version v: the nodes of the search over ports and clusters (every
+// cluster node and the ports of the two largest clusters), the marks per
+// tile slot and the searches inside one tile (a state per link). A crowd makes its Searchers before its first tick, so
+// that the first searches of a mass spawn do not grow them all at once.
+func (s *Searcher) reserve(v *version) {
+	var largest [2]int // ports of the two largest clusters
+	for _, c := range v.clusters {
+		if c == nil {
+			continue
+		}
+		ports := 0
+		for _, g := range c.tiles {
+			ports += len(g.ports)
+		}
+		switch {
+		case ports > largest[0]:
+			largest = [2]int{ports, largest[0]}
+		case ports > largest[1]:
+			largest[1] = ports
+		}
+	}
+	nodes := v.clusterNodes + largest[0] + largest[1] + 2
+	if len(s.nodes) < nodes {
+		s.nodes = append(s.nodes, make([]abstractNode, nodes-len(s.nodes))...)
+		s.origins = append(s.origins, make([]nodeOrigin, nodes-len(s.origins))...)
+	}
+	if len(s.l0Offset) < len(v.slots) {
+		s.l0Offset = append(s.l0Offset, make([]uint32, len(v.slots)-len(s.l0Offset))...)
+	}
+	if len(s.allowed) < len(v.slots) {
+		s.allowed = append(s.allowed, make([]uint32, len(v.slots)-len(s.allowed))...)
+	}
+	links := 0 // the most links of a tile
+	for _, e := range v.slots {
+		if e.graph != nil {
+			links = max(links, len(e.graph.tile.Links))
+		}
+	}
+	s.startSearch.reserve(links)
+	s.goalSearch.reserve(links)
+	s.local.reserve(links)
 }
 
 // Query returns the Searcher's query.Query.
@@ -424,6 +474,13 @@ func (s *Searcher) clearSearch() {
 	s.h, s.v, s.snap, s.filter = nil, nil, nil, nil
 	s.status, s.fallback, s.visited = 0, FallbackNone, 0
 	s.stitched = false
+	// An idle Searcher keeps no tile: a tile the mesh has replaced since
+	// would stay in memory as long as the Searcher waits for its next
+	// search.
+	s.startSearch.release()
+	s.goalSearch.release()
+	s.local.release()
+	s.stitch.enteredTile = nil
 }
 
 // tileCrossings fills *buf with the crossings of the tile of graph g,

@@ -56,6 +56,21 @@ type tileState struct {
 
 const settledIndex = -2
 
+// reserve sizes the working memory for a tile of up to links links: a
+// search enters a polygon through each link at most once.
+func (s *tileSearch) reserve(links int) {
+	s.states = slices.Grow(s.states[:0], links+1)
+	s.linkState = slices.Grow(s.linkState[:0], links)
+	s.heap = slices.Grow(s.heap[:0], links+1)
+}
+
+// release drops the search's tile and the version's ports, keeping the
+// working memory.
+func (s *tileSearch) release() {
+	s.tile, s.model, s.ports = nil, nil, nil
+	s.crossings = s.crossings[:0]
+}
+
 // reset prepares a search of tile under model, whose exits are crossings
 // (grouped in ports).
 func (s *tileSearch) reset(tile *navmesh.Tile, model *costModel, crossings []searchCrossing, ports []port) {
