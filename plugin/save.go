@@ -408,7 +408,7 @@ func (p *Plugin) decodeSnapshot(file []byte, s *Snapshot) error {
 	for t := range names {
 		names[t] = r.String(256)
 	}
-	maxPath := int(r.U32())
+	maxPath := r.Size()
 	agentCount := r.Count(1<<24, 0)
 	obstacleCount := r.Count(1<<24, 0)
 	if err := r.End(); err != nil {
@@ -739,7 +739,7 @@ func ReadSaveInfo(file []byte) (SaveInfo, error) {
 		}
 	}
 	r := binstate.NewReader(header, "header")
-	info.Version = int(r.U32())
+	info.Version = r.Size()
 	n := r.Count(components.MaxAgentTypes, 4)
 	for range n {
 		info.AgentTypes = append(info.AgentTypes, r.String(256))

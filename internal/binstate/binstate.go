@@ -176,6 +176,19 @@ func (r *Reader) U32() uint32 {
 	return 0
 }
 
+// Size reads a uint32 written as a size or an index and returns it as an
+// int. A value of 2^31 or more is refused (the reader fails and Size returns
+// 0) on every CPU, so that a 32-bit build never sees it turn negative and a
+// file reads the same everywhere.
+func (r *Reader) Size() int {
+	v := r.U32()
+	if v > math.MaxInt32 {
+		r.Fail("value %d above 2^31-1", v)
+		return 0
+	}
+	return int(v)
+}
+
 // U64 reads a uint64.
 func (r *Reader) U64() uint64 {
 	if b := r.take(8); b != nil {
@@ -207,18 +220,20 @@ func (r *Reader) Vec3() mgl32.Vec3 { return mgl32.Vec3{r.F32(), r.F32(), r.F32()
 // and whose elements, at least minSize bytes each in the file, fit in the
 // bytes left; 0 after a problem.
 func (r *Reader) Count(max, minSize int) int {
-	n := int(r.U32())
+	// Compared as uint64, so that a count above 2^31 is refused on 32-bit
+	// CPUs too, where int(u32) would turn it negative.
+	n := uint64(r.U32())
 	switch {
 	case r.err != nil:
 		return 0
-	case n > max:
+	case max < 0 || n > uint64(max):
 		r.Fail("count %d above the limit %d", n, max)
 		return 0
-	case minSize > 0 && n > r.Left()/minSize:
+	case minSize > 0 && n > uint64(r.Left()/minSize):
 		r.Fail("count %d of %d-byte entries, %d bytes left", n, minSize, r.Left())
 		return 0
 	}
-	return n
+	return int(n)
 }
 
 // Uvarint reads a value written by Writer.Uvarint.

@@ -531,9 +531,9 @@ func (s *PathQueueState) AppendState(b []byte, filterIndex func(*query.Filter) (
 func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter) error {
 	r := binstate.NewReader(data, "path queue state")
 	var st PathQueueState
-	st.nextID, st.cursor, st.head = PathRequestID(r.U32()), int(r.U32()), int(r.U32())
+	st.nextID, st.cursor, st.head = PathRequestID(r.U32()), r.Size(), r.Size()
 	st.hasHierarchy, st.hierarchicalOff = r.Bool(), r.Bool()
-	st.maxPathSize = int(r.U32())
+	st.maxPathSize = r.Size()
 	snaps := make([]*navmesh.Snapshot, r.Count(maxStateSlots, 4))
 	for k := range snaps {
 		var state navmesh.MeshState
@@ -566,7 +566,7 @@ func (s *PathQueueState) ReadState(data []byte, filterAt func(int) *query.Filter
 			r.Fail("slot %d repeats request id %d", i, sl.id)
 		}
 		ids[sl.id] = true
-		index := int(r.U32())
+		index := r.Size()
 		if filterAt != nil {
 			sl.filter = filterAt(index)
 		}

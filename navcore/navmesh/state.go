@@ -358,12 +358,12 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 	var history changeHistory
 	n = r.Count(2*ChangeRecordPublishes, stateRecordSize)
 	for range n {
-		rec := changeRecord{version: r.U64(), start: int(r.U32()), end: int(r.U32()), overflow: r.Bool()}
+		rec := changeRecord{version: r.U64(), start: r.Size(), end: r.Size(), overflow: r.Bool()}
 		history.records = append(history.records, rec)
 	}
 	n = r.Count(2*ChangeRecordTiles, stateChangeSize)
 	for range n {
-		c := TileChange{Slot: int(r.U32()), X: r.I32(), Y: r.I32(), Layer: r.I32()}
+		c := TileChange{Slot: r.Size(), X: r.I32(), Y: r.I32(), Layer: r.I32()}
 		history.changes = append(history.changes, c)
 	}
 	if r.Err() == nil {

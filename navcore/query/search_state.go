@@ -163,8 +163,8 @@ func (s *SearchState) UnmarshalBinary(data []byte) error {
 	var st SearchState
 	st.active = r.Bool()
 	if st.active {
-		st.poolSize = int(r.U32())
-		st.nodeLimit = int(r.U32())
+		st.poolSize = r.Size()
+		st.nodeLimit = r.Size()
 		if r.Err() == nil && (st.poolSize < 1 || st.poolSize > MaxNodes || st.nodeLimit < 1 || st.nodeLimit > MaxNodes) {
 			r.Fail("pool of %d nodes, limit %d, want 1..%d", st.poolSize, st.nodeLimit, MaxNodes)
 		}
