@@ -212,7 +212,7 @@ func TestMixedRadiiArriveAtOneTarget(t *testing.T) {
 	for k := range 12 {
 		a := float64(k) * 2 * math.Pi / 12
 		offsets = append(offsets, geom.Vec3{6 * float32(math.Cos(a)), 0, 6 * float32(math.Sin(a))})
-		radii = append(radii, 0.3+0.1*float32(k%4))
+		radii = append(radii, 0.3+float32(0.1*float32(k%4)))
 	}
 	s := newMixedArrivalScene(t, Config{}, offsets, radii)
 	for _, e := range s.agents {
