@@ -155,6 +155,9 @@ func meshWithTiles(params Params, tiles []TileSetTile, links []savedLink) (*Mesh
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.newEdit()
+	// Nobody has seen the empty mesh: listing every tile as changed since
+	// would cost 24 bytes a tile for nothing.
+	e.changesAll = true
 	if err := m.addSavedTiles(e, tiles, links); err != nil {
 		e.abandon()
 		return nil, err

@@ -219,3 +219,24 @@ func TestSaveWhileTheMeshChanges(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestLoadedMeshRecordsEverythingChanged(t *testing.T) {
+	var file bytes.Buffer
+	require.NoError(t, Save(&file, testMesh(t)))
+	m, err := Load(bytes.NewReader(file.Bytes()))
+	require.NoError(t, err)
+	loaded := m.Snapshot()
+	require.Equal(t, uint64(1), loaded.Version())
+
+	changes, complete := loaded.ChangesSince(0, nil)
+	assert.False(t, complete, "the load is recorded as everything changed")
+	assert.Empty(t, changes)
+	assert.Zero(t, loaded.history.changes, "no per-tile record kept for the load")
+
+	tile := m.Tile(2)
+	require.NotNil(t, tile)
+	require.NoError(t, m.SetPolyFlags(tile.PolyRefBase()|0, 0x4))
+	changes, complete = m.Snapshot().ChangesSince(loaded.Version(), nil)
+	assert.True(t, complete)
+	assert.Equal(t, []TileChange{{Slot: 2, X: tile.Header.X, Y: tile.Header.Y, Layer: tile.Header.Layer}}, changes)
+}

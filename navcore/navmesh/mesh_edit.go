@@ -26,6 +26,10 @@ type edit struct {
 	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
+	// changesAll records the edit as "everything changed" instead of
+	// listing changes: for the edit that fills a new mesh, whose empty
+	// first snapshot nobody has seen.
+	changesAll bool
 	// touched lists the slots set, for the flat array (snapshot_flat.go).
 	touched []uint32
 	// maxTiles is the slot count, grid and runtime links; linkCount the
