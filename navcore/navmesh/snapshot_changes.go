@@ -47,9 +47,10 @@ func (s *Snapshot) Version() uint64 { return s.version }
 // version since to this one (every publish after since, oldest first; a tile
 // changed in two publishes is listed twice) and returns it with complete true. When the
 // record does not reach back that far (more than ChangeRecordPublishes
-// publishes ago, or more than ChangeRecordTiles changes) or since is newer
-// than this snapshot, it returns dst unchanged and complete false: assume
-// every tile changed. It does not allocate when dst has room.
+// publishes ago, more than ChangeRecordTiles changes, or the publish that
+// filled a mesh made by Load or TileSet.Mesh) or since is newer than this
+// snapshot, it returns dst unchanged and complete false: assume every tile
+// changed. It does not allocate when dst has room.
 func (s *Snapshot) ChangesSince(since uint64, dst []TileChange) (changes []TileChange, complete bool) {
 	if since == s.version {
 		return dst, true
@@ -78,6 +79,9 @@ func (s *Snapshot) ChangesSince(since uint64, dst []TileChange) (changes []TileC
 // in this edit; a change repeating the one before (a tile replaced in its
 // slot: removed, then added) is recorded once.
 func (e *edit) noteChange(index uint32, x, y, layer int32) {
+	if e.changesAll {
+		return
+	}
 	c := TileChange{Slot: int(index), X: x, Y: y, Layer: layer}
 	if n := len(e.changes); n > 0 && e.changes[n-1] == c {
 		return
@@ -93,7 +97,7 @@ func (e *edit) nextHistory(version uint64) changeHistory {
 		h = compactHistory(h)
 	}
 	record := changeRecord{version: version, start: len(h.changes), end: len(h.changes)}
-	if len(e.changes) > ChangeRecordTiles {
+	if e.changesAll || len(e.changes) > ChangeRecordTiles {
 		record.overflow = true
 	} else {
 		h.changes = append(h.changes, e.changes...)

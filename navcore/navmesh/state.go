@@ -484,6 +484,13 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) 
 		if r.Err() == nil && areaAndType>>6 != p.AreaAndType>>6 {
 			r.Fail("%s: polygon %d of type %d, the data's is %d", where, i, areaAndType>>6, p.AreaAndType>>6)
 		}
+		if (flags != p.Flags || areaAndType != p.AreaAndType) && t.usesDataPolys() {
+			// Flags and areas changed at runtime live in a copy: the
+			// data's polygons keep those it was made with. (The first
+			// links read so far go with it: this tile holds the claim.)
+			t.Polys = slices.Clone(t.Polys)
+			p = &t.Polys[i]
+		}
 		p.FirstLink, p.Flags, p.AreaAndType = firstLink, flags, areaAndType
 	}
 	// A published version holds its links in use alone (link_compact.go):
