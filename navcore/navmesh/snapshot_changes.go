@@ -1,5 +1,7 @@
 package navmesh
 
+import "sync/atomic"
+
 // TileChange names a tile whose content changed in one publish: a tile added
 // to or removed from the slot, or its polygons' flags or areas edited.
 // Neighbours that only gained or lost links to a changed tile are not listed.
@@ -42,6 +44,20 @@ type changeHistory struct {
 // one more with each publish (AddTile, RemoveTile, SetPolyFlags,
 // SetPolyArea, Apply). Versions of different meshes are unrelated.
 func (s *Snapshot) Version() uint64 { return s.version }
+
+// Stamp returns the number that names this snapshot among every snapshot of
+// every mesh in the process: no two snapshots get the same stamp, and none
+// gets 0. Unlike a *Snapshot, a stamp holds nothing in memory, so a cache
+// can remember what it checked against without keeping old tile versions
+// alive; unlike Version, it is never used again (after RestoreState the
+// versions count on from the saved one).
+func (s *Snapshot) Stamp() uint64 { return s.stamp }
+
+// stamps counts the snapshots made in the process, for Stamp.
+var stamps atomic.Uint64
+
+// newStamp returns a stamp no snapshot had before.
+func newStamp() uint64 { return stamps.Add(1) }
 
 // ChangesSince appends to dst the tiles changed from the snapshot with
 // version since to this one (every publish after since, oldest first; a tile
