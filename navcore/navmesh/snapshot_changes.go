@@ -101,12 +101,21 @@ func (e *edit) noteChange(index uint32, x, y, layer int32) {
 	e.changes = append(e.changes, c)
 }
 
-// nextHistory returns the base's history with this edit's record appended,
-// dropping the oldest records when the bounds are reached.
+// nextHistory returns the base's history with this edit's record appended.
+// When the base's arrays are full (2*ChangeRecordPublishes records, or no
+// room for the edit's changes) it first copies the newest records into
+// fresh arrays sized for the next 2*ChangeRecordPublishes publishes
+// (changeRoom), so that a steady stream of edits gets arrays of one size
+// from its first publishes on, instead of a saw of doublings.
 func (e *edit) nextHistory(version uint64) changeHistory {
 	h := e.base.history
-	if len(h.records) >= 2*ChangeRecordPublishes || len(h.changes)+len(e.changes) > 2*ChangeRecordTiles {
-		h = compactHistory(h)
+	incoming := len(e.changes)
+	if incoming > ChangeRecordTiles {
+		incoming = 0 // recorded as "everything changed"
+	}
+	if len(h.records) >= 2*ChangeRecordPublishes || len(h.changes)+incoming > cap(h.changes) {
+		keep, total := newestRecords(h)
+		h = compactHistory(h, keep, 2*ChangeRecordPublishes, changeRoom(cap(h.changes), keep, total, incoming))
 	}
 	record := changeRecord{version: version, start: len(h.changes), end: len(h.changes)}
 	if len(e.changes) > ChangeRecordTiles {
@@ -119,24 +128,54 @@ func (e *edit) nextHistory(version uint64) changeHistory {
 	return h
 }
 
-// compactHistory copies the newest records (at most ChangeRecordPublishes,
-// with at most ChangeRecordTiles changes) into fresh arrays.
-func compactHistory(h changeHistory) changeHistory {
-	keep := len(h.records)
-	total := 0
+// minChangeRoom is the least room for changes a history's array gets.
+const minChangeRoom = 64
+
+// changeRoom returns the room for changes of a history compacted to keep
+// records holding total changes, before a publish of incoming changes:
+// 2*ChangeRecordPublishes publishes at their average (the incoming one
+// counted), and a quarter more, within [minChangeRoom,
+// 2*ChangeRecordTiles]. The previous room (old) is kept while it is enough
+// and not four times too much, so that the array's size settles.
+func changeRoom(old, keep, total, incoming int) int {
+	need := total + incoming
+	estimate := min(2*ChangeRecordPublishes*need/(keep+1), 2*ChangeRecordTiles)
+	room := min(max(estimate+estimate/4+1, minChangeRoom, need), 2*ChangeRecordTiles)
+	if old >= need && old >= estimate && old <= 4*room {
+		return old
+	}
+	return room
+}
+
+// newestRecords returns how many of h's newest records a compacted history
+// keeps (at most ChangeRecordPublishes, with at most ChangeRecordTiles
+// changes) and how many changes they hold.
+func newestRecords(h changeHistory) (keep, total int) {
+	keep = len(h.records)
 	for i := len(h.records) - 1; i >= 0; i-- {
 		r := h.records[i]
 		if len(h.records)-i > ChangeRecordPublishes || total+r.end-r.start > ChangeRecordTiles {
-			keep = len(h.records) - 1 - i
-			break
+			return len(h.records) - 1 - i, total
 		}
 		total += r.end - r.start
 	}
-	out := changeHistory{
-		records: make([]changeRecord, 0, keep+ChangeRecordPublishes/2),
-		changes: make([]TileChange, 0, total+total/2+16),
+	return keep, total
+}
+
+// compactHistory copies the keep newest records of h and their changes into
+// fresh arrays with room for records records and changes changes (at
+// least what they hold).
+func compactHistory(h changeHistory, keep, records, changes int) changeHistory {
+	kept := h.records[len(h.records)-keep:]
+	total := 0
+	for _, r := range kept {
+		total += r.end - r.start
 	}
-	for _, r := range h.records[len(h.records)-keep:] {
+	out := changeHistory{
+		records: make([]changeRecord, 0, max(records, keep)),
+		changes: make([]TileChange, 0, max(changes, total)),
+	}
+	for _, r := range kept {
 		n := changeRecord{version: r.version, start: len(out.changes), overflow: r.overflow}
 		out.changes = append(out.changes, h.changes[r.start:r.end]...)
 		n.end = len(out.changes)

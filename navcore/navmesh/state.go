@@ -186,7 +186,8 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	// The change record, as compact as it reads.
 	history := snap.history
 	if len(history.records) > ChangeRecordPublishes {
-		history = compactHistory(history)
+		keep, _ := newestRecords(history)
+		history = compactHistory(history, keep, 0, 0)
 	}
 	w.Count(len(history.records))
 	for _, r := range history.records {
