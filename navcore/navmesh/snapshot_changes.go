@@ -131,15 +131,23 @@ func (e *edit) nextHistory(version uint64) changeHistory {
 // minChangeRoom is the least room for changes a history's array gets.
 const minChangeRoom = 64
 
+// sampleRecords is the fewest kept records whose average changeRoom
+// trusts: fewer (a mesh's first publishes, often loads of many tiles at
+// once) get twice what they need.
+const sampleRecords = 16
+
 // changeRoom returns the room for changes of a history compacted to keep
 // records holding total changes, before a publish of incoming changes:
-// 2*ChangeRecordPublishes publishes at their average (the incoming one
-// counted), and a quarter more, within [minChangeRoom,
-// 2*ChangeRecordTiles]. The previous room (old) is kept while it is enough
-// and not four times too much, so that the array's size settles.
+// 2*ChangeRecordPublishes publishes at the average of those (once there
+// are sampleRecords of them), and a quarter more, within [minChangeRoom,
+// 2*ChangeRecordTiles]. The previous room (old) is kept while it is
+// enough and not four times too much, so that the array's size settles.
 func changeRoom(old, keep, total, incoming int) int {
 	need := total + incoming
-	estimate := min(2*ChangeRecordPublishes*need/(keep+1), 2*ChangeRecordTiles)
+	estimate := min(2*need, 2*ChangeRecordTiles)
+	if keep >= sampleRecords {
+		estimate = min(2*ChangeRecordPublishes*need/(keep+1), 2*ChangeRecordTiles)
+	}
 	room := min(max(estimate+estimate/4+1, minChangeRoom, need), 2*ChangeRecordTiles)
 	if old >= need && old >= estimate && old <= 4*room {
 		return old
