@@ -45,6 +45,7 @@ func New(params Params) (*Mesh, error) {
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
 		flatAll:  true,
+		stamp:    newStamp(),
 
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),

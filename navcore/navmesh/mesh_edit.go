@@ -79,6 +79,7 @@ func (e *edit) publish() *Snapshot {
 		flat:      flat,
 		flatAll:   flatAll,
 		version:   version,
+		stamp:     newStamp(),
 		history:   e.nextHistory(version),
 		params:    e.base.params,
 		maxTiles:  e.maxTiles,
