@@ -216,7 +216,9 @@ func soloLinks(s *Settings, cfg *Config, hf *Heightfield, tile *navmesh.TileData
 		}
 	}
 	if len(links) == 0 {
-		return tile, nil, nil
+		// mesh linked tile's polygons in place; an array of its own lets
+		// the result's mesh do so too.
+		return tile.WithOwnPolys(), nil, nil
 	}
 	withLinks := *params
 	withLinks.OffMeshConnections = appendOffMeshParams(append([]navmesh.OffMeshConnectionParams(nil), params.OffMeshConnections...), links)

@@ -69,6 +69,9 @@ func (b *TileBaker) placeTiledLinks(ctx context.Context, workers int, result *Ti
 	err = forEachParallel(ctx, workers, len(result.Tiles), func(_, i int) error {
 		tile := result.Tiles[i]
 		if len(tile.Links) == 0 {
+			// The link-sampling mesh linked these polygons in place; the
+			// tile's own array lets the result's mesh do so too.
+			tile.Data = tile.Data.WithOwnPolys()
 			return nil
 		}
 		begin := time.Now()

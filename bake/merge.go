@@ -82,11 +82,12 @@ func MergeNavMeshes(meshes ...*navmesh.Mesh) (*navmesh.Mesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bake: merge: %w", err)
 	}
+	var batch navmesh.Batch
 	for _, tile := range tiles {
-		if _, err := mesh.AddTile(tile.data, 0); err != nil {
-			h := &tile.data.Header
-			return nil, fmt.Errorf("bake: merge: input %d: tile (%d, %d, layer %d): %w", tile.input, h.X, h.Y, h.Layer, err)
-		}
+		batch.Add(tile.data, 0)
+	}
+	if _, err := mesh.Apply(&batch, nil); err != nil {
+		return nil, fmt.Errorf("bake: merge: %w", err)
 	}
 	return mesh, nil
 }

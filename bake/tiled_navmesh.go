@@ -30,9 +30,12 @@ func (r *TiledResult) NavMeshParams() navmesh.Params {
 }
 
 // NavMesh returns a navigation mesh holding every baked tile, added row by
-// row, linked to each other across their borders. A bake in which no tile
-// has data gives a mesh without tiles (tiles may be added later); its
-// Stats.Warnings then say what to check.
+// row in one navmesh.Batch (one snapshot published), linked to each other
+// across their borders as AddTile one tile after the other would link
+// them. The first mesh made from a result links the tiles' polygons in
+// place (see navmesh.TileData); a second one holds copies. A bake in which
+// no tile has data gives a mesh without tiles (tiles may be added later);
+// its Stats.Warnings then say what to check.
 func (r *TiledResult) NavMesh() (*navmesh.Mesh, error) {
 	if r == nil || r.Baker == nil {
 		return nil, errors.New("bake: navmesh of an empty tiled result")
@@ -41,10 +44,12 @@ func (r *TiledResult) NavMesh() (*navmesh.Mesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bake: tiled navmesh: %w", err)
 	}
+	var batch navmesh.Batch
 	for _, tile := range r.Tiles {
-		if _, err := m.AddTile(tile.Data, 0); err != nil {
-			return nil, fmt.Errorf("bake: tiled navmesh: add tile (%d, %d): %w", tile.X, tile.Y, err)
-		}
+		batch.Add(tile.Data, 0)
+	}
+	if _, err := m.Apply(&batch, nil); err != nil {
+		return nil, fmt.Errorf("bake: tiled navmesh (change i is Tiles[i]): %w", err)
 	}
 	return m, nil
 }

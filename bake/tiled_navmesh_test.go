@@ -104,3 +104,90 @@ func nextPow2(v int) int {
 	}
 	return p
 }
+
+// TestBakedNavMeshLinksPolysInPlace checks that the mesh of a fresh bake
+// (tiled, and solo, with and without links, whose link search used a mesh
+// of its own) is published once and links every tile's polygons in its
+// data's array, as a loaded mesh does, and that its links are those of a
+// mesh built from copies of the data with AddTile one tile at a time.
+func TestBakedNavMeshLinksPolysInPlace(t *testing.T) {
+	tests := []struct {
+		name  string
+		level string
+		links bool
+		solo  bool
+	}{
+		{"tiled dungeon", "dungeon", false, false},
+		{"tiled links level with links", "links_level", true, false},
+		{"solo links level with links", "links_level", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			settings := DefaultSettings()
+			if tt.links {
+				settings.Links = DefaultLinkSettings()
+			}
+			g := loadTestMesh(t, tt.level)
+			var mesh *navmesh.Mesh
+			var data []*navmesh.TileData
+			if tt.solo {
+				r, err := Solo(context.Background(), g, settings)
+				require.NoError(t, err)
+				mesh, err = r.NavMesh()
+				require.NoError(t, err)
+				data = []*navmesh.TileData{r.TileData}
+			} else {
+				r, err := Tiled(context.Background(), g, settings, TiledOptions{})
+				require.NoError(t, err)
+				if tt.links {
+					links := 0
+					for _, tile := range r.Tiles {
+						links += len(tile.Links)
+					}
+					require.Positive(t, links, "the level must get links for the case to mean something")
+				}
+				mesh, err = r.NavMesh()
+				require.NoError(t, err)
+				for _, tile := range r.Tiles {
+					data = append(data, tile.Data)
+				}
+			}
+			require.NotEmpty(t, data)
+
+			oneByOne, err := navmesh.New(mesh.Params())
+			require.NoError(t, err)
+			for _, d := range data {
+				_, err := oneByOne.AddTile(d.WithOwnPolys(), 0)
+				require.NoError(t, err)
+			}
+
+			snap, want := mesh.Snapshot(), oneByOne.Snapshot()
+			assert.Equal(t, uint64(1), snap.Version(), "one publish")
+			assert.Equal(t, uint64(len(data)), want.Version())
+			for _, d := range data {
+				h := &d.Header
+				tile := snap.TileAt(int(h.X), int(h.Y), int(h.Layer))
+				require.NotNil(t, tile)
+				require.NotEmpty(t, tile.Polys)
+				assert.Same(t, &d.Polys[0], &tile.Polys[0], "tile (%d, %d): polygons linked in place", h.X, h.Y)
+				other := want.TileAt(int(h.X), int(h.Y), int(h.Layer))
+				require.NotNil(t, other)
+				assert.Equal(t, polyLinks(other), polyLinks(tile), "tile (%d, %d): links", h.X, h.Y)
+			}
+		})
+	}
+}
+
+// polyLinks lists each polygon's links of tile in chain order, without
+// their Next indices (which depend on where the links are stored).
+func polyLinks(tile *navmesh.Tile) [][]navmesh.Link {
+	out := make([][]navmesh.Link, len(tile.Polys))
+	for i := range tile.Polys {
+		for l := tile.Polys[i].FirstLink; l != navmesh.NullLink; l = tile.Links[l].Next {
+			link := tile.Links[l]
+			link.Next = 0
+			out[i] = append(out[i], link)
+		}
+	}
+	return out
+}

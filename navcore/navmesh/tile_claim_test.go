@@ -194,6 +194,21 @@ func TestClaimedDataKeepsAllButFirstLink(t *testing.T) {
 			})
 			assertLinkedLike(t, batchMesh(t, testTiles(t, 3)), second)
 		}},
+		{"WithOwnPolys added to a second mesh", func(t *testing.T, _ *Mesh, tiles []*TileData) {
+			own := make([]*TileData, len(tiles))
+			for i, data := range tiles {
+				own[i] = data.WithOwnPolys()
+				assert.Equal(t, polysWithoutLinks(data.Polys), polysWithoutLinks(own[i].Polys))
+				assert.Same(t, &data.Verts[0], &own[i].Verts[0], "the other arrays are shared")
+			}
+			second := batchMesh(t, own)
+			forEachTile(second.Snapshot(), func(tile *Tile) {
+				assert.True(t, tile.usesDataPolys(), "tile %#x copies its own polygons", uint64(tile.Ref()))
+				assert.NotSame(t, &tiles[0].Polys[0], &tile.Polys[0])
+			})
+			assertLinkedLike(t, batchMesh(t, testTiles(t, 3)), second)
+			assert.Nil(t, (*TileData)(nil).WithOwnPolys())
+		}},
 		{"state saved with edits and restored", func(t *testing.T, m *Mesh, _ []*TileData) {
 			require.NoError(t, m.SetPolyFlags(m.Tile(2).PolyRefBase()|0, 0x20))
 			var state MeshState

@@ -258,6 +258,21 @@ func (d *TileData) claimPolys() bool {
 // never published.
 func (d *TileData) releasePolys() { d.polysClaim.taken.Store(false) }
 
+// WithOwnPolys returns a shallow copy of d with a polygon array of its own
+// (FirstLink reset) and a fresh claim on it, so that the first Mesh it is
+// added to links its polygons in place even where d's polygons are already
+// linked in place by another mesh (which would make that Mesh copy them).
+// The other arrays stay shared with d: no Mesh modifies them. It costs
+// one polygon array (32 bytes a polygon); nil gives nil.
+func (d *TileData) WithOwnPolys() *TileData {
+	if d == nil {
+		return nil
+	}
+	own := *d
+	own.Polys = clonePolys(d.Polys)
+	return withPolysClaim(&own)
+}
+
 // clonePolys returns a copy of polys without their FirstLink (NullLink in
 // the copy): the one field a tile using them in place may be writing, so
 // that copying never reads it.
