@@ -18,8 +18,12 @@ const maxValidityRefs = MaxLocalPolys
 // included, publishes a new one) and a filter without Custom passes a
 // polygon on its flags alone. A crowd checks the same polygons every tick,
 // so this saves most of the lookups. Only lists found valid are kept.
+//
+// The snapshot is remembered by its stamp, not by pointer: an agent whose
+// polygons are not checked for a while (one waiting for a path) would
+// otherwise keep every tile version of an old snapshot in memory.
 type validityCache struct {
-	snapshot         *navmesh.Snapshot
+	stamp            uint64 // navmesh.Snapshot.Stamp; 0 for none
 	include, exclude uint16
 	count            int
 	refs             [maxValidityRefs]navmesh.Ref
@@ -31,9 +35,9 @@ func (v *validityCache) valid(refs []navmesh.Ref, q *query.Query, filter *query.
 	if filter == nil {
 		return len(refs) == 0
 	}
-	snapshot := q.Mesh().Snapshot()
+	stamp := q.Mesh().Snapshot().Stamp()
 	cacheable := filter.Custom == nil && len(refs) <= len(v.refs)
-	if cacheable && v.snapshot == snapshot && v.include == filter.IncludeFlags &&
+	if cacheable && v.stamp == stamp && v.include == filter.IncludeFlags &&
 		v.exclude == filter.ExcludeFlags && slices.Equal(v.refs[:v.count], refs) {
 		return true
 	}
@@ -43,7 +47,7 @@ func (v *validityCache) valid(refs []navmesh.Ref, q *query.Query, filter *query.
 		}
 	}
 	if cacheable {
-		v.snapshot, v.include, v.exclude = snapshot, filter.IncludeFlags, filter.ExcludeFlags
+		v.stamp, v.include, v.exclude = stamp, filter.IncludeFlags, filter.ExcludeFlags
 		v.count = copy(v.refs[:], refs)
 	}
 	return true
@@ -53,6 +57,6 @@ func (v *validityCache) valid(refs []navmesh.Ref, q *query.Query, filter *query.
 // valid against q's mesh as it is now and filter's flags: then they are
 // valid again (filter without Custom, as for every list the cache keeps).
 func (v *validityCache) checkedAgainst(q *query.Query, filter *query.Filter) bool {
-	return filter != nil && filter.Custom == nil && v.snapshot != nil &&
-		v.snapshot == q.Mesh().Snapshot() && v.include == filter.IncludeFlags && v.exclude == filter.ExcludeFlags
+	return filter != nil && filter.Custom == nil && v.stamp != 0 &&
+		v.stamp == q.Mesh().Snapshot().Stamp() && v.include == filter.IncludeFlags && v.exclude == filter.ExcludeFlags
 }

@@ -1,6 +1,9 @@
 package crowd
 
 import (
+	"runtime"
+	"time"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -114,4 +117,84 @@ func TestValidityFollowsMeshAndFilter(t *testing.T) {
 	assert.True(t, b.IsValid(q, filter), "valid after a nil filter")
 	b.Reset()
 	assert.False(t, b.IsValid(q, filter), "a reset boundary")
+}
+
+// TestValidityAcrossRestoredVersions: after the mesh is restored to a
+// saved state, its versions count on from the saved one, so a version
+// number the caches checked against names another tile set. A corridor
+// and a boundary checked against version v+1 before the restore are
+// checked again against the v+1 after it, where a polygon of both is
+// disabled.
+func TestValidityAcrossRestoredVersions(t *testing.T) {
+	mesh := testmesh.Dungeon(t)
+	q, err := query.New(mesh, 2048)
+	require.NoError(t, err)
+	filter := dungeonFilter()
+	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	end, err := q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	path := make([]navmesh.Ref, 256)
+	n, _, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, path)
+	require.NoError(t, err)
+	c, err := NewCorridor(256)
+	require.NoError(t, err)
+	c.Reset(start.Ref, start.Point)
+	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
+	b := NewLocalBoundary()
+	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
+
+	var saved navmesh.MeshState
+	mesh.CaptureState(&saved)
+	// Version v+1: a polygon far from the corridor changes flags.
+	require.NoError(t, mesh.SetPolyFlags(end.Ref, 0x01|0x08))
+	version := mesh.Snapshot().Version()
+	require.True(t, c.IsValid(10, q, filter))
+	require.True(t, b.IsValid(q, filter))
+
+	// Restored, then version v+1 again: the start polygon, in both lists,
+	// is disabled.
+	require.NoError(t, mesh.RestoreState(&saved))
+	require.NoError(t, mesh.SetPolyFlags(start.Ref, 0x10))
+	require.Equal(t, version, mesh.Snapshot().Version(), "the version repeats")
+	assert.False(t, q.IsValidPolyRef(start.Ref, filter))
+	assert.False(t, c.IsValid(10, q, filter), "corridor")
+	assert.False(t, b.IsValid(q, filter), "boundary")
+}
+
+// TestValidityKeepsNoSnapshot: a corridor and a boundary that were checked
+// against a snapshot do not keep it in memory once the mesh has moved on,
+// however long they go unchecked.
+func TestValidityKeepsNoSnapshot(t *testing.T) {
+	mesh := testmesh.Dungeon(t)
+	q, err := query.New(mesh, 2048)
+	require.NoError(t, err)
+	filter := dungeonFilter()
+	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
+	require.NoError(t, err)
+	c, err := NewCorridor(256)
+	require.NoError(t, err)
+	c.Reset(start.Ref, start.Point)
+	b := NewLocalBoundary()
+	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
+
+	freed := make(chan struct{})
+	func() {
+		old := mesh.Snapshot()
+		runtime.SetFinalizer(old, func(*navmesh.Snapshot) { close(freed) })
+		require.True(t, c.IsValid(10, q, filter))
+		require.True(t, b.IsValid(q, filter))
+	}()
+	require.NoError(t, mesh.SetPolyFlags(start.Ref, 0x01|0x08))
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(c)
+			runtime.KeepAlive(b)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the snapshot the corridor and the boundary were checked against is still in memory")
 }

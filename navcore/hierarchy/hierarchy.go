@@ -69,7 +69,11 @@ const (
 )
 
 // recentVersions is how many versions a Hierarchy keeps for queries that
-// hold an older snapshot than the mesh's current one.
+// hold an older snapshot than the mesh's current one: the current
+// snapshot's and those of older snapshots asked for since it became
+// current. A version of an older snapshot that nothing asks for again is
+// let go when a newer one becomes current, so that the hierarchy keeps no
+// replaced tile version in memory (a search in progress holds its own).
 const recentVersions = 4
 
 // Hierarchy is the abstract graph of a Mesh under one cost model (a
@@ -260,12 +264,18 @@ func (h *Hierarchy) versionFor(snap *navmesh.Snapshot) *version {
 		}
 	}
 	v := h.build(snap, h.latest.Load())
+	if h.mesh.Snapshot() != snap {
+		h.remember(v)
+		return v
+	}
+	// The versions of older snapshots go: a search that began on one holds
+	// it, and one that begins on one builds it again from v.
+	clear(h.recent[:])
+	h.nextRecent = 0
 	h.remember(v)
-	if h.mesh.Snapshot() == snap {
-		h.latest.Store(v)
-		if !h.manualLandmarks {
-			h.startLandmarks()
-		}
+	h.latest.Store(v)
+	if !h.manualLandmarks {
+		h.startLandmarks()
 	}
 	return v
 }

@@ -56,12 +56,21 @@ type tileState struct {
 
 const settledIndex = -2
 
-// reserve sizes the working memory for a tile of up to links links: a
-// search enters a polygon through each link at most once.
+// reserve sizes the working memory for a tile of up to links links (a
+// search enters a polygon through each link at most once), with headroom
+// for the tile versions obstacles and edits make later: a tile carved
+// around an obstacle gains a few polygons and their links.
 func (s *tileSearch) reserve(links int) {
-	s.states = slices.Grow(s.states[:0], links+1)
-	s.linkState = slices.Grow(s.linkState[:0], links)
-	s.heap = slices.Grow(s.heap[:0], links+1)
+	links += links/4 + 8
+	if cap(s.states) < links+1 {
+		s.states = make([]tileState, 0, links+1)
+	}
+	if cap(s.linkState) < links {
+		s.linkState = make([]int32, 0, links)
+	}
+	if cap(s.heap) < links+1 {
+		s.heap = make([]int32, 0, links+1)
+	}
 }
 
 // release drops the search's tile and the version's ports, keeping the
@@ -75,9 +84,14 @@ func (s *tileSearch) release() {
 // (grouped in ports).
 func (s *tileSearch) reset(tile *navmesh.Tile, model *costModel, crossings []searchCrossing, ports []port) {
 	s.tile, s.model, s.crossings, s.ports = tile, model, crossings, ports
-	s.states = s.states[:0]
 	n := len(tile.Links)
-	s.linkState = slices.Grow(s.linkState[:0], n)[:n]
+	if cap(s.states) < n+1 {
+		// A tile larger than any before: room for it with headroom, not
+		// twice what was there.
+		s.reserve(n)
+	}
+	s.states = s.states[:0]
+	s.linkState = s.linkState[:n]
 	clear(s.linkState)
 	s.heap = s.heap[:0]
 	s.portCost = slices.Grow(s.portCost[:0], len(ports))[:len(ports)]

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/internal/longtest"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -361,4 +364,63 @@ func TestLandmarksAreLowerBounds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestOldVersionsAreLetGo: once a newer snapshot's version is current, the
+// hierarchy keeps no older snapshot in memory; a search begun on the older
+// one still finishes there (it holds its version), and one begun on it
+// afterwards gets its version built again.
+func TestOldVersionsAreLetGo(t *testing.T) {
+	mesh := testMesh(t, "dungeon")
+	filter := costlyFilter()
+	h, err := New(mesh, filter, Options{ManualLandmarks: true, Workers: 1})
+	require.NoError(t, err)
+	q, err := query.New(mesh, 2048)
+	require.NoError(t, err)
+	s, err := NewSearcher(q, h)
+	require.NoError(t, err)
+	pair := randomPairs(t, mesh, filter, 1, 7)[0]
+	h.UpdateLandmarks()
+
+	freed := make(chan struct{})
+	var oldVersion uint64
+	func() {
+		old := mesh.Snapshot()
+		oldVersion = old.Version()
+		runtime.SetFinalizer(old, func(*navmesh.Snapshot) { close(freed) })
+	}()
+	status, err := s.InitSlicedFindPath(pair.startRef, pair.endRef, pair.start, pair.end, filter)
+	require.NoError(t, err)
+	require.True(t, status.InProgress())
+	// Three newer snapshots, each made current in the hierarchy.
+	tile := mesh.Snapshot().TileAt(0, 0, 0)
+	for i := range 3 {
+		for tile == nil || len(tile.Polys) == 0 {
+			tile = mesh.Snapshot().NextTile(i + 1)
+		}
+		ref := tile.PolyRefBase()
+		require.NoError(t, mesh.SetPolyArea(ref, uint8(1+i%2)))
+		h.Update()
+	}
+	require.Equal(t, oldVersion, s.Snapshot().Version(), "the search in progress works on the old snapshot")
+	for status.InProgress() {
+		_, status, err = s.UpdateSlicedFindPath(64)
+		require.NoError(t, err)
+	}
+	path := make([]navmesh.Ref, 1024)
+	result, err := s.FinalizeSlicedFindPath(path)
+	require.NoError(t, err)
+	require.Positive(t, result.Count)
+	assert.Equal(t, pair.startRef, path[0])
+
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(h)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the old snapshot is still in memory after its search ended and three newer ones became current")
 }

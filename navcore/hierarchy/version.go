@@ -348,6 +348,9 @@ const keptScratch = 64 << 10
 // keptScratch. The caller holds h.mu.
 func (h *Hierarchy) releaseScratch() {
 	for i := range h.graphBuilders {
+		// The last tile searched goes, whatever the size: the mesh may
+		// replace it.
+		h.graphBuilders[i].search.release()
 		if h.graphBuilders[i].scratchBytes() > keptScratch {
 			h.graphBuilders[i] = graphBuilder{}
 		}

@@ -115,12 +115,12 @@ func BuildTileData(p *BuildParams) (*TileData, error) {
 	totalPolyCount := groundPolyCount + offMesh.storedCount
 	totalVertCount := len(p.Verts) + 2*offMesh.storedCount
 
-	data := &TileData{
+	data := withPolysClaim(&TileData{
 		Verts:              make([]mgl32.Vec3, 0, totalVertCount),
 		Polys:              make([]Poly, totalPolyCount),
 		DetailMeshes:       make([]PolyDetail, groundPolyCount),
 		OffMeshConnections: make([]OffMeshConnection, 0, offMesh.storedCount),
-	}
+	})
 
 	data.Verts = appendWorldVerts(data.Verts, p)
 	for i, c := range p.OffMeshConnections {

@@ -26,7 +26,7 @@ func ReadDNAV(blob []byte) (*TileData, error) {
 		return nil, malformed("DNAV", "header", "truncated: %d bytes, want at least %d", len(blob), dnavHeaderSize)
 	}
 	r := dnavReader{blob: blob, order: order}
-	data := &TileData{Header: r.header()}
+	data := withPolysClaim(&TileData{Header: r.header()})
 
 	layout, err := dnavBlobLayout(&data.Header, len(blob))
 	if err != nil {

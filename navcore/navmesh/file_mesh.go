@@ -155,19 +155,29 @@ func meshWithTiles(params Params, tiles []TileSetTile, links []savedLink) (*Mesh
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.newEdit()
-	for i, tile := range tiles {
-		if err := validateTileData(tile.Data, params); err != nil {
-			return nil, fmt.Errorf("tile %d: %w", i, err)
-		}
-		if _, err := m.addTileIn(e, tile.Data, tile.Ref); err != nil {
-			return nil, fmt.Errorf("tile %d: %w", i, err)
-		}
-	}
-	if err := m.addSavedLinks(e, links); err != nil {
+	// Nobody has seen the empty mesh: listing every tile as changed since
+	// would cost 24 bytes a tile for nothing.
+	e.changesAll = true
+	if err := m.addSavedTiles(e, tiles, links); err != nil {
+		e.abandon()
 		return nil, err
 	}
 	m.current.Store(e.publish())
 	return m, nil
+}
+
+// addSavedTiles adds tiles and then links to the edit e of the new mesh m,
+// as meshWithTiles describes.
+func (m *Mesh) addSavedTiles(e *edit, tiles []TileSetTile, links []savedLink) error {
+	for i, tile := range tiles {
+		if err := validateTileData(tile.Data, m.params); err != nil {
+			return fmt.Errorf("tile %d: %w", i, err)
+		}
+		if _, err := m.addTileIn(e, tile.Data, tile.Ref); err != nil {
+			return fmt.Errorf("tile %d: %w", i, err)
+		}
+	}
+	return m.addSavedLinks(e, links)
 }
 
 // TileSetFromMesh returns the tiles of m as a TileSet for WriteMSET. As in
@@ -215,12 +225,12 @@ func withFlagsAndAreas(data *TileData, flags []uint16, areas []uint8) *TileData 
 		return data
 	}
 	changed := *data
-	changed.Polys = append([]Poly(nil), data.Polys...)
+	changed.Polys = clonePolys(data.Polys)
 	for i := range changed.Polys {
 		changed.Polys[i].Flags = flags[i]
 		changed.Polys[i].SetArea(areas[i])
 	}
-	return &changed
+	return withPolysClaim(&changed)
 }
 
 // meshFromSaved builds a Mesh from a decoded archenav file. A tile whose

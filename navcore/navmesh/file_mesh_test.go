@@ -109,7 +109,8 @@ func TestLoadFileDungeonTile(t *testing.T) {
 	tile := m.TileAt(0, 0, 0)
 	require.NotNil(t, tile)
 	assert.Len(t, tile.Polys, 118)
-	assert.Equal(t, data, tile.Data)
+	assert.True(t, tile.usesDataPolys(), "a loaded tile links its data's polygons in place")
+	assertSameContent(t, data, tile.Data)
 }
 
 func TestLoadFileEveryFormat(t *testing.T) {
@@ -217,4 +218,25 @@ func TestSaveWhileTheMeshChanges(t *testing.T) {
 		assert.Equal(t, 3, loaded.TileCount())
 	}
 	wg.Wait()
+}
+
+func TestLoadedMeshRecordsEverythingChanged(t *testing.T) {
+	var file bytes.Buffer
+	require.NoError(t, Save(&file, testMesh(t)))
+	m, err := Load(bytes.NewReader(file.Bytes()))
+	require.NoError(t, err)
+	loaded := m.Snapshot()
+	require.Equal(t, uint64(1), loaded.Version())
+
+	changes, complete := loaded.ChangesSince(0, nil)
+	assert.False(t, complete, "the load is recorded as everything changed")
+	assert.Empty(t, changes)
+	assert.Zero(t, loaded.history.changes, "no per-tile record kept for the load")
+
+	tile := m.Tile(2)
+	require.NotNil(t, tile)
+	require.NoError(t, m.SetPolyFlags(tile.PolyRefBase()|0, 0x4))
+	changes, complete = m.Snapshot().ChangesSince(loaded.Version(), nil)
+	assert.True(t, complete)
+	assert.Equal(t, []TileChange{{Slot: 2, X: tile.Header.X, Y: tile.Header.Y, Layer: tile.Header.Layer}}, changes)
 }

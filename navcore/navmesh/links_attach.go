@@ -93,7 +93,7 @@ func (m *Mesh) removeLinkIn(e *edit, t *Tile) {
 // two vertices per lane, with room for a link at each end.
 func linkTileData(desc *LinkDesc, lanes int, params *Params) *TileData {
 	x, y := tileLoc(params, desc.Start)
-	data := &TileData{
+	data := withPolysClaim(&TileData{
 		Header: TileHeader{
 			X: int32(x), Y: int32(y), Layer: LinkLayer,
 			UserID:          desc.UserID,
@@ -106,7 +106,7 @@ func linkTileData(desc *LinkDesc, lanes int, params *Params) *TileData {
 		Verts:              make([]mgl32.Vec3, 2*lanes),
 		Polys:              make([]Poly, lanes),
 		OffMeshConnections: make([]OffMeshConnection, lanes),
-	}
+	})
 	flags := uint8(0)
 	if desc.Bidirectional {
 		flags = OffMeshBidirectional

@@ -45,6 +45,7 @@ func New(params Params) (*Mesh, error) {
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
 		flatAll:  true,
+		stamp:    newStamp(),
 
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),
@@ -87,10 +88,12 @@ func (m *Mesh) CalcTileLoc(pos mgl32.Vec3) (tx, ty int) { return tileLoc(&m.para
 // slot list (slots 0, 1, 2... on a fresh mesh, then the most recently freed
 // first); with a non-zero lastRef it goes to that slot with that salt, so the
 // tile's polygon refs are the ones it had before (tile cache). The mesh keeps
-// data and never modifies it. Errors wrap ErrInvalidData (inconsistent data),
-// ErrTileExists (location or slot taken), ErrOutOfTiles or ErrInvalidRef (bad
-// lastRef); on error nothing changes. The caller must not modify data while
-// the mesh or any Snapshot may still use it.
+// data and modifies nothing of it but the polygons' FirstLink, when it links
+// them in place (see TileData). Errors wrap ErrInvalidData (inconsistent
+// data), ErrTileExists (location or slot taken), ErrOutOfTiles or
+// ErrInvalidRef (bad lastRef); on error nothing changes. The caller must not
+// modify data while the mesh or any Snapshot may still use it, nor read its
+// polygons' FirstLink while AddTile runs.
 func (m *Mesh) AddTile(data *TileData, lastRef TileRef) (TileRef, error) {
 	if err := validateTileData(data, m.params); err != nil {
 		return 0, err

@@ -95,6 +95,7 @@ func (m *Mesh) Apply(b *Batch, refs []TileRef) ([]TileRef, error) {
 	for i := range b.ops {
 		ref, err := e.applyOp(&b.ops[i], &slots)
 		if err != nil {
+			e.abandon()
 			return refs[:start], fmt.Errorf("navmesh: apply batch: change %d: %w", i, err)
 		}
 		refs = append(refs, ref)

@@ -377,3 +377,47 @@ func TestApplyWhileReading(t *testing.T) {
 	wg.Wait()
 	assert.Positive(t, checked.Load())
 }
+
+// TestChangeRecordSettles: a steady stream of publishes (here, each
+// replacing three tiles, after four that added one) gets a change record
+// of one size once the first arrays (sized on the adds) have filled, and
+// keeps it however long it runs; the record still reaches
+// ChangeRecordPublishes publishes back.
+func TestChangeRecordSettles(t *testing.T) {
+	m, err := New(testParams(16))
+	require.NoError(t, err)
+	for x := range int32(4) {
+		_, err := m.AddTile(gridTile(x, 0), 0)
+		require.NoError(t, err)
+	}
+	var batch Batch
+	publish := func(i int) {
+		batch.Reset()
+		for k := range 3 {
+			x := int32((i + k) % 4)
+			if i%2 == 0 {
+				batch.Replace(gridTileVariant(x, 0))
+			} else {
+				batch.Replace(gridTile(x, 0))
+			}
+		}
+		_, err := m.Apply(&batch, nil)
+		require.NoError(t, err)
+	}
+	var rooms []int // the room for changes, each time it changed
+	for i := range 10 * ChangeRecordPublishes {
+		publish(i)
+		h := m.Snapshot().history
+		if n := len(rooms); n == 0 || rooms[n-1] != cap(h.changes) {
+			require.Less(t, i, ChangeRecordPublishes, "publish %d: the room for changes changed to %d", i, cap(h.changes))
+			rooms = append(rooms, cap(h.changes))
+		}
+		require.Equal(t, 2*ChangeRecordPublishes, cap(h.records), "publish %d: room for records", i)
+	}
+	assert.Len(t, rooms, 2, "sized on the adds, then on the replacements: %v", rooms)
+	assert.GreaterOrEqual(t, rooms[1], 2*ChangeRecordPublishes*3, "room for 2*ChangeRecordPublishes publishes")
+	snap := m.Snapshot()
+	changes, complete := snap.ChangesSince(snap.Version()-ChangeRecordPublishes, nil)
+	require.True(t, complete)
+	assert.Len(t, changes, 3*ChangeRecordPublishes)
+}

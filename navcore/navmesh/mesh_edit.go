@@ -26,6 +26,10 @@ type edit struct {
 	tileCount   int
 	// changes lists the tiles added, removed or edited (snapshot_changes.go).
 	changes []TileChange
+	// changesAll records the edit as "everything changed" instead of
+	// listing changes: for the edit that fills a new mesh, whose empty
+	// first snapshot nobody has seen.
+	changesAll bool
 	// touched lists the slots set, for the flat array (snapshot_flat.go).
 	touched []uint32
 	// maxTiles is the slot count, grid and runtime links; linkCount the
@@ -34,6 +38,9 @@ type edit struct {
 	maxTiles  uint32
 	linkCount int
 	links     *linkRegistry
+	// claimed lists the tile data whose polygons the edit's new tiles use
+	// in place, for abandon to give back.
+	claimed []*TileData
 }
 
 // draftIndexThreshold is the draft count past which an edit indexes them.
@@ -72,6 +79,7 @@ func (e *edit) publish() *Snapshot {
 		flat:      flat,
 		flatAll:   flatAll,
 		version:   version,
+		stamp:     newStamp(),
 		history:   e.nextHistory(version),
 		params:    e.base.params,
 		maxTiles:  e.maxTiles,
@@ -84,6 +92,16 @@ func (e *edit) publish() *Snapshot {
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),
 	}
+}
+
+// abandon gives back the polygon arrays the edit's tiles claimed, for an
+// edit that fails and is never published: no reader has seen them, so the
+// next mesh to add the data may use them in place again.
+func (e *edit) abandon() {
+	for _, data := range e.claimed {
+		data.releasePolys()
+	}
+	e.claimed = nil
 }
 
 // tile returns the current version of slot i: the draft if there is one.
@@ -189,6 +207,9 @@ func (e *edit) neighbourTilesAt(x, y int32, side int, all bool, buf []uint32) []
 // off-mesh connections based in the tile, the other layers of the column,
 // then the eight neighbour columns.
 func (e *edit) addTile(t *Tile) {
+	if t.usesDataPolys() {
+		e.claimed = append(e.claimed, t.Data)
+	}
 	d := &draft{tile: t, ownPolys: true, ownLinks: true}
 	e.keepDraft(d)
 	e.setTile(t.index, t)

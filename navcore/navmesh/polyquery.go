@@ -213,44 +213,62 @@ func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 }
 
 // closestPointOnDetailEdges is ClosestPointOnDetailEdges for poly, polygon
-// ip.
+// ip. The three edges of a triangle are visited in the C++ order (c→a, a→b,
+// b→c), written out rather than looped: the loop's shifts and index checks
+// cost more than the distances in the nearest-polygon search.
 func (t *Tile) closestPointOnDetailEdges(ip uint32, poly *Poly, pos fastgeom.Point, onlyBoundary bool) fastgeom.Point {
 	detail := &t.DetailMeshes[ip]
 	tris := t.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
 
-	minDistSqr := float32(math.MaxFloat32)
-	var minT float32
-	var segStart, segEnd fastgeom.Point
-	found := false
+	best := closestEdge{distSqr: math.MaxFloat32}
 	for i := range tris {
 		tri := &tris[i]
-		if onlyBoundary && tri[3]&anyBoundaryEdge == 0 {
+		flags := tri[3]
+		if onlyBoundary && flags&anyBoundaryEdge == 0 {
 			continue
 		}
-		v := [3]fastgeom.Point{
-			t.detailVertex(poly, detail, tri[0]),
-			t.detailVertex(poly, detail, tri[1]),
-			t.detailVertex(poly, detail, tri[2]),
+		a := t.detailVertex(poly, detail, tri[0])
+		b := t.detailVertex(poly, detail, tri[1])
+		c := t.detailVertex(poly, detail, tri[2])
+		if visitsDetailEdge(flags>>4, tri[2], tri[0], onlyBoundary) {
+			best.consider(pos, c, a)
 		}
-		for k, j := 0, 2; k < 3; j, k = k, k+1 {
-			// An inner edge is skipped when only boundary edges count, and
-			// otherwise visited once, from its lower vertex index.
-			if tri[3]>>(j*2)&DetailEdgeBoundary == 0 && (onlyBoundary || tri[j] < tri[k]) {
-				continue
-			}
-			d, segT := fastgeom.DistancePtSegSqr2D(pos, v[j], v[k])
-			if d < minDistSqr {
-				minDistSqr = d
-				minT = segT
-				segStart, segEnd = v[j], v[k]
-				found = true
-			}
+		if visitsDetailEdge(flags, tri[0], tri[1], onlyBoundary) {
+			best.consider(pos, a, b)
+		}
+		if visitsDetailEdge(flags>>2, tri[1], tri[2], onlyBoundary) {
+			best.consider(pos, b, c)
 		}
 	}
-	if !found {
+	if !best.found {
 		return pos
 	}
-	return fastgeom.Lerp(segStart, segEnd, minT)
+	return fastgeom.Lerp(best.start, best.end, best.t)
+}
+
+// visitsDetailEdge reports whether closestPointOnDetailEdges measures the
+// detail edge from vertex index from to index to, whose edge flags are in
+// the low two bits of flags: a boundary edge always; an inner edge only when
+// every edge counts, and then once, from the triangle that lists it with
+// the higher index first (the other triangle lists it the other way round).
+func visitsDetailEdge(flags, from, to uint8, onlyBoundary bool) bool {
+	return flags&DetailEdgeBoundary != 0 || !onlyBoundary && from >= to
+}
+
+// closestEdge is the edge nearest to a point so far, with the parameter of
+// the closest point on it.
+type closestEdge struct {
+	distSqr, t float32
+	start, end fastgeom.Point
+	found      bool
+}
+
+// consider measures segment p→q from pos and keeps it when it is strictly
+// nearer than the best so far (the first of equals wins, as in the C++).
+func (e *closestEdge) consider(pos, p, q fastgeom.Point) {
+	if d, t := fastgeom.DistancePtSegSqr2D(pos, p, q); d < e.distSqr {
+		e.distSqr, e.t, e.start, e.end, e.found = d, t, p, q, true
+	}
 }
 
 // queryPolygons appends at most limit refs to dst.

@@ -31,8 +31,9 @@ type Snapshot struct {
 	connectivity     *connectivityCell
 	flagConnectivity *flagConnectivityCell
 	// version counts publishes; history records what they changed
-	// (snapshot_changes.go).
+	// (snapshot_changes.go). stamp names the snapshot (Stamp).
 	version uint64
+	stamp   uint64
 	history changeHistory
 }
 

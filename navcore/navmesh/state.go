@@ -150,6 +150,7 @@ func (m *Mesh) RestoreState(s *MeshState) error {
 	// A copy whose change record cannot grow into memory that snapshots
 	// published after s (now abandoned) still read.
 	restored := *s.snapshot
+	restored.stamp = newStamp()
 	restored.history.records = slices.Clip(restored.history.records)
 	restored.history.changes = slices.Clip(restored.history.changes)
 	m.current.Store(&restored)
@@ -185,7 +186,8 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	// The change record, as compact as it reads.
 	history := snap.history
 	if len(history.records) > ChangeRecordPublishes {
-		history = compactHistory(history)
+		keep, _ := newestRecords(history)
+		history = compactHistory(history, keep, 0, 0)
 	}
 	w.Count(len(history.records))
 	for _, r := range history.records {
@@ -484,6 +486,13 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) 
 		if r.Err() == nil && areaAndType>>6 != p.AreaAndType>>6 {
 			r.Fail("%s: polygon %d of type %d, the data's is %d", where, i, areaAndType>>6, p.AreaAndType>>6)
 		}
+		if (flags != p.Flags || areaAndType != p.AreaAndType) && t.usesDataPolys() {
+			// Flags and areas changed at runtime live in a copy: the
+			// data's polygons keep those it was made with. (The first
+			// links read so far go with it: this tile holds the claim.)
+			t.Polys = slices.Clone(t.Polys)
+			p = &t.Polys[i]
+		}
 		p.FirstLink, p.Flags, p.AreaAndType = firstLink, flags, areaAndType
 	}
 	// A published version holds its links in use alone (link_compact.go):
@@ -527,6 +536,7 @@ func restoredSnapshot(params Params, version uint64, history changeHistory, lutM
 	}
 	return &Snapshot{
 		version:   version,
+		stamp:     newStamp(),
 		history:   history,
 		params:    params,
 		maxTiles:  uint32(params.MaxTiles),

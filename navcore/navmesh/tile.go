@@ -15,8 +15,10 @@ type Tile struct {
 	// links.
 	salt  uint32
 	index uint32
-	// Polys are this version's own copy of Data.Polys, with FirstLink, Flags
-	// and area set.
+	// Polys are this version's polygons, with FirstLink, Flags and area
+	// set. The first version of a tile uses Data.Polys itself when the
+	// mesh could claim it (see TileData); later versions that change
+	// links, flags or areas hold copies.
 	Polys []Poly
 	// Verts are the polygon vertices [Units: world units]. They are
 	// Data.Verts, except in a tile with off-mesh connections whose end points
@@ -35,7 +37,8 @@ type Tile struct {
 	DetailVerts []mgl32.Vec3
 	// DetailTris is Data.DetailTris.
 	DetailTris []DetailTri
-	// Data is the tile content given to AddTile; the Mesh never modifies it.
+	// Data is the tile content given to AddTile; the Mesh modifies only
+	// its polygons' FirstLink, as TileData says.
 	Data *TileData
 	// Header is &Data.Header.
 	Header *TileHeader
@@ -63,13 +66,19 @@ type Tile struct {
 }
 
 // newTile returns the first version of a tile made from data, placed in slot
-// index with salt. Its Polys and Links are fresh copies ready for linking.
+// index with salt, ready for linking: its Links are fresh, its Polys are
+// Data.Polys when the tile could claim them (TileData.claimPolys), a copy
+// otherwise.
 func newTile(data *TileData, index, salt uint32) *Tile {
+	polys := data.Polys
+	if !data.claimPolys() {
+		polys = clonePolys(data.Polys)
+	}
 	t := &Tile{
 		Data:               data,
 		Header:             &data.Header,
 		Verts:              data.Verts,
-		Polys:              append([]Poly(nil), data.Polys...),
+		Polys:              polys,
 		Links:              make([]Link, data.Header.MaxLinkCount),
 		DetailMeshes:       data.DetailMeshes,
 		DetailVerts:        data.DetailVerts,
@@ -90,6 +99,12 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		t.linksFreeList = 0
 	}
 	return t
+}
+
+// usesDataPolys reports whether the version's polygons are its Data's
+// (the first version of a tile whose data it claimed).
+func (t *Tile) usesDataPolys() bool {
+	return t.Data != nil && len(t.Polys) > 0 && len(t.Data.Polys) > 0 && &t.Polys[0] == &t.Data.Polys[0]
 }
 
 // newVersion returns a copy of t with tile components of its own, none

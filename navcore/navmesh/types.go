@@ -1,6 +1,8 @@
 package navmesh
 
 import (
+	"sync/atomic"
+
 	"github.com/go-gl/mathgl/mgl32"
 )
 
@@ -56,7 +58,10 @@ type Params struct {
 // tile's Verts, in the winding the Recast pipeline produces.
 type Poly struct {
 	// FirstLink indexes the tile's Links: the head of this polygon's link
-	// list, NullLink when it has none.
+	// list, NullLink when it has none. It is runtime state: in a TileData
+	// it means nothing (a Mesh may have used the data's polygons for its
+	// tile and written it, see TileData), and files, fingerprints and
+	// saved states ignore it there.
 	FirstLink uint32
 	// Verts are indices into the tile's vertices; only the first VertCount
 	// are used.
@@ -190,8 +195,18 @@ type TileHeader struct {
 }
 
 // TileData is the immutable content of one tile as built by BuildTileData or
-// read from a file: what a C++ tile blob holds, minus its links. A Mesh never
-// modifies the TileData given to it.
+// read from a file: what a C++ tile blob holds, minus its links.
+//
+// A Mesh modifies nothing of a TileData given to it but its polygons'
+// FirstLink, which is runtime state (files, fingerprints and saved states
+// ignore it): the first Mesh to add a TileData made by BuildTileData or a
+// reader (ReadDNAV, ReadMSET, Load...) uses its Polys as the tile's
+// polygon array, as the C++ uses the tile blob, instead of a copy, and
+// links them there. Any other addition of the same data (to a second
+// mesh, again after RemoveTile, or of a copy of the struct sharing its
+// arrays) and a TileData made by hand get a copy. Later changes of the
+// tile (links to new neighbours, SetPolyFlags, SetPolyArea) go to copies,
+// so Flags and areas in Polys stay as given.
 type TileData struct {
 	// Header places the tile and gives the lengths of the slices below.
 	Header TileHeader
@@ -212,4 +227,53 @@ type TileData struct {
 	BVTree []BVNode
 	// OffMeshConnections are the off-mesh connections starting in the tile.
 	OffMeshConnections []OffMeshConnection
+
+	// polysClaim is taken by the first tile that uses Polys in place. It
+	// is made with Polys and shared by every copy of the struct, so that
+	// of all the TileData values sharing one polygon array at most one
+	// tile ever writes into it; nil (a TileData made by hand) never lets
+	// a tile use Polys in place.
+	polysClaim *polysClaim
+}
+
+// polysClaim records that a tile uses a TileData's polygon array in place.
+// Once taken it is never given back while the tile may be read: only an
+// edit that is abandoned before publishing releases it.
+type polysClaim struct{ taken atomic.Bool }
+
+// withPolysClaim makes data's Polys claimable in place: for constructors
+// whose Polys are freshly allocated and shared with no other TileData.
+func withPolysClaim(data *TileData) *TileData {
+	data.polysClaim = new(polysClaim)
+	return data
+}
+
+// claimPolys takes data's polygon array for a tile to use in place and
+// reports whether it got it.
+func (d *TileData) claimPolys() bool {
+	return d.polysClaim != nil && d.polysClaim.taken.CompareAndSwap(false, true)
+}
+
+// releasePolys gives back a claim taken by claimPolys, for a tile that was
+// never published.
+func (d *TileData) releasePolys() { d.polysClaim.taken.Store(false) }
+
+// clonePolys returns a copy of polys without their FirstLink (NullLink in
+// the copy): the one field a tile using them in place may be writing, so
+// that copying never reads it.
+func clonePolys(polys []Poly) []Poly {
+	if polys == nil {
+		return nil
+	}
+	out := make([]Poly, len(polys))
+	for i := range polys {
+		src, dst := &polys[i], &out[i]
+		dst.FirstLink = NullLink
+		dst.Verts = src.Verts
+		dst.Neighbours = src.Neighbours
+		dst.Flags = src.Flags
+		dst.VertCount = src.VertCount
+		dst.AreaAndType = src.AreaAndType
+	}
+	return out
 }

@@ -172,9 +172,12 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 			for _, tile := range q.tiles {
 				q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
 			}
+			// Cleared cell by cell: a cell with fewer layers than the
+			// one before would leave its tiles beyond the length, kept
+			// alive after the mesh replaced them.
+			clear(q.tiles)
 		}
 	}
-	clear(q.tiles)
 }
 
 // tileCell is a tile-grid cell.
@@ -203,9 +206,9 @@ func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, m
 		for _, tile := range q.tiles {
 			q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
 		}
+		clear(q.tiles)
 	}
 	q.cells = cells[:0]
-	clear(q.tiles)
 }
 
 // queryPolygonsInTile hands visit the polygons of tile that overlap

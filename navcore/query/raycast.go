@@ -77,7 +77,8 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 // refs give an empty hit.
 func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
 	hit := RaycastHit{HitEdgeIndex: -1}
-	if !snap.IsValid(startRef) || (prevRef != 0 && !snap.IsValid(prevRef)) {
+	tile, poly, err := snap.TileAndPoly(startRef)
+	if err != nil || (prevRef != 0 && !snap.IsValid(prevRef)) {
 		return hit, 0
 	}
 
@@ -89,7 +90,6 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 	var status Status
 
 	curRef := startRef
-	tile, poly := snap.TileAndPolyUnchecked(curRef)
 	prevTile, prevPoly := tile, poly
 	nextTile, nextPoly := tile, poly
 	if prevRef != 0 {
