@@ -3,7 +3,9 @@
 # multiply-adds in archenav's own code, and the exactness tests give amd64's
 # bits on arm64 (under qemu), 386, amd64 with GOAMD64=v3 and, for a quick
 # subset, WebAssembly under Node. Called from .ci/run; installs
-# qemu-user-static and nodejs with apt-get when they are missing.
+# qemu-user-static and nodejs with apt-get when they are missing. 32-bit
+# arm is not run here (its compile and qemu run cost minutes CI does not
+# have); docs/determinism.md gives the local commands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

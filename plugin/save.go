@@ -565,12 +565,7 @@ func (p *Plugin) decodeAgents(data []byte, s *Snapshot, count int) error {
 	if r.Err() != nil {
 		return r.Err()
 	}
-	index := func(i uint32) (ecs.Entity, bool) {
-		if int(i) >= len(a.entities) {
-			return ecs.Entity{}, false
-		}
-		return a.entities[i], true
-	}
+	index := entityAt(a.entities)
 	column := func(read func(i int, record []byte) error) {
 		for i := range n {
 			record := r.Record()
@@ -659,15 +654,7 @@ func decodeLinks(links, traffic []byte, s *Snapshot) error {
 		}
 	}
 	if traffic != nil {
-		at := func(list []ecs.Entity) components.EntityAt {
-			return func(i uint32) (ecs.Entity, bool) {
-				if int(i) >= len(list) {
-					return ecs.Entity{}, false
-				}
-				return list[i], true
-			}
-		}
-		if err := s.traffic.ReadState(traffic, at(s.agents.entities), at(l.entities)); err != nil {
+		if err := s.traffic.ReadState(traffic, entityAt(s.agents.entities), entityAt(l.entities)); err != nil {
 			return fmt.Errorf("linktraffic: %w", err)
 		}
 	}
@@ -758,4 +745,16 @@ func ReadSaveInfo(file []byte) (SaveInfo, error) {
 	}
 	info.Tick = step.Tick
 	return info, nil
+}
+
+// entityAt returns the entity a saved index names in list, ok false past
+// its end. The index is compared unsigned: as an int it is negative on
+// 32-bit CPUs from 2^31 on and passed a signed check there.
+func entityAt(list []ecs.Entity) components.EntityAt {
+	return func(i uint32) (ecs.Entity, bool) {
+		if uint64(i) >= uint64(len(list)) {
+			return ecs.Entity{}, false
+		}
+		return list[i], true
+	}
 }

@@ -269,3 +269,27 @@ func TestDynamicGeometryIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestEntityAtRefusesIndexesPastTheEnd: a saved index of 2^31 or more is
+// negative as a 32-bit int, passed a signed check and panicked on 386.
+func TestEntityAtRefusesIndexesPastTheEnd(t *testing.T) {
+	world := ecs.NewWorld()
+	list := []ecs.Entity{world.NewEntity(), world.NewEntity()}
+	at := entityAt(list)
+	tests := []struct {
+		index uint32
+		want  ecs.Entity
+		ok    bool
+	}{
+		{0, list[0], true},
+		{1, list[1], true},
+		{2, ecs.Entity{}, false},
+		{1 << 31, ecs.Entity{}, false},
+		{0xffffffff, ecs.Entity{}, false},
+	}
+	for _, tt := range tests {
+		got, ok := at(tt.index)
+		assert.Equal(t, tt.ok, ok, "%#x", tt.index)
+		assert.Equal(t, tt.want, got, "%#x", tt.index)
+	}
+}

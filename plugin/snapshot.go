@@ -647,7 +647,7 @@ func (p *Plugin) restore(world *ecs.World, s *Snapshot) {
 	obstacleBase := len(a.entities)
 	if sync := p.obstacleSyncStage(); sync != nil && s.hasObstacleSync {
 		sync.RestoreState(&s.obstacleSync, func(i uint32) (ecs.Entity, bool) {
-			if int(i) >= len(o.entities) {
+			if uint64(i) >= uint64(len(o.entities)) { // not int(i): negative on 32-bit CPUs
 				return ecs.Entity{}, false
 			}
 			return m.new[obstacleBase+int(i)], true
@@ -658,7 +658,7 @@ func (p *Plugin) restore(world *ecs.World, s *Snapshot) {
 	}
 	if sync := p.linkSyncStage(); sync != nil {
 		sync.RestoreState(&s.linkSync, func(i uint32) (ecs.Entity, bool) {
-			if int(i) >= len(l.entities) {
+			if uint64(i) >= uint64(len(l.entities)) {
 				return ecs.Entity{}, false
 			}
 			return m.new[linkBase+int(i)], true

@@ -373,13 +373,16 @@ func (m *Mesh) readTiles(r *reader) error {
 		return fmt.Errorf("%w: tiles: %d tiles in a %d×%d grid", ErrCorruptFile, count, m.tilesX, m.tilesY)
 	}
 	for range count {
-		x, y, base := int(r.u32()), int(r.u32()), r.bytes()
+		ux, uy, base := r.u32(), r.u32(), r.bytes()
 		if r.err != nil {
 			break
 		}
-		if x >= m.tilesX || y >= m.tilesY {
-			return fmt.Errorf("%w: tiles: tile (%d, %d) outside the %d×%d grid", ErrCorruptFile, x, y, m.tilesX, m.tilesY)
+		// Compared unsigned: on 32-bit CPUs int(0xffffffff) is -1, which
+		// a signed check would let through.
+		if uint64(ux) >= uint64(m.tilesX) || uint64(uy) >= uint64(m.tilesY) {
+			return fmt.Errorf("%w: tiles: tile (%d, %d) outside the %d×%d grid", ErrCorruptFile, ux, uy, m.tilesX, m.tilesY)
 		}
+		x, y := int(ux), int(uy)
 		index := int32(x + y*m.tilesX)
 		if _, ok := m.tiles[index]; ok {
 			return fmt.Errorf("%w: tiles: tile (%d, %d) twice", ErrCorruptFile, x, y)

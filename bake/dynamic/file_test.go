@@ -148,3 +148,40 @@ func FuzzLoad(f *testing.F) {
 		require.NoError(t, err)
 	})
 }
+
+// TestReadTilesRefusesTilesOutsideTheGrid gives the tiles section a tile
+// without voxels outside the grid, listed as waiting so that no later
+// check catches it. Read as a signed int, 0xffffffff is -1 on 32-bit CPUs
+// and passed a signed bound check there (GOARCH=386 loaded the file); it
+// must be refused on every CPU.
+func TestReadTilesRefusesTilesOutsideTheGrid(t *testing.T) {
+	m, err := New(context.Background(), floorLevel(), bake.DefaultSettings(), Options{Workers: 1})
+	require.NoError(t, err)
+	tilesX, tilesY := m.Grid()
+	tests := []struct {
+		name string
+		x, y uint32
+	}{
+		{"x of -1 on 32 bits", 0xffffffff, 0},
+		{"y of -1 on 32 bits", 0, 0xffffffff},
+		{"x of -2^31 on 32 bits", 0x80000000, 1},
+		{"x one past the grid", uint32(tilesX), 0},
+		{"y one past the grid", 0, uint32(tilesY)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var w writer
+			w.u32(1) // one tile
+			w.u32(tt.x)
+			w.u32(tt.y)
+			w.bytes(nil) // no voxels
+			w.u32(1)     // one waiting
+			w.u32(tt.x + tt.y*uint32(tilesX))
+			fresh := &Mesh{tilesX: tilesX, tilesY: tilesY, baker: m.baker, tiles: map[int32]*tile{}}
+			err := fresh.readTiles(&reader{data: w.out, section: "tiles"})
+			require.ErrorIs(t, err, ErrCorruptFile)
+			assert.Contains(t, err.Error(), "outside the")
+			assert.Empty(t, fresh.tiles, "nothing is kept from a refused section")
+		})
+	}
+}

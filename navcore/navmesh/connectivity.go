@@ -204,7 +204,7 @@ func (c *Connectivity) PolyCount() int { return len(c.labels) }
 // Info returns the description of component id (1..ComponentCount), false
 // for any other id.
 func (c *Connectivity) Info(id uint32) (ComponentInfo, bool) {
-	if id == 0 || int(id) > len(c.components) {
+	if id == 0 || uint64(id) > uint64(len(c.components)) { // not int(id): negative on 32-bit CPUs
 		return ComponentInfo{}, false
 	}
 	return c.components[id-1], true

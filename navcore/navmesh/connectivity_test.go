@@ -433,6 +433,11 @@ func TestConnectivityBadRefs(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = s.Connectivity().Info(uint32(s.Connectivity().ComponentCount() + 1))
 	assert.False(t, ok)
+	// Ids that are negative as a 32-bit int (they panicked under GOARCH=386).
+	for _, id := range []uint32{1 << 31, 0xffffffff} {
+		_, ok = s.Connectivity().Info(id)
+		assert.False(t, ok, "%#x", id)
+	}
 
 	// After the tile goes, its refs have no component.
 	_, err = mesh.RemoveTile(tile.Ref())

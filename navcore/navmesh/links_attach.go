@@ -195,8 +195,11 @@ func (e *edit) findLanding(p mgl32.Vec3, radius float32) (Ref, mgl32.Vec3, bool)
 	var bestPoint mgl32.Vec3
 	bestDist := float32(math.MaxFloat32)
 	var buf [maxLinkedLayers]uint32
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
+	// Counted, not x++ up to x1, which may be math.MaxInt32 (an int wraps
+	// past it on 32-bit CPUs); the span is a link's, checked by validate.
+	for dx := range int64(x1) - int64(x0) + 1 {
+		for dy := range int64(y1) - int64(y0) + 1 {
+			x, y := x0+int(dx), y0+int(dy)
 			if !fitsInt32(x) || !fitsInt32(y) {
 				continue
 			}

@@ -189,9 +189,11 @@ func appendLinkColumns(columns []linkColumn, params *Params, p mgl32.Vec3, radiu
 	if span := (int64(x1) - int64(x0) + 1) * (int64(y1) - int64(y0) + 1); span > MaxLinkColumns {
 		return nil, fmt.Errorf("%w: radius %v around %v covers %d tile columns, more than %d", ErrInvalidLink, radius, p, span, MaxLinkColumns)
 	}
-	for x := x0; x <= x1; x++ {
-		for y := y0; y <= y1; y++ {
-			c := linkColumn{int32(x), int32(y)}
+	// Counted, not x++ up to x1: x1 may be math.MaxInt32, past which an
+	// int wraps on 32-bit CPUs.
+	for dx := range x1 - x0 + 1 {
+		for dy := range y1 - y0 + 1 {
+			c := linkColumn{int32(x0 + dx), int32(y0 + dy)}
 			known := false
 			for _, k := range columns {
 				if k == c {

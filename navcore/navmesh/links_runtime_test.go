@@ -2,6 +2,7 @@ package navmesh
 
 import (
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/stretchr/testify/assert"
@@ -281,4 +282,29 @@ func TestLinkChangesAreRecorded(t *testing.T) {
 	require.NoError(t, m.RemoveLink(id))
 	assert.NotSame(t, before.TileByRef(a), m.Snapshot().TileByRef(a))
 	assert.NotSame(t, before.TileByRef(far), m.Snapshot().TileByRef(far))
+}
+
+// TestAddLinkAtTheGridsEdge adds a link whose ends lie in the last tile
+// column of the int32 grid. Stepping x++ up to math.MaxInt32 wraps on
+// 32-bit CPUs, where AddLink then never returned (GOARCH=386); it must
+// give the same answer as on amd64, promptly.
+func TestAddLinkAtTheGridsEdge(t *testing.T) {
+	m, _, _, _ := islandsMesh(t)
+	far := farLink()
+	far.Start = mgl32.Vec3{3e38, 0, 3e38}
+	far.End = mgl32.Vec3{3e38, 0, -3e38}
+	done := make(chan error, 1)
+	go func() {
+		id, err := m.AddLink(far)
+		if err == nil {
+			err = m.RemoveLink(id)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		assert.NoError(t, err, "a link over no tile waits for its tiles")
+	case <-time.After(20 * time.Second):
+		t.Fatal("AddLink did not return within 20 s")
+	}
 }

@@ -158,13 +158,17 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 	minX, minY := snap.CalcTileLoc(bmin)
 	maxX, maxY := snap.CalcTileLoc(bmax)
 
-	if width, height := maxX-minX+1, maxY-minY+1; width > maxTileCells || height > maxTileCells || width*height > maxTileCells {
+	// The locations are int32's range, so the box's width in cells is
+	// counted in int64 (an int overflows on 32-bit CPUs), and the walk
+	// counts cells rather than stepping to maxX, where x++ wraps there.
+	width, height := int64(maxX)-int64(minX)+1, int64(maxY)-int64(minY)+1
+	if width > maxTileCells || height > maxTileCells || width*height > maxTileCells {
 		q.queryPolygonsWideBox(snap, minX, minY, maxX, maxY, bmin, bmax, filter, visit)
 		return
 	}
-	for y := minY; y <= maxY; y++ {
-		for x := minX; x <= maxX; x++ {
-			q.tiles = snap.TilesAt(x, y, q.tiles[:0])
+	for dy := range int(height) {
+		for dx := range int(width) {
+			q.tiles = snap.TilesAt(minX+dx, minY+dy, q.tiles[:0])
 			for _, tile := range q.tiles {
 				q.queryPolygonsInTile(tile, bmin, bmax, filter, visit)
 			}

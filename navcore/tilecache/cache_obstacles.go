@@ -35,7 +35,7 @@ func obstacleRef(salt, slot uint32) ObstacleRef { return ObstacleRef(salt)<<32 |
 // obstacleByRef returns the slot of an active obstacle.
 func (c *Cache) obstacleByRef(ref ObstacleRef) (uint32, bool) {
 	slot, salt := uint32(ref), uint32(ref>>32)
-	if ref == 0 || int(slot) >= len(c.obstacles) {
+	if ref == 0 || uint64(slot) >= uint64(len(c.obstacles)) { // not int(slot): negative on 32-bit CPUs
 		return 0, false
 	}
 	o := &c.obstacles[slot]

@@ -41,6 +41,15 @@ func TestObstacleHandles(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalidObstacleRef)
 	assert.ErrorIs(t, cache.RemoveObstacle(0), ErrInvalidObstacleRef)
 	assert.ErrorIs(t, cache.RemoveObstacle(ObstacleRef(1)<<32|99), ErrInvalidObstacleRef)
+	// Slots that are negative as a 32-bit int (they panicked under GOARCH=386).
+	for _, bad := range []ObstacleRef{1<<32 | 1<<31, 1<<32 | 0xffffffff} {
+		assert.ErrorIs(t, cache.RemoveObstacle(bad), ErrInvalidObstacleRef, "%#x", uint64(bad))
+		assert.ErrorIs(t, cache.MoveObstacle(bad, Cylinder(dungeonPoint, 1, 2)), ErrInvalidObstacleRef, "%#x", uint64(bad))
+		_, err = cache.Obstacle(bad)
+		assert.ErrorIs(t, err, ErrInvalidObstacleRef, "%#x", uint64(bad))
+		_, err = cache.ObstacleUpToDate(bad)
+		assert.ErrorIs(t, err, ErrInvalidObstacleRef, "%#x", uint64(bad))
+	}
 	updateUntilDone(t, cache)
 
 	// The slot comes back with a new salt: the old handle stays stale.

@@ -367,7 +367,7 @@ func (s *CacheState) unmarshal(data []byte, compressor Compressor) error {
 	}
 	seen := map[uint32]bool{}
 	for _, slot := range st.freeLayers {
-		if r.Err() == nil && (int(slot) >= len(st.layers) || st.layers[slot].used || seen[slot]) {
+		if r.Err() == nil && (uint64(slot) >= uint64(len(st.layers)) || st.layers[slot].used || seen[slot]) {
 			r.Fail("free layer slot %d in use, repeated or out of range", slot)
 		}
 		seen[slot] = true
@@ -391,7 +391,7 @@ func (s *CacheState) unmarshal(data []byte, compressor Compressor) error {
 			r.Fail("column (%d, %d) empty or out of order", col.key[0], col.key[1])
 		}
 		for _, slot := range col.slots {
-			if r.Err() == nil && (int(slot) >= len(st.layers) || !st.layers[slot].used || inColumn[slot] ||
+			if r.Err() == nil && (uint64(slot) >= uint64(len(st.layers)) || !st.layers[slot].used || inColumn[slot] ||
 				st.layers[slot].header.TX != col.key[0] || st.layers[slot].header.TY != col.key[1]) {
 				r.Fail("column (%d, %d) holds layer slot %d", col.key[0], col.key[1], slot)
 			}
@@ -445,14 +445,14 @@ func (s *CacheState) unmarshal(data []byte, compressor Compressor) error {
 	}
 	clear(seen)
 	for _, slot := range st.freeObstacles {
-		if r.Err() == nil && (int(slot) >= len(st.obstacles) || st.obstacles[slot].state != obstacleFree || seen[slot]) {
+		if r.Err() == nil && (uint64(slot) >= uint64(len(st.obstacles)) || st.obstacles[slot].state != obstacleFree || seen[slot]) {
 			r.Fail("free obstacle slot %d in use, repeated or out of range", slot)
 		}
 		seen[slot] = true
 	}
 	clear(seen)
 	for _, slot := range st.dirty {
-		if r.Err() == nil && (int(slot) >= len(st.obstacles) || st.obstacles[slot].state == obstacleFree || !st.obstacles[slot].queued || seen[slot]) {
+		if r.Err() == nil && (uint64(slot) >= uint64(len(st.obstacles)) || st.obstacles[slot].state == obstacleFree || !st.obstacles[slot].queued || seen[slot]) {
 			r.Fail("changed obstacle slot %d free, not marked, repeated or out of range", slot)
 		}
 		seen[slot] = true
@@ -478,7 +478,7 @@ func (s *CacheState) unmarshal(data []byte, compressor Compressor) error {
 			p.x, p.y, p.layer = r.I32(), r.I32(), r.I32()
 		} else {
 			p.slot, p.salt = r.U32(), r.U32()
-			if r.Err() == nil && (int(p.slot) >= len(st.layers) || queued[[2]uint32{p.slot, p.salt}] || p.salt == 0) {
+			if r.Err() == nil && (uint64(p.slot) >= uint64(len(st.layers)) || queued[[2]uint32{p.slot, p.salt}] || p.salt == 0) {
 				r.Fail("queued rebuild of layer slot %d repeated or out of range", p.slot)
 			}
 			queued[[2]uint32{p.slot, p.salt}] = true
@@ -512,7 +512,7 @@ func (s *CacheState) checkMarks(r *binstate.Reader) {
 	for i := range s.obstacles {
 		o := &s.obstacles[i]
 		for k, l := range o.layers {
-			if int(l) >= len(s.layers) || !s.layers[l].used || slices.Index(o.layers, l) != k ||
+			if uint64(l) >= uint64(len(s.layers)) || !s.layers[l].used || slices.Index(o.layers, l) != k ||
 				!slices.Contains(s.layers[l].obstacles, uint32(i)) {
 				r.Fail("obstacle slot %d marks layer slot %d, which does not list it once", i, l)
 				return
@@ -523,7 +523,7 @@ func (s *CacheState) checkMarks(r *binstate.Reader) {
 	for i := range s.layers {
 		list := s.layers[i].obstacles
 		for k, o := range list {
-			if int(o) >= len(s.obstacles) || s.obstacles[o].state == obstacleFree || slices.Index(list, o) != k ||
+			if uint64(o) >= uint64(len(s.obstacles)) || s.obstacles[o].state == obstacleFree || slices.Index(list, o) != k ||
 				(k > 0 && s.obstacles[list[k-1]].sequence > s.obstacles[o].sequence) {
 				r.Fail("layer slot %d lists obstacle slot %d free, twice or out of order", i, o)
 				return

@@ -2,6 +2,7 @@ package tilecache
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -201,4 +202,61 @@ func FuzzCacheState(f *testing.F) {
 		require.NoError(t, target.RestoreState(&s))
 		_, _ = target.Update(Budget{})
 	})
+}
+
+// TestCacheStateRefusesSlotsPast2To31 writes states whose slot lists name
+// slot 2^31 or 2^32-1. Read as an int such a slot is negative on 32-bit
+// CPUs: it passed the range checks there and the decoder panicked
+// (GOARCH=386). Every one must be refused, on every CPU.
+func TestCacheStateRefusesSlotsPast2To31(t *testing.T) {
+	cache, _ := midChange(t)
+	firstUsed := func(s *CacheState) *cachedLayer {
+		for i := range s.layers {
+			if s.layers[i].used {
+				return &s.layers[i]
+			}
+		}
+		t.Fatal("no layer in use")
+		return nil
+	}
+	firstActive := func(s *CacheState) *obstacleSlot {
+		for i := range s.obstacles {
+			if s.obstacles[i].state != obstacleFree {
+				return &s.obstacles[i]
+			}
+		}
+		t.Fatal("no obstacle")
+		return nil
+	}
+	tests := []struct {
+		name   string
+		damage func(s *CacheState, slot uint32)
+	}{
+		{"free layer", func(s *CacheState, slot uint32) { s.freeLayers = append(s.freeLayers, slot) }},
+		{"column", func(s *CacheState, slot uint32) { s.columns[0].slots[0] = slot }},
+		{"free obstacle", func(s *CacheState, slot uint32) { s.freeObstacles = append(s.freeObstacles, slot) }},
+		{"changed obstacle", func(s *CacheState, slot uint32) { s.dirty = append(s.dirty, slot) }},
+		{"queued rebuild", func(s *CacheState, slot uint32) { s.pending = append(s.pending, pendingBuild{slot: slot, salt: 1}) }},
+		{"layer an obstacle marks", func(s *CacheState, slot uint32) {
+			o := firstActive(s)
+			o.layers = append(o.layers, slot)
+		}},
+		{"obstacle a layer lists", func(s *CacheState, slot uint32) {
+			l := firstUsed(s)
+			l.obstacles = append(l.obstacles, slot)
+		}},
+	}
+	for _, tt := range tests {
+		for _, slot := range []uint32{1 << 31, 0xffffffff} {
+			t.Run(fmt.Sprintf("%s %#x", tt.name, slot), func(t *testing.T) {
+				var state CacheState
+				cache.CaptureState(&state)
+				tt.damage(&state, slot)
+				file, err := state.AppendBinary(nil)
+				require.NoError(t, err)
+				var s CacheState
+				assert.ErrorIs(t, s.UnmarshalBinary(file), ErrMalformedFile)
+			})
+		}
+	}
 }
