@@ -25,12 +25,16 @@ export CGO_ENABLED=0
 module=$(go list -m)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The binaries live in their own folder: the list of fused instructions is
+# written beside it while the loop below globs it, so it must not match.
+bins="$work/bin"
+mkdir "$bins"
 
 # One binary per package: its test binary when it has tests, its program
 # when it is a command.
 go list -f '{{.ImportPath}} {{.Name}} {{len .TestGoFiles}} {{len .XTestGoFiles}}' ./... |
   while read -r pkg name tests xtests; do
-    out="$work/$(echo "${pkg#"$module"}" | tr / _)"
+    out="$bins/$(echo "${pkg#"$module"}" | tr / _)"
     if [ "$tests" -gt 0 ] || [ "$xtests" -gt 0 ]; then
       go test -c -o "$out.test" "$pkg"
     elif [ "$name" = main ]; then
@@ -40,7 +44,7 @@ go list -f '{{.ImportPath}} {{.Name}} {{len .TestGoFiles}} {{len .XTestGoFiles}}
 
 # Every fused instruction in a function of the module, once per function and
 # source line even when several binaries link it.
-for bin in "$work"/*; do
+for bin in "$bins"/*; do
   go tool objdump -s "^${module//./\\.}/" "$bin"
 done | awk -v pat="$pattern" '
   /^TEXT / { fn = $2; next }
