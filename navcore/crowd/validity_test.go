@@ -25,30 +25,51 @@ func (f *passOdd) Passes(ref navmesh.Ref, _ *navmesh.Tile, _ *navmesh.Poly) bool
 
 func (f *passOdd) Cost(a, b geom.Vec3, _, _, _ query.PolyContext) float32 { return geom.Dist(a, b) }
 
+// validityWalk is the fixture the validity tests share: a dungeon mesh of
+// their own (they change flags), a query on it, the walk's two ends, the
+// polygons between them, and a corridor along them and a boundary around
+// the start, both checked once.
+type validityWalk struct {
+	mesh       *navmesh.Mesh
+	q          *query.Query
+	filter     *query.Filter
+	start, end query.NearestPoly
+	path       []navmesh.Ref
+	corridor   *Corridor
+	boundary   LocalBoundary
+}
+
+func newValidityWalk(t *testing.T) *validityWalk {
+	t.Helper()
+	w := &validityWalk{mesh: testmesh.Dungeon(t), filter: dungeonFilter()}
+	var err error
+	w.q, err = query.New(w.mesh, 2048)
+	require.NoError(t, err)
+	w.start, err = w.q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, w.filter)
+	require.NoError(t, err)
+	w.end, err = w.q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, w.filter)
+	require.NoError(t, err)
+	path := make([]navmesh.Ref, 256)
+	n, _, err := w.q.FindPath(w.start.Ref, w.end.Ref, w.start.Point, w.end.Point, w.filter, path)
+	require.NoError(t, err)
+	w.path = path[:n]
+	w.corridor, err = NewCorridor(256)
+	require.NoError(t, err)
+	w.corridor.Reset(w.start.Ref, w.start.Point)
+	require.NoError(t, w.corridor.SetCorridor(w.end.Point, w.path))
+	w.boundary = NewLocalBoundary()
+	require.NoError(t, w.boundary.Update(w.start.Ref, w.start.Point, 7.2, w.q, w.filter))
+	require.NotEmpty(t, w.boundary.Polys())
+	return w
+}
+
 // TestValidityFollowsMeshAndFilter checks the corridor's and the boundary's
 // validity, which remember their last successful check, against a fresh
 // check after each change that can matter: a polygon's flags (a new mesh
 // snapshot), the filter's flags, a custom filter, the polygons themselves.
 func TestValidityFollowsMeshAndFilter(t *testing.T) {
-	mesh := testmesh.Dungeon(t) // a mesh of its own: the test changes flags
-	q, err := query.New(mesh, 2048)
-	require.NoError(t, err)
-	filter := dungeonFilter()
-	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	path := make([]navmesh.Ref, 256)
-	n, _, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, path)
-	require.NoError(t, err)
-
-	c, err := NewCorridor(256)
-	require.NoError(t, err)
-	c.Reset(start.Ref, start.Point)
-	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
-	b := NewLocalBoundary()
-	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
-	require.NotEmpty(t, b.Polys())
+	w := newValidityWalk(t)
+	mesh, q, filter, start, end, c, b := w.mesh, w.q, w.filter, w.start, w.end, w.corridor, &w.boundary
 
 	fresh := func(refs []navmesh.Ref, f *query.Filter) bool {
 		for _, ref := range refs {
@@ -99,7 +120,7 @@ func TestValidityFollowsMeshAndFilter(t *testing.T) {
 	// The corridor's polygons change.
 	c.FixPathStart(start.Ref, start.Point)
 	check("placeholder", filter, false, true)
-	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
+	require.NoError(t, c.SetCorridor(end.Point, w.path))
 	check("path again", filter, true, true)
 	assert.False(t, c.IsValid(10, q, nil), "nil filter")
 	c.Reset(0, start.Point)
@@ -126,23 +147,8 @@ func TestValidityFollowsMeshAndFilter(t *testing.T) {
 // checked again against the v+1 after it, where a polygon of both is
 // disabled.
 func TestValidityAcrossRestoredVersions(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := query.New(mesh, 2048)
-	require.NoError(t, err)
-	filter := dungeonFilter()
-	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	end, err := q.FindNearestPoly(walkEnd, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	path := make([]navmesh.Ref, 256)
-	n, _, err := q.FindPath(start.Ref, end.Ref, start.Point, end.Point, filter, path)
-	require.NoError(t, err)
-	c, err := NewCorridor(256)
-	require.NoError(t, err)
-	c.Reset(start.Ref, start.Point)
-	require.NoError(t, c.SetCorridor(end.Point, path[:n]))
-	b := NewLocalBoundary()
-	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
+	w := newValidityWalk(t)
+	mesh, q, filter, start, end, c, b := w.mesh, w.q, w.filter, w.start, w.end, w.corridor, &w.boundary
 
 	var saved navmesh.MeshState
 	mesh.CaptureState(&saved)
@@ -166,17 +172,8 @@ func TestValidityAcrossRestoredVersions(t *testing.T) {
 // against a snapshot do not keep it in memory once the mesh has moved on,
 // however long they go unchecked.
 func TestValidityKeepsNoSnapshot(t *testing.T) {
-	mesh := testmesh.Dungeon(t)
-	q, err := query.New(mesh, 2048)
-	require.NoError(t, err)
-	filter := dungeonFilter()
-	start, err := q.FindNearestPoly(walkStart, testmesh.DungeonHalfExtents, filter)
-	require.NoError(t, err)
-	c, err := NewCorridor(256)
-	require.NoError(t, err)
-	c.Reset(start.Ref, start.Point)
-	b := NewLocalBoundary()
-	require.NoError(t, b.Update(start.Ref, start.Point, 7.2, q, filter))
+	w := newValidityWalk(t)
+	mesh, q, filter, start, c, b := w.mesh, w.q, w.filter, w.start, w.corridor, &w.boundary
 
 	freed := make(chan struct{})
 	func() {
