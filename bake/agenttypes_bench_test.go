@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/archenav/archenav/internal/cputime"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,14 +82,14 @@ func BenchmarkAgentTypes(b *testing.B) {
 					way.run(b) // warm the pools
 					b.ReportAllocs()
 					b.ResetTimer()
-					cpu := processCPU()
+					cpu := cputime.Process()
 					for range b.N {
 						way.run(b)
 					}
 					// CPU time, which other processes on a loaded machine
 					// inflate less than the wall time (0 where the system
 					// does not tell).
-					b.ReportMetric(float64((processCPU()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+					b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 				})
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -182,13 +183,13 @@ func benchmarkCrowdAvoidance(b *testing.B, level string, agents, workers int, me
 			b.StartTimer()
 		}
 		before := heapAllocs()
-		cpuBefore := processCPUTime()
+		cpuBefore := cputime.Process()
 		start := time.Now()
 		if err := run.plugin.Step(run.world, crowdDt); err != nil {
 			b.Fatal(err)
 		}
 		ticks = append(ticks, time.Since(start))
-		cpu += processCPUTime() - cpuBefore
+		cpu += cputime.Process() - cpuBefore
 		tickAllocs := heapAllocs() - before
 		allocs += tickAllocs
 		if i%crowdTicks >= steadyAfter {

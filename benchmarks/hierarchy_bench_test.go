@@ -12,6 +12,7 @@ import (
 
 	"github.com/archenav/archenav/benchmarks/bigworld"
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/hierarchy"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -172,12 +173,12 @@ func BenchmarkHierarchyBuild(b *testing.B) {
 	var h *hierarchy.Hierarchy
 	var cpu time.Duration
 	for i := 0; i < b.N; i++ {
-		before := processCPUTime()
+		before := cputime.Process()
 		var err error
 		if h, err = hierarchy.New(mesh, query.NewFilter(), hierarchy.Options{Workers: 2}); err != nil {
 			b.Fatal(err)
 		}
-		cpu += processCPUTime() - before
+		cpu += cputime.Process() - before
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(h.MemoryBytes()), "bytes")
@@ -229,9 +230,9 @@ func BenchmarkHierarchyTileChange(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		before, _ := threadCPUTime()
+		before, _ := cputime.Thread()
 		h.Update()
-		after, _ := threadCPUTime()
+		after, _ := cputime.Thread()
 		cpu += after - before
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
@@ -248,12 +249,12 @@ type cpuTimer struct {
 func startCPUTimer(b *testing.B) cpuTimer {
 	runtime.LockOSThread()
 	b.ResetTimer()
-	start, ok := threadCPUTime()
+	start, ok := cputime.Thread()
 	return cpuTimer{start: start, ok: ok}
 }
 
 func (t cpuTimer) stop(b *testing.B) {
-	end, ok := threadCPUTime()
+	end, ok := cputime.Thread()
 	b.StopTimer()
 	runtime.UnlockOSThread()
 	if t.ok && ok {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -114,13 +115,13 @@ func BenchmarkCrowdMassSpawn(b *testing.B) {
 				runtime.GC()
 				b.StartTimer()
 				for tick := range crowdTicks {
-					cpuBefore := processCPUTime()
+					cpuBefore := cputime.Process()
 					start := time.Now()
 					if err := run.plugin.Step(run.world, crowdDt); err != nil {
 						b.Fatal(err)
 					}
 					took := time.Since(start)
-					used := processCPUTime() - cpuBefore
+					used := cputime.Process() - cpuBefore
 					firstRun := len(raw) < crowdTicks
 					raw = append(raw, took)
 					if firstRun || took < wall[tick] {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/plugin"
 )
@@ -45,11 +46,11 @@ func BenchmarkCrowdSpawnOrder(b *testing.B) {
 					runtime.GC()
 					b.StartTimer()
 				}
-				before := processCPUTime()
+				before := cputime.Process()
 				if err := run.plugin.Step(run.world, crowdDt); err != nil {
 					b.Fatal(err)
 				}
-				cpu += processCPUTime() - before
+				cpu += cputime.Process() - before
 			}
 			b.StopTimer()
 			if run != nil {

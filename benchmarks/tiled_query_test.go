@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
@@ -76,13 +77,13 @@ func BenchmarkTiledQuery(b *testing.B) {
 				defer runtime.UnlockOSThread()
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu, cpuOK := threadCPUTime()
+				cpu, cpuOK := cputime.Thread()
 				for i := range b.N {
 					if err := call(r, set, i%n); err != nil {
 						b.Fatal(err)
 					}
 				}
-				if after, ok := threadCPUTime(); ok && cpuOK {
+				if after, ok := cputime.Thread(); ok && cpuOK {
 					// The thread's CPU time: on a shared machine the wall
 					// time counts the waits for a core too.
 					b.ReportMetric(float64(after-cpu)/1e3/float64(b.N), "cpu-us/op")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/components"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/mlange-42/arche/ecs"
 	"github.com/stretchr/testify/require"
@@ -38,14 +39,14 @@ func BenchmarkCrowdAgentTypes(b *testing.B) {
 				b.StopTimer()
 				world, p := typesBenchCrowd(b, c.meshes, c.radii, agents)
 				b.StartTimer()
-				start, startCPU := time.Now(), processCPU()
+				start, startCPU := time.Now(), cputime.Process()
 				for range benchTicks {
 					if err := p.Step(world, 1.0/60); err != nil {
 						b.Fatal(err)
 					}
 				}
 				total += time.Since(start)
-				cpu += processCPU() - startCPU
+				cpu += cputime.Process() - startCPU
 			}
 			ticks := float64(b.N * benchTicks)
 			b.ReportMetric(float64(total.Microseconds())/1000/ticks, "ms/tick")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/archenav/archenav/internal/cputime"
 )
 
 // benchTicks is the run length of the reference crowd figures (10 s at
@@ -32,10 +34,10 @@ func benchmarkCrowd(b *testing.B, reference bool) {
 					b.StopTimer()
 					f := newCrowd(b, mesh, n, 1, Config{Workers: workers, Reference: reference})
 					b.StartTimer()
-					start, startCPU := time.Now(), processCPU()
+					start, startCPU := time.Now(), cputime.Process()
 					f.step(b, benchTicks)
 					total += time.Since(start)
-					cpu += processCPU() - startCPU
+					cpu += cputime.Process() - startCPU
 				}
 				ticks := float64(b.N * benchTicks)
 				b.ReportMetric(float64(total.Microseconds())/1000/ticks, "ms/tick")

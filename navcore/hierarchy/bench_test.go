@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/archenav/archenav/benchmarks/bigworld"
+	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
@@ -211,12 +212,12 @@ type cpuTimer struct {
 func startCPUTimer(b *testing.B) cpuTimer {
 	runtime.LockOSThread()
 	b.ResetTimer()
-	start, ok := threadCPUTime()
+	start, ok := cputime.Thread()
 	return cpuTimer{start: start, ok: ok}
 }
 
 func (t cpuTimer) stop(b *testing.B) {
-	end, ok := threadCPUTime()
+	end, ok := cputime.Thread()
 	b.StopTimer()
 	runtime.UnlockOSThread()
 	if t.ok && ok {
