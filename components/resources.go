@@ -185,7 +185,8 @@ type Settings struct {
 	// where it stands: one whose target is among its corners (the last)
 	// that has come no nearer (by a centimetre, measured along the
 	// corners; by a quarter of its braking distance, a walking pace, when
-	// another agent's body pressed it inside its braking distance) for
+	// another agent's body pressed it within three quarters of its braking
+	// distance of its stopping point) for
 	// this long arrives (EventTargetReached,
 	// MoveTarget.ArrivedNear) when it is within ArrivalTolerance of its
 	// stopping point along the corners, or when it presses
