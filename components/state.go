@@ -206,6 +206,7 @@ func (t *MoveTarget) AppendState(b []byte) []byte {
 	w.F32(t.Approach.Stalled)
 	w.F32(t.PathWait) // added after the arrival fields: older records end before it
 	w.Bool(t.PathFound)
+	w.Bool(t.Approach.Pressed) // added after the wait for a first path
 	return w.B
 }
 
@@ -227,6 +228,9 @@ func (t *MoveTarget) ReadState(data []byte) error {
 		if r.Err() == nil && !(out.PathWait >= 0 && finite(out.PathWait)) {
 			r.Fail("path wait %v", out.PathWait)
 		}
+	}
+	if r.Err() == nil && r.Left() > 0 { // the jostle watch came later
+		out.Approach.Pressed = r.Bool()
 	}
 	if r.Err() == nil && out.State > TargetVelocity {
 		r.Fail("target state %d", out.State)

@@ -131,4 +131,10 @@ type Approach struct {
 	// Stalled is the time since the agent last came a centimetre nearer
 	// [Units: s]
 	Stalled float32
+	// Pressed reports that another agent's body touched the agent's within
+	// three quarters of its braking distance of its stopping point since
+	// it last came nearer: it is jostled, and
+	// must then close in by a share of the distance left to count as
+	// coming nearer (see Settings.ArrivalStallTime).
+	Pressed bool
 }

@@ -1,12 +1,14 @@
 package plugin
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/archenav/archenav/components"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/mlange-42/arche/ecs"
+	"github.com/mlange-42/arche/generic"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,6 +41,16 @@ func newArrivalScene(t *testing.T, config Config, offsets ...geom.Vec3) *arrival
 // (components.AgentParamsForRadius).
 func newMixedArrivalScene(t *testing.T, config Config, offsets []geom.Vec3, radii []float32) *arrivalScene {
 	t.Helper()
+	params := make([]components.AgentParams, len(radii))
+	for i, r := range radii {
+		params[i] = components.AgentParamsForRadius(r)
+	}
+	return newArrivalSceneOf(t, config, offsets, params)
+}
+
+// newArrivalSceneOf is newArrivalScene with agent i of params[i].
+func newArrivalSceneOf(t *testing.T, config Config, offsets []geom.Vec3, params []components.AgentParams) *arrivalScene {
+	t.Helper()
 	config.Mesh = loadDungeon(t)
 	config.MaxAgents = len(offsets)
 	p, err := New(config)
@@ -48,7 +60,7 @@ func newMixedArrivalScene(t *testing.T, config Config, offsets []geom.Vec3, radi
 	t.Cleanup(func() { p.Schedule().Finalize(&world) })
 	s := &arrivalScene{p: p, world: &world}
 	for i, o := range offsets {
-		e, err := p.Spawn(&world, geom.Add(openFloor, o), components.AgentParamsForRadius(radii[i]))
+		e, err := p.Spawn(&world, geom.Add(openFloor, o), params[i])
 		require.NoError(t, err)
 		s.agents = append(s.agents, e)
 		s.reached = append(s.reached, -1)
@@ -233,5 +245,53 @@ func TestMixedRadiiArriveAtOneTarget(t *testing.T) {
 	s.run(t, 2)
 	for i := range s.agents {
 		assert.Less(t, geom.Dist2D(before[i], s.info(t, i).Position), float32(0.05), "agent %d at rest", i)
+	}
+}
+
+// TestJostledAgentArrives: an agent walking to its target is held off by
+// another (driven by RequestMoveVelocity, avoided by no one) that stands
+// just beyond the target and backs away from the walker at 5 cm/s, as a
+// crowd round a target gives way. Pressed within 1 m of its target, the
+// walker creeps nearer by more than the centimetre a second that kept the
+// stall watch from firing: without the deadlock breaker's sideways nudges
+// it would arrive only when the other had backed off far enough, some 15 s
+// later. Pressed by another agent inside its braking distance it must
+// close in at a walking pace (a quarter of its braking distance per stall
+// time), so it stalls and arrives short of its target (ArrivedNear)
+// within 2 s, with the deadlock breaker on or off.
+func TestJostledAgentArrives(t *testing.T) {
+	away := geom.Normalize(geom.Vec3{5, 0, -1}) // from the walker's start
+	// pusher is where the other agent should stand at tick.
+	pusher := func(tick int) geom.Vec3 {
+		return geom.Add(openFloor, geom.Scale(away, 0.3+0.05*float32(tick)/60))
+	}
+	for _, breaker := range []bool{true, false} {
+		t.Run(fmt.Sprintf("deadlock breaker %v", breaker), func(t *testing.T) {
+			pushing := components.DefaultAgentParams()
+			// It neither avoids the walker nor is avoided by it, and the
+			// walker takes the whole collision push.
+			pushing.AvoidancePriority = 255
+			pushing.AvoidanceLayers, pushing.AvoidanceMask = 2, 2
+			s := newArrivalSceneOf(t, Config{}, []geom.Vec3{{-5, 0, 1}, geom.Sub(pusher(0), openFloor)},
+				[]components.AgentParams{components.DefaultAgentParams(), pushing})
+			settings := generic.NewResource[components.Settings](s.world)
+			settings.Get().DeadlockBreaker = breaker
+			require.NoError(t, s.p.RequestMoveTarget(s.world, s.agents[0], openFloor))
+			within := -1 // the first tick the walker is within 1 m of its target
+			for s.tick < 10*60 && s.reached[0] < 0 {
+				to := geom.Sub(pusher(s.tick+1), s.info(t, 1).Position)
+				require.NoError(t, s.p.RequestMoveVelocity(s.world, s.agents[1], geom.Scale(to, 30)))
+				s.run(t, 1.0/60)
+				if within < 0 && geom.Dist2D(s.info(t, 0).Position, openFloor) <= 1 {
+					within = s.tick
+				}
+			}
+			require.GreaterOrEqual(t, within, 0, "the walker came within 1 m")
+			require.GreaterOrEqual(t, s.reached[0], 0, "the pressed walker arrived")
+			assert.Less(t, s.reached[0]-within, 2*60, "within 2 s of coming within 1 m")
+			walker := s.info(t, 0)
+			assert.True(t, walker.ArrivedNear, "short of its target")
+			assert.LessOrEqual(t, geom.Dist2D(walker.Position, openFloor), float32(1))
+		})
 	}
 }

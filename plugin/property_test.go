@@ -80,12 +80,15 @@ func TestCrowdProperties(t *testing.T) {
 // tick, and a jam's size is chaotic (one seed's count moves between 7 and
 // 36 of 500 with any change of the crowd's maths), so its bound keeps a
 // margin: with the arrival rules, over seeds 3 to 5, dungeon ends with 16,
-// 23 and 20 of 300 stuck and 38, 31 and 35 of 500 (the bounds of 8 % stay),
-// nav_test with 5, 2 and 2 of 300 (1 with ORCA on seed 5), bounded at 4 %.
+// 23 and 20 of 300 stuck and 38, 31 and 35 of 500, nav_test with 5, 2 and 2
+// of 300 (1 with ORCA on seed 5). With the jostle rule (approachDemand)
+// the runs below end with 9 (ORCA 21) of 300 on dungeon, 22 (ORCA 23) of
+// 500 and 4 (ORCA 2) on nav_test: the bounds are 24 (8 %), 30 (6 %) and 8
+// (under 3 %).
 var longPropertyRuns = []propertyRun{
 	{level: "dungeon", agents: 300, ticks: 6000, workers: 2, seed: 3, maxStuck: 24},
-	{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 40},
-	{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 12},
+	{level: "dungeon", agents: 500, ticks: 3600, workers: 2, seed: 4, maxStuck: 30},
+	{level: "nav_test", agents: 300, ticks: 6000, workers: 2, seed: 5, maxStuck: 8},
 }
 
 // TestORCAPropertiesLong runs the long property runs with ORCA and, on the

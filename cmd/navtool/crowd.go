@@ -328,7 +328,9 @@ type crowdReport struct {
 	// NearNotArrived counts the agents within 1 m of a target in reach at
 	// the end without EventTargetReached for it that still have none after
 	// the run goes on for 2 s with no new targets (nearGrace: agents
-	// braking into their target at the last tick arrive then;
+	// braking into their target at the last tick arrive then, and so do
+	// agents whose target was set a moment before the end, their path
+	// perhaps still pending, which are rightly near and not arrived;
 	// NearArrivedAfterEnd counts those). NearNotArrivedStill counts the
 	// agents within 1 m at the end, not arrived, that moved less than
 	// 0.5 m in the last 5 s.

@@ -307,3 +307,24 @@ func TestCrowdCommandObstacles(t *testing.T) {
 	}
 	assert.Equal(t, with.MaxStepDistance, two.MaxStepDistance, "two workers")
 }
+
+// TestCrowdCommandNearFreshTarget: an agent whose target, 0.8 m off, was
+// set a tick or two before the run ends is within 1 m without having
+// arrived, rightly (its path may still be pending). nearNotArrived must
+// not count it: the 2 s the run goes on after the end (no new targets)
+// let it plan and walk in, and it counts as nearArrivedAfterEnd.
+func TestCrowdCommandNearFreshTarget(t *testing.T) {
+	scenario := filepath.Join(t.TempDir(), "agent.csv")
+	require.NoError(t, os.WriteFile(scenario, []byte("sx,sy,sz,tx,ty,tz\n"+
+		"40.75225,10.197294,0.29230645,41.55225,10.197294,0.29230645\n"), 0o644))
+	for _, ticks := range []int{1, 2} {
+		var stdout bytes.Buffer
+		require.NoError(t, run([]string{"crowd", "-navmesh", crowdTestMesh, "-scenario", scenario,
+			"-ticks", strconv.Itoa(ticks), "-json"}, &stdout, &bytes.Buffer{}))
+		var report crowdReport
+		require.NoError(t, json.Unmarshal(stdout.Bytes(), &report))
+		assert.Zero(t, report.Arrived, "%d ticks: not arrived at the end", ticks)
+		assert.Equal(t, 1, report.NearArrivedAfterEnd, "%d ticks: arrived after the end", ticks)
+		assert.Zero(t, report.NearNotArrived, "%d ticks", ticks)
+	}
+}
