@@ -218,7 +218,7 @@ func (e *edit) addTile(t *Tile) {
 		e.growLookup()
 	}
 
-	h := t.Header
+	h := &t.Data.Header
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
 	key := tileHash(h.X, h.Y, e.lutMask)
 	e.lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: e.lookup.table.at(key)})
@@ -293,7 +293,7 @@ func (e *edit) growLookup() {
 // the C++, which looks at no more than 32 tiles per column, it unlinks every
 // tile so that no link is left pointing at the freed slot.
 func (e *edit) removeTile(t *Tile) {
-	h := t.Header
+	h := &t.Data.Header
 	key := tileHash(h.X, h.Y, e.lutMask)
 	e.lookup.set(key, withoutEntry(e.lookup.table.at(key), t.index))
 

@@ -242,7 +242,7 @@ func (s *Snapshot) OffMeshConnectionByRef(ref Ref) (*OffMeshConnection, error) {
 	if poly.Type() != PolyTypeOffMeshConnection {
 		return nil, errNotOffMesh
 	}
-	return &t.OffMeshConnections[ref.PolyIndex()-uint32(t.Header.OffMeshBase)], nil
+	return &t.Data.OffMeshConnections[ref.PolyIndex()-uint32(t.Data.Header.OffMeshBase)], nil
 }
 
 // PolyFlags returns the user flags of the polygon ref.

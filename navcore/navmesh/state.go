@@ -281,7 +281,7 @@ func appendTileLinks(w *binstate.Writer, t *Tile) {
 		w.U8(l.BMax)
 	}
 	w.U32(t.linksFreeList)
-	if len(t.Links) > int(t.Header.MaxLinkCount) {
+	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
 		w.U32(t.extraFreeList)
 	}
 }
@@ -399,7 +399,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 		if err != nil {
 			return err
 		}
-		h := t.Header
+		h := &t.Data.Header
 		switch {
 		case used[t.index]:
 			r.Fail("tile slot %d used twice", t.index)
@@ -508,7 +508,7 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) 
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
 	t.linksFreeList = r.U32()
-	if len(t.Links) > int(t.Header.MaxLinkCount) {
+	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
 		t.extraFreeList = r.U32()
 	}
 	// The extra links come after the baked ones (and their free slots) in
@@ -530,7 +530,7 @@ func restoredSnapshot(params Params, version uint64, history changeHistory, lutM
 	lookup := editRadix(radixTable[bucket]{})
 	for _, t := range tiles {
 		tileTable.set(t.index, t)
-		h := t.Header
+		h := &t.Data.Header
 		key := tileHash(h.X, h.Y, lutMask)
 		lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: lookup.table.at(key)})
 	}

@@ -234,6 +234,11 @@ type TileData struct {
 	// tile ever writes into it; nil (a TileData made by hand) never lets
 	// a tile use Polys in place.
 	polysClaim *polysClaim
+	// link describes the runtime link whose tile this data makes
+	// (linkTileData), nil for a tile of the grid. It lives here rather
+	// than in Tile, where it would take a size class more per version:
+	// TileData's own size class (288 bytes) has the room.
+	link *linkInfo
 }
 
 // polysClaim records that a tile uses a TileData's polygon array in place.
