@@ -91,7 +91,14 @@ func (m *Mesh) Apply(b *Batch, refs []TileRef) ([]TileRef, error) {
 	defer m.mu.Unlock()
 	slots := m.slots.clone()
 	e := m.newEdit()
-	e.changes = make([]TileChange, 0, len(b.ops))
+	if base := e.base; base.version == 0 && base.tileCount == 0 && base.linkCount == 0 {
+		// The mesh's first publish, from its empty first snapshot: every
+		// tile of the next one is new, so "everything changed" says all a
+		// list would (24 bytes a tile, kept for 128 publishes).
+		e.changesAll = true
+	} else {
+		e.changes = make([]TileChange, 0, len(b.ops))
+	}
 	for i := range b.ops {
 		ref, err := e.applyOp(&b.ops[i], &slots)
 		if err != nil {
