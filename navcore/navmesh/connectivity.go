@@ -457,6 +457,14 @@ func mergeBounds(bmin, bmax, otherMin, otherMax *mgl32.Vec3) {
 // eachTile calls fn for every tile of s in slot order, skipping empty
 // ranges of slots whole.
 func (s *Snapshot) eachTile(fn func(*Tile)) {
+	if s.isFlat() {
+		for _, t := range s.flat {
+			if t != nil {
+				fn(t)
+			}
+		}
+		return
+	}
 	s.tiles.each(func(_ uint32, t *Tile) {
 		if t != nil {
 			fn(t)

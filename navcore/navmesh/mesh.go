@@ -45,6 +45,7 @@ func New(params Params) (*Mesh, error) {
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
 		flatAll:  true,
+		heads:    make([]uint32, 1),
 		stamp:    newStamp(),
 
 		connectivity:     new(connectivityCell),

@@ -175,6 +175,14 @@ func (e *edit) tileByRef(ref TileRef) *Tile {
 
 // tileAt is Snapshot.TileAt on the edited tile set.
 func (e *edit) tileAt(x, y, layer int32) *Tile {
+	if e.flatMode {
+		for s := e.heads[tileHash(x, y, e.lutMask)]; s != 0; s = e.next[s-1] {
+			if t := e.flat[s-1]; t.Data.Header.X == x && t.Data.Header.Y == y && t.Data.Header.Layer == layer {
+				return t
+			}
+		}
+		return nil
+	}
 	for entry := e.lookup.table.at(tileHash(x, y, e.lutMask)); entry != nil; entry = entry.next {
 		if entry.x == x && entry.y == y && entry.layer == layer {
 			return e.tile(entry.index)

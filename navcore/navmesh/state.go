@@ -208,19 +208,16 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	// order, each at the head of its bucket, rebuilds the chains.
 	w.U32(snap.lutMask)
 	w.Count(snap.tileCount)
-	var chain []*tileEntry
+	var chain []uint32
 	var err error
-	snap.lookup.each(func(_ uint32, head bucket) {
-		chain = chain[:0]
-		for entry := head; entry != nil; entry = entry.next {
-			chain = append(chain, entry)
-		}
-		for _, entry := range slices.Backward(chain) {
+	for key := range snap.lutMask + 1 {
+		chain = snap.chain(key, chain[:0])
+		for _, slot := range slices.Backward(chain) {
 			if err == nil {
-				err = appendTileState(&w, snap.Tile(int(entry.index)))
+				err = appendTileState(&w, snap.Tile(int(slot)))
 			}
 		}
-	})
+	}
 	if err != nil {
 		return b, err
 	}
@@ -428,6 +425,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 	}
 	snap := restoredSnapshot(params, version, history, lutMask, tiles)
 	links.addTo(snap)
+	snap.flatten()
 	if err := checkLinks(snap, append(tiles, links.tiles...)); err != nil {
 		return fail(err)
 	}
