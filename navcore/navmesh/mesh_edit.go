@@ -102,6 +102,11 @@ func (e *edit) publish() *Snapshot {
 		flagConnectivity: new(flagConnectivityCell),
 	}
 	if e.flatMode {
+		// An edit that added many tiles (a load) grew the arrays with
+		// room to spare: the snapshot keeps them at their length.
+		if cap(e.flat) > len(e.flat)+len(e.flat)/8+8 {
+			e.flat, e.next = slices.Clone(e.flat), slices.Clone(e.next)
+		}
 		s.flat, s.flatAll, s.heads, s.next = e.flat, true, e.heads, e.next
 		return s
 	}
