@@ -104,7 +104,7 @@ func (f *linkFinder) clone() *linkFinder {
 // edges nothing links to. Polygons without flags are left out (no filter
 // passes them).
 func (f *linkFinder) sampleTile(tile *navmesh.Tile, edges []linkEdge) []linkEdge {
-	groundCount := int(tile.Header.OffMeshBase)
+	groundCount := int(tile.Data.Header.OffMeshBase)
 	for pi := 0; pi < groundCount && pi < len(tile.Polys); pi++ {
 		poly := &tile.Polys[pi]
 		if poly.Type() != navmesh.PolyTypeGround || poly.Flags == 0 {

@@ -175,8 +175,8 @@ func storedConnections(mesh *navmesh.Mesh) []storedConnection {
 		if tile == nil || tile.Data == nil {
 			continue
 		}
-		for j := range tile.OffMeshConnections {
-			all = append(all, storedConnection{&tile.OffMeshConnections[j], tile})
+		for j := range tile.Data.OffMeshConnections {
+			all = append(all, storedConnection{&tile.Data.OffMeshConnections[j], tile})
 		}
 	}
 	return all

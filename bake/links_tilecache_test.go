@@ -64,7 +64,7 @@ func TestLinksInTileCacheTiles(t *testing.T) {
 	_, before := findConnection(storedConnections(mesh), links[0])
 	start := links[0].Start
 	at := mgl32.Vec3{start[0] + 2.5, start[1] - 0.5, start[2]}
-	if at[0] >= before.Header.BMax[0] {
+	if at[0] >= before.Data.Header.BMax[0] {
 		at[0] = start[0] - 2.5
 	}
 	_, err = cache.AddObstacle(tilecache.Cylinder(at, 0.5, 2))

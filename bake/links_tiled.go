@@ -166,7 +166,7 @@ func (b *TileBaker) PlaceLinks(ctx context.Context, mesh *navmesh.Mesh, workers 
 		}
 	}
 	slices.SortFunc(tiles, func(a, c *navmesh.Tile) int {
-		return cmp.Or(cmp.Compare(a.Header.Y, c.Header.Y), cmp.Compare(a.Header.X, c.Header.X), cmp.Compare(a.Header.Layer, c.Header.Layer))
+		return cmp.Or(cmp.Compare(a.Data.Header.Y, c.Data.Header.Y), cmp.Compare(a.Data.Header.X, c.Data.Header.X), cmp.Compare(a.Data.Header.Layer, c.Data.Header.Layer))
 	})
 	finder := newLinkFinder(&b.settings, mesh, solid, b.bmin)
 	finders := make([]*linkFinder, workers)
@@ -184,7 +184,7 @@ func (b *TileBaker) PlaceLinks(ctx context.Context, mesh *navmesh.Mesh, workers 
 	slices.SortStableFunc(placed, func(a, c placedLink) int { return a.source - c.source })
 	var links []OffMeshConnection
 	for _, p := range placed {
-		h := tiles[p.source].Header
+		h := &tiles[p.source].Data.Header
 		if startsInBounds(h.BMin, h.BMax, p.connection.Start) {
 			links = append(links, p.connection)
 		}

@@ -70,7 +70,7 @@ func TestTiledNavMeshLinksEveryBorder(t *testing.T) {
 						other, _, err := snap.TileAndPoly(link.Ref)
 						require.NoError(t, err)
 						off := sideOffsets[link.Side]
-						assert.Equal(t, [2]int{tr.X + off[0], tr.Y + off[1]}, [2]int{int(other.Header.X), int(other.Header.Y)})
+						assert.Equal(t, [2]int{tr.X + off[0], tr.Y + off[1]}, [2]int{int(other.Data.Header.X), int(other.Data.Header.Y)})
 					}
 				}
 				for _, side := range []uint8{0, 2, 4, 6} {

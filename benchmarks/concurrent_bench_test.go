@@ -166,7 +166,7 @@ func newTileWriter(mesh *navmesh.Mesh, set *pairSet) (*tileWriter, error) {
 	if tile == nil {
 		return nil, errors.New("tile writer: no tile crossed by the corridors")
 	}
-	ref := mesh.TileRefAt(int(tile.Header.X), int(tile.Header.Y), int(tile.Header.Layer))
+	ref := mesh.TileRefAt(int(tile.Data.Header.X), int(tile.Data.Header.Y), int(tile.Data.Header.Layer))
 	return &tileWriter{mesh: mesh, ref: ref, quit: make(chan struct{}), done: make(chan struct{})}, nil
 }
 

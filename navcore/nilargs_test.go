@@ -183,7 +183,7 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 			assert.False(t, over)
 		},
 		"navmesh.Tile.QueryPolygons": func(t *testing.T) {
-			assert.NotEmpty(t, f.tile.QueryPolygons(f.tile.Header.BMin, f.tile.Header.BMax, nil))
+			assert.NotEmpty(t, f.tile.QueryPolygons(f.tile.Data.Header.BMin, f.tile.Data.Header.BMax, nil))
 		},
 		"navmesh.Tile.NearestAmong": func(t *testing.T) {
 			ref, _, _, _ := f.tile.NearestAmong(f.pos, nil)

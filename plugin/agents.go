@@ -119,11 +119,11 @@ func (p *Plugin) nearestPolyDistance(t *agentType, pos, extents geom.Vec3, filte
 	first := true
 	var bmin, bmax geom.Vec3
 	for i := 0; i < snap.MaxTiles(); i++ {
-		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
+		if tile := snap.Tile(i); tile != nil && tile.Data != nil {
 			if first {
-				bmin, bmax, first = tile.Header.BMin, tile.Header.BMax, false
+				bmin, bmax, first = tile.Data.Header.BMin, tile.Data.Header.BMax, false
 			}
-			bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
+			bmin, bmax = geom.Min(bmin, tile.Data.Header.BMin), geom.Max(bmax, tile.Data.Header.BMax)
 		}
 	}
 	if first {
@@ -632,13 +632,13 @@ func meshBoundsWherePasses(snap *navmesh.Snapshot, filter *query.Filter) (bmin, 
 	first := true
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
+		if tile == nil || tile.Data == nil {
 			continue
 		}
 		if first {
-			bmin, bmax, first = tile.Header.BMin, tile.Header.BMax, false
+			bmin, bmax, first = tile.Data.Header.BMin, tile.Data.Header.BMax, false
 		}
-		bmin, bmax = geom.Min(bmin, tile.Header.BMin), geom.Max(bmax, tile.Header.BMax)
+		bmin, bmax = geom.Min(bmin, tile.Data.Header.BMin), geom.Max(bmax, tile.Data.Header.BMax)
 		base := tile.PolyRefBase()
 		for p := range tile.Polys {
 			passes = passes || filter.Passes(base|navmesh.Ref(p), tile, &tile.Polys[p])

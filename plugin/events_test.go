@@ -183,8 +183,8 @@ func offMeshPoly(t *testing.T, mesh *navmesh.Mesh) navmesh.Ref {
 	t.Helper()
 	tile := mesh.Tile(0)
 	require.NotNil(t, tile)
-	require.NotEmpty(t, tile.OffMeshConnections)
-	return tile.PolyRefBase() | navmesh.Ref(tile.OffMeshConnections[0].Poly)
+	require.NotEmpty(t, tile.Data.OffMeshConnections)
+	return tile.PolyRefBase() | navmesh.Ref(tile.Data.OffMeshConnections[0].Poly)
 }
 
 // TestPartialReplanBackoff: a corridor that cannot reach its target is

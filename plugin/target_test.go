@@ -148,7 +148,7 @@ func TestNearestPolyDistanceMatchesBruteForce(t *testing.T) {
 	filter := query.NewFilter()
 	snap := p.config.Mesh.Snapshot()
 	tile := snap.Tile(0)
-	bmin, bmax := tile.Header.BMin, tile.Header.BMax
+	bmin, bmax := tile.Data.Header.BMin, tile.Data.Header.BMax
 	for i := range 200 {
 		// A grid of points around and above the level.
 		f := func(k int, lo, hi float32) float32 { return lo - 10 + float32(float32(k)/9*(hi-lo+20)) }

@@ -43,7 +43,7 @@ func tileFingerprints(tb testing.TB, nav *navmesh.Mesh) map[[2]int32]uint64 {
 	for t := range nav.Snapshot().Tiles() {
 		fp, err := navmesh.TileDataFingerprint(t.Data)
 		require.NoError(tb, err)
-		prints[[2]int32{t.Header.X, t.Header.Y}] = fp
+		prints[[2]int32{t.Data.Header.X, t.Data.Header.Y}] = fp
 	}
 	return prints
 }

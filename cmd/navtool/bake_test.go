@@ -145,8 +145,8 @@ func TestBakeConfig(t *testing.T) {
 	require.NoError(t, err)
 	tile := mesh.Snapshot().TileAt(0, 0, 0)
 	require.NotNil(t, tile)
-	require.Len(t, tile.OffMeshConnections, 1)
-	c := tile.OffMeshConnections[0]
+	require.Len(t, tile.Data.OffMeshConnections, 1)
+	c := tile.Data.OffMeshConnections[0]
 	assert.Equal(t, uint32(7), c.UserID)
 	assert.Equal(t, float32(0.6), c.Radius)
 }

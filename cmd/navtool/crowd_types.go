@@ -155,8 +155,8 @@ func loadCrowdTypes(types []crowdType) error {
 		t.radius = 0.6
 		snap := t.mesh.Snapshot()
 		for k := 0; k < snap.MaxTiles(); k++ {
-			if tile := snap.Tile(k); tile != nil && tile.Header != nil && tile.Header.WalkableRadius > 0 {
-				t.radius = tile.Header.WalkableRadius
+			if tile := snap.Tile(k); tile != nil && tile.Data != nil && tile.Data.Header.WalkableRadius > 0 {
+				t.radius = tile.Data.Header.WalkableRadius
 				break
 			}
 		}

@@ -363,8 +363,8 @@ var pathColours = []color.NRGBA{
 // the climb the tiles were baked for, at most 0.25 [Units: world units].
 func levelDrop(snap *navmesh.Snapshot) float32 {
 	for i := range snap.MaxTiles() {
-		if tile := snap.Tile(i); tile != nil && tile.Header != nil {
-			return min(tile.Header.WalkableClimb/4, 0.25)
+		if tile := snap.Tile(i); tile != nil && tile.Data != nil {
+			return min(tile.Data.Header.WalkableClimb/4, 0.25)
 		}
 	}
 	return 0

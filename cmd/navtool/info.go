@@ -210,7 +210,7 @@ func buildInfoReport(path string, format navmesh.Format, mesh *navmesh.Mesh) *in
 			continue
 		}
 		slot := tile.Index()
-		h := tile.Header
+		h := &tile.Data.Header
 		entry := infoTile{
 			X: h.X, Y: h.Y, Layer: h.Layer,
 			Slot:               slot,

@@ -290,7 +290,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 	})
 
 	// Group contiguous crossings into ports, boundary ports first.
-	own := clusterOf(t.Header, clusterSize)
+	own := clusterOf(&t.Data.Header, clusterSize)
 	b.groups = b.groups[:0]
 	for i := 0; i < len(b.raw); {
 		first := &b.raw[i]
@@ -312,7 +312,7 @@ func (b *graphBuilder) buildTileGraph(snap *navmesh.Snapshot, t *navmesh.Tile, m
 			first:    i,
 			end:      j,
 			rep:      geom.Vec3{(low[0] + high[0]) * 0.5, (low[1] + high[1]) * 0.5, (low[2] + high[2]) * 0.5},
-			boundary: other != nil && clusterOf(other.Header, clusterSize) != own,
+			boundary: other != nil && clusterOf(&other.Data.Header, clusterSize) != own,
 		})
 		i = j
 	}

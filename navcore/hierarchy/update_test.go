@@ -189,7 +189,7 @@ func newTileSwapper(tb testing.TB, mesh *navmesh.Mesh, other *navmesh.Mesh, seed
 		snap := m.Snapshot()
 		for i := range snap.MaxTiles() {
 			if t := snap.Tile(i); t != nil {
-				into[[2]int32{t.Header.X, t.Header.Y}] = t.Data
+				into[[2]int32{t.Data.Header.X, t.Data.Header.Y}] = t.Data
 			}
 		}
 	}

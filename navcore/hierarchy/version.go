@@ -101,7 +101,7 @@ func (h *Hierarchy) build(snap *navmesh.Snapshot, base *version) *version {
 	}
 	for k, i := range rebuild {
 		g := graphs[k]
-		v.slots[i] = slotEntry{graph: g, cluster: h.clusterNumber(clusterOf(g.tile.Header, h.clusterSize))}
+		v.slots[i] = slotEntry{graph: g, cluster: h.clusterNumber(clusterOf(&g.tile.Data.Header, h.clusterSize))}
 		markDirty(v.slots[i].cluster)
 	}
 	for i := range baseSlots {

@@ -128,7 +128,7 @@ func Mesh(d debugdraw.Drawer, snap *navmesh.Snapshot, layers Layers, style Style
 			continue
 		}
 		for i := range snap.MaxTiles() {
-			if tile := snap.Tile(i); tile != nil && tile.Header != nil {
+			if tile := snap.Tile(i); tile != nil && tile.Data != nil {
 				drawLayer(d, tile, n.layer, &style)
 			}
 		}
@@ -141,7 +141,7 @@ func Tile(d debugdraw.Drawer, tile *navmesh.Tile, layers Layers, style Style) {
 	if d == nil {
 		return
 	}
-	if tile == nil || tile.Header == nil {
+	if tile == nil || tile.Data == nil {
 		return
 	}
 	for _, n := range layerNames {
@@ -162,7 +162,7 @@ func drawLayer(d debugdraw.Drawer, tile *navmesh.Tile, layer Layers, style *Styl
 	case InnerEdges, Walls, TileBorders:
 		drawEdges(d, tile, layer, style)
 	case TileBounds:
-		debugdraw.BoxWire(d, tile.Header.BMin, tile.Header.BMax, style.TileBoundsWidth, style.TileBounds)
+		debugdraw.BoxWire(d, tile.Data.Header.BMin, tile.Data.Header.BMax, style.TileBoundsWidth, style.TileBounds)
 	case OffMeshConnections:
 		drawOffMeshConnections(d, tile, style)
 	case Vertices:
@@ -187,20 +187,20 @@ func polygonVertex(tile *navmesh.Tile, index int, detail *navmesh.PolyDetail, k 
 		return tile.Verts[v], true
 	}
 	i := int(detail.VertBase) + int(k-poly.VertCount)
-	if i >= len(tile.DetailVerts) {
+	if i >= len(tile.Data.DetailVerts) {
 		return mgl32.Vec3{}, false
 	}
-	return tile.DetailVerts[i], true
+	return tile.Data.DetailVerts[i], true
 }
 
 // detailOf returns the detail sub-mesh of ground polygon index, nil when the
 // tile has none for it.
 func detailOf(tile *navmesh.Tile, index int) *navmesh.PolyDetail {
-	if index >= len(tile.DetailMeshes) {
+	if index >= len(tile.Data.DetailMeshes) {
 		return nil
 	}
-	detail := &tile.DetailMeshes[index]
-	if detail.TriCount == 0 || int(detail.TriBase)+int(detail.TriCount) > len(tile.DetailTris) {
+	detail := &tile.Data.DetailMeshes[index]
+	if detail.TriCount == 0 || int(detail.TriBase)+int(detail.TriCount) > len(tile.Data.DetailTris) {
 		return nil
 	}
 	return detail
@@ -223,7 +223,7 @@ func fillPolygon(d debugdraw.Drawer, tile *navmesh.Tile, index int, fill color.N
 		}
 		return
 	}
-	for _, tri := range tile.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)] {
+	for _, tri := range tile.Data.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)] {
 		a, okA := polygonVertex(tile, index, detail, tri[0])
 		b, okB := polygonVertex(tile, index, detail, tri[1])
 		c, okC := polygonVertex(tile, index, detail, tri[2])
@@ -308,7 +308,7 @@ func drawPolygonEdge(d debugdraw.Drawer, tile *navmesh.Tile, index, j int, width
 	}
 	drawn := false
 	if detail := detailOf(tile, index); detail != nil {
-		for _, tri := range tile.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)] {
+		for _, tri := range tile.Data.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)] {
 			for k := range 3 {
 				if tri.EdgeFlags(k)&navmesh.DetailEdgeBoundary == 0 {
 					continue
@@ -345,8 +345,8 @@ func distanceToLine2D(p, a, b mgl32.Vec3) float32 {
 // drawOffMeshConnections draws the off-mesh connections of tile.
 func drawOffMeshConnections(d debugdraw.Drawer, tile *navmesh.Tile, style *Style) {
 	tick := color.NRGBA{0, 48, 64, 196}
-	for i := range tile.OffMeshConnections {
-		con := &tile.OffMeshConnections[i]
+	for i := range tile.Data.OffMeshConnections {
+		con := &tile.Data.OffMeshConnections[i]
 		index := int(con.Poly)
 		if index >= len(tile.Polys) {
 			continue
@@ -387,17 +387,17 @@ func drawOffMeshConnections(d debugdraw.Drawer, tile *navmesh.Tile, style *Style
 // drawBVTree draws the box of every leaf of tile's BV tree: of the nodes
 // under the root (the C++ layout leaves an unused zero node at the end).
 func drawBVTree(d debugdraw.Drawer, tile *navmesh.Tile, style *Style) {
-	if !(tile.Header.BVQuantFactor > 0) || len(tile.BVTree) == 0 {
+	if !(tile.Data.Header.BVQuantFactor > 0) || len(tile.Data.BVTree) == 0 {
 		return
 	}
-	cell := 1 / tile.Header.BVQuantFactor
-	origin := tile.Header.BMin
+	cell := 1 / tile.Data.Header.BVQuantFactor
+	origin := tile.Data.Header.BMin
 	end := 1 // a root leaf is the whole tree
-	if root := tile.BVTree[0].Index; root < 0 {
-		end = min(int(-root), len(tile.BVTree))
+	if root := tile.Data.BVTree[0].Index; root < 0 {
+		end = min(int(-root), len(tile.Data.BVTree))
 	}
 	for i := range end {
-		node := &tile.BVTree[i]
+		node := &tile.Data.BVTree[i]
 		if node.Index < 0 { // an interior node
 			continue
 		}

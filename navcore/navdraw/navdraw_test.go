@@ -29,7 +29,7 @@ func record(draw func(d debugdraw.Drawer)) *debugdraw.Recorder {
 func groundPolys(snap *navmesh.Snapshot, visit func(tile *navmesh.Tile, index int)) {
 	for i := range snap.MaxTiles() {
 		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
+		if tile == nil || tile.Data == nil {
 			continue
 		}
 		for p := range tile.Polys {
@@ -70,7 +70,7 @@ func TestPolygonsFillEveryDetailTriangleOnce(t *testing.T) {
 
 	wantTriangles, wantArea := 0, 0.0
 	groundPolys(snap, func(tile *navmesh.Tile, index int) {
-		wantTriangles += int(tile.DetailMeshes[index].TriCount)
+		wantTriangles += int(tile.Data.DetailMeshes[index].TriCount)
 		wantArea += areaXZ(polygonOutline(tile, index))
 	})
 	require.Equal(t, wantTriangles, r.Len(), "one triangle per detail triangle, nothing else")
@@ -106,7 +106,7 @@ func checkEdges(t *testing.T, snap *navmesh.Snapshot, layer navdraw.Layers, styl
 	edges, lines := 0, 0
 	for i := range snap.MaxTiles() {
 		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
+		if tile == nil || tile.Data == nil {
 			continue
 		}
 		r := record(func(d debugdraw.Drawer) { navdraw.Tile(d, tile, layer, style) })
@@ -185,21 +185,21 @@ func TestVerticesAndTileBounds(t *testing.T) {
 	r = record(func(d debugdraw.Drawer) { navdraw.Mesh(d, snap, navdraw.TileBounds, style) })
 	require.Equal(t, 12, r.Count(debugdraw.KindLine))
 	bmin, bmax, _ := r.Bounds()
-	assert.Equal(t, tile.Header.BMin, bmin)
-	assert.Equal(t, tile.Header.BMax, bmax)
+	assert.Equal(t, tile.Data.Header.BMin, bmin)
+	assert.Equal(t, tile.Data.Header.BMax, bmax)
 }
 
 func TestBVTreeBoxesHoldTheirPolygons(t *testing.T) {
 	snap := testmesh.Dungeon(t).Snapshot()
 	tile := snap.Tile(0)
-	require.NotEmpty(t, tile.BVTree)
+	require.NotEmpty(t, tile.Data.BVTree)
 	r := record(func(d debugdraw.Drawer) { navdraw.Mesh(d, snap, navdraw.BVTree, navdraw.DefaultStyle()) })
 	leaves := 0
 	// The root's escape offset gives the nodes of the tree; the C++ layout
 	// has one zero node more.
-	require.Less(t, tile.BVTree[0].Index, int32(0))
-	nodes := tile.BVTree[:-tile.BVTree[0].Index]
-	assert.Len(t, tile.BVTree, len(nodes)+1)
+	require.Less(t, tile.Data.BVTree[0].Index, int32(0))
+	nodes := tile.Data.BVTree[:-tile.Data.BVTree[0].Index]
+	assert.Len(t, tile.Data.BVTree, len(nodes)+1)
 	for _, node := range nodes {
 		if node.Index < 0 {
 			continue
@@ -210,7 +210,7 @@ func TestBVTreeBoxesHoldTheirPolygons(t *testing.T) {
 		// up to a cell short of its polygon's far side. Its heights are those
 		// of the detail mesh, so the polygon's own vertices are checked
 		// across only, its extra detail vertices in full.
-		cell := 1 / tile.Header.BVQuantFactor
+		cell := 1 / tile.Data.Header.BVQuantFactor
 		inside := func(v mgl32.Vec3, axes ...int) {
 			for _, k := range axes {
 				assert.True(t, v[k] >= bmin[k]-1e-3 && v[k] <= bmax[k]+cell+1e-3, "leaf %d holds %v (axis %d) of polygon %d in %v..%v", leaves, v, k, node.Index, bmin, bmax)
@@ -219,14 +219,14 @@ func TestBVTreeBoxesHoldTheirPolygons(t *testing.T) {
 		for _, v := range polygonOutline(tile, int(node.Index)) {
 			inside(v, 0, 2)
 		}
-		detail := tile.DetailMeshes[node.Index]
-		for _, v := range tile.DetailVerts[detail.VertBase : detail.VertBase+uint32(detail.VertCount)] {
+		detail := tile.Data.DetailMeshes[node.Index]
+		for _, v := range tile.Data.DetailVerts[detail.VertBase : detail.VertBase+uint32(detail.VertCount)] {
 			inside(v, 0, 1, 2)
 		}
 		leaves++
 	}
 	assert.Equal(t, 12*leaves, r.Len(), "one box per leaf")
-	assert.Equal(t, int(tile.Header.PolyCount)-int(tile.Header.OffMeshConCount), leaves, "a leaf per ground polygon")
+	assert.Equal(t, int(tile.Data.Header.PolyCount)-int(tile.Data.Header.OffMeshConCount), leaves, "a leaf per ground polygon")
 }
 
 func TestMeshDrawsLayerAfterLayer(t *testing.T) {
@@ -334,7 +334,7 @@ func TestTileBordersShowLinks(t *testing.T) {
 	before := record(func(d debugdraw.Drawer) { navdraw.Mesh(d, mesh.Snapshot(), navdraw.TileBorders, style) })
 	var removed *navmesh.TileData
 	for i := range mesh.MaxTiles() {
-		if tile := mesh.Tile(i); removed == nil && tile != nil && tile.Header != nil && linkedBorders(tile) > 0 {
+		if tile := mesh.Tile(i); removed == nil && tile != nil && tile.Data != nil && linkedBorders(tile) > 0 {
 			removed, err = mesh.RemoveTile(tile.Ref())
 			require.NoError(t, err)
 		}
@@ -375,7 +375,7 @@ func TestOffMeshConnectionsMarkUnlinkedEnds(t *testing.T) {
 	connections := 0
 	for i := range snap.MaxTiles() {
 		if tile := snap.Tile(i); tile != nil {
-			connections += len(tile.OffMeshConnections)
+			connections += len(tile.Data.OffMeshConnections)
 		}
 	}
 	require.Equal(t, 2, connections)

@@ -43,7 +43,7 @@ func dungeonPath(t *testing.T) (*navmesh.Mesh, *query.Query, []navmesh.Ref, []qu
 func detailTriangles(t *testing.T, snap *navmesh.Snapshot, ref navmesh.Ref) int {
 	tile, _, err := snap.TileAndPoly(ref)
 	require.NoError(t, err)
-	return int(tile.DetailMeshes[ref.PolyIndex()].TriCount)
+	return int(tile.Data.DetailMeshes[ref.PolyIndex()].TriCount)
 }
 
 func TestCorridorFillsItsPolygons(t *testing.T) {
@@ -77,7 +77,7 @@ func countBefore(t *testing.T, snap *navmesh.Snapshot, ref navmesh.Ref) int {
 	require.NoError(t, err)
 	n := 0
 	for i := range int(ref.PolyIndex()) {
-		n += int(tile.DetailMeshes[i].TriCount)
+		n += int(tile.Data.DetailMeshes[i].TriCount)
 	}
 	return n
 }

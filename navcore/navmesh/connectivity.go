@@ -306,13 +306,6 @@ type externalLink struct {
 	target Ref
 }
 
-// componentsCell keeps the tile components of one tile version under the
-// rules asked for, in a list replaced whole when a rule is added.
-type componentsCell struct {
-	mu      sync.Mutex // serializes additions
-	entries atomic.Pointer[[]*tileComponents]
-}
-
 // maxTileComponentRules bounds the rules whose tile components a tile
 // version keeps; beyond it they are computed without keeping.
 const maxTileComponentRules = 8
@@ -326,28 +319,32 @@ type componentScratch struct {
 }
 
 // componentsOf returns the tile components of t under rule, computing them
-// on first use.
+// on first use. Callers racing on a rule may both compute it; the list of
+// kept ones is replaced whole (compare and swap), so each rule is kept
+// once.
 func (t *Tile) componentsOf(rule flagRule, scratch *componentScratch) *tileComponents {
-	cell := &t.components
-	if c := findTileComponents(cell.entries.Load(), rule); c != nil {
-		return c
-	}
-	cell.mu.Lock()
-	defer cell.mu.Unlock()
-	entries := cell.entries.Load()
+	entries := t.components.Load()
 	if c := findTileComponents(entries, rule); c != nil {
 		return c
 	}
 	c := computeTileComponents(t, rule, scratch)
-	var list []*tileComponents
-	if entries != nil {
-		list = *entries
-	}
-	if len(list) < maxTileComponentRules {
+	for {
+		var list []*tileComponents
+		if entries != nil {
+			list = *entries
+		}
+		if len(list) >= maxTileComponentRules {
+			return c
+		}
 		grown := append(list[:len(list):len(list)], c)
-		cell.entries.Store(&grown)
+		if t.components.CompareAndSwap(entries, &grown) {
+			return c
+		}
+		entries = t.components.Load()
+		if kept := findTileComponents(entries, rule); kept != nil {
+			return kept
+		}
 	}
-	return c
 }
 
 func findTileComponents(entries *[]*tileComponents, rule flagRule) *tileComponents {
@@ -417,8 +414,8 @@ func computeTileComponents(t *Tile, rule flagRule, scratch *componentScratch) *t
 		// From polygon index to tile component.
 		external[k].from = labels[external[k].from]
 	}
-	for k := range t.OffMeshConnections {
-		con := &t.OffMeshConnections[k]
+	for k := range t.Data.OffMeshConnections {
+		con := &t.Data.OffMeshConnections[k]
 		if con.Flags&OffMeshBidirectional == 0 && int(con.Poly) < len(t.Polys) && labels[con.Poly] != 0 {
 			infos[labels[con.Poly]-1].OneWay = true
 		}
@@ -460,6 +457,14 @@ func mergeBounds(bmin, bmax, otherMin, otherMax *mgl32.Vec3) {
 // eachTile calls fn for every tile of s in slot order, skipping empty
 // ranges of slots whole.
 func (s *Snapshot) eachTile(fn func(*Tile)) {
+	if s.isFlat() {
+		for _, t := range s.flat {
+			if t != nil {
+				fn(t)
+			}
+		}
+		return
+	}
 	s.tiles.each(func(_ uint32, t *Tile) {
 		if t != nil {
 			fn(t)

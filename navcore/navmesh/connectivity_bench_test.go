@@ -49,7 +49,7 @@ func BenchmarkComputeConnectivity(b *testing.B) {
 		require.Equal(b, 1, c.ComponentCount())
 		require.Equal(b, tiles*tiles*64, c.PolyCount())
 		forget := func() {
-			s.eachTile(func(t *Tile) { t.components.entries.Store(nil) })
+			s.eachTile(func(t *Tile) { t.components.Store(nil) })
 		}
 		for _, warm := range []bool{false, true} {
 			name := fmt.Sprintf("polys=%d/cold", c.PolyCount())

@@ -252,7 +252,7 @@ func meshFromSaved(saved *savedMesh) (*Mesh, error) {
 // order (link tiles are saved as links).
 func forEachTile(s *Snapshot, fn func(*Tile)) {
 	for tile := range s.Tiles() {
-		if tile.link == nil {
+		if tile.Data.link == nil {
 			fn(tile)
 		}
 	}

@@ -238,5 +238,5 @@ func TestLoadedMeshRecordsEverythingChanged(t *testing.T) {
 	require.NoError(t, m.SetPolyFlags(tile.PolyRefBase()|0, 0x4))
 	changes, complete = m.Snapshot().ChangesSince(loaded.Version(), nil)
 	assert.True(t, complete)
-	assert.Equal(t, []TileChange{{Slot: 2, X: tile.Header.X, Y: tile.Header.Y, Layer: tile.Header.Layer}}, changes)
+	assert.Equal(t, []TileChange{{Slot: 2, X: tile.Data.Header.X, Y: tile.Data.Header.Y, Layer: tile.Data.Header.Layer}}, changes)
 }

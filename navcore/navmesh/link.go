@@ -18,7 +18,7 @@ func (d *draft) allocLink() uint32 {
 // links' or, beyond Header.MaxLinkCount, the extra links'.
 func (d *draft) freeLink(idx uint32) {
 	links := d.links()
-	if idx >= uint32(d.tile.Header.MaxLinkCount) {
+	if idx >= uint32(d.tile.Data.Header.MaxLinkCount) {
 		links[idx].Next = d.tile.extraFreeList
 		d.tile.extraFreeList = idx
 		return

@@ -103,7 +103,7 @@ func findConnectingPolys(va, vb mgl32.Vec3, target *Tile, side int, matches *[ma
 				continue
 			}
 			bmin, bmax := calcSlabEndPoints(vc, vd, side)
-			if !overlapSlabs(amin, amax, bmin, bmax, 0.01, target.Header.WalkableClimb) {
+			if !overlapSlabs(amin, amax, bmin, bmax, 0.01, target.Data.Header.WalkableClimb) {
 				continue
 			}
 			if n < maxPortalNeighbours {

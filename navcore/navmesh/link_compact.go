@@ -21,7 +21,7 @@ package navmesh
 // the extra ones in polygon order, each polygon's list in its order.
 func (d *draft) compactLinks() {
 	t := d.tile
-	baked := uint32(t.Header.MaxLinkCount)
+	baked := uint32(t.Data.Header.MaxLinkCount)
 	used, extra := 0, 0
 	for i := range t.Polys {
 		for l := t.Polys[i].FirstLink; l != NullLink; l = t.Links[l].Next {
@@ -77,7 +77,7 @@ func (d *draft) expandLinks() {
 	t := d.tile
 	n := uint32(len(t.Links))
 	baked := min(t.bakedLinks, n)
-	room := max(baked, uint32(t.Header.MaxLinkCount))
+	room := max(baked, uint32(t.Data.Header.MaxLinkCount))
 	links := make([]Link, room+n-baked)
 	copy(links, t.Links[:baked])
 	copy(links[room:], t.Links[baked:])

@@ -33,9 +33,9 @@ func connectIntLinks(d *draft) {
 func baseOffMeshLinks(d *draft) {
 	t := d.tile
 	base := t.PolyRefBase()
-	for i := range t.OffMeshConnections {
-		con := &t.OffMeshConnections[i]
-		halfExtents := mgl32.Vec3{con.Radius, t.Header.WalkableClimb, con.Radius}
+	for i := range t.Data.OffMeshConnections {
+		con := &t.Data.OffMeshConnections[i]
+		halfExtents := mgl32.Vec3{con.Radius, t.Data.Header.WalkableClimb, con.Radius}
 		ref, nearest, ok := t.nearestLandingPoly(con.Start, halfExtents, con.Radius)
 		if !ok {
 			continue

@@ -16,7 +16,7 @@ func (e *edit) connectExtOffMeshLinks(tile, target uint32, side int) {
 	if side != -1 {
 		oppositeSide = uint8(geom.OppositeSide(side))
 	}
-	cons := e.tile(target).OffMeshConnections
+	cons := e.tile(target).Data.OffMeshConnections
 	for i := range cons {
 		con := &cons[i]
 		if con.Side != oppositeSide {
@@ -26,7 +26,7 @@ func (e *edit) connectExtOffMeshLinks(tile, target uint32, side int) {
 		if e.tile(target).Polys[con.Poly].FirstLink == NullLink {
 			continue
 		}
-		halfExtents := mgl32.Vec3{con.Radius, e.tile(target).Header.WalkableClimb, con.Radius}
+		halfExtents := mgl32.Vec3{con.Radius, e.tile(target).Data.Header.WalkableClimb, con.Radius}
 		ref, nearest, ok := e.tile(tile).nearestLandingPoly(con.End, halfExtents, con.Radius)
 		if !ok {
 			continue

@@ -78,7 +78,7 @@ func TestPublishedLinksAreCompact(t *testing.T) {
 			used += len(l)
 		}
 		assert.Len(t, got.Links, used, "only the links in use")
-		assert.Less(t, used, int(got.Header.MaxLinkCount))
+		assert.Less(t, used, int(got.Data.Header.MaxLinkCount))
 		assert.Equal(t, len(lists(want)), len(lists(got)))
 		for i := range got.Polys {
 			assert.Equal(t, lists(want)[i], lists(got)[i], "polygon %d", i)
@@ -380,15 +380,15 @@ func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
 		d.expandLinks()
 		free := 0
 		for l := version.linksFreeList; l != NullLink; l = version.Links[l].Next {
-			assert.Less(t, l, uint32(tile.Header.MaxLinkCount))
+			assert.Less(t, l, uint32(tile.Data.Header.MaxLinkCount))
 			free++
 		}
-		assert.Equal(t, int(tile.Header.MaxLinkCount)-(used-extra), free, "the baked room")
+		assert.Equal(t, int(tile.Data.Header.MaxLinkCount)-(used-extra), free, "the baked room")
 		assert.Equal(t, sorted(tile), sorted(version), "the same lists after expanding")
 		for i := range version.Polys {
 			for l := version.Polys[i].FirstLink; l != NullLink; l = version.Links[l].Next {
 				isExtra := version.Links[l].Ref.TileIndex() >= 16
-				assert.Equal(t, isExtra, l >= uint32(tile.Header.MaxLinkCount), "expanded link %d", l)
+				assert.Equal(t, isExtra, l >= uint32(tile.Data.Header.MaxLinkCount), "expanded link %d", l)
 			}
 		}
 	}

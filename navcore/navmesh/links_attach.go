@@ -60,13 +60,13 @@ func (m *Mesh) addLinkIn(e *edit, desc LinkDesc, lanes int, columns []linkColumn
 	m.links.slots.take(index)
 	slot := grid + index
 	t := newTile(linkTileData(&desc, lanes, &m.params), slot, salt)
-	t.link = &linkInfo{desc: desc, columns: columns}
+	t.Data.link = &linkInfo{desc: desc, columns: columns}
 	e.keepDraft(&draft{tile: t, ownPolys: true, ownLinks: true})
 	e.setTile(slot, t)
 	e.linkCount++
 	e.maxTiles = max(e.maxTiles, slot+1)
 	e.landLink(slot)
-	e.noteChange(slot, t.Header.X, t.Header.Y, t.Header.Layer)
+	e.noteChange(slot, t.Data.Header.X, t.Data.Header.Y, t.Data.Header.Layer)
 	m.links.note(slot, columns)
 	return LinkID(t.Ref()), nil
 }
@@ -84,8 +84,8 @@ func (m *Mesh) removeLinkIn(e *edit, t *Tile) {
 	e.setTile(slot, nil)
 	e.linkCount--
 	e.dropDraft(slot)
-	e.noteChange(slot, t.Header.X, t.Header.Y, t.Header.Layer)
-	m.links.forget(slot, t.link.columns)
+	e.noteChange(slot, t.Data.Header.X, t.Data.Header.Y, t.Data.Header.Layer)
+	m.links.forget(slot, t.Data.link.columns)
 	m.links.slots.release(slot-uint32(m.params.MaxTiles), nextSalt(t.salt))
 }
 
@@ -141,7 +141,7 @@ func (e *edit) relandColumn(x, y int32) {
 		return
 	}
 	for _, slot := range e.links.columns[linkColumn{x, y}] {
-		if t := e.tile(slot); t != nil && t.link != nil {
+		if t := e.tile(slot); t != nil && t.Data.link != nil {
 			e.landLink(slot)
 		}
 	}
@@ -152,7 +152,7 @@ func (e *edit) relandColumn(x, y int32) {
 // wherever it landed before. An end that lands where it did is left alone.
 func (e *edit) landLink(slot uint32) {
 	t := e.tile(slot)
-	desc := &t.link.desc
+	desc := &t.Data.link.desc
 	lanes := len(t.Polys)
 	for lane := range lanes {
 		for end := range uint8(2) {
@@ -205,7 +205,7 @@ func (e *edit) findLanding(p mgl32.Vec3, radius float32) (Ref, mgl32.Vec3, bool)
 			}
 			for _, slot := range e.tilesAt(int32(x), int32(y), true, buf[:0]) {
 				tile := e.tile(slot)
-				halfExtents := mgl32.Vec3{radius, tile.Header.WalkableClimb, radius}
+				halfExtents := mgl32.Vec3{radius, tile.Data.Header.WalkableClimb, radius}
 				ref, nearest := tile.FindNearestPoly(p, halfExtents)
 				if ref == 0 {
 					continue
@@ -232,7 +232,7 @@ func (e *edit) attachEnd(slot, lane uint32, end uint8, land Ref, point mgl32.Vec
 	d := e.draftOf(slot)
 	d.setVert(d.tile.Polys[lane].Verts[end], point)
 	d.addLink(lane, Link{Ref: land, Edge: end, Side: noSide})
-	if end == 0 || d.tile.link.desc.Bidirectional {
+	if end == 0 || d.tile.Data.link.desc.Bidirectional {
 		laneRef := d.tile.PolyRefBase() | Ref(lane)
 		e.draftOf(land.TileIndex()).addExtraLink(land.PolyIndex(), Link{Ref: laneRef, Edge: 0xff, Side: noSide})
 	}
@@ -250,7 +250,7 @@ func (e *edit) detachEnd(slot, lane uint32, end uint8) {
 	}
 	d := e.draftOf(slot)
 	d.unlinkFirst(lane, func(l *Link) bool { return l.Edge == end })
-	desc := &d.tile.link.desc
+	desc := &d.tile.Data.link.desc
 	d.setVert(d.tile.Polys[lane].Verts[end], desc.lanePoint(int(lane), len(d.tile.Polys), int(end)))
 
 	landTile := e.tile(land.TileIndex())

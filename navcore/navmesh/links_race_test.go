@@ -34,7 +34,7 @@ func linksWhole(t *testing.T, s *Snapshot) bool {
 					back = back || other.Links[k].Ref == ref
 				}
 				switch {
-				case tile.IsLink() && (link.Edge == 0 || tile.link.desc.Bidirectional):
+				case tile.IsLink() && (link.Edge == 0 || tile.Data.link.desc.Bidirectional):
 					if !assert.True(t, back, "link %#x lands on %#x, which has no way in", ref, link.Ref) {
 						return false
 					}

@@ -220,23 +220,23 @@ type linkInfo struct {
 
 // IsLink reports whether t is the tile of a runtime link (Mesh.AddLink)
 // rather than a tile of the grid.
-func (t *Tile) IsLink() bool { return t.link != nil }
+func (t *Tile) IsLink() bool { return t.Data.link != nil }
 
 // LinkCost returns the Cost of the runtime link whose tile t is, 0 for
 // any other tile (the area's cost applies).
 func (t *Tile) LinkCost() float32 {
-	if t.link == nil {
+	if t.Data.link == nil {
 		return 0
 	}
-	return t.link.desc.Cost
+	return t.Data.link.desc.Cost
 }
 
 // OffMeshAreaCost returns what the default filter rules charge per unit
 // of length across an off-mesh polygon of t whose area costs areaCost:
 // the link's Cost for a runtime link that has one, else areaCost.
 func (t *Tile) OffMeshAreaCost(areaCost float32) float32 {
-	if t != nil && t.link != nil && t.link.desc.Cost > 0 {
-		return t.link.desc.Cost
+	if t != nil && t.Data.link != nil && t.Data.link.desc.Cost > 0 {
+		return t.Data.link.desc.Cost
 	}
 	return areaCost
 }
@@ -251,7 +251,7 @@ func (s *Snapshot) linkTile(id LinkID) *Tile {
 		return nil
 	}
 	t := s.TileByRef(ref)
-	if t == nil || t.link == nil {
+	if t == nil || t.Data.link == nil {
 		return nil
 	}
 	return t
@@ -261,7 +261,7 @@ func (s *Snapshot) linkTile(id LinkID) *Tile {
 // no link of the snapshot.
 func (s *Snapshot) Link(id LinkID) (LinkDesc, bool) {
 	if t := s.linkTile(id); t != nil {
-		return t.link.desc, true
+		return t.Data.link.desc, true
 	}
 	return LinkDesc{}, false
 }
@@ -274,7 +274,7 @@ func (s *Snapshot) Links() iter.Seq2[LinkID, LinkDesc] {
 			return
 		}
 		for t := s.NextTile(s.params.MaxTiles); t != nil; t = s.NextTile(t.Index() + 1) {
-			if t.link != nil && !yield(LinkID(t.Ref()), t.link.desc) {
+			if t.Data.link != nil && !yield(LinkID(t.Ref()), t.Data.link.desc) {
 				return
 			}
 		}
@@ -288,7 +288,7 @@ func (s *Snapshot) LinkOf(ref Ref) (id LinkID, lane int, ok bool) {
 		return 0, 0, false
 	}
 	t, _, err := s.TileAndPoly(ref)
-	if err != nil || t.link == nil {
+	if err != nil || t.Data.link == nil {
 		return 0, 0, false
 	}
 	return LinkID(t.Ref()), int(ref.PolyIndex()), true

@@ -55,7 +55,7 @@ func TestAddLinkConnectsFarTiles(t *testing.T) {
 	lt := snap.TileByRef(TileRef(id))
 	require.NotNil(t, lt)
 	assert.True(t, lt.IsLink())
-	assert.Equal(t, int32(LinkLayer), lt.Header.Layer)
+	assert.Equal(t, int32(LinkLayer), lt.Data.Header.Layer)
 	assert.GreaterOrEqual(t, lt.Index(), m.Params().MaxTiles)
 	assert.Equal(t, lt.Index()+1, snap.MaxTiles())
 	assert.Equal(t, []Link{{Ref: endRef, Next: linksOf(lt, 0)[0].Next, Edge: 1, Side: noSide}, {Ref: startRef, Next: NullLink, Edge: 0, Side: noSide}}, linksOf(lt, 0))

@@ -45,6 +45,7 @@ func New(params Params) (*Mesh, error) {
 		params:   params,
 		maxTiles: uint32(params.MaxTiles),
 		flatAll:  true,
+		heads:    make([]uint32, 1),
 		stamp:    newStamp(),
 
 		connectivity:     new(connectivityCell),
@@ -137,7 +138,7 @@ func (m *Mesh) RemoveTile(ref TileRef) (*TileData, error) {
 
 	cur := m.current.Load()
 	tile := cur.TileByRef(ref)
-	if tile == nil || tile.link != nil {
+	if tile == nil || tile.Data.link != nil {
 		return nil, fmt.Errorf("navmesh: remove tile %#x: %w", uint64(ref), ErrInvalidRef)
 	}
 	e := m.newEdit()
@@ -170,7 +171,7 @@ func (m *Mesh) editPoly(ref Ref, change func(*Poly)) error {
 	e := newEdit(cur)
 	d := e.draftOf(ref.TileIndex())
 	change(&d.polys()[ref.PolyIndex()])
-	e.noteChange(d.tile.index, d.tile.Header.X, d.tile.Header.Y, d.tile.Header.Layer)
+	e.noteChange(d.tile.index, d.tile.Data.Header.X, d.tile.Data.Header.Y, d.tile.Data.Header.Layer)
 	next := e.publish()
 	next.connectivity = cur.connectivity // links unchanged: same components
 	m.current.Store(next)

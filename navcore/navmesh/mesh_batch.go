@@ -91,7 +91,14 @@ func (m *Mesh) Apply(b *Batch, refs []TileRef) ([]TileRef, error) {
 	defer m.mu.Unlock()
 	slots := m.slots.clone()
 	e := m.newEdit()
-	e.changes = make([]TileChange, 0, len(b.ops))
+	if base := e.base; base.version == 0 && base.tileCount == 0 && base.linkCount == 0 {
+		// The mesh's first publish, from its empty first snapshot: every
+		// tile of the next one is new, so "everything changed" says all a
+		// list would (24 bytes a tile, kept for 128 publishes).
+		e.changesAll = true
+	} else {
+		e.changes = make([]TileChange, 0, len(b.ops))
+	}
 	for i := range b.ops {
 		ref, err := e.applyOp(&b.ops[i], &slots)
 		if err != nil {
@@ -168,6 +175,14 @@ func (e *edit) tileByRef(ref TileRef) *Tile {
 
 // tileAt is Snapshot.TileAt on the edited tile set.
 func (e *edit) tileAt(x, y, layer int32) *Tile {
+	if e.flatMode {
+		for s := e.heads[tileHash(x, y, e.lutMask)]; s != 0; s = e.next[s-1] {
+			if t := e.flat[s-1]; t.Data.Header.X == x && t.Data.Header.Y == y && t.Data.Header.Layer == layer {
+				return t
+			}
+		}
+		return nil
+	}
 	for entry := e.lookup.table.at(tileHash(x, y, e.lutMask)); entry != nil; entry = entry.next {
 		if entry.x == x && entry.y == y && entry.layer == layer {
 			return e.tile(entry.index)

@@ -263,6 +263,32 @@ func TestChangesSince(t *testing.T) {
 	assert.Zero(t, allocs)
 }
 
+// TestFirstApplyRecordsEverything: a new mesh's first Apply, whose tiles
+// are all new, is recorded as everything changed (no list kept); the next
+// Apply lists its changes again.
+func TestFirstApplyRecordsEverything(t *testing.T) {
+	m, err := New(testParams(16))
+	require.NoError(t, err)
+	var first Batch
+	first.Add(gridTile(0, 0), 0)
+	first.Add(gridTile(1, 0), 0)
+	_, err = m.Apply(&first, nil)
+	require.NoError(t, err)
+	s1 := m.Snapshot()
+	assert.Equal(t, 2, s1.TileCount())
+	_, ok := s1.ChangesSince(0, nil)
+	assert.False(t, ok, "every tile of the first Apply is new")
+	assert.Empty(t, s1.history.changes)
+
+	var second Batch
+	second.Add(gridTile(2, 0), 0)
+	_, err = m.Apply(&second, nil)
+	require.NoError(t, err)
+	changes, ok := m.Snapshot().ChangesSince(s1.Version(), nil)
+	require.True(t, ok)
+	assert.Equal(t, []TileChange{{Slot: 2, X: 2}}, changes)
+}
+
 // TestChangesSinceIsBounded: past the record, ChangesSince says so; a
 // snapshot holding an old record keeps answering for it.
 func TestChangesSinceIsBounded(t *testing.T) {

@@ -15,11 +15,19 @@ const maxLinkedLayers = 32
 // changes are drafts: new *Tile versions that copy, on first write, only the
 // arrays they change. Nothing reachable from the base snapshot is modified.
 type edit struct {
-	base    *Snapshot
-	tiles   radixEdit[*Tile]
-	lookup  radixEdit[bucket]
-	lutMask uint32
-	drafts  []*draft
+	base *Snapshot
+	// flatMode edits copies of a flat base's arrays (snapshot_flat.go):
+	// flat the tiles by slot, heads and next the position lookup. Without
+	// it (a base in radix tables, or a tile in a slot past flatTileSlots)
+	// tiles and lookup are edited copies of the radix tables.
+	flatMode bool
+	flat     []*Tile
+	heads    []uint32
+	next     []uint32
+	tiles    radixEdit[*Tile]
+	lookup   radixEdit[bucket]
+	lutMask  uint32
+	drafts   []*draft
 	// draftBySlot indexes drafts once there are more than a few (an edit
 	// that adds many tiles, as the loaders make), so finding one stays O(1).
 	draftBySlot map[uint32]*draft
@@ -30,7 +38,8 @@ type edit struct {
 	// listing changes: for the edit that fills a new mesh, whose empty
 	// first snapshot nobody has seen.
 	changesAll bool
-	// touched lists the slots set, for the flat array (snapshot_flat.go).
+	// touched lists the slots set in the radix table, for the flat array
+	// (snapshot_flat.go).
 	touched []uint32
 	// maxTiles is the slot count, grid and runtime links; linkCount the
 	// runtime links. links is the Mesh's record of them, nil for an edit
@@ -54,44 +63,59 @@ type draft struct {
 }
 
 func newEdit(base *Snapshot) *edit {
-	return &edit{
+	e := &edit{
 		base:      base,
-		tiles:     editRadix(base.tiles),
-		lookup:    editRadix(base.lookup),
 		lutMask:   base.lutMask,
 		tileCount: base.tileCount,
 		maxTiles:  base.maxTiles,
 		linkCount: base.linkCount,
 	}
+	if base.isFlat() {
+		e.flatMode = true
+		e.flat, e.heads, e.next = slices.Clone(base.flat), slices.Clone(base.heads), slices.Clone(base.next)
+	} else {
+		e.tiles, e.lookup = editRadix(base.tiles), editRadix(base.lookup)
+	}
+	return e
 }
 
 // publish returns the edited tile set as a new Snapshot, the links of the
 // tiles it changed compacted (compactLinks).
 func (e *edit) publish() *Snapshot {
 	for _, d := range e.drafts {
-		if d.ownLinks && e.tiles.table.at(d.tile.index) == d.tile {
+		if d.ownLinks && e.tile(d.tile.index) == d.tile {
 			d.compactLinks()
 		}
 	}
 	version := e.base.version + 1
-	flat, flatAll := e.flatTiles()
-	return &Snapshot{
-		flat:      flat,
-		flatAll:   flatAll,
+	s := &Snapshot{
 		version:   version,
 		stamp:     newStamp(),
 		history:   e.nextHistory(version),
 		params:    e.base.params,
 		maxTiles:  e.maxTiles,
 		linkCount: e.linkCount,
-		tiles:     e.tiles.table,
-		lookup:    e.lookup.table,
 		lutMask:   e.lutMask,
 		tileCount: e.tileCount,
 
 		connectivity:     new(connectivityCell),
 		flagConnectivity: new(flagConnectivityCell),
 	}
+	if e.flatMode {
+		// An edit that added many tiles (a load) grew the arrays with
+		// room to spare: the snapshot keeps them at their length.
+		if cap(e.flat) > len(e.flat)+len(e.flat)/8+8 {
+			e.flat, e.next = slices.Clone(e.flat), slices.Clone(e.next)
+		}
+		s.flat, s.flatAll, s.heads, s.next = e.flat, true, e.heads, e.next
+		return s
+	}
+	s.tiles, s.lookup = e.tiles.table, e.lookup.table
+	s.flat, s.flatAll = e.flatTiles()
+	if s.flatAll {
+		s.flatten()
+	}
+	return s
 }
 
 // abandon gives back the polygon arrays the edit's tiles claimed, for an
@@ -105,7 +129,15 @@ func (e *edit) abandon() {
 }
 
 // tile returns the current version of slot i: the draft if there is one.
-func (e *edit) tile(i uint32) *Tile { return e.tiles.table.at(i) }
+func (e *edit) tile(i uint32) *Tile {
+	if e.flatMode {
+		if i < uint32(len(e.flat)) {
+			return e.flat[i]
+		}
+		return nil
+	}
+	return e.tiles.table.at(i)
+}
 
 // draftOf returns the draft of slot i, making one from the current version
 // on first use. The slot must hold a tile.
@@ -182,6 +214,17 @@ func (d *draft) setVert(i uint16, v mgl32.Vec3) {
 // maxLinkedLayers of them in C++ hash-chain order, or all of them when all
 // is set.
 func (e *edit) tilesAt(x, y int32, all bool, buf []uint32) []uint32 {
+	if e.flatMode {
+		for s := e.heads[tileHash(x, y, e.lutMask)]; s != 0; s = e.next[s-1] {
+			if h := &e.flat[s-1].Data.Header; h.X == x && h.Y == y {
+				if !all && len(buf) == maxLinkedLayers {
+					break
+				}
+				buf = append(buf, s-1)
+			}
+		}
+		return buf
+	}
 	for entry := e.lookup.table.at(tileHash(x, y, e.lutMask)); entry != nil; entry = entry.next {
 		if entry.x == x && entry.y == y {
 			if !all && len(buf) == maxLinkedLayers {
@@ -218,10 +261,15 @@ func (e *edit) addTile(t *Tile) {
 		e.growLookup()
 	}
 
-	h := t.Header
+	h := &t.Data.Header
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
 	key := tileHash(h.X, h.Y, e.lutMask)
-	e.lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: e.lookup.table.at(key)})
+	if e.flatMode {
+		e.next[t.index] = e.heads[key]
+		e.heads[key] = t.index + 1
+	} else {
+		e.lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: e.lookup.table.at(key)})
+	}
 
 	connectIntLinks(d)
 	baseOffMeshLinks(d)
@@ -269,6 +317,23 @@ func withoutEntry(chain bucket, index uint32) bucket {
 // O(tiles) once per doubling, so O(1) per added tile on average.
 func (e *edit) growLookup() {
 	mask := e.lutMask<<1 | 1
+	if e.flatMode {
+		heads := make([]uint32, mask+1)
+		var chain []uint32
+		for key := range e.heads {
+			// prepend the chain's tiles last to first, so that each
+			// column keeps its order
+			chain = e.chain(uint32(key), chain[:0])
+			for _, slot := range slices.Backward(chain) {
+				h := &e.flat[slot].Data.Header
+				grown := tileHash(h.X, h.Y, mask)
+				e.next[slot] = heads[grown]
+				heads[grown] = slot + 1
+			}
+		}
+		e.heads, e.lutMask = heads, mask
+		return
+	}
 	grown := editRadix(radixTable[bucket]{})
 	var chain []*tileEntry
 	e.lookup.table.each(func(_ uint32, b bucket) {
@@ -293,9 +358,13 @@ func (e *edit) growLookup() {
 // the C++, which looks at no more than 32 tiles per column, it unlinks every
 // tile so that no link is left pointing at the freed slot.
 func (e *edit) removeTile(t *Tile) {
-	h := t.Header
+	h := &t.Data.Header
 	key := tileHash(h.X, h.Y, e.lutMask)
-	e.lookup.set(key, withoutEntry(e.lookup.table.at(key), t.index))
+	if e.flatMode {
+		e.unchain(key, t.index)
+	} else {
+		e.lookup.set(key, withoutEntry(e.lookup.table.at(key), t.index))
+	}
 
 	var buf [maxLinkedLayers]uint32
 	for _, other := range e.tilesAt(h.X, h.Y, true, buf[:0]) {
@@ -311,4 +380,19 @@ func (e *edit) removeTile(t *Tile) {
 	e.dropDraft(t.index)
 	e.noteChange(t.index, h.X, h.Y, h.Layer)
 	e.relandColumn(h.X, h.Y)
+}
+
+// unchain takes slot out of the flat edit's bucket key.
+func (e *edit) unchain(key, slot uint32) {
+	if e.heads[key] == slot+1 {
+		e.heads[key] = e.next[slot]
+	} else {
+		for s := e.heads[key]; s != 0; s = e.next[s-1] {
+			if e.next[s-1] == slot+1 {
+				e.next[s-1] = e.next[slot]
+				break
+			}
+		}
+	}
+	e.next[slot] = 0
 }

@@ -90,7 +90,6 @@ func TestAddRemoveTileSaltAndStaleRefs(t *testing.T) {
 	tile := s.TileAt(0, 0, 0)
 	require.NotNil(t, tile)
 	assert.Same(t, data, tile.Data)
-	assert.Same(t, &data.Header, tile.Header)
 	assert.Equal(t, ref, tile.Ref())
 	assert.Equal(t, ref, tile.PolyRefBase())
 	assert.Equal(t, ref, s.TileRefAt(0, 0, 0))

@@ -81,7 +81,7 @@ func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3)
 		}
 		candidates++
 		closest, over := t.closestPointOnPoly(uint32(ip), c)
-		if d := nearestDistanceSqr(c, closest, over, t.Header.WalkableClimb); d < nearestDistSqr {
+		if d := nearestDistanceSqr(c, closest, over, t.Data.Header.WalkableClimb); d < nearestDistSqr {
 			nearestPoint = closest
 			nearestDistSqr = d
 			nearest = t.PolyRefBase() | Ref(ip)
@@ -100,7 +100,7 @@ func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3)
 // It returns ref 0 and distSqr math.MaxFloat32 when no ref qualifies.
 func (t *Tile) NearestAmong(center mgl32.Vec3, refs []Ref) (ref Ref, closest mgl32.Vec3, posOverPoly bool, distSqr float32) {
 	c := fastgeom.FromVec3(center)
-	climb := t.Header.WalkableClimb
+	climb := t.Data.Header.WalkableClimb
 	var nearest fastgeom.Point
 	distSqr = math.MaxFloat32
 	for _, r := range refs {
@@ -140,7 +140,7 @@ func (t *Tile) detailVertex(poly *Poly, detail *PolyDetail, i uint8) fastgeom.Po
 	if i < poly.VertCount {
 		return fastgeom.Load(&t.Verts[poly.Verts[i]])
 	}
-	return fastgeom.Load(&t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)])
+	return fastgeom.Load(&t.Data.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)])
 }
 
 // The closest-point functions below are where the nearest-polygon search and
@@ -196,8 +196,8 @@ func containsXZ(verts []mgl32.Vec3, indices []uint16, pt fastgeom.Point) bool {
 // heightInside is the detail height at pos, known to lie inside poly seen
 // from above (dtNavMesh::getPolyHeight after its inside test).
 func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
-	detail := &t.DetailMeshes[ip]
-	tris := t.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
+	detail := &t.Data.DetailMeshes[ip]
+	tris := t.Data.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
 	for i := range tris {
 		tri := &tris[i]
 		a := t.detailVertex(poly, detail, tri[0])
@@ -217,8 +217,8 @@ func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 // b→c), written out rather than looped: the loop's shifts and index checks
 // cost more than the distances in the nearest-polygon search.
 func (t *Tile) closestPointOnDetailEdges(ip uint32, poly *Poly, pos fastgeom.Point, onlyBoundary bool) fastgeom.Point {
-	detail := &t.DetailMeshes[ip]
-	tris := t.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
+	detail := &t.Data.DetailMeshes[ip]
+	tris := t.Data.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
 
 	best := closestEdge{distSqr: math.MaxFloat32}
 	for i := range tris {
@@ -289,9 +289,9 @@ func (t *Tile) queryPolygons(qmin, qmax mgl32.Vec3, dst []Ref, limit int) []Ref 
 // quantised bounds when the tile has one, else by scanning every polygon.
 func (t *Tile) overlappingPolys(qmin, qmax mgl32.Vec3) func(yield func(int) bool) {
 	return func(yield func(int) bool) {
-		if len(t.BVTree) > 0 {
-			tbmin, tbmax := t.Header.BMin, t.Header.BMax
-			qfac := t.Header.BVQuantFactor
+		if len(t.Data.BVTree) > 0 {
+			tbmin, tbmax := t.Data.Header.BMin, t.Data.Header.BMax
+			qfac := t.Data.Header.BVQuantFactor
 			var bmin, bmax [3]uint16
 			for i := range 3 {
 				lo := geom.Clamp(qmin[i], tbmin[i], tbmax[i]) - tbmin[i]
@@ -299,8 +299,8 @@ func (t *Tile) overlappingPolys(qmin, qmax mgl32.Vec3) func(yield func(int) bool
 				bmin[i] = quantize(qfac*lo) & 0xfffe
 				bmax[i] = quantize(float32(qfac*hi)+1) | 1
 			}
-			for i := 0; i < len(t.BVTree); {
-				node := &t.BVTree[i]
+			for i := 0; i < len(t.Data.BVTree); {
+				node := &t.Data.BVTree[i]
 				overlap := geom.OverlapQuantBounds(bmin, bmax, node.BMin, node.BMax)
 				leaf := node.Index >= 0
 				if leaf && overlap && !yield(int(node.Index)) {

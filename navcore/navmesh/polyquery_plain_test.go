@@ -20,7 +20,7 @@ func plainDetailVertex(t *Tile, poly *Poly, detail *PolyDetail, i uint8) mgl32.V
 	if i < poly.VertCount {
 		return t.Verts[poly.Verts[i]]
 	}
-	return t.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)]
+	return t.Data.DetailVerts[detail.VertBase+uint32(i-poly.VertCount)]
 }
 
 func plainPolyHeight(t *Tile, ip int, pos mgl32.Vec3) (float32, bool) {
@@ -35,9 +35,9 @@ func plainPolyHeight(t *Tile, ip int, pos mgl32.Vec3) (float32, bool) {
 	if !geom.PointInPolygon(pos, verts) {
 		return 0, false
 	}
-	detail := &t.DetailMeshes[ip]
+	detail := &t.Data.DetailMeshes[ip]
 	for j := range uint32(detail.TriCount) {
-		tri := &t.DetailTris[detail.TriBase+j]
+		tri := &t.Data.DetailTris[detail.TriBase+j]
 		a := plainDetailVertex(t, poly, detail, tri[0])
 		b := plainDetailVertex(t, poly, detail, tri[1])
 		c := plainDetailVertex(t, poly, detail, tri[2])
@@ -50,13 +50,13 @@ func plainPolyHeight(t *Tile, ip int, pos mgl32.Vec3) (float32, bool) {
 
 func plainClosestPointOnDetailEdges(t *Tile, ip int, pos mgl32.Vec3, onlyBoundary bool) mgl32.Vec3 {
 	poly := &t.Polys[ip]
-	detail := &t.DetailMeshes[ip]
+	detail := &t.Data.DetailMeshes[ip]
 	minDistSqr := float32(math.MaxFloat32)
 	var minT float32
 	var segStart, segEnd mgl32.Vec3
 	found := false
 	for i := range uint32(detail.TriCount) {
-		tri := &t.DetailTris[detail.TriBase+i]
+		tri := &t.Data.DetailTris[detail.TriBase+i]
 		if onlyBoundary && tri[3]&anyBoundaryEdge == 0 {
 			continue
 		}

@@ -15,10 +15,16 @@ import (
 type Snapshot struct {
 	params   Params
 	maxTiles uint32
-	tiles    radixTable[*Tile]
-	// flat holds the tiles by slot when flatAll (snapshot_flat.go).
+	// A flat snapshot (isFlat, snapshot_flat.go) holds its tiles by slot
+	// in flat, its position lookup in heads (1 + the first slot of each
+	// bucket's chain, 0 for none) and next (1 + the next slot of each
+	// slot's chain); the radix tables tiles and lookup are then empty.
+	// Otherwise they hold the tiles, and flat too when flatAll.
+	tiles     radixTable[*Tile]
 	flat      []*Tile
 	flatAll   bool
+	heads     []uint32
+	next      []uint32
 	lookup    radixTable[bucket]
 	lutMask   uint32 // lookup size - 1: the lookup grows with the tile count
 	tileCount int
@@ -71,10 +77,21 @@ func (s *Snapshot) Tile(i int) *Tile {
 //	for t := s.NextTile(0); t != nil; t = s.NextTile(t.Index() + 1) {...}
 //
 // costs about the tile count times the height of the slot table (at most
-// 6), not MaxTiles, and allocates nothing.
+// 6), not MaxTiles, and allocates nothing; in a mesh whose tiles all sit
+// in slots below 65,536 (every mesh but those whose tile cache or runtime
+// links use higher slots) it is a walk along the slots up to the highest
+// in use.
 func (s *Snapshot) NextTile(slot int) *Tile {
 	if slot < 0 {
 		slot = 0
+	}
+	if s.isFlat() {
+		for ; slot < len(s.flat); slot++ {
+			if t := s.flat[slot]; t != nil {
+				return t
+			}
+		}
+		return nil
 	}
 	for from := uint64(slot); ; {
 		leaf, base, ok := s.tiles.nextLeaf(from)
@@ -107,6 +124,14 @@ func (s *Snapshot) TileAt(x, y, layer int) *Tile {
 	if !fitsInt32(x) || !fitsInt32(y) || !fitsInt32(layer) {
 		return nil
 	}
+	if s.isFlat() {
+		for slot := s.heads[tileHash(int32(x), int32(y), s.lutMask)]; slot != 0; slot = s.next[slot-1] {
+			if t := s.flat[slot-1]; t.Data.Header.X == int32(x) && t.Data.Header.Y == int32(y) && t.Data.Header.Layer == int32(layer) {
+				return t
+			}
+		}
+		return nil
+	}
 	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
 		if e.x == int32(x) && e.y == int32(y) && e.layer == int32(layer) {
 			return s.tileAt(e.index)
@@ -119,6 +144,14 @@ func (s *Snapshot) TileAt(x, y, layer int) *Tile {
 // recently added first (the C++ hash-chain order).
 func (s *Snapshot) TilesAt(x, y int, dst []*Tile) []*Tile {
 	if !fitsInt32(x) || !fitsInt32(y) {
+		return dst
+	}
+	if s.isFlat() {
+		for slot := s.heads[tileHash(int32(x), int32(y), s.lutMask)]; slot != 0; slot = s.next[slot-1] {
+			if t := s.flat[slot-1]; t.Data.Header.X == int32(x) && t.Data.Header.Y == int32(y) {
+				dst = append(dst, t)
+			}
+		}
 		return dst
 	}
 	for e := s.bucketAt(int32(x), int32(y)); e != nil; e = e.next {
@@ -242,7 +275,7 @@ func (s *Snapshot) OffMeshConnectionByRef(ref Ref) (*OffMeshConnection, error) {
 	if poly.Type() != PolyTypeOffMeshConnection {
 		return nil, errNotOffMesh
 	}
-	return &t.OffMeshConnections[ref.PolyIndex()-uint32(t.Header.OffMeshBase)], nil
+	return &t.Data.OffMeshConnections[ref.PolyIndex()-uint32(t.Data.Header.OffMeshBase)], nil
 }
 
 // PolyFlags returns the user flags of the polygon ref.

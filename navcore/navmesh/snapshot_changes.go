@@ -63,8 +63,9 @@ func newStamp() uint64 { return stamps.Add(1) }
 // version since to this one (every publish after since, oldest first; a tile
 // changed in two publishes is listed twice) and returns it with complete true. When the
 // record does not reach back that far (more than ChangeRecordPublishes
-// publishes ago, more than ChangeRecordTiles changes, or the publish that
-// filled a mesh made by Load or TileSet.Mesh) or since is newer than this
+// publishes ago, more than ChangeRecordTiles changes, the publish that
+// filled a mesh made by Load or TileSet.Mesh, or a new mesh's first Apply,
+// whose tiles are all new) or since is newer than this
 // snapshot, it returns dst unchanged and complete false: assume every tile
 // changed. It does not allocate when dst has room.
 func (s *Snapshot) ChangesSince(since uint64, dst []TileChange) (changes []TileChange, complete bool) {

@@ -9,13 +9,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// checkFlat compares every slot's tile through the flat array with the
-// radix table's.
+// checkFlat checks every slot below slots: a tile there has that index and
+// is the one the position lookup finds at its place, the tiles counted
+// are TileCount's, and NextTile walks the same tiles.
 func checkFlat(t *testing.T, s *Snapshot, slots uint32, what string) {
 	t.Helper()
-	for i := range slots {
-		require.Same(t, s.tiles.at(i), s.tileAt(i), "%s: slot %d", what, i)
+	count := 0
+	var walked []*Tile
+	for tile := range s.Tiles() {
+		walked = append(walked, tile)
 	}
+	var seen []*Tile
+	for i := range slots {
+		tile := s.tileAt(i)
+		if tile == nil {
+			continue
+		}
+		count++
+		seen = append(seen, tile)
+		h := &tile.Data.Header
+		require.Equal(t, int(i), tile.Index(), "%s: slot %d", what, i)
+		require.Same(t, tile, s.TileAt(int(h.X), int(h.Y), int(h.Layer)), "%s: slot %d", what, i)
+		require.Contains(t, s.TilesAt(int(h.X), int(h.Y), nil), tile, "%s: slot %d", what, i)
+	}
+	require.Equal(t, s.TileCount(), count, what)
+	require.Equal(t, seen, walked, what)
 }
 
 // TestFlatTilesFollowTheTable adds and removes tiles at random, tiles swapped
@@ -49,7 +67,13 @@ func TestFlatTilesFollowTheTable(t *testing.T) {
 		}
 		s := m.Snapshot()
 		require.True(t, s.flatAll)
+		require.True(t, s.isFlat())
 		checkFlat(t, s, 64, "step")
+		for key, ref := range refs {
+			tile := s.TileByRef(ref)
+			require.NotNil(t, tile, "step %d", step)
+			assert.Same(t, tile, s.TileAt(key[0], key[1], 0), "step %d", step)
+		}
 		assert.Equal(t, len(refs), s.TileCount(), "step %d", step)
 	}
 }
@@ -67,7 +91,9 @@ func TestFlatTilesPastTheLimit(t *testing.T) {
 	require.NoError(t, err)
 	s := m.Snapshot()
 	assert.False(t, s.flatAll)
+	assert.False(t, s.isFlat())
 	assert.Nil(t, s.flat)
+	checkFlat(t, s, flatTileSlots+10, "with the far tile")
 	for _, ref := range []TileRef{refA, refB} {
 		tile, poly, err := s.TileAndPoly(ref | 1)
 		require.NoError(t, err)
@@ -78,6 +104,7 @@ func TestFlatTilesPastTheLimit(t *testing.T) {
 	require.NoError(t, err)
 	s = m.Snapshot()
 	assert.True(t, s.flatAll)
+	assert.True(t, s.isFlat())
 	assert.Len(t, s.flat, 6)
 	checkFlat(t, s, 10, "after the far tile went")
 	assert.False(t, s.IsValid(refB|1))

@@ -172,9 +172,9 @@ func linkLayout(s *Snapshot) map[[3]int][]linkKey {
 			var keys []linkKey
 			for _, l := range linksOf(tile, ip) {
 				other := s.TileByRef(l.Ref)
-				keys = append(keys, linkKey{int(other.Header.X), int(other.Header.Y), int(l.Ref.PolyIndex()), l.Edge, l.Side, l.BMin, l.BMax})
+				keys = append(keys, linkKey{int(other.Data.Header.X), int(other.Data.Header.Y), int(l.Ref.PolyIndex()), l.Edge, l.Side, l.BMin, l.BMax})
 			}
-			out[[3]int{int(tile.Header.X), int(tile.Header.Y), ip}] = keys
+			out[[3]int{int(tile.Data.Header.X), int(tile.Data.Header.Y), ip}] = keys
 		}
 	}
 	return out

@@ -208,19 +208,16 @@ func (s *MeshState) AppendBinary(b []byte) ([]byte, error) {
 	// order, each at the head of its bucket, rebuilds the chains.
 	w.U32(snap.lutMask)
 	w.Count(snap.tileCount)
-	var chain []*tileEntry
+	var chain []uint32
 	var err error
-	snap.lookup.each(func(_ uint32, head bucket) {
-		chain = chain[:0]
-		for entry := head; entry != nil; entry = entry.next {
-			chain = append(chain, entry)
-		}
-		for _, entry := range slices.Backward(chain) {
+	for key := range snap.lutMask + 1 {
+		chain = snap.chain(key, chain[:0])
+		for _, slot := range slices.Backward(chain) {
 			if err == nil {
-				err = appendTileState(&w, snap.Tile(int(entry.index)))
+				err = appendTileState(&w, snap.Tile(int(slot)))
 			}
 		}
-	})
+	}
 	if err != nil {
 		return b, err
 	}
@@ -281,7 +278,7 @@ func appendTileLinks(w *binstate.Writer, t *Tile) {
 		w.U8(l.BMax)
 	}
 	w.U32(t.linksFreeList)
-	if len(t.Links) > int(t.Header.MaxLinkCount) {
+	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
 		w.U32(t.extraFreeList)
 	}
 }
@@ -399,7 +396,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 		if err != nil {
 			return err
 		}
-		h := t.Header
+		h := &t.Data.Header
 		switch {
 		case used[t.index]:
 			r.Fail("tile slot %d used twice", t.index)
@@ -428,6 +425,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 	}
 	snap := restoredSnapshot(params, version, history, lutMask, tiles)
 	links.addTo(snap)
+	snap.flatten()
 	if err := checkLinks(snap, append(tiles, links.tiles...)); err != nil {
 		return fail(err)
 	}
@@ -508,7 +506,7 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) 
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
 	t.linksFreeList = r.U32()
-	if len(t.Links) > int(t.Header.MaxLinkCount) {
+	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
 		t.extraFreeList = r.U32()
 	}
 	// The extra links come after the baked ones (and their free slots) in
@@ -530,7 +528,7 @@ func restoredSnapshot(params Params, version uint64, history changeHistory, lutM
 	lookup := editRadix(radixTable[bucket]{})
 	for _, t := range tiles {
 		tileTable.set(t.index, t)
-		h := t.Header
+		h := &t.Data.Header
 		key := tileHash(h.X, h.Y, lutMask)
 		lookup.set(key, &tileEntry{x: h.X, y: h.Y, layer: h.Layer, index: t.index, next: lookup.table.at(key)})
 	}

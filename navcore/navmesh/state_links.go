@@ -67,12 +67,12 @@ func appendLinkState(w *binstate.Writer, snap *Snapshot, registry *linkRegistry)
 
 	w.Count(snap.linkCount)
 	for t := snap.NextTile(snap.params.MaxTiles); t != nil; t = snap.NextTile(t.Index() + 1) {
-		if t.link == nil {
+		if t.Data.link == nil {
 			continue
 		}
 		w.U32(t.index)
 		w.U32(t.salt)
-		d := &t.link.desc
+		d := &t.Data.link.desc
 		w.Vec3(d.Start)
 		w.Vec3(d.End)
 		w.F32(d.Radius)
@@ -217,7 +217,7 @@ func readLinkTile(r *binstate.Reader, params Params, maxTiles uint32) *Tile {
 		return nil
 	}
 	t := newTile(linkTileData(&desc, lanes, &params), index, salt)
-	t.link = &linkInfo{desc: desc, columns: columns}
+	t.Data.link = &linkInfo{desc: desc, columns: columns}
 	n := r.Count(len(t.Verts), 12)
 	if r.Err() == nil && n != len(t.Verts) {
 		r.Fail("link slot %d: %d vertices for %d", index, n, len(t.Verts))

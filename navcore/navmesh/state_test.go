@@ -68,11 +68,11 @@ func assertSameTiles(t *testing.T, want, got *Mesh) {
 		assert.Equal(t, w.extraFreeList, g.extraFreeList, "slot %d free extra links", i)
 		assert.Equal(t, w.Verts, g.Verts, "slot %d vertices", i)
 		assert.Equal(t, w.Data.Verts, g.Data.Verts, "slot %d data vertices", i)
-		assert.Equal(t, *w.Header, *g.Header, "slot %d header", i)
-		assert.Equal(t, w.OffMeshConnections, g.OffMeshConnections, "slot %d off-mesh connections", i)
+		assert.Equal(t, w.Data.Header, g.Data.Header, "slot %d header", i)
+		assert.Equal(t, w.Data.OffMeshConnections, g.Data.OffMeshConnections, "slot %d off-mesh connections", i)
 		var wantLayers, gotLayers []*Tile
-		wantLayers = want.Snapshot().TilesAt(int(w.Header.X), int(w.Header.Y), wantLayers)
-		gotLayers = got.Snapshot().TilesAt(int(w.Header.X), int(w.Header.Y), gotLayers)
+		wantLayers = want.Snapshot().TilesAt(int(w.Data.Header.X), int(w.Data.Header.Y), wantLayers)
+		gotLayers = got.Snapshot().TilesAt(int(w.Data.Header.X), int(w.Data.Header.Y), gotLayers)
 		require.Len(t, gotLayers, len(wantLayers))
 		for k := range wantLayers {
 			assert.Equal(t, wantLayers[k].Ref(), gotLayers[k].Ref(), "column of slot %d, layer %d", i, k)

@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -31,21 +32,13 @@ type Tile struct {
 	// has room for Header.MaxLinkCount baked links again, the others
 	// beyond; unused links are chained in internal free lists.
 	Links []Link
-	// DetailMeshes is Data.DetailMeshes.
-	DetailMeshes []PolyDetail
-	// DetailVerts is Data.DetailVerts [Units: world units]
-	DetailVerts []mgl32.Vec3
-	// DetailTris is Data.DetailTris.
-	DetailTris []DetailTri
 	// Data is the tile content given to AddTile; the Mesh modifies only
-	// its polygons' FirstLink, as TileData says.
+	// its polygons' FirstLink, as TileData says. The rest of the tile is
+	// read from it: Data.Header, Data.DetailMeshes, Data.DetailVerts,
+	// Data.DetailTris, Data.BVTree and Data.OffMeshConnections (a Tile
+	// does not copy their slice headers: 112 bytes a version instead of
+	// 256).
 	Data *TileData
-	// Header is &Data.Header.
-	Header *TileHeader
-	// BVTree is Data.BVTree.
-	BVTree []BVNode
-	// OffMeshConnections is Data.OffMeshConnections.
-	OffMeshConnections []OffMeshConnection
 
 	linksFreeList uint32
 	// extraFreeList chains the free links beyond Header.MaxLinkCount, which
@@ -55,14 +48,10 @@ type Tile struct {
 	// links in use in a published version, Header.MaxLinkCount in a
 	// draft (link_compact.go).
 	bakedLinks uint32
-	// link describes the runtime link whose tile this is, nil for a tile
-	// of the grid.
-	link *linkInfo
 	// components keeps the version's tile components (see
-	// computeConnectivity); every version has its own. It is held in the
-	// Tile rather than behind a pointer: the Tile's size class has the
-	// room, so the cell costs no allocation of its own.
-	components componentsCell
+	// computeConnectivity), nil until first asked for; every version has
+	// its own.
+	components atomic.Pointer[[]*tileComponents]
 }
 
 // newTile returns the first version of a tile made from data, placed in slot
@@ -70,26 +59,28 @@ type Tile struct {
 // Data.Polys when the tile could claim them (TileData.claimPolys), a copy
 // otherwise.
 func newTile(data *TileData, index, salt uint32) *Tile {
+	if data.link != nil {
+		// The data of a runtime link's tile, added again as a tile: the
+		// new tile is not that link's (its caller sets Data.link on data
+		// of its own).
+		plain := *data
+		plain.link = nil
+		data = &plain
+	}
 	polys := data.Polys
 	if !data.claimPolys() {
 		polys = clonePolys(data.Polys)
 	}
 	t := &Tile{
-		Data:               data,
-		Header:             &data.Header,
-		Verts:              data.Verts,
-		Polys:              polys,
-		Links:              make([]Link, data.Header.MaxLinkCount),
-		DetailMeshes:       data.DetailMeshes,
-		DetailVerts:        data.DetailVerts,
-		DetailTris:         data.DetailTris,
-		BVTree:             data.BVTree,
-		OffMeshConnections: data.OffMeshConnections,
-		salt:               salt,
-		index:              index,
-		linksFreeList:      NullLink,
-		extraFreeList:      NullLink,
-		bakedLinks:         uint32(max(data.Header.MaxLinkCount, 0)),
+		Data:          data,
+		Verts:         data.Verts,
+		Polys:         polys,
+		Links:         make([]Link, data.Header.MaxLinkCount),
+		salt:          salt,
+		index:         index,
+		linksFreeList: NullLink,
+		extraFreeList: NullLink,
+		bakedLinks:    uint32(max(data.Header.MaxLinkCount, 0)),
 	}
 	if n := len(t.Links); n > 0 {
 		for i := range n - 1 {
@@ -111,22 +102,15 @@ func (t *Tile) usesDataPolys() bool {
 // computed yet: the start of a draft.
 func (t *Tile) newVersion() *Tile {
 	return &Tile{
-		salt:               t.salt,
-		index:              t.index,
-		Polys:              t.Polys,
-		Verts:              t.Verts,
-		Links:              t.Links,
-		DetailMeshes:       t.DetailMeshes,
-		DetailVerts:        t.DetailVerts,
-		DetailTris:         t.DetailTris,
-		Data:               t.Data,
-		Header:             t.Header,
-		BVTree:             t.BVTree,
-		OffMeshConnections: t.OffMeshConnections,
-		linksFreeList:      t.linksFreeList,
-		extraFreeList:      t.extraFreeList,
-		bakedLinks:         t.bakedLinks,
-		link:               t.link,
+		salt:          t.salt,
+		index:         t.index,
+		Polys:         t.Polys,
+		Verts:         t.Verts,
+		Links:         t.Links,
+		Data:          t.Data,
+		linksFreeList: t.linksFreeList,
+		extraFreeList: t.extraFreeList,
+		bakedLinks:    t.bakedLinks,
 	}
 }
 

@@ -3,6 +3,7 @@ package navmesh
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,10 +23,10 @@ func TestNewVersionCopiesEveryField(t *testing.T) {
 	tile := s.Tile(0)
 	require.NotNil(t, tile)
 	s.Connectivity() // fills the components
-	require.NotNil(t, tile.components.entries.Load(), "the original has components")
+	require.NotNil(t, tile.components.Load(), "the original has components")
 
 	version := tile.newVersion()
-	assert.Nil(t, version.components.entries.Load(), "the version computes its own")
+	assert.Nil(t, version.components.Load(), "the version computes its own")
 	a, b := reflect.ValueOf(tile).Elem(), reflect.ValueOf(version).Elem()
 	for i := range a.NumField() {
 		name := a.Type().Field(i).Name
@@ -46,4 +47,15 @@ func TestNewVersionCopiesEveryField(t *testing.T) {
 			t.Errorf("field %s of kind %s: compare it here", name, fa.Kind())
 		}
 	}
+}
+
+// TestTileStructSizes pins the per-tile structs at the sizes the docs'
+// memory table gives (docs/large-worlds.md), on 64-bit CPUs: a Tile
+// version in the 112-byte size class, TileData in the 288-byte one.
+func TestTileStructSizes(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit CPUs")
+	}
+	assert.Equal(t, uintptr(112), unsafe.Sizeof(Tile{}))
+	assert.LessOrEqual(t, unsafe.Sizeof(TileData{}), uintptr(288))
 }

@@ -210,6 +210,11 @@ type TileHeader struct {
 type TileData struct {
 	// Header places the tile and gives the lengths of the slices below.
 	Header TileHeader
+	// claim is the polygon claim of data whose Polys were made with it
+	// (withPolysClaim), read and written atomically through polysClaim.
+	// It sits in the padding after Header, so it costs no allocation
+	// and no byte of its own.
+	claim uint32
 	// Verts are the polygon vertices [Units: world units]
 	Verts []mgl32.Vec3
 	// Polys are the polygons: the ground polygons, then one two-vertex
@@ -229,34 +234,38 @@ type TileData struct {
 	OffMeshConnections []OffMeshConnection
 
 	// polysClaim is taken by the first tile that uses Polys in place. It
-	// is made with Polys and shared by every copy of the struct, so that
-	// of all the TileData values sharing one polygon array at most one
-	// tile ever writes into it; nil (a TileData made by hand) never lets
-	// a tile use Polys in place.
-	polysClaim *polysClaim
+	// points at the claim field of the TileData made with Polys and is
+	// shared by every copy of the struct (a copy keeps that TileData
+	// alive), so that of all the TileData values sharing one polygon array
+	// at most one tile ever writes into it; nil (a TileData made by hand)
+	// never lets a tile use Polys in place.
+	polysClaim *uint32
+	// link describes the runtime link whose tile this data makes
+	// (linkTileData), nil for a tile of the grid. It lives here rather
+	// than in Tile, where it would take a size class more per version:
+	// TileData's own size class (288 bytes) has the room.
+	link *linkInfo
 }
-
-// polysClaim records that a tile uses a TileData's polygon array in place.
-// Once taken it is never given back while the tile may be read: only an
-// edit that is abandoned before publishing releases it.
-type polysClaim struct{ taken atomic.Bool }
 
 // withPolysClaim makes data's Polys claimable in place: for constructors
 // whose Polys are freshly allocated and shared with no other TileData.
+// Once taken, a claim is never given back while the tile may be read:
+// only an edit that is abandoned before publishing releases it.
 func withPolysClaim(data *TileData) *TileData {
-	data.polysClaim = new(polysClaim)
+	data.claim = 0
+	data.polysClaim = &data.claim
 	return data
 }
 
 // claimPolys takes data's polygon array for a tile to use in place and
 // reports whether it got it.
 func (d *TileData) claimPolys() bool {
-	return d.polysClaim != nil && d.polysClaim.taken.CompareAndSwap(false, true)
+	return d.polysClaim != nil && atomic.CompareAndSwapUint32(d.polysClaim, 0, 1)
 }
 
 // releasePolys gives back a claim taken by claimPolys, for a tile that was
 // never published.
-func (d *TileData) releasePolys() { d.polysClaim.taken.Store(false) }
+func (d *TileData) releasePolys() { atomic.StoreUint32(d.polysClaim, 0) }
 
 // WithOwnPolys returns a shallow copy of d with a polygon array of its own
 // (FirstLink reset) and a fresh claim on it, so that the first Mesh it is

@@ -111,8 +111,8 @@ func New(mesh *navmesh.Mesh, config Config) (*Navigator, error) {
 	}
 	n := &Navigator{mesh: mesh, config: c, climb: minClimb}
 	for tile := range mesh.Snapshot().Tiles() {
-		if tile.Header != nil {
-			n.climb = max(n.climb, tile.Header.WalkableClimb)
+		if tile.Data != nil {
+			n.climb = max(n.climb, tile.Data.Header.WalkableClimb)
 		}
 	}
 	w, err := n.newWorker()
@@ -264,7 +264,7 @@ func (w *worker) onMesh(tile *navmesh.Tile, refs []navmesh.Ref) {
 	if w.found {
 		return
 	}
-	climb := tile.Header.WalkableClimb
+	climb := tile.Data.Header.WalkableClimb
 	for _, ref := range refs {
 		poly := &tile.Polys[ref.PolyIndex()]
 		if poly.Type() != navmesh.PolyTypeGround {

@@ -137,7 +137,7 @@ func TestIsOnMeshOnEdgesAndOffWalls(t *testing.T) {
 			near := false
 			groundPolys(level.mesh, func(tile *navmesh.Tile, ref navmesh.Ref, poly *navmesh.Poly) {
 				closest, _ := tile.ClosestPointOnPoly(poly, p)
-				if geom.Dist2D(closest, p) <= 0.1 && geom.Abs(closest[1]-p[1]) <= 0.1+tile.Header.WalkableClimb {
+				if geom.Dist2D(closest, p) <= 0.1 && geom.Abs(closest[1]-p[1]) <= 0.1+tile.Data.Header.WalkableClimb {
 					near = true
 				}
 			})

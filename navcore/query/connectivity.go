@@ -101,7 +101,7 @@ func (q *Query) FindNearestPolyInComponent(startRef navmesh.Ref, pos geom.Vec3, 
 		below = max(below, gap)
 		reach = max(reach, pos[a]-info.BMin[a], info.BMax[a]-pos[a])
 	}
-	step := startTile.Header.WalkableHeight
+	step := startTile.Data.Header.WalkableHeight
 	if !(step > 0) {
 		step = 1
 	}

@@ -96,8 +96,8 @@ func TestFindNearestPolyInComponentMatchesBruteForce(t *testing.T) {
 							refs = append(refs, tile.PolyRefBase()|navmesh.Ref(p))
 						}
 						for a := range 3 {
-							bmin[a] = min(bmin[a], tile.Header.BMin[a])
-							bmax[a] = max(bmax[a], tile.Header.BMax[a])
+							bmin[a] = min(bmin[a], tile.Data.Header.BMin[a])
+							bmax[a] = max(bmax[a], tile.Data.Header.BMax[a])
 						}
 					}
 				}

@@ -189,7 +189,7 @@ type tileCell struct{ x, y int }
 func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, maxY int, bmin, bmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	cells := q.cells[:0]
 	for tile := snap.NextTile(0); tile != nil; tile = snap.NextTile(tile.Index() + 1) {
-		x, y := int(tile.Header.X), int(tile.Header.Y)
+		x, y := int(tile.Data.Header.X), int(tile.Data.Header.Y)
 		if x >= minX && x <= maxX && y >= minY && y <= maxY {
 			cells = append(cells, tileCell{x, y})
 		}
@@ -219,8 +219,8 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 	n := 0
 	custom := filter.Custom != nil
 	base := tile.PolyRefBase()
-	if len(tile.BVTree) > 0 {
-		header := tile.Header
+	if len(tile.Data.BVTree) > 0 {
+		header := &tile.Data.Header
 		tbmin, tbmax := header.BMin, header.BMax
 		qfac := header.BVQuantFactor
 		// Clamp the query box to the tile and quantise it; min rounds down to
@@ -237,7 +237,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, fi
 		qmaxX := quantize(float32(qfac*maxx)+1) | 1
 		qmaxY := quantize(float32(qfac*maxy)+1) | 1
 		qmaxZ := quantize(float32(qfac*maxz)+1) | 1
-		tree := tile.BVTree
+		tree := tile.Data.BVTree
 		for i := 0; i < len(tree); {
 			nd := &tree[i]
 			overlap := !(qminX > nd.BMax[0] || qmaxX < nd.BMin[0] ||

@@ -117,7 +117,7 @@ func newComponentSampler(snap *navmesh.Snapshot, conn *navmesh.Connectivity, fil
 func forEachSamplePoly(snap *navmesh.Snapshot, conn *navmesh.Connectivity, filter *Filter, visit func(ref navmesh.Ref, component uint32, area float64)) {
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
+		if tile == nil || tile.Data == nil {
 			continue
 		}
 		base := tile.PolyRefBase()

@@ -92,7 +92,7 @@ func (q *Query) InitSlicedFindPath(startRef, endRef navmesh.Ref, startPos, endPo
 
 	if options&FindPathAnyAngle != 0 {
 		tile, _ := snap.TileAndPolyUnchecked(startRef)
-		limit := tile.Header.WalkableRadius * rayCastLimitProportions
+		limit := tile.Data.Header.WalkableRadius * rayCastLimitProportions
 		q.sliced.raycastLimitSqr = limit * limit
 	}
 

@@ -63,7 +63,7 @@ func tileBlobs(t testing.TB, s *navmesh.Snapshot) map[[3]int32][]byte {
 		if tile := s.Tile(i); tile != nil {
 			blob, err := navmesh.MarshalDNAV(tile.Data)
 			require.NoError(t, err)
-			out[[3]int32{tile.Header.X, tile.Header.Y, tile.Header.Layer}] = blob
+			out[[3]int32{tile.Data.Header.X, tile.Data.Header.Y, tile.Data.Header.Layer}] = blob
 		}
 	}
 	return out
@@ -79,7 +79,7 @@ func randomObstacles(s *navmesh.Snapshot, n int, rng *rand.Rand) []Obstacle {
 		}
 	}
 	slices.SortFunc(tiles, func(a, b *navmesh.Tile) int {
-		return cmp.Or(cmp.Compare(a.Header.Y, b.Header.Y), cmp.Compare(a.Header.X, b.Header.X), cmp.Compare(a.Header.Layer, b.Header.Layer))
+		return cmp.Or(cmp.Compare(a.Data.Header.Y, b.Data.Header.Y), cmp.Compare(a.Data.Header.X, b.Data.Header.X), cmp.Compare(a.Data.Header.Layer, b.Data.Header.Layer))
 	})
 	out := make([]Obstacle, 0, n)
 	for len(out) < n {

@@ -448,7 +448,7 @@ func TestUpdateReportsTilesTheMeshCannotTake(t *testing.T) {
 	assert.Positive(t, s.TileCount())
 	for i := range s.MaxTiles() {
 		if tile := s.Tile(i); tile != nil {
-			assert.LessOrEqual(t, int(tile.Header.PolyCount), 8)
+			assert.LessOrEqual(t, int(tile.Data.Header.PolyCount), 8)
 		}
 	}
 }

@@ -68,7 +68,7 @@ func Summarize(s *navmesh.Snapshot) (MeshSummary, error) {
 	tiles := make([]located, 0, s.TileCount())
 	for i := range s.MaxTiles() {
 		if t := s.Tile(i); t != nil {
-			tiles = append(tiles, located{t.Header.X, t.Header.Y, t.Header.Layer, t})
+			tiles = append(tiles, located{t.Data.Header.X, t.Data.Header.Y, t.Data.Header.Layer, t})
 		}
 	}
 	slices.SortFunc(tiles, func(a, b located) int {
@@ -79,9 +79,9 @@ func Summarize(s *navmesh.Snapshot) (MeshSummary, error) {
 	var buf [8]byte
 	for _, lt := range tiles {
 		t := lt.tile
-		sum.Polys += int(t.Header.PolyCount)
-		sum.Verts += int(t.Header.VertCount)
-		sum.DetailTris += int(t.Header.DetailTriCount)
+		sum.Polys += int(t.Data.Header.PolyCount)
+		sum.Verts += int(t.Data.Header.VertCount)
+		sum.DetailTris += int(t.Data.Header.DetailTriCount)
 		for i := range t.Polys {
 			for l := t.Polys[i].FirstLink; l != navmesh.NullLink; l = t.Links[l].Next {
 				sum.Links++

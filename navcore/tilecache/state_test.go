@@ -39,7 +39,7 @@ func midChange(t testing.TB) (*Cache, []ObstacleRef) {
 func tileRefs(snap *navmesh.Snapshot) map[[3]int32]navmesh.TileRef {
 	out := map[[3]int32]navmesh.TileRef{}
 	for tile := snap.NextTile(0); tile != nil; tile = snap.NextTile(tile.Index() + 1) {
-		h := tile.Header
+		h := &tile.Data.Header
 		out[[3]int32{h.X, h.Y, h.Layer}] = tile.Ref()
 	}
 	return out

@@ -77,7 +77,7 @@ func TestDrawShowsEveryAgentsLayers(t *testing.T) {
 		for _, ref := range path {
 			tile, _, err := snap.TileAndPoly(ref)
 			require.NoError(t, err)
-			wantCorridorTriangles += int(tile.DetailMeshes[ref.PolyIndex()].TriCount)
+			wantCorridorTriangles += int(tile.Data.DetailMeshes[ref.PolyIndex()].TriCount)
 		}
 		cs, err := p.Corners(world, e)
 		require.NoError(t, err)
@@ -324,7 +324,7 @@ func TestDrawCorridorsOfEveryAgentType(t *testing.T) {
 	for _, ref := range path {
 		tile, _, err := snap.TileAndPoly(ref)
 		require.NoError(t, err)
-		want += int(tile.DetailMeshes[ref.PolyIndex()].TriCount)
+		want += int(tile.Data.DetailMeshes[ref.PolyIndex()].TriCount)
 	}
 	c, err := crowddraw.New(&world)
 	require.NoError(t, err)

@@ -158,7 +158,7 @@ func (l *Level) finish() *Level {
 		snap := l.Types[t].Mesh.Snapshot()
 		for i := 0; i < snap.MaxTiles(); i++ {
 			tile := snap.Tile(i)
-			if tile == nil || tile.Header == nil {
+			if tile == nil || tile.Data == nil {
 				continue
 			}
 			l.Types[t].Polygons += len(tile.Polys)
@@ -166,7 +166,7 @@ func (l *Level) finish() *Level {
 				l.Tiles++
 				l.Polygons += len(tile.Polys)
 				l.Vertices += len(tile.Verts)
-				l.OffMeshConnections += len(tile.OffMeshConnections)
+				l.OffMeshConnections += len(tile.Data.OffMeshConnections)
 			}
 		}
 	}

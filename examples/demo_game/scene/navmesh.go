@@ -87,7 +87,7 @@ func (l *NavmeshLayer) take(snap *navmesh.Snapshot) (bmin, bmax geom.Vec3, ok bo
 	first := true
 	for i := 0; i < snap.MaxTiles(); i++ {
 		tile := snap.Tile(i)
-		if tile == nil || tile.Header == nil {
+		if tile == nil || tile.Data == nil {
 			continue
 		}
 		l.Tiles++
