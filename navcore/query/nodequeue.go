@@ -1,5 +1,7 @@
 package query
 
+import "math"
+
 // nodeQueue is the open list: a binary min-heap of nodes on their total cost
 // (dtNodeQueue). Its sift-up and sift-down match Detour's step for step, so
 // nodes with equal totals come out in the same order.
@@ -14,12 +16,21 @@ type nodeQueue struct {
 	nodes []node // the pool's nodes, which the entries index
 }
 
-// queueEntry is one node of the open list: its total and its pool
-// index+1 (node.index).
-type queueEntry struct {
-	total float32
-	index uint32
+// queueEntry is one node of the open list: its pool index+1 (node.index)
+// in the high 32 bits, the bits of its total in the low ones. One word, so
+// that the sifts move an entry with one load and one store.
+type queueEntry uint64
+
+// makeEntry returns the entry of n.
+func makeEntry(n *node) queueEntry {
+	return queueEntry(n.index)<<32 | queueEntry(math.Float32bits(n.total))
 }
+
+// total returns the total of e's node.
+func (e queueEntry) total() float32 { return math.Float32frombits(uint32(e)) }
+
+// index returns the pool index+1 of e's node.
+func (e queueEntry) index() uint32 { return uint32(e >> 32) }
 
 // newNodeQueue returns an empty open list for the nodes of pool.
 func newNodeQueue(pool *nodePool) *nodeQueue {
@@ -31,7 +42,7 @@ func (q *nodeQueue) clear() { q.size = 0 }
 func (q *nodeQueue) empty() bool { return q.size == 0 }
 
 // node returns the node of entry e.
-func (q *nodeQueue) node(e queueEntry) *node { return &q.nodes[e.index-1] }
+func (q *nodeQueue) node(e queueEntry) *node { return &q.nodes[e.index()-1] }
 
 // top returns the cheapest node without removing it.
 func (q *nodeQueue) top() *node { return q.node(q.heap[0]) }
@@ -46,15 +57,15 @@ func (q *nodeQueue) pop() *node {
 // push adds n, a node of the queue's pool.
 func (q *nodeQueue) push(n *node) {
 	q.size++
-	q.bubbleUp(q.size-1, queueEntry{n.total, n.index})
+	q.bubbleUp(q.size-1, makeEntry(n))
 }
 
 // modify restores the heap order after n's total decreased.
 func (q *nodeQueue) modify(n *node) {
 	heap := q.heap[:q.size]
 	for i := range heap {
-		if heap[i].index == n.index {
-			q.bubbleUp(i, queueEntry{n.total, n.index})
+		if heap[i].index() == n.index {
+			q.bubbleUp(i, makeEntry(n))
 			return
 		}
 	}
@@ -65,7 +76,7 @@ func (q *nodeQueue) bubbleUp(i int, e queueEntry) {
 	for i > 0 {
 		parent := (i - 1) >> 1
 		p := heap[parent]
-		if !(p.total > e.total) {
+		if !(p.total() > e.total()) {
 			break
 		}
 		heap[i] = p
@@ -86,7 +97,7 @@ func (q *nodeQueue) dropFirst() {
 	for child := 1; child < len(heap); child = 2*i + 1 {
 		c := heap[child]
 		if child+1 < len(heap) {
-			if r := heap[child+1]; c.total > r.total {
+			if r := heap[child+1]; c.total() > r.total() {
 				child++
 				c = r
 			}

@@ -55,7 +55,7 @@ func (q *Query) CaptureSearch(dst *SearchState) {
 	dst.nodes = append(dst.nodes[:0], q.nodes.nodes[:q.nodes.count]...)
 	dst.open = dst.open[:0]
 	for _, e := range q.open.heap[:q.open.size] {
-		dst.open = append(dst.open, e.index)
+		dst.open = append(dst.open, e.index())
 	}
 	dst.sliced = q.sliced
 	dst.sliced.lastBestNode, dst.sliced.filter = nil, nil
@@ -104,7 +104,7 @@ func (q *Query) RestoreSearch(s *SearchState, filter *Filter) error {
 	pool.count = len(s.nodes)
 	q.open.clear()
 	for _, idx := range s.open {
-		q.open.heap[q.open.size] = queueEntry{pool.nodes[idx-1].total, idx}
+		q.open.heap[q.open.size] = makeEntry(&pool.nodes[idx-1])
 		q.open.size++
 	}
 	q.sliced = s.sliced
