@@ -50,8 +50,9 @@ type RaycastHit struct {
 // when not 0, is the polygon before startRef, for the cost of the first step.
 func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (RaycastHit, Status, error) {
 	snap := q.mesh.Snapshot()
-	if err := checkRef(snap, "raycast: start ref", startRef); err != nil {
-		return RaycastHit{}, 0, err
+	tile, poly, err := snap.TileAndPoly(startRef)
+	if err != nil {
+		return RaycastHit{}, 0, checkRef(snap, "raycast: start ref", startRef)
 	}
 	if prevRef != 0 {
 		if err := checkRef(snap, "raycast: previous ref", prevRef); err != nil {
@@ -71,16 +72,25 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if err := check(filter); err != nil {
 		return RaycastHit{}, 0, err
 	}
-	hit, status := q.raycast(snap, startRef, startPos, endPos, filter, options, path, prevRef)
+	hit, status := q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
 // raycast is Raycast after validation of the positions and filter. Invalid
 // refs give an empty hit.
 func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
-	hit := RaycastHit{HitEdgeIndex: -1}
 	tile, poly, err := snap.TileAndPoly(startRef)
-	if err != nil || (prevRef != 0 && !snap.IsValid(prevRef)) {
+	if err != nil {
+		return RaycastHit{HitEdgeIndex: -1}, 0
+	}
+	return q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+}
+
+// raycastFrom is raycast from startRef's tile and polygon, already looked
+// up.
+func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
+	hit := RaycastHit{HitEdgeIndex: -1}
+	if prevRef != 0 && !snap.IsValid(prevRef) {
 		return hit, 0
 	}
 
