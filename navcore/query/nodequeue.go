@@ -93,19 +93,19 @@ func (q *nodeQueue) dropFirst() {
 	heap := q.heap[:size+1]
 	e := heap[size]
 	heap = heap[:size]
-	i := 0
-	for child := 1; child < len(heap); child = 2*i + 1 {
+	i := uint(0)
+	for child := uint(1); child < uint(len(heap)); child = 2*i + 1 {
 		c := heap[child]
-		if child+1 < len(heap) {
-			if r := heap[child+1]; c.total() > r.total() {
-				child++
+		if next := child + 1; next < uint(len(heap)) {
+			if r := heap[next]; c.total() > r.total() {
+				child = next
 				c = r
 			}
 		}
 		heap[i] = c
 		i = child
 	}
-	q.bubbleUp(i, e)
+	q.bubbleUp(int(i), e)
 }
 
 // closeCheapest removes the cheapest node from the open list and marks it
