@@ -10,10 +10,14 @@
 # "calls N"). Each figure is the difference of a run of 1 pass and one of
 # 2 (path, straight) or 3 (nearest, raycast) passes, over the calls made in
 # between: setup, loading and the first-pass warm-up cancel. On the Go side
-# the runtime's own functions (scheduler, sysmon, GC: background work that
-# grows with the wall time of the run) are left out, memclr and memmove
-# kept. The 1 km level's path figure takes its first 2000 pairs (both
-# sides), the rest all 10,000.
+# only this module's functions count (code inlined into them included):
+# the runtime's scheduler, sysmon and GC do background work that grows
+# with the run's wall time, and the heap's memory clears vary with the GC's
+# timing, which made the counts of the same binary differ by up to 10 %;
+# left out with them are the queries' own calls into the runtime (the
+# node pool's memclr after a search of more than 128 nodes, up to about
+# 1,000 instructions a path search). The 1 km level's path figure takes
+# its first 2000 pairs (both sides), the rest all 10,000.
 #
 #   [CPP_CG=/path/to/cg] [GOBIN=bench.test] [LEVELS=...] [QUERIES=...] \
 #     sh benchmarks/detour_instructions.sh
@@ -38,7 +42,7 @@ irdiff() { # side level query pairs p1 p2
 		callgrind_annotate --auto=no --threshold=100 "$work/cg.out" 2>/dev/null | awk -v side="$1" '
 			/^ *[0-9,]+ +\(/ && !/PROGRAM TOTALS/ {
 				n = $1; gsub(",", "", n)
-				if (side == "go" && $0 ~ /:runtime\./ && $0 !~ /runtime\.mem(clr|move)/) next
+				if (side == "go" && $0 !~ /github\.com\/archenav\/archenav\//) next
 				s += n
 			}
 			END {printf "%.0f\n", s}'
