@@ -21,6 +21,18 @@ const flatTileSlots = 1 << 16
 // heads, next) rather than in its radix tables.
 func (s *Snapshot) isFlat() bool { return s.heads != nil }
 
+// TileSlots returns the snapshot's tiles indexed by slot (nil for a free
+// slot) when it keeps them in a flat array, which it does while every tile
+// is in a slot below 65,536; else nil. A search can then resolve a polygon
+// reference with one index into it, falling back on TileAndPoly for slots
+// beyond it. The array is the snapshot's own: do not modify it.
+func (s *Snapshot) TileSlots() []*Tile {
+	if s.flatAll {
+		return s.flat
+	}
+	return nil
+}
+
 // tileAt returns the tile in slot i, nil for none.
 func (s *Snapshot) tileAt(i uint32) *Tile {
 	if s.flatAll {

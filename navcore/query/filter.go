@@ -67,8 +67,11 @@ func (f *Filter) Validate() error {
 	if f == nil {
 		return fmt.Errorf("query: nil filter: %w", ErrInvalidParam)
 	}
+	// On the bits, as every path search checks its filter: a float32 is
+	// finite and >= 0 when its sign is clear and its exponent not all
+	// ones, or when it is -0.
 	for area, cost := range f.AreaCost {
-		if !validCost(cost) {
+		if b := math.Float32bits(cost); b >= 0x7f800000 && b != 0x80000000 {
 			return fmt.Errorf("query: filter AreaCost[%d] %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)
 		}
 	}

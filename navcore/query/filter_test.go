@@ -1,6 +1,7 @@
 package query
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -173,5 +174,25 @@ func TestAreaCostScalesDijkstraCosts(t *testing.T) {
 	assert.Equal(t, wantRefs, refs[:m])
 	for i := range want {
 		assert.Equal(t, 2*want[i], costs[i], "poly %d", i)
+	}
+}
+
+// TestValidateMatchesValidCost: Validate's test on the bits accepts an
+// area cost exactly when validCost (a finite number >= 0) does, on the
+// float32 values at the edges and around them.
+func TestValidateMatchesValidCost(t *testing.T) {
+	for _, cost := range []float32{0, float32(math.Copysign(0, -1)), 1, math.MaxFloat32, math.SmallestNonzeroFloat32,
+		-math.SmallestNonzeroFloat32, -1, -math.MaxFloat32, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.Float32frombits(0x7fc00001), math.Float32frombits(0xffc00000), math.Float32frombits(0x7f7fffff), math.Float32frombits(0x00000001)} {
+		for _, area := range []int{0, 17, navmesh.MaxAreas - 1} {
+			f := NewFilter()
+			f.AreaCost[area] = cost
+			err := f.Validate()
+			if validCost(cost) {
+				assert.NoError(t, err, "cost %v (%#x) in area %d", cost, math.Float32bits(cost), area)
+			} else {
+				assert.ErrorIs(t, err, ErrInvalidParam, "cost %v (%#x) in area %d", cost, math.Float32bits(cost), area)
+			}
+		}
 	}
 }

@@ -60,6 +60,7 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, path []navmesh.Ref) (int, Status, error) {
 	pool := q.nodes
 	open := q.open
+	flat := snap.TileSlots()
 	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
 
 	lastBestNode := startNode
@@ -81,7 +82,14 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 		}
 
 		bestRef := bestNode.ref
-		bestTile, bestPoly := snap.TileAndPolyUnchecked(bestRef)
+		// The lookups by hand, the flat array's case inlined.
+		bestTile := flatTile(flat, bestRef)
+		var bestPoly *navmesh.Poly
+		if bestTile != nil && bestRef.PolyIndex() < uint32(len(bestTile.Polys)) {
+			bestPoly = &bestTile.Polys[bestRef.PolyIndex()]
+		} else {
+			bestTile, bestPoly = snap.TileAndPolyUnchecked(bestRef)
+		}
 		bestTileIndex := bestRef.TileIndex()
 
 		parentRef := pool.refAt(bestNode.parent)
@@ -109,6 +117,8 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 			neighbourTile, neighbourPoly := bestTile, (*navmesh.Poly)(nil)
 			if neighbourRef.TileIndex() == bestTileIndex {
 				neighbourPoly = &bestTile.Polys[neighbourRef.PolyIndex()]
+			} else if neighbourTile = flatTile(flat, neighbourRef); neighbourTile != nil && neighbourRef.PolyIndex() < uint32(len(neighbourTile.Polys)) {
+				neighbourPoly = &neighbourTile.Polys[neighbourRef.PolyIndex()]
 			} else {
 				neighbourTile, neighbourPoly = snap.TileAndPolyUnchecked(neighbourRef)
 			}

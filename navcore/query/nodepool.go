@@ -1,6 +1,8 @@
 package query
 
 import (
+	"math/bits"
+
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 )
@@ -49,20 +51,22 @@ type nodePool struct {
 	// first holds the index+1 of each hash bucket's newest node, 0 for an
 	// empty bucket (so clearing is a memory clear); next holds, per node,
 	// the index+1 of the next node in its bucket.
-	first    []uint32
-	next     []uint32
-	count    int
-	hashMask uint32
+	first []uint32
+	next  []uint32
+	count int
+	// hashShift turns the 64-bit product of hashRef into a bucket: 64 minus
+	// the log2 of the bucket count.
+	hashShift uint8
 }
 
 // newNodePool makes a pool of maxNodes nodes and hashSize buckets (a power
 // of two).
 func newNodePool(maxNodes, hashSize int) *nodePool {
 	p := &nodePool{
-		nodes:    make([]node, maxNodes),
-		first:    make([]uint32, hashSize),
-		next:     make([]uint32, maxNodes),
-		hashMask: uint32(hashSize - 1),
+		nodes:     make([]node, maxNodes),
+		first:     make([]uint32, hashSize),
+		next:      make([]uint32, maxNodes),
+		hashShift: uint8(64 - bits.TrailingZeros(uint(hashSize))),
 	}
 	for i := range p.nodes {
 		p.nodes[i].index = uint32(i + 1)
@@ -71,22 +75,31 @@ func newNodePool(maxNodes, hashSize int) *nodePool {
 	return p
 }
 
-// hashRef is Thomas Wang's 64-bit integer hash, as Detour uses for 64-bit
-// polygon references.
-func hashRef(ref navmesh.Ref) uint32 {
-	a := uint64(ref)
-	a = ^a + a<<18
-	a ^= a >> 31
-	a *= 21
-	a ^= a >> 11
-	a += a << 6
-	a ^= a >> 22
-	return uint32(a)
+// hashRef is the Fibonacci hash of ref: its product with 2^64 divided by
+// the golden ratio, whose top bits spread nearby polygon references evenly
+// over the buckets. (Detour hashes with Thomas Wang's integer hash; which
+// bucket a node goes in changes no result, only the time to find it.)
+func hashRef(ref navmesh.Ref) uint64 {
+	return uint64(ref) * 0x9e3779b97f4a7c15
+}
+
+// bucket returns the hash bucket of ref.
+func (p *nodePool) bucket(ref navmesh.Ref) uint32 {
+	return uint32(hashRef(ref) >> (p.hashShift & 63))
 }
 
 // clear forgets every node.
 func (p *nodePool) clear() {
-	clear(p.first)
+	if used := p.nodes[:p.count]; len(used) < len(p.first)/16 {
+		// A small search: empty only the buckets its nodes went in
+		// (only get and RestoreSearch fill buckets, both with nodes
+		// below count).
+		for i := range used {
+			p.first[p.bucket(used[i].ref)] = 0
+		}
+	} else {
+		clear(p.first)
+	}
 	p.count = 0
 }
 
@@ -115,7 +128,7 @@ func (p *nodePool) refAt(idx uint32) navmesh.Ref {
 
 // find returns the node for (ref, state), nil if it has none.
 func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
-	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+	for i := p.first[p.bucket(ref)]; i != 0; i = p.next[i-1] {
 		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
 			return n
 		}
@@ -127,7 +140,7 @@ func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
 // returns how many it wrote.
 func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 	n := 0
-	for i := p.first[hashRef(ref)&p.hashMask]; i != 0; i = p.next[i-1] {
+	for i := p.first[p.bucket(ref)]; i != 0; i = p.next[i-1] {
 		if p.nodes[i-1].ref == ref {
 			if n >= len(dst) {
 				return n
@@ -142,7 +155,7 @@ func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 // get returns the node for (ref, state), taking a fresh zeroed one from the
 // pool when it has none yet; nil when the pool is exhausted.
 func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
-	bucket := hashRef(ref) & p.hashMask
+	bucket := p.bucket(ref)
 	for i := p.first[bucket]; i != 0; i = p.next[i-1] {
 		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
 			return n

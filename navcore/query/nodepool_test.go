@@ -1,6 +1,7 @@
 package query
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,17 +11,51 @@ import (
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
-func TestHashRefMatchesDetour(t *testing.T) {
-	// Values of Detour's 64-bit dtHashRef.
-	for ref, want := range map[navmesh.Ref]uint32{
-		0:                  0x2aeaa2ab,
-		1:                  0x15515fbc,
-		0x80:               0xa8ad4577,
-		0x12345:            0xf97001c8,
-		0x1000000000001:    0x64547d7c,
-		0xffffffffffffffff: 0x1fbbf8ea,
+// TestNodePoolBucketsSpreadPolygons: the polygons of a few tiles, as an
+// A* search meets them, land in distinct buckets of a pool with as many
+// buckets as nodes, nearly all of them (Detour's quarter-size table with
+// its hash gives chains of four in a full pool).
+func TestNodePoolBucketsSpreadPolygons(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		polyBits     int
+		tiles, polys int
+	}{
+		{"one tile", 16, 1, 2048},
+		{"four tiles of 512", 10, 4, 512},
+		{"eight tiles of 256", 10, 8, 256},
 	} {
-		assert.Equal(t, want, hashRef(ref), "ref %#x", uint64(ref))
+		t.Run(tc.name, func(t *testing.T) {
+			pool := newNodePool(2048, nodeHashSize(2048))
+			seen := map[uint32]bool{}
+			for tile := range tc.tiles {
+				for poly := range tc.polys {
+					ref := navmesh.Ref(tile+17)<<tc.polyBits | navmesh.Ref(poly)
+					b := pool.bucket(ref)
+					require.Less(t, int(b), len(pool.first))
+					seen[b] = true
+				}
+			}
+			assert.GreaterOrEqual(t, len(seen), tc.tiles*tc.polys*6/10, "distinct buckets")
+		})
+	}
+}
+
+// TestNodePoolClearForgetsEveryNode: after a small search (its buckets
+// emptied one by one) and a large one (the whole table cleared), no node
+// is found again and fresh nodes come out numbered from 1.
+func TestNodePoolClearForgetsEveryNode(t *testing.T) {
+	for _, used := range []int{3, 1500} {
+		pool := newNodePool(2048, nodeHashSize(2048))
+		for i := range used {
+			require.NotNil(t, pool.get(navmesh.Ref(1000+7*i), uint8(i%4)))
+		}
+		pool.clear()
+		for i := range used {
+			assert.Nil(t, pool.find(navmesh.Ref(1000+7*i), uint8(i%4)), "node %d of %d", i, used)
+		}
+		assert.Zero(t, slices.Max(pool.first), "every bucket empty after %d nodes", used)
+		assert.Equal(t, uint32(1), pool.get(5, 0).index)
 	}
 }
 
@@ -73,15 +108,19 @@ func TestNodePoolGet(t *testing.T) {
 }
 
 func TestNodeQueueMatchesDetourOrder(t *testing.T) {
-	// The pop order Detour's dtNodeQueue gives for the same pushes,
-	// decrease-keys and ties.
-	want := []navmesh.Ref{35, 1, 10, 33, 34, 16, 38, 39, 13, 25, 29, 28, 14, 8, 36, 1, 2, 3, 0, 4, 18, 0, 26, 3, 19, 9, 22, 23, 2, 4, 11, 5, 30, 7, 6, 20, 21, 27, 37, 12, 24, 15, 32, 17, 31}
+	// The pop order Detour 1.6.0's dtNodeQueue gives for the same pushes,
+	// decrease-keys and ties (computed with DetourNode.cpp: a program that
+	// makes these calls on dtNodes with the same totals and prints the
+	// ids popped).
+	want := []navmesh.Ref{35, 1, 10, 33, 34, 16, 38, 39, 13, 25, 29, 28, 14, 8, 36, 4, 10, 1, 30, 7, 26, 12, 18, 0, 22, 3, 19, 9, 23, 2, 11, 5, 13, 6, 27, 20, 21, 37, 24, 31, 15, 17, 32}
 	rng := &testmesh.LCG{State: 5}
-	nodes := make([]node, 40)
-	q := newNodeQueue(64)
+	pool := newNodePool(40, 16)
+	nodes := pool.nodes
+	q := newNodeQueue(pool)
 	for i := range nodes {
 		nodes[i].total = float32(int(rng.Next() * 5))
 		nodes[i].ref = navmesh.Ref(i)
+		nodes[i].flags = nodeOpen
 		q.push(&nodes[i])
 	}
 	for i := 0; i < len(nodes); i += 7 {
@@ -90,11 +129,22 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 	}
 	var got []navmesh.Ref
 	for range 10 {
-		got = append(got, q.pop().ref)
+		n := q.pop()
+		n.flags = 0
+		got = append(got, n.ref)
 	}
-	for i := range 5 {
-		nodes[i].total = 1
-		q.push(&nodes[i])
+	// As a search does: closed nodes come back on the list, open ones
+	// only get cheaper.
+	for i := range 15 {
+		switch {
+		case nodes[i].flags == 0:
+			nodes[i].total = 1
+			nodes[i].flags = nodeOpen
+			q.push(&nodes[i])
+		case nodes[i].total > 1:
+			nodes[i].total = 1
+			q.modify(&nodes[i])
+		}
 	}
 	for !q.empty() {
 		got = append(got, q.pop().ref)
@@ -104,8 +154,9 @@ func TestNodeQueueMatchesDetourOrder(t *testing.T) {
 
 func TestNodeQueuePopsCheapestFirst(t *testing.T) {
 	rng := &testmesh.LCG{State: 1}
-	nodes := make([]node, 200)
-	q := newNodeQueue(len(nodes))
+	pool := newNodePool(200, 64)
+	nodes := pool.nodes
+	q := newNodeQueue(pool)
 	for i := range nodes {
 		nodes[i].total = rng.Next() * 100
 		q.push(&nodes[i])

@@ -1,81 +1,117 @@
 package query
 
+import "math"
+
 // nodeQueue is the open list: a binary min-heap of nodes on their total cost
 // (dtNodeQueue). Its sift-up and sift-down match Detour's step for step, so
 // nodes with equal totals come out in the same order.
+//
+// Each entry keeps its node's total beside the node's pool index, so that
+// the sifts compare totals in the heap's own memory instead of following
+// a pointer per comparison; a node's total changes only through push and
+// modify, which write it into the entry too.
 type nodeQueue struct {
-	heap []*node // len is the capacity; size entries are in use
-	size int
+	heap  []queueEntry // len is the capacity; size entries are in use
+	size  int
+	nodes []node // the pool's nodes, which the entries index
 }
 
-func newNodeQueue(capacity int) *nodeQueue {
-	return &nodeQueue{heap: make([]*node, capacity+1)}
+// queueEntry is one node of the open list: its pool index+1 (node.index)
+// in the high 32 bits, the bits of its total in the low ones. One word, so
+// that the sifts move an entry with one load and one store.
+type queueEntry uint64
+
+// makeEntry returns the entry of n.
+func makeEntry(n *node) queueEntry {
+	return queueEntry(n.index)<<32 | queueEntry(math.Float32bits(n.total))
+}
+
+// total returns the total of e's node.
+func (e queueEntry) total() float32 { return math.Float32frombits(uint32(e)) }
+
+// index returns the pool index+1 of e's node.
+func (e queueEntry) index() uint32 { return uint32(e >> 32) }
+
+// newNodeQueue returns an empty open list for the nodes of pool.
+func newNodeQueue(pool *nodePool) *nodeQueue {
+	return &nodeQueue{heap: make([]queueEntry, len(pool.nodes)+1), nodes: pool.nodes}
 }
 
 func (q *nodeQueue) clear() { q.size = 0 }
 
 func (q *nodeQueue) empty() bool { return q.size == 0 }
 
+// node returns the node of entry e.
+func (q *nodeQueue) node(e queueEntry) *node { return &q.nodes[e.index()-1] }
+
 // top returns the cheapest node without removing it.
-func (q *nodeQueue) top() *node { return q.heap[0] }
+func (q *nodeQueue) top() *node { return q.node(q.heap[0]) }
 
 // pop removes and returns the cheapest node.
 func (q *nodeQueue) pop() *node {
-	n := q.heap[0]
+	n := q.node(q.heap[0])
 	q.dropFirst()
 	return n
 }
 
-// push adds n.
+// push adds n, a node of the queue's pool.
 func (q *nodeQueue) push(n *node) {
 	q.size++
-	q.bubbleUp(q.size-1, n)
+	q.bubbleUp(q.size-1, makeEntry(n))
 }
 
 // modify restores the heap order after n's total decreased.
 func (q *nodeQueue) modify(n *node) {
-	for i := 0; i < q.size; i++ {
-		if q.heap[i] == n {
-			q.bubbleUp(i, n)
+	heap := q.heap[:q.size]
+	for i := range heap {
+		if heap[i].index() == n.index {
+			q.bubbleUp(i, makeEntry(n))
 			return
 		}
 	}
 }
 
-func (q *nodeQueue) bubbleUp(i int, n *node) {
+func (q *nodeQueue) bubbleUp(i int, e queueEntry) {
 	heap := q.heap
-	parent := (i - 1) / 2
-	for i > 0 && heap[parent].total > n.total {
-		heap[i] = heap[parent]
+	for i > 0 {
+		parent := (i - 1) >> 1
+		p := heap[parent]
+		if !(p.total() > e.total()) {
+			break
+		}
+		heap[i] = p
 		i = parent
-		parent = (i - 1) / 2
 	}
-	heap[i] = n
+	heap[i] = e
 }
 
 // dropFirst removes the cheapest node: the last node sifts down from the
 // top (dtNodeQueue::trickleDown).
 func (q *nodeQueue) dropFirst() {
-	q.size--
-	n := q.heap[q.size]
-	heap := q.heap
-	i := 0
-	child := 1
-	for child < q.size {
-		if child+1 < q.size && heap[child].total > heap[child+1].total {
-			child++
+	size := q.size - 1
+	q.size = size
+	heap := q.heap[:size+1]
+	e := heap[size]
+	heap = heap[:size]
+	i := uint(0)
+	for child := uint(1); child < uint(len(heap)); child = 2*i + 1 {
+		c := heap[child]
+		if next := child + 1; next < uint(len(heap)) {
+			if r := heap[next]; c.total() > r.total() {
+				child = next
+				c = r
+			}
 		}
-		heap[i] = heap[child]
+		heap[i] = c
 		i = child
-		child = i*2 + 1
 	}
-	q.bubbleUp(i, n)
+	q.bubbleUp(int(i), e)
 }
 
 // closeCheapest removes the cheapest node from the open list and marks it
 // closed: the next node a search expands.
 func (q *nodeQueue) closeCheapest() *node {
-	n := q.heap[0]
+	n := q.node(q.heap[0])
 	q.dropFirst()
 	n.flags = n.flags&^nodeOpen | nodeClosed
 	return n

@@ -174,8 +174,11 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 			}
 			// Cleared cell by cell: a cell with fewer layers than the
 			// one before would leave its tiles beyond the length, kept
-			// alive after the mesh replaced them.
-			clear(q.tiles)
+			// alive after the mesh replaced them. (A loop: clear calls
+			// the runtime, which costs more than the one or two tiles.)
+			for i := range q.tiles {
+				q.tiles[i] = nil
+			}
 		}
 	}
 }
@@ -215,78 +218,104 @@ func (q *Query) queryPolygonsWideBox(snap *navmesh.Snapshot, minX, minY, maxX, m
 // [qmin, qmax] and pass filter, using the tile's BV tree when it has one
 // (dtNavMeshQuery::queryPolygonsInTile).
 func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
+	if len(tile.Data.BVTree) > 0 {
+		q.queryBVTree(tile, qmin, qmax, filter, visit)
+		return
+	}
+	batch := &q.polyBatch
+	n := 0
+	base := tile.PolyRefBase()
+	for i := range tile.Polys {
+		poly := &tile.Polys[i]
+		if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+			continue
+		}
+		ref := base | navmesh.Ref(i)
+		if !filter.Passes(ref, tile, poly) {
+			continue
+		}
+		bmin := tile.Verts[poly.Verts[0]]
+		bmax := bmin
+		for j := 1; j < int(poly.VertCount); j++ {
+			v := tile.Verts[poly.Verts[j]]
+			bmin = geom.Min(bmin, v)
+			bmax = geom.Max(bmax, v)
+		}
+		if geom.OverlapBounds(qmin, qmax, bmin, bmax) {
+			batch[n] = ref
+			n++
+			if n == polyBatchSize {
+				visit(tile, batch[:])
+				n = 0
+			}
+		}
+	}
+	if n > 0 {
+		visit(tile, batch[:n])
+	}
+}
+
+// queryBVTree is queryPolygonsInTile on a tile with a BV tree: the walk
+// down the tree's nodes that overlap the box, whose quantised bounds it
+// compares with the box's.
+func (q *Query) queryBVTree(tile *navmesh.Tile, qmin, qmax geom.Vec3, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	batch := &q.polyBatch
 	n := 0
 	custom := filter.Custom != nil
+	include, exclude := filter.IncludeFlags, filter.ExcludeFlags
 	base := tile.PolyRefBase()
-	if len(tile.Data.BVTree) > 0 {
-		header := &tile.Data.Header
-		tbmin, tbmax := header.BMin, header.BMax
-		qfac := header.BVQuantFactor
-		// Clamp the query box to the tile and quantise it; min rounds down to
-		// even, max up to odd, as the tree's own bounds were.
-		minx := geom.Clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0]
-		miny := geom.Clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1]
-		minz := geom.Clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2]
-		maxx := geom.Clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0]
-		maxy := geom.Clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1]
-		maxz := geom.Clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2]
-		qminX := quantize(qfac*minx) & 0xfffe
-		qminY := quantize(qfac*miny) & 0xfffe
-		qminZ := quantize(qfac*minz) & 0xfffe
-		qmaxX := quantize(float32(qfac*maxx)+1) | 1
-		qmaxY := quantize(float32(qfac*maxy)+1) | 1
-		qmaxZ := quantize(float32(qfac*maxz)+1) | 1
-		tree := tile.Data.BVTree
-		for i := 0; i < len(tree); {
-			nd := &tree[i]
-			overlap := !(qminX > nd.BMax[0] || qmaxX < nd.BMin[0] ||
-				qminY > nd.BMax[1] || qmaxY < nd.BMin[1] ||
-				qminZ > nd.BMax[2] || qmaxZ < nd.BMin[2])
-			isLeaf := nd.Index >= 0
-			if isLeaf && overlap {
-				ref := base | navmesh.Ref(nd.Index)
-				poly := &tile.Polys[nd.Index]
-				if custom && filter.customPasses(ref, tile, poly) || !custom && filter.DefaultPasses(poly) {
-					batch[n] = ref
-					n++
-					if n == polyBatchSize {
-						visit(tile, batch[:])
-						n = 0
-					}
-				}
-			}
-			if overlap || isLeaf {
+	header := &tile.Data.Header
+	tbmin, tbmax := header.BMin, header.BMax
+	qfac := header.BVQuantFactor
+	// Clamp the query box to the tile and quantise it; min rounds down to
+	// even, max up to odd, as the tree's own bounds were.
+	minx := geom.Clamp(qmin[0], tbmin[0], tbmax[0]) - tbmin[0]
+	miny := geom.Clamp(qmin[1], tbmin[1], tbmax[1]) - tbmin[1]
+	minz := geom.Clamp(qmin[2], tbmin[2], tbmax[2]) - tbmin[2]
+	maxx := geom.Clamp(qmax[0], tbmin[0], tbmax[0]) - tbmin[0]
+	maxy := geom.Clamp(qmax[1], tbmin[1], tbmax[1]) - tbmin[1]
+	maxz := geom.Clamp(qmax[2], tbmin[2], tbmax[2]) - tbmin[2]
+	qminX := quantize(qfac*minx) & 0xfffe
+	qminY := quantize(qfac*miny) & 0xfffe
+	qminZ := quantize(qfac*minz) & 0xfffe
+	qmaxX := quantize(float32(qfac*maxx)+1) | 1
+	qmaxY := quantize(float32(qfac*maxy)+1) | 1
+	qmaxZ := quantize(float32(qfac*maxz)+1) | 1
+	tree := tile.Data.BVTree
+	polys := tile.Polys
+	for i := 0; i < len(tree); {
+		nd := &tree[i]
+		overlap := !(qminX > nd.BMax[0] || qmaxX < nd.BMin[0] ||
+			qminY > nd.BMax[1] || qmaxY < nd.BMin[1] ||
+			qminZ > nd.BMax[2] || qmaxZ < nd.BMin[2])
+		index := nd.Index
+		if index < 0 {
+			// An inner node: skip its subtree unless the box overlaps it.
+			if overlap {
 				i++
 			} else {
-				i += int(-nd.Index)
+				i -= int(index)
 			}
+			continue
 		}
-	} else {
-		for i := range tile.Polys {
-			poly := &tile.Polys[i]
-			if poly.Type() == navmesh.PolyTypeOffMeshConnection {
+		i++
+		if !overlap {
+			continue
+		}
+		ref := base | navmesh.Ref(index)
+		poly := &polys[index]
+		if custom {
+			if !filter.customPasses(ref, tile, poly) {
 				continue
 			}
-			ref := base | navmesh.Ref(i)
-			if !filter.Passes(ref, tile, poly) {
-				continue
-			}
-			bmin := tile.Verts[poly.Verts[0]]
-			bmax := bmin
-			for j := 1; j < int(poly.VertCount); j++ {
-				v := tile.Verts[poly.Verts[j]]
-				bmin = geom.Min(bmin, v)
-				bmax = geom.Max(bmax, v)
-			}
-			if geom.OverlapBounds(qmin, qmax, bmin, bmax) {
-				batch[n] = ref
-				n++
-				if n == polyBatchSize {
-					visit(tile, batch[:])
-					n = 0
-				}
-			}
+		} else if poly.Flags&include == 0 || poly.Flags&exclude != 0 {
+			continue
+		}
+		batch[n] = ref
+		n++
+		if n == polyBatchSize {
+			visit(tile, batch[:])
+			n = 0
 		}
 	}
 	if n > 0 {

@@ -117,3 +117,12 @@ func nextVert(i, n int) int {
 	}
 	return 0
 }
+
+// flatTile returns the tile of ref in flat, a snapshot's TileSlots, nil
+// when its slot is beyond flat.
+func flatTile(flat []*navmesh.Tile, ref navmesh.Ref) *navmesh.Tile {
+	if i := ref.TileIndex(); i < uint32(len(flat)) {
+		return flat[i]
+	}
+	return nil
+}

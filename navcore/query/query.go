@@ -41,20 +41,23 @@ func New(mesh *navmesh.Mesh, maxNodes int) (*Query, error) {
 	if maxNodes < 1 || maxNodes > MaxNodes {
 		return nil, fmt.Errorf("query: new: max nodes %d outside 1..%d: %w", maxNodes, MaxNodes, ErrInvalidParam)
 	}
+	nodes := newNodePool(maxNodes, nodeHashSize(maxNodes))
 	return &Query{
 		mesh:      mesh,
 		nodeLimit: maxNodes,
-		nodes:     newNodePool(maxNodes, nodeHashSize(maxNodes)),
+		nodes:     nodes,
 		tinyNodes: newNodePool(tinyPoolSize, 32),
-		open:      newNodeQueue(maxNodes),
+		open:      newNodeQueue(nodes),
 		tiles:     make([]*navmesh.Tile, 0, 32),
 	}, nil
 }
 
-// nodeHashSize is the hash table size of a node pool of maxNodes nodes: a
-// quarter of it, rounded up to a power of two (as Detour sizes it).
+// nodeHashSize is the hash table size of a node pool of maxNodes nodes:
+// maxNodes rounded up to a power of two, so that chains stay about one
+// node long in a full pool (Detour takes a quarter of that, which makes
+// the A* searches walk chains of four; a bucket costs 4 bytes).
 func nodeHashSize(maxNodes int) int {
-	return max(1, int(geom.NextPow2(uint32(maxNodes/4))))
+	return max(1, int(geom.NextPow2(uint32(maxNodes))))
 }
 
 // SetNodeLimit lets the node pool of the path searches grow on demand up to
@@ -89,7 +92,7 @@ func (q *Query) growNodes() bool {
 	}
 	size = int(min(2*int64(size), int64(q.nodeLimit)))
 	q.nodes = newNodePool(size, nodeHashSize(size))
-	q.open = newNodeQueue(size)
+	q.open = newNodeQueue(q.nodes)
 	return true
 }
 

@@ -3,6 +3,8 @@ package query
 import (
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -48,8 +50,9 @@ type RaycastHit struct {
 // when not 0, is the polygon before startRef, for the cost of the first step.
 func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (RaycastHit, Status, error) {
 	snap := q.mesh.Snapshot()
-	if err := checkRef(snap, "raycast: start ref", startRef); err != nil {
-		return RaycastHit{}, 0, err
+	tile, poly, err := snap.TileAndPoly(startRef)
+	if err != nil {
+		return RaycastHit{}, 0, checkRef(snap, "raycast: start ref", startRef)
 	}
 	if prevRef != 0 {
 		if err := checkRef(snap, "raycast: previous ref", prevRef); err != nil {
@@ -69,21 +72,28 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if err := check(filter); err != nil {
 		return RaycastHit{}, 0, err
 	}
-	hit, status := q.raycast(snap, startRef, startPos, endPos, filter, options, path, prevRef)
+	hit, status := q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
 // raycast is Raycast after validation of the positions and filter. Invalid
 // refs give an empty hit.
 func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
-	hit := RaycastHit{HitEdgeIndex: -1}
 	tile, poly, err := snap.TileAndPoly(startRef)
-	if err != nil || (prevRef != 0 && !snap.IsValid(prevRef)) {
+	if err != nil {
+		return RaycastHit{HitEdgeIndex: -1}, 0
+	}
+	return q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+}
+
+// raycastFrom is raycast from startRef's tile and polygon, already looked
+// up.
+func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
+	hit := RaycastHit{HitEdgeIndex: -1}
+	if prevRef != 0 && !snap.IsValid(prevRef) {
 		return hit, 0
 	}
 
-	var verts [navmesh.MaxVertsPerPoly]fastgeom.Point
-	start, end := fastgeom.FromVec3(startPos), fastgeom.FromVec3(endPos)
 	n := 0
 	curPos := startPos
 	dir := geom.Vec3{endPos[0] - startPos[0], endPos[1] - startPos[1], endPos[2] - startPos[2]}
@@ -99,10 +109,7 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 	for curRef != 0 {
 		// Clip the ray against the current polygon.
 		nv := int(poly.VertCount)
-		for i := 0; i < nv; i++ {
-			verts[i] = fastgeom.Load(&tile.Verts[poly.Verts[i]])
-		}
-		_, tmax, _, segMax, ok := fastgeom.IntersectSegmentPoly2D(start, end, verts[:nv])
+		tmax, segMax, ok := clipRayToPoly(tile.Verts, poly, startPos[0], startPos[2], dir[0], dir[2])
 		if !ok {
 			// The start position was not inside the start polygon.
 			hit.PathCount = n
@@ -186,8 +193,8 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			// The cost of the step to the exit point, at the edge's height.
 			lastPos := curPos
 			curPos = geom.Vec3{startPos[0] + float32(dir[0]*hit.T), startPos[1] + float32(dir[1]*hit.T), startPos[2] + float32(dir[2]*hit.T)}
-			e1 := verts[segMax]
-			e2 := verts[nextVert(segMax, nv)]
+			e1 := fastgeom.Load(&tile.Verts[poly.Verts[segMax]])
+			e2 := fastgeom.Load(&tile.Verts[poly.Verts[nextVert(segMax, nv)]])
 			eDirX, eDirY, eDirZ := e2.X-e1.X, e2.Y-e1.Y, e2.Z-e1.Z
 			var s float32
 			if eDirX*eDirX > eDirZ*eDirZ {
@@ -206,10 +213,10 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 			if segMax+1 < nv {
 				b = segMax + 1
 			}
-			va := verts[a]
-			vb := verts[b]
-			dx := vb.X - va.X
-			dz := vb.Z - va.Z
+			va := &tile.Verts[poly.Verts[a]]
+			vb := &tile.Verts[poly.Verts[b]]
+			dx := vb[0] - va[0]
+			dz := vb[2] - va[2]
 			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
 			hit.PathCount = n
 			return hit, status
@@ -232,4 +239,57 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 func normalize(v geom.Vec3) geom.Vec3 {
 	d := 1 / geom.Sqrt(float32(v[0]*v[0])+float32(v[1]*v[1])+float32(v[2]*v[2]))
 	return geom.Vec3{v[0] * d, v[1] * d, v[2] * d}
+}
+
+// clipRayToPoly is fastgeom.IntersectSegmentPoly2D's clip of the ray from
+// (p0x, p0z) along (dirX, dirZ) (the end minus the start) against polygon
+// poly, whose vertices it reads in place from verts: the same float32
+// operations in the same order, so tMax and segMax are bit for bit the
+// general function's when ok. It leaves out what Raycast does not read
+// (the entry edge) and the copy of the vertices.
+func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ float32) (tMax float32, segMax int, ok bool) {
+	const eps = float32(0.000001)
+	n := int(poly.VertCount)
+	if n < 3 || n > len(poly.Verts) {
+		return 0, -1, false
+	}
+	idx := poly.Verts[:n]
+	tMin := float32(0)
+	tMax, segMax = 1, -1
+	vj := &verts[idx[n-1]]
+	vjx, vjz := vj[0], vj[2]
+	j := n - 1
+	for i, k := range idx {
+		vi := &verts[k]
+		vix, viz := vi[0], vi[2]
+		edgeX, edgeZ := vix-vjx, viz-vjz
+		diffX, diffZ := p0x-vjx, p0z-vjz
+		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
+		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
+		vjx, vjz = vix, viz
+		edge := j
+		j = i
+		if den < eps && -den < eps {
+			if num < 0 {
+				return tMax, segMax, false
+			}
+			continue
+		}
+		t := num / den
+		if den < 0 {
+			if t > tMin {
+				tMin = t
+				if tMin > tMax {
+					return tMax, segMax, false
+				}
+			}
+		} else if t < tMax {
+			tMax = t
+			segMax = edge
+			if tMax < tMin {
+				return tMax, segMax, false
+			}
+		}
+	}
+	return tMax, segMax, true
 }

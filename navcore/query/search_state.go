@@ -54,8 +54,8 @@ func (q *Query) CaptureSearch(dst *SearchState) {
 	}
 	dst.nodes = append(dst.nodes[:0], q.nodes.nodes[:q.nodes.count]...)
 	dst.open = dst.open[:0]
-	for _, n := range q.open.heap[:q.open.size] {
-		dst.open = append(dst.open, n.index)
+	for _, e := range q.open.heap[:q.open.size] {
+		dst.open = append(dst.open, e.index())
 	}
 	dst.sliced = q.sliced
 	dst.sliced.lastBestNode, dst.sliced.filter = nil, nil
@@ -87,7 +87,7 @@ func (q *Query) RestoreSearch(s *SearchState, filter *Filter) error {
 	}
 	if q.nodes.maxNodes() != s.poolSize {
 		q.nodes = newNodePool(s.poolSize, nodeHashSize(s.poolSize))
-		q.open = newNodeQueue(s.poolSize)
+		q.open = newNodeQueue(q.nodes)
 	}
 	q.nodeLimit = s.nodeLimit
 	pool := q.nodes
@@ -97,14 +97,14 @@ func (q *Query) RestoreSearch(s *SearchState, filter *Filter) error {
 		n.index = uint32(i + 1)
 		pool.nodes[i] = n
 		// The chains as get made them: each node at the head of its bucket.
-		bucket := hashRef(n.ref) & pool.hashMask
+		bucket := pool.bucket(n.ref)
 		pool.next[i] = pool.first[bucket]
 		pool.first[bucket] = n.index
 	}
 	pool.count = len(s.nodes)
 	q.open.clear()
 	for _, idx := range s.open {
-		q.open.heap[q.open.size] = &pool.nodes[idx-1]
+		q.open.heap[q.open.size] = makeEntry(&pool.nodes[idx-1])
 		q.open.size++
 	}
 	q.sliced = s.sliced
