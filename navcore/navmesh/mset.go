@@ -173,7 +173,8 @@ func msetArena(file []byte, tileCount int) *tileArena {
 		if size <= 0 || int(size) > len(file)-offset {
 			break
 		}
-		words += tileArrayWords(file[offset : offset+int(size)])
+		tileWords, _ := tileArrayWords(file[offset : offset+int(size)])
+		words += tileWords
 		offset += int(size)
 	}
 	return newTileArena(words, tileCount)

@@ -164,17 +164,17 @@ func arenaMake[T arenaElement](a *tileArena, n int) []T {
 }
 
 // tileArrayWords returns the number of 4-byte words the arrays of the
-// DNAV blob's tile take in a tileArena, 0 when the blob's header does not
-// check out (reading it will fail).
-func tileArrayWords(blob []byte) int {
+// DNAV blob's tile take in a tileArena and its polygon count, 0 and 0
+// when the blob's header does not check out (reading it will fail).
+func tileArrayWords(blob []byte) (words, polyCount int) {
 	order, err := dnavByteOrder(blob)
 	if err != nil || len(blob) < dnavHeaderSize {
-		return 0
+		return 0, 0
 	}
 	r := dnavReader{blob: blob, order: order}
 	h := r.header()
 	if _, err := dnavBlobLayout(&h, len(blob)); err != nil {
-		return 0
+		return 0, 0
 	}
 	bytes := int64(unsafe.Sizeof(mgl32.Vec3{}))*(int64(h.VertCount)+int64(h.DetailVertCount)) +
 		int64(unsafe.Sizeof(Poly{}))*int64(h.PolyCount) +
@@ -182,5 +182,5 @@ func tileArrayWords(blob []byte) int {
 		int64(unsafe.Sizeof(DetailTri{}))*int64(h.DetailTriCount) +
 		int64(unsafe.Sizeof(BVNode{}))*int64(h.BVNodeCount) +
 		int64(unsafe.Sizeof(OffMeshConnection{}))*int64(h.OffMeshConCount)
-	return int(bytes / 4)
+	return int(bytes / 4), int(h.PolyCount)
 }
