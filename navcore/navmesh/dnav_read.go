@@ -18,6 +18,12 @@ import (
 // an error wrapping ErrUnknownFormat, ErrUnsupportedVersion or
 // ErrMalformedFile that names the section, element and byte offset.
 func ReadDNAV(blob []byte) (*TileData, error) {
+	return readDNAV(blob, nil)
+}
+
+// readDNAV is ReadDNAV with the tile's arrays and TileData struct taken
+// from arena (allocated one by one when arena is nil).
+func readDNAV(blob []byte, arena *tileArena) (*TileData, error) {
 	order, err := dnavByteOrder(blob)
 	if err != nil {
 		return nil, err
@@ -26,13 +32,15 @@ func ReadDNAV(blob []byte) (*TileData, error) {
 		return nil, malformed("DNAV", "header", "truncated: %d bytes, want at least %d", len(blob), dnavHeaderSize)
 	}
 	r := dnavReader{blob: blob, order: order}
-	data := withPolysClaim(&TileData{Header: r.header()})
+	data := arena.newTileData()
+	data.Header = r.header()
+	withPolysClaim(data)
 
 	layout, err := dnavBlobLayout(&data.Header, len(blob))
 	if err != nil {
 		return nil, err
 	}
-	r.decodeSections(data, &layout)
+	r.decodeSections(data, &layout, arena)
 	dropEmptySlices(data)
 	if problem := inspectTileData(data); problem != nil {
 		where := problem.section.String()
@@ -127,19 +135,20 @@ func (r *dnavReader) header() TileHeader {
 	}
 }
 
-// decodeSections fills the arrays of data; the layout fits the blob.
-func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
+// decodeSections fills the arrays of data, taken from arena; the layout
+// fits the blob.
+func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout, arena *tileArena) {
 	h := &data.Header
 	// The polygon and detail vertices share one allocation: one size-class
 	// rounding a tile instead of two. Each slice is capped at its own end,
 	// so that appending to one copies it rather than writing over the other.
-	vertices := make([]mgl32.Vec3, int(h.VertCount)+int(h.DetailVertCount))
+	vertices := arenaMake[mgl32.Vec3](arena, int(h.VertCount)+int(h.DetailVertCount))
 	data.Verts = vertices[:h.VertCount:h.VertCount]
 	for i := range data.Verts {
 		data.Verts[i] = r.vec3(l.offset(sectionVerts, i))
 	}
 
-	data.Polys = make([]Poly, h.PolyCount)
+	data.Polys = arenaMake[Poly](arena, int(h.PolyCount))
 	for i := range data.Polys {
 		off := l.offset(sectionPolys, i)
 		p := &data.Polys[i]
@@ -153,7 +162,7 @@ func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
 		p.AreaAndType = r.blob[off+31]
 	}
 
-	data.DetailMeshes = make([]PolyDetail, h.DetailMeshCount)
+	data.DetailMeshes = arenaMake[PolyDetail](arena, int(h.DetailMeshCount))
 	for i := range data.DetailMeshes {
 		off := l.offset(sectionDetailMeshes, i)
 		data.DetailMeshes[i] = PolyDetail{
@@ -169,13 +178,13 @@ func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
 		data.DetailVerts[i] = r.vec3(l.offset(sectionDetailVerts, i))
 	}
 
-	data.DetailTris = make([]DetailTri, h.DetailTriCount)
+	data.DetailTris = arenaMake[DetailTri](arena, int(h.DetailTriCount))
 	for i := range data.DetailTris {
 		off := l.offset(sectionDetailTris, i)
 		copy(data.DetailTris[i][:], r.blob[off:off+dnavDetailTriSize])
 	}
 
-	data.BVTree = make([]BVNode, h.BVNodeCount)
+	data.BVTree = arenaMake[BVNode](arena, int(h.BVNodeCount))
 	for i := range data.BVTree {
 		off := l.offset(sectionBVTree, i)
 		n := &data.BVTree[i]
@@ -186,7 +195,7 @@ func (r *dnavReader) decodeSections(data *TileData, l *dnavLayout) {
 		n.Index = r.i32(off + 12)
 	}
 
-	data.OffMeshConnections = make([]OffMeshConnection, h.OffMeshConCount)
+	data.OffMeshConnections = arenaMake[OffMeshConnection](arena, int(h.OffMeshConCount))
 	for i := range data.OffMeshConnections {
 		off := l.offset(sectionOffMeshCons, i)
 		data.OffMeshConnections[i] = OffMeshConnection{

@@ -34,7 +34,8 @@ func Save(w io.Writer, m *Mesh) error {
 // added as a copy of its data carrying them). The whole input is read and checked before the
 // mesh is built; on any error no mesh is returned. A file SaveSet wrote
 // with several meshes gives an error wrapping ErrSeveralMeshes (LoadSet
-// reads it); one with a single mesh gives that mesh.
+// reads it); one with a single mesh gives that mesh. As with ReadMSET,
+// the tiles' arrays and TileData structs share blocks of up to 32 KiB.
 func Load(r io.Reader) (*Mesh, error) {
 	if r == nil {
 		return nil, fmt.Errorf("navmesh: load: nil reader")

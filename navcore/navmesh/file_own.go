@@ -192,6 +192,7 @@ func decodeMeshSection(body []byte, start int, label string) (*savedMesh, error)
 	m := &savedMesh{params: params, tiles: make([]savedTile, 0, tileCount)}
 	usedSlots := make(map[uint32]int, tileCount)
 	offset := start + ownSectionHeader
+	arena := ownArena(body, offset, int(tileCount))
 	for i := 0; i < int(tileCount); i++ {
 		where := fmt.Sprintf("%stile %d at offset %#x", label, i, offset)
 		if len(body)-offset < ownTileHeaderSize {
@@ -211,7 +212,7 @@ func decodeMeshSection(body []byte, start int, label string) (*savedMesh, error)
 		if size > uint64(len(body)-offset) {
 			return nil, malformed("archenav", where, "tile size %d, %d bytes left", size, len(body)-offset)
 		}
-		data, err := ReadDNAV(body[offset : offset+int(size)])
+		data, err := readDNAV(body[offset:offset+int(size)], arena)
 		if err != nil {
 			return nil, fmt.Errorf("navmesh: archenav: %s: %w", where, err)
 		}
@@ -243,6 +244,32 @@ func decodeMeshSection(body []byte, start int, label string) (*savedMesh, error)
 		m.links = links
 	}
 	return m, nil
+}
+
+// ownArena returns the tileArena for the tileCount tiles of a mesh
+// section whose first tile record starts at offset: sized by a first pass
+// over the tile records, which stops at the first one that does not fit
+// (reading it will fail).
+func ownArena(body []byte, offset, tileCount int) *tileArena {
+	le := binary.LittleEndian
+	words := 0
+	for range tileCount {
+		if len(body)-offset < ownTileHeaderSize {
+			break
+		}
+		size := uint64(le.Uint32(body[offset+8:]))
+		offset += ownTileHeaderSize
+		if size > uint64(len(body)-offset) {
+			break
+		}
+		tileWords, polyCount := tileArrayWords(body[offset : offset+int(size)])
+		words += tileWords
+		offset += int(size) + 3*polyCount
+		if offset > len(body) {
+			break
+		}
+	}
+	return newTileArena(words, tileCount)
 }
 
 // encodeOwnSet returns the file bytes of the meshes with their names:

@@ -5,12 +5,11 @@ package navmesh
 // C++).
 func (d *draft) allocLink() uint32 {
 	links := d.links()
-	t := d.tile
-	if t.linksFreeList == NullLink {
+	if d.linksFreeList == NullLink {
 		return NullLink
 	}
-	idx := t.linksFreeList
-	t.linksFreeList = links[idx].Next
+	idx := d.linksFreeList
+	d.linksFreeList = links[idx].Next
 	return idx
 }
 
@@ -19,12 +18,12 @@ func (d *draft) allocLink() uint32 {
 func (d *draft) freeLink(idx uint32) {
 	links := d.links()
 	if idx >= uint32(d.tile.Data.Header.MaxLinkCount) {
-		links[idx].Next = d.tile.extraFreeList
-		d.tile.extraFreeList = idx
+		links[idx].Next = d.extraFreeList
+		d.extraFreeList = idx
 		return
 	}
-	links[idx].Next = d.tile.linksFreeList
-	d.tile.linksFreeList = idx
+	links[idx].Next = d.linksFreeList
+	d.linksFreeList = idx
 }
 
 // addLink allocates a link and prepends it to polygon ip's list. The link

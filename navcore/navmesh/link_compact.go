@@ -10,8 +10,8 @@ package navmesh
 //
 // The links into runtime links (addExtraLink) live beyond the baked room
 // in a draft, so that they never take a border link's place; a compact
-// version keeps them after its baked links (Tile.bakedLinks marks the
-// split), and expandLinks moves them beyond the room again. Each polygon's
+// version keeps them after its baked links (draft.bakedLinks marks the
+// split, Tile.bakedLinkCount finds it), and expandLinks moves them beyond the room again. Each polygon's
 // list keeps its order (path searches visit neighbours in list order, as
 // the C++ does); only the links' indices change, which nothing outside a
 // version depends on.
@@ -31,8 +31,8 @@ func (d *draft) compactLinks() {
 			}
 		}
 	}
-	if used == len(t.Links) && extra == 0 && t.linksFreeList == NullLink {
-		t.bakedLinks = uint32(used)
+	if used == len(t.Links) && extra == 0 && d.linksFreeList == NullLink {
+		d.bakedLinks = uint32(used)
 		return
 	}
 	remap := make([]uint32, len(t.Links))
@@ -65,8 +65,8 @@ func (d *draft) compactLinks() {
 		}
 	}
 	t.Links = links
-	t.bakedLinks = uint32(used - extra)
-	t.linksFreeList, t.extraFreeList = NullLink, NullLink
+	d.bakedLinks = uint32(used - extra)
+	d.linksFreeList, d.extraFreeList = NullLink, NullLink
 	d.ownLinks = false
 }
 
@@ -76,7 +76,7 @@ func (d *draft) compactLinks() {
 func (d *draft) expandLinks() {
 	t := d.tile
 	n := uint32(len(t.Links))
-	baked := min(t.bakedLinks, n)
+	baked := min(d.bakedLinks, n)
 	room := max(baked, uint32(t.Data.Header.MaxLinkCount))
 	links := make([]Link, room+n-baked)
 	copy(links, t.Links[:baked])
@@ -97,16 +97,16 @@ func (d *draft) expandLinks() {
 			polys[i].FirstLink = moved(polys[i].FirstLink)
 		}
 	}
-	t.linksFreeList = NullLink
+	d.linksFreeList = NullLink
 	if baked < room {
 		for i := baked; i < room-1; i++ {
 			links[i].Next = i + 1
 		}
 		links[room-1].Next = NullLink
-		t.linksFreeList = baked
+		d.linksFreeList = baked
 	}
-	t.extraFreeList = NullLink
+	d.extraFreeList = NullLink
 	t.Links = links
-	t.bakedLinks = room
+	d.bakedLinks = room
 	d.ownLinks = true
 }

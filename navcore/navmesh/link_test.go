@@ -360,26 +360,27 @@ func TestCompactLinksKeepRuntimeLinks(t *testing.T) {
 		return out
 	}
 	// layout checks a published version: only the links in use, the baked
-	// ones below bakedLinks, the extra ones (into link tiles) above, and
+	// ones below bakedLinkCount, the extra ones (into link tiles) above, and
 	// the baked room an edit gets back.
 	layout := func(tile *Tile, extra int) {
 		t.Helper()
 		used := 0
+		baked := tile.bakedLinkCount(16)
 		for i := range tile.Polys {
 			for l := tile.Polys[i].FirstLink; l != NullLink; l = tile.Links[l].Next {
 				used++
 				isExtra := tile.Links[l].Ref.TileIndex() >= 16
-				assert.Equal(t, isExtra, l >= tile.bakedLinks, "link %d", l)
+				assert.Equal(t, isExtra, l >= baked, "link %d", l)
 			}
 		}
 		assert.Len(t, tile.Links, used)
-		assert.Equal(t, used-extra, int(tile.bakedLinks))
+		assert.Equal(t, used-extra, int(baked))
 
 		version := tile.newVersion()
-		d := &draft{tile: version}
+		d := &draft{tile: version, bakedLinks: baked}
 		d.expandLinks()
 		free := 0
-		for l := version.linksFreeList; l != NullLink; l = version.Links[l].Next {
+		for l := d.linksFreeList; l != NullLink; l = version.Links[l].Next {
 			assert.Less(t, l, uint32(tile.Data.Header.MaxLinkCount))
 			free++
 		}

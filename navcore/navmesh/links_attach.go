@@ -61,7 +61,7 @@ func (m *Mesh) addLinkIn(e *edit, desc LinkDesc, lanes int, columns []linkColumn
 	slot := grid + index
 	t := newTile(linkTileData(&desc, lanes, &m.params), slot, salt)
 	t.Data.link = &linkInfo{desc: desc, columns: columns}
-	e.keepDraft(&draft{tile: t, ownPolys: true, ownLinks: true})
+	e.keepDraft(newDraft(t))
 	e.setTile(slot, t)
 	e.linkCount++
 	e.maxTiles = max(e.maxTiles, slot+1)
@@ -300,13 +300,13 @@ func (d *draft) unlinkFirst(ip uint32, match func(*Link) bool) {
 // grid, so that a runtime link never takes the place of a border link.
 func (d *draft) addExtraLink(ip uint32, link Link) {
 	links := d.links()
-	idx := d.tile.extraFreeList
+	idx := d.extraFreeList
 	if idx == NullLink {
 		idx = uint32(len(links))
 		links = append(links, Link{})
 		d.tile.Links = links
 	} else {
-		d.tile.extraFreeList = links[idx].Next
+		d.extraFreeList = links[idx].Next
 	}
 	polys := d.polys()
 	link.Next = polys[ip].FirstLink

@@ -55,11 +55,34 @@ type edit struct {
 // draftIndexThreshold is the draft count past which an edit indexes them.
 const draftIndexThreshold = 8
 
-// draft is a tile version under construction and which of its arrays it
-// already owns.
+// draft is a tile version under construction, which of its arrays it
+// already owns and the state of its links that a published version does
+// not need (so that a Tile fits the 96-byte size class, not the 112).
 type draft struct {
 	tile                         *Tile
 	ownPolys, ownLinks, ownVerts bool
+	// linksFreeList chains the free links below Header.MaxLinkCount,
+	// extraFreeList those beyond it, which only the links into runtime
+	// links take (addExtraLink); NullLink when none is free.
+	linksFreeList, extraFreeList uint32
+	// bakedLinks is the number of the tile's Links before the extra ones:
+	// Header.MaxLinkCount once the draft owns its links (expandLinks), the
+	// baked links in use while they are the published version's.
+	bakedLinks uint32
+}
+
+// newDraft returns the draft of a new tile made by newTile: it owns its
+// arrays, and its links, all free, are chained in index order.
+func newDraft(t *Tile) *draft {
+	d := &draft{
+		tile: t, ownPolys: true, ownLinks: true,
+		linksFreeList: NullLink, extraFreeList: NullLink,
+		bakedLinks: uint32(len(t.Links)),
+	}
+	if len(t.Links) > 0 {
+		d.linksFreeList = 0
+	}
+	return d
 }
 
 func newEdit(base *Snapshot) *edit {
@@ -145,7 +168,11 @@ func (e *edit) draftOf(i uint32) *draft {
 	if d := e.findDraft(i); d != nil {
 		return d
 	}
-	d := &draft{tile: e.tile(i).newVersion()}
+	t := e.tile(i).newVersion()
+	d := &draft{
+		tile: t, linksFreeList: NullLink, extraFreeList: NullLink,
+		bakedLinks: t.bakedLinkCount(uint32(e.base.params.MaxTiles)),
+	}
 	e.keepDraft(d)
 	e.setTile(i, d.tile)
 	return d
@@ -253,7 +280,7 @@ func (e *edit) addTile(t *Tile) {
 	if t.usesDataPolys() {
 		e.claimed = append(e.claimed, t.Data)
 	}
-	d := &draft{tile: t, ownPolys: true, ownLinks: true}
+	d := newDraft(t)
 	e.keepDraft(d)
 	e.setTile(t.index, t)
 	e.tileCount++

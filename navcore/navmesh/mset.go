@@ -89,6 +89,10 @@ func (b cppRefBits) encode(salt, tileIndex uint32) uint32 {
 // index and salt. Every size and count is checked before use; malformed
 // input gives an error wrapping ErrUnknownFormat, ErrUnsupportedVersion or
 // ErrMalformedFile that says which tile and byte offset is at fault.
+//
+// The tiles' arrays and TileData structs are allocated in shared blocks
+// of up to 32 KiB (less rounding than one allocation each): a block stays
+// alive while any tile read into it does.
 func ReadMSET(file []byte) (*TileSet, error) {
 	le := binary.LittleEndian
 	if len(file) < 8 {
@@ -119,6 +123,7 @@ func ReadMSET(file []byte) (*TileSet, error) {
 
 	set := &TileSet{Params: params, Tiles: make([]TileSetTile, 0, tileCount)}
 	usedSlots := make(map[uint32]int, tileCount)
+	arena := msetArena(file, int(tileCount))
 	offset := msetHeaderSize
 	for i := 0; i < int(tileCount); i++ {
 		where := fmt.Sprintf("tile %d at offset %#x", i, offset)
@@ -139,7 +144,7 @@ func ReadMSET(file []byte) (*TileSet, error) {
 			return nil, malformed("MSET", where, "tile slot %d already used by tile %d", ref.TileIndex(), previous)
 		}
 		usedSlots[ref.TileIndex()] = i
-		data, err := ReadDNAV(file[offset : offset+int(size)])
+		data, err := readDNAV(file[offset:offset+int(size)], arena)
 		if err != nil {
 			return nil, fmt.Errorf("navmesh: MSET: %s: %w", where, err)
 		}
@@ -150,6 +155,29 @@ func ReadMSET(file []byte) (*TileSet, error) {
 		return nil, malformed("MSET", fmt.Sprintf("offset %#x", offset), "%d bytes after the last tile", len(file)-offset)
 	}
 	return set, nil
+}
+
+// msetArena returns the tileArena for the tiles of an MSET file whose
+// header has been checked: sized by a first pass over the tile records,
+// which stops at the first one that does not fit (reading it will fail).
+func msetArena(file []byte, tileCount int) *tileArena {
+	le := binary.LittleEndian
+	words := 0
+	offset := msetHeaderSize
+	for range tileCount {
+		if len(file)-offset < msetTileHeaderSize {
+			break
+		}
+		size := int32(le.Uint32(file[offset+4:]))
+		offset += msetTileHeaderSize
+		if size <= 0 || int(size) > len(file)-offset {
+			break
+		}
+		tileWords, _ := tileArrayWords(file[offset : offset+int(size)])
+		words += tileWords
+		offset += int(size)
+	}
+	return newTileArena(words, tileCount)
 }
 
 // tileRefFromCPP converts a 32-bit C++ tile ref to a TileRef.

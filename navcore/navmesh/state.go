@@ -277,9 +277,11 @@ func appendTileLinks(w *binstate.Writer, t *Tile) {
 		w.U8(l.BMin)
 		w.U8(l.BMax)
 	}
-	w.U32(t.linksFreeList)
+	// A published version's links are all in use (link_compact.go): its
+	// free lists, which the format keeps for a draft's layout, are empty.
+	w.U32(NullLink)
 	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
-		w.U32(t.extraFreeList)
+		w.U32(NullLink)
 	}
 }
 
@@ -389,10 +391,11 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 		return fail(r.Err())
 	}
 	tiles := make([]*Tile, 0, tileCount)
+	free := restoredFreeLists{}
 	used := make(map[uint32]bool, tileCount)
 	locations := make(map[[3]int32]bool, tileCount)
 	for range tileCount {
-		t, err := readTileState(r, params)
+		t, err := readTileState(r, params, free)
 		if err != nil {
 			return err
 		}
@@ -418,7 +421,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 	}
 	var links linkState
 	if r.Err() == nil && r.Left() > 0 {
-		links = readLinkState(r, params, used)
+		links = readLinkState(r, params, used, free)
 	}
 	if err := r.End(); err != nil {
 		return fail(err)
@@ -426,7 +429,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 	snap := restoredSnapshot(params, version, history, lutMask, tiles)
 	links.addTo(snap)
 	snap.flatten()
-	if err := checkLinks(snap, append(tiles, links.tiles...)); err != nil {
+	if err := checkLinks(snap, append(tiles, links.tiles...), free); err != nil {
 		return fail(err)
 	}
 	*s = MeshState{params: params, snapshot: snap, slots: slots, links: links.registry}
@@ -434,7 +437,7 @@ func (s *MeshState) UnmarshalBinary(data []byte) error {
 }
 
 // readTileState reads one tile of a MeshState and checks it on its own.
-func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
+func readTileState(r *binstate.Reader, params Params, free restoredFreeLists) (*Tile, error) {
 	index, salt := r.U32(), r.U32()
 	blob := r.Bytes(r.Left())
 	if err := r.Err(); err != nil {
@@ -463,18 +466,17 @@ func readTileState(r *binstate.Reader, params Params) (*Tile, error) {
 		}
 		t.Verts = verts
 	}
-	readTileLinks(r, t, where, uint32(params.MaxTiles))
+	readTileLinks(r, t, where, free)
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("navmesh: state: %w: %w", err, ErrMalformedFile)
 	}
 	return t, nil
 }
 
-// readTileLinks reads what appendTileLinks wrote into the new tile t.
-//
-// gridSlots is the mesh's Params.MaxTiles: refs into slots at or above it
-// name runtime links.
-func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) {
+// readTileLinks reads what appendTileLinks wrote into the new tile t; free
+// lists that are not empty (a state written from a draft's layout) go
+// into free, for checkLinks to check and compact.
+func readTileLinks(r *binstate.Reader, t *Tile, where string, free restoredFreeLists) {
 	if n := r.Count(len(t.Polys), statePolySize); r.Err() == nil && n != len(t.Polys) {
 		r.Fail("%s: %d polygons for %d", where, n, len(t.Polys))
 	}
@@ -505,21 +507,19 @@ func readTileLinks(r *binstate.Reader, t *Tile, where string, gridSlots uint32) 
 	for i := range t.Links {
 		t.Links[i] = Link{Ref: Ref(r.U64()), Next: r.U32(), Edge: r.U8(), Side: r.U8(), BMin: r.U8(), BMax: r.U8()}
 	}
-	t.linksFreeList = r.U32()
+	lists := [2]uint32{r.U32(), NullLink}
 	if len(t.Links) > int(t.Data.Header.MaxLinkCount) {
-		t.extraFreeList = r.U32()
+		lists[1] = r.U32()
 	}
-	// The extra links come after the baked ones (and their free slots) in
-	// both layouts: the first link into a slot above the tile grid ends
-	// the baked part.
-	t.bakedLinks = uint32(len(t.Links))
-	for i := range t.Links {
-		if t.Links[i].Ref != 0 && t.Links[i].Ref.TileIndex() >= gridSlots {
-			t.bakedLinks = uint32(i)
-			break
-		}
+	if lists != [2]uint32{NullLink, NullLink} && r.Err() == nil {
+		free[t] = lists
 	}
 }
+
+// restoredFreeLists holds the free link lists (baked, extra) of the tiles
+// of a state written from a draft's layout, until checkLinks has checked
+// them and compacted the tiles: a published Tile keeps no free list.
+type restoredFreeLists map[*Tile][2]uint32
 
 // restoredSnapshot returns the snapshot of tiles added in order to an
 // empty lookup of lutMask, each at the head of its bucket.
@@ -549,9 +549,11 @@ func restoredSnapshot(params Params, version uint64, history changeHistory, lutM
 }
 
 // checkLinks checks the links of tiles in snap: every chain (a polygon's
-// links, the free list) ends, no link is in two, every link in use names a
-// polygon of snap and an edge of its polygon.
-func checkLinks(snap *Snapshot, tiles []*Tile) error {
+// links, the free lists in free) ends, no link is in two, every link in
+// use names a polygon of snap and an edge of its polygon. Then it
+// compacts the links of the tiles in free, as publishing a draft does
+// (the links' order in each polygon's list stays).
+func checkLinks(snap *Snapshot, tiles []*Tile, free restoredFreeLists) error {
 	var seen []bool
 	for _, t := range tiles {
 		where := fmt.Sprintf("tile slot %d", t.index)
@@ -587,12 +589,21 @@ func checkLinks(snap *Snapshot, tiles []*Tile) error {
 				return err
 			}
 		}
-		if err := walk(t.linksFreeList, nil, -1); err != nil {
-			return err
+		if lists, ok := free[t]; ok {
+			for _, list := range lists {
+				if err := walk(list, nil, -1); err != nil {
+					return err
+				}
+			}
 		}
-		if err := walk(t.extraFreeList, nil, -1); err != nil {
-			return err
+	}
+	for t, lists := range free {
+		d := &draft{
+			tile: t, ownPolys: true, ownLinks: true,
+			linksFreeList: lists[0], extraFreeList: lists[1],
+			bakedLinks: uint32(max(t.Data.Header.MaxLinkCount, 0)),
 		}
+		d.compactLinks()
 	}
 	return nil
 }

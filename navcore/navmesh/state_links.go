@@ -3,7 +3,6 @@ package navmesh
 import (
 	"cmp"
 	"maps"
-	"math"
 	"slices"
 
 	"github.com/archenav/archenav/internal/binstate"
@@ -99,8 +98,9 @@ type linkState struct {
 }
 
 // readLinkState reads the link block of a state of params, whose grid
-// tiles take the slots in used; a problem fails r.
-func readLinkState(r *binstate.Reader, params Params, used map[uint32]bool) linkState {
+// tiles take the slots in used; the free lists of link tiles in a
+// draft's layout go into free; a problem fails r.
+func readLinkState(r *binstate.Reader, params Params, used map[uint32]bool, free restoredFreeLists) linkState {
 	grid := uint32(params.MaxTiles)
 	var s linkState
 	s.maxTiles = r.U32()
@@ -167,7 +167,7 @@ func readLinkState(r *binstate.Reader, params Params, used map[uint32]bool) link
 
 	n = r.Count(MaxTileSlots, stateLinkTileSize)
 	for range n {
-		t := readLinkTile(r, params, s.maxTiles)
+		t := readLinkTile(r, params, s.maxTiles, free)
 		if r.Err() != nil {
 			return s
 		}
@@ -199,7 +199,7 @@ func readLinkState(r *binstate.Reader, params Params, used map[uint32]bool) link
 }
 
 // readLinkTile reads one link tile of the link block; a problem fails r.
-func readLinkTile(r *binstate.Reader, params Params, maxTiles uint32) *Tile {
+func readLinkTile(r *binstate.Reader, params Params, maxTiles uint32, free restoredFreeLists) *Tile {
 	index, salt := r.U32(), r.U32()
 	desc := LinkDesc{Start: r.Vec3(), End: r.Vec3(), Radius: r.F32(), Width: r.F32(), Cost: r.F32()}
 	desc.Bidirectional = r.Bool()
@@ -232,7 +232,7 @@ func readLinkTile(r *binstate.Reader, params Params, maxTiles uint32) *Tile {
 	if !slices.Equal(verts, t.Verts) {
 		t.Verts = verts
 	}
-	readTileLinks(r, t, "link slot", math.MaxUint32) // a link tile's links all land on ground tiles
+	readTileLinks(r, t, "link slot", free)
 	return t
 }
 

@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -64,8 +65,6 @@ func assertSameTiles(t *testing.T, want, got *Mesh) {
 		assert.Equal(t, w.Ref(), g.Ref(), "slot %d ref", i)
 		assert.Equal(t, w.Polys, g.Polys, "slot %d polygons", i)
 		assert.Equal(t, w.Links, g.Links, "slot %d links", i)
-		assert.Equal(t, w.linksFreeList, g.linksFreeList, "slot %d free links", i)
-		assert.Equal(t, w.extraFreeList, g.extraFreeList, "slot %d free extra links", i)
 		assert.Equal(t, w.Verts, g.Verts, "slot %d vertices", i)
 		assert.Equal(t, w.Data.Verts, g.Data.Verts, "slot %d data vertices", i)
 		assert.Equal(t, w.Data.Header, g.Data.Header, "slot %d header", i)
@@ -417,4 +416,54 @@ func TestSnapshotStampsAreNeverReused(t *testing.T) {
 	require.NoError(t, m.RestoreState(&read))
 	note(m.Snapshot())
 	assert.Len(t, seen, 9)
+}
+
+// TestMeshStateDraftLayout reads a state whose tile holds a draft's link
+// layout (room for Header.MaxLinkCount links, the free ones chained in a
+// free list), as versions before compact links wrote: the restored tile
+// gets the compact links of a published version, each polygon's list in
+// its order, and a free list that loops or runs into a used link fails.
+func TestMeshStateDraftLayout(t *testing.T) {
+	m, err := New(Params{TileWidth: 6, TileHeight: 3, MaxTiles: 4, MaxPolys: 16})
+	require.NoError(t, err)
+	ref, err := m.AddTile(testTiles(t, 1)[0], 0)
+	require.NoError(t, err)
+	snap := m.Snapshot()
+	tile := snap.Tile(int(ref.TileIndex()))
+	require.Less(t, len(tile.Links), int(tile.Data.Header.MaxLinkCount), "the tile has free room")
+
+	// A snapshot whose tile is in a draft's layout, written with its free
+	// list (the last 4 bytes of a state without runtime links).
+	e := newEdit(snap)
+	d := e.draftOf(tile.index)
+	d.expandLinks()
+	expanded := e.publishWithoutCompacting(t)
+	require.Len(t, expanded.Tile(int(ref.TileIndex())).Links, int(tile.Data.Header.MaxLinkCount))
+	var captured MeshState
+	m.CaptureState(&captured)
+	captured.snapshot = expanded
+	file, err := captured.AppendBinary(nil)
+	require.NoError(t, err)
+	require.Equal(t, NullLink, binary.LittleEndian.Uint32(file[len(file)-4:]))
+	binary.LittleEndian.PutUint32(file[len(file)-4:], d.linksFreeList)
+
+	var read MeshState
+	require.NoError(t, read.UnmarshalBinary(file))
+	got := read.Snapshot().Tile(int(ref.TileIndex()))
+	assert.Equal(t, tile.Links, got.Links)
+	assert.Equal(t, tile.Polys, got.Polys)
+
+	// A free list that runs into a link in use.
+	binary.LittleEndian.PutUint32(file[len(file)-4:], tile.Polys[0].FirstLink)
+	assert.ErrorIs(t, read.UnmarshalBinary(file), ErrMalformedFile)
+}
+
+// publishWithoutCompacting publishes the edit with its drafts' links as
+// they are (a draft's layout), for tests of states older versions wrote.
+func (e *edit) publishWithoutCompacting(t *testing.T) *Snapshot {
+	t.Helper()
+	for _, d := range e.drafts {
+		d.ownLinks = false
+	}
+	return e.publish()
 }

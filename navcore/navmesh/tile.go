@@ -30,24 +30,17 @@ type Tile struct {
 	// links, room for Header.MaxLinkCount of them in the C++ tile) first,
 	// then the links into runtime links (Mesh.AddLink). An edited version
 	// has room for Header.MaxLinkCount baked links again, the others
-	// beyond; unused links are chained in internal free lists.
+	// beyond; unused links are chained in free lists its draft keeps.
 	Links []Link
 	// Data is the tile content given to AddTile; the Mesh modifies only
 	// its polygons' FirstLink, as TileData says. The rest of the tile is
 	// read from it: Data.Header, Data.DetailMeshes, Data.DetailVerts,
 	// Data.DetailTris, Data.BVTree and Data.OffMeshConnections (a Tile
-	// does not copy their slice headers: 112 bytes a version instead of
-	// 256).
+	// does not copy their slice headers: 96 bytes a version instead of
+	// 240; the free lists of its links and where its extra links start
+	// are kept by the draft that makes it, see draft).
 	Data *TileData
 
-	linksFreeList uint32
-	// extraFreeList chains the free links beyond Header.MaxLinkCount, which
-	// only the links into runtime links take (addExtraLink).
-	extraFreeList uint32
-	// bakedLinks is the number of Links before the extra ones: the baked
-	// links in use in a published version, Header.MaxLinkCount in a
-	// draft (link_compact.go).
-	bakedLinks uint32
 	// components keeps the version's tile components (see
 	// computeConnectivity), nil until first asked for; every version has
 	// its own.
@@ -55,7 +48,8 @@ type Tile struct {
 }
 
 // newTile returns the first version of a tile made from data, placed in slot
-// index with salt, ready for linking: its Links are fresh, its Polys are
+// index with salt, ready for linking: its Links are fresh, chained in
+// index order as the free list newDraft starts from, its Polys are
 // Data.Polys when the tile could claim them (TileData.claimPolys), a copy
 // otherwise.
 func newTile(data *TileData, index, salt uint32) *Tile {
@@ -72,24 +66,34 @@ func newTile(data *TileData, index, salt uint32) *Tile {
 		polys = clonePolys(data.Polys)
 	}
 	t := &Tile{
-		Data:          data,
-		Verts:         data.Verts,
-		Polys:         polys,
-		Links:         make([]Link, data.Header.MaxLinkCount),
-		salt:          salt,
-		index:         index,
-		linksFreeList: NullLink,
-		extraFreeList: NullLink,
-		bakedLinks:    uint32(max(data.Header.MaxLinkCount, 0)),
+		Data:  data,
+		Verts: data.Verts,
+		Polys: polys,
+		Links: make([]Link, max(data.Header.MaxLinkCount, 0)),
+		salt:  salt,
+		index: index,
 	}
 	if n := len(t.Links); n > 0 {
 		for i := range n - 1 {
 			t.Links[i].Next = uint32(i + 1)
 		}
 		t.Links[n-1].Next = NullLink
-		t.linksFreeList = 0
 	}
 	return t
+}
+
+// bakedLinkCount returns the number of the published version's Links
+// before its extra ones (the links into runtime links, which a compact
+// version keeps last, see link_compact.go): the index of the first link
+// into a slot at or above gridSlots (the mesh's Params.MaxTiles), else
+// len(Links).
+func (t *Tile) bakedLinkCount(gridSlots uint32) uint32 {
+	for i := range t.Links {
+		if ref := t.Links[i].Ref; ref != 0 && ref.TileIndex() >= gridSlots {
+			return uint32(i)
+		}
+	}
+	return uint32(len(t.Links))
 }
 
 // usesDataPolys reports whether the version's polygons are its Data's
@@ -102,15 +106,12 @@ func (t *Tile) usesDataPolys() bool {
 // computed yet: the start of a draft.
 func (t *Tile) newVersion() *Tile {
 	return &Tile{
-		salt:          t.salt,
-		index:         t.index,
-		Polys:         t.Polys,
-		Verts:         t.Verts,
-		Links:         t.Links,
-		Data:          t.Data,
-		linksFreeList: t.linksFreeList,
-		extraFreeList: t.extraFreeList,
-		bakedLinks:    t.bakedLinks,
+		salt:  t.salt,
+		index: t.index,
+		Polys: t.Polys,
+		Verts: t.Verts,
+		Links: t.Links,
+		Data:  t.Data,
 	}
 }
 
