@@ -1,6 +1,7 @@
 package navmesh
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -74,5 +75,42 @@ func TestTileDataChunk(t *testing.T) {
 		assert.GreaterOrEqual(t, k, 1)
 		assert.LessOrEqual(t, k, max(tiles, 1))
 		assert.LessOrEqual(t, k, arenaTileDataChunk)
+	}
+}
+
+// TestArenaElementsHoldNoPointers checks what arenaMake relies on when it
+// carves an element type's array out of a block of words: the type holds
+// no pointer (the garbage collector does not scan the block), its size is
+// a whole number of words and it needs no more than word alignment. A
+// field added to one of these types that breaks this fails here.
+func TestArenaElementsHoldNoPointers(t *testing.T) {
+	types := []reflect.Type{
+		reflect.TypeFor[mgl32.Vec3](), reflect.TypeFor[Poly](), reflect.TypeFor[PolyDetail](),
+		reflect.TypeFor[DetailTri](), reflect.TypeFor[BVNode](), reflect.TypeFor[OffMeshConnection](),
+	}
+	var holdsPointer func(reflect.Type) bool
+	holdsPointer = func(typ reflect.Type) bool {
+		switch typ.Kind() {
+		case reflect.Array:
+			return holdsPointer(typ.Elem())
+		case reflect.Struct:
+			for i := range typ.NumField() {
+				if holdsPointer(typ.Field(i).Type) {
+					return true
+				}
+			}
+			return false
+		case reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int,
+			reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uint, reflect.Uintptr,
+			reflect.Float32, reflect.Float64:
+			return false
+		default:
+			return true
+		}
+	}
+	for _, typ := range types {
+		assert.False(t, holdsPointer(typ), "%v holds a pointer", typ)
+		assert.Zero(t, typ.Size()%4, "%v: size %d is not a whole number of words", typ, typ.Size())
+		assert.LessOrEqual(t, typ.Align(), 4, "%v: alignment", typ)
 	}
 }
