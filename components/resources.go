@@ -184,9 +184,10 @@ type Settings struct {
 	// ArrivalStallTime lets an agent that cannot get to its target arrive
 	// where it stands: one whose target is among its corners (the last)
 	// that has come no nearer (by a centimetre, measured along the
-	// corners; by a quarter of its braking distance, a walking pace, when
-	// another agent's body pressed it within three quarters of its braking
-	// distance of its stopping point) for
+	// corners; within three quarters of its braking distance of its
+	// stopping point, by half of what an unhindered agent closes of its
+	// distance, and by at least a quarter of its braking distance, a
+	// walking pace, when another agent's body pressed it there) for
 	// this long arrives (EventTargetReached,
 	// MoveTarget.ArrivedNear) when it is within ArrivalTolerance of its
 	// stopping point along the corners, or when it presses

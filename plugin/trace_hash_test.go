@@ -61,7 +61,7 @@ func TestCrowdTraceHashes(t *testing.T) {
 			}
 			return h
 		}},
-		{"agent types", 0xaec83856cc473564, func(t *testing.T) traceHash {
+		{"agent types", 0x6da97cb70567afcb, func(t *testing.T) traceHash {
 			small, large := loadDungeonTypes(t)
 			f := newTypedCrowd(t, twoTypeConfig(small, large, 2, 100), []int{40, 20}, 34)
 			return hashCrowd(t, &f.crowdFixture, ticks)

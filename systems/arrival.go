@@ -19,6 +19,11 @@ const approachGain = float32(0.01)
 // getting nearer (approachDemand).
 const jostleShare = float32(0.25)
 
+// closeShare is the share of what an unhindered agent closes of its
+// distance to its stopping point in a stall time that an agent within
+// jostleReach must close to count as getting nearer (approachDemand).
+const closeShare = float32(0.5)
+
 // jostleReachShare is the share of its braking distance within which
 // (from its stopping point) an agent pressed by others counts as jostled
 // (jostleReach): three quarters, 0.9 m for the default agent.
@@ -95,15 +100,26 @@ func (s *Steering) arriveNear(a *agent) bool {
 	if remaining > s.settings.ArrivalTolerance && !s.occupied(a, remaining+a.params.StoppingDistance) {
 		return false
 	}
+	s.arrive(a, remaining)
+	return true
+}
+
+// arrive makes agent a arrive where it stands, remaining short of its
+// stopping point: EventTargetReached, MoveTarget.Arrived, and ArrivedNear
+// when that is beyond its arrival distance.
+func (s *Steering) arrive(a *agent, remaining float32) {
+	target := a.target
 	target.Arrived = true
 	target.ArrivedNear = remaining+a.params.StoppingDistance > arrivalDistance(a, &s.settings)
 	a.event = components.EventTargetReached
-	return true
 }
 
 // approachDemand is how much nearer than nearest (its stopping point) an
 // agent must come to count as getting nearer (see
-// Settings.ArrivalStallTime): approachGain, less for a slow agent; and,
+// Settings.ArrivalStallTime): approachGain, less for a slow agent; within
+// jostleReach, closeShare of the share of nearest an unhindered agent
+// closes at least in stallTime (one that creeps in, held off by
+// neighbours it does not touch, stalls and arrives); and,
 // when another agent's body pressed it within jostleReach of its stopping
 // point (jostled), jostleShare of its braking distance (less for a slow
 // agent), a walking pace: a jostled agent shoved round its target, that
@@ -119,8 +135,14 @@ func (s *Steering) arriveNear(a *agent) bool {
 func approachDemand(params *components.AgentParams, nearest float32, pressed bool, stallTime float32) float32 {
 	reach := params.MaxSpeed * stallTime // how far it walks in stallTime
 	gain := min(approachGain, 0.1*reach)
-	if pressed && nearest < jostleReach(params) {
-		gain = max(gain, min(jostleShare*brakingDistance(params), 0.25*reach))
+	if nearest < jostleReach(params) {
+		if pressed {
+			gain = max(gain, min(jostleShare*brakingDistance(params), 0.25*reach))
+		}
+		// An unhindered agent closes all but e^-k of its distance in
+		// stallTime, at least k/(1+k) of it.
+		k := reach / brakingDistance(params)
+		gain = max(gain, closeShare*nearest*(k/(1+k)))
 	}
 	return gain
 }
