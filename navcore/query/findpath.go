@@ -142,7 +142,7 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 				continue
 			}
 			if neighbourNode.flags == 0 {
-				if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+				if mid, ok := linkMidPoint(link, bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
 					neighbourNode.pos = mid
 				}
 			}
