@@ -271,8 +271,9 @@ func (q *Query) searchPathPlain(snap *navmesh.Snapshot, startRef, endRef navmesh
 		}
 
 		links := bestTile.Links
-		for i := bestPoly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+		for i := bestPoly.FirstLink; i != navmesh.NullLink; {
 			link := &links[i]
+			i = link.Next
 			neighbourRef := link.Ref
 			if neighbourRef == 0 || neighbourRef == parentRef {
 				continue
@@ -299,7 +300,10 @@ func (q *Query) searchPathPlain(snap *navmesh.Snapshot, startRef, endRef navmesh
 				continue
 			}
 			if neighbourNode.flags == 0 {
-				if mid, ok := linkMidPoint(link, bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+				// linkMidPoint, its common case inlined.
+				if (bestPoly.AreaAndType|neighbourPoly.AreaAndType)>>6 == uint8(navmesh.PolyTypeGround) {
+					neighbourNode.pos = linkEdgeMidPoint(link, bestPoly, bestTile.Verts)
+				} else if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
 					neighbourNode.pos = mid
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // PortalPoints returns the left and right end of the edge shared by the
@@ -126,14 +127,20 @@ func linkMidPoint(link *navmesh.Link, from navmesh.Ref, fromPoly *navmesh.Poly, 
 	if (fromPoly.AreaAndType|toPoly.AreaAndType)>>6 != uint8(navmesh.PolyTypeGround) {
 		return edgeMidPoint(from, fromPoly, fromTile, to, toPoly, toTile)
 	}
-	verts := fromTile.Verts
-	v0 := fastgeom.Load(&verts[fromPoly.Verts[link.Edge]])
-	v1 := fastgeom.Load(&verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
+	return linkEdgeMidPoint(link, fromPoly, fromTile.Verts), true
+}
+
+// linkEdgeMidPoint is the middle of the part of poly's edge that link
+// covers (all of it but for a link across a tile border); verts are the
+// tile's vertices.
+func linkEdgeMidPoint(link *navmesh.Link, poly *navmesh.Poly, verts []mgl32.Vec3) geom.Vec3 {
+	v0 := fastgeom.Load(&verts[poly.Verts[link.Edge]])
+	v1 := fastgeom.Load(&verts[poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]])
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
 		const s = float32(1.0 / 255.0)
 		v0, v1 = fastgeom.Lerp(v0, v1, float32(link.BMin)*s), fastgeom.Lerp(v0, v1, float32(link.BMax)*s)
 	}
-	return geom.Vec3{(v0.X + v1.X) * 0.5, (v0.Y + v1.Y) * 0.5, (v0.Z + v1.Z) * 0.5}, true
+	return geom.Vec3{(v0.X + v1.X) * 0.5, (v0.Y + v1.Y) * 0.5, (v0.Z + v1.Z) * 0.5}
 }
 
 // nextVert returns (i+1) % n for 0 <= i < n without a division.
