@@ -144,11 +144,21 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			if int(link.Edge) != segMax || link.Ref == 0 {
 				continue
 			}
-			nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
+			// Most links stay in the tile: no lookup needed then (links only
+			// name polygons of their own snapshot).
+			if link.Ref.TileIndex() == curRef.TileIndex() {
+				nextTile, nextPoly = tile, &tile.Polys[link.Ref.PolyIndex()]
+			} else {
+				nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
+			}
 			if nextPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.Passes(link.Ref, nextTile, nextPoly) {
+			if filter.Custom != nil {
+				if !filter.Passes(link.Ref, nextTile, nextPoly) {
+					continue
+				}
+			} else if nextPoly.Flags&filter.IncludeFlags == 0 || nextPoly.Flags&filter.ExcludeFlags != 0 {
 				continue
 			}
 			// Inside the tile, and whole-edge border links, always lead on.
@@ -255,10 +265,13 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 	}
 	idx := poly.Verts[:n]
 	tMin := float32(0)
-	tMax, segMax = 1, -1
+	tMax = 1
+	// exit is 1 + the index of the vertex that ends the exit edge (the
+	// edge from vertex exit-2, or n-1 for exit 1), 0 for none: one less
+	// register move a vertex than counting edges as the loop goes.
+	exit := 0
 	vj := &verts[idx[n-1]]
 	vjx, vjz := vj[0], vj[2]
-	j := n - 1
 	for i, k := range idx {
 		vi := &verts[k]
 		vix, viz := vi[0], vi[2]
@@ -267,11 +280,9 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
 		vjx, vjz = vix, viz
-		edge := j
-		j = i
 		if den < eps && -den < eps {
 			if num < 0 {
-				return tMax, segMax, false
+				return tMax, -1, false
 			}
 			continue
 		}
@@ -280,16 +291,24 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 			if t > tMin {
 				tMin = t
 				if tMin > tMax {
-					return tMax, segMax, false
+					return tMax, -1, false
 				}
 			}
 		} else if t < tMax {
 			tMax = t
-			segMax = edge
+			exit = i + 1
 			if tMax < tMin {
-				return tMax, segMax, false
+				return tMax, -1, false
 			}
 		}
+	}
+	switch exit {
+	case 0:
+		segMax = -1
+	case 1:
+		segMax = n - 1
+	default:
+		segMax = exit - 2
 	}
 	return tMax, segMax, true
 }
