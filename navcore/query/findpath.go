@@ -301,10 +301,18 @@ func (q *Query) searchPathPlain(snap *navmesh.Snapshot, startRef, endRef navmesh
 			}
 			if neighbourNode.flags == 0 {
 				// linkMidPoint, its common case inlined.
-				if (bestPoly.AreaAndType|neighbourPoly.AreaAndType)>>6 == uint8(navmesh.PolyTypeGround) {
+				if (bestPoly.AreaAndType|neighbourPoly.AreaAndType)>>6 != uint8(navmesh.PolyTypeGround) {
+					if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+						neighbourNode.pos = mid
+					}
+				} else if link.Side == 0xff || (link.BMin == 0 && link.BMax == 255) {
+					// The whole edge.
+					verts := bestTile.Verts
+					v0 := &verts[bestPoly.Verts[link.Edge]]
+					v1 := &verts[bestPoly.Verts[nextVert(int(link.Edge), int(bestPoly.VertCount))]]
+					neighbourNode.pos = geom.Vec3{(v0[0] + v1[0]) * 0.5, (v0[1] + v1[1]) * 0.5, (v0[2] + v1[2]) * 0.5}
+				} else {
 					neighbourNode.pos = linkEdgeMidPoint(link, bestPoly, bestTile.Verts)
-				} else if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
-					neighbourNode.pos = mid
 				}
 			}
 

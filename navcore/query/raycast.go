@@ -277,9 +277,9 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 		vix, viz := vi[0], vi[2]
 		edgeX, edgeZ := vix-vjx, viz-vjz
 		diffX, diffZ := p0x-vjx, p0z-vjz
+		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
-		vjx, vjz = vix, viz
 		if den < eps && -den < eps {
 			if num < 0 {
 				return tMax, -1, false
@@ -294,7 +294,9 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 					return tMax, -1, false
 				}
 			}
-		} else if t < tMax {
+			continue
+		}
+		if t < tMax {
 			tMax = t
 			exit = i + 1
 			if tMax < tMin {
