@@ -30,11 +30,11 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	if err := checkRef(snap, "find path: end ref", endRef); err != nil {
 		return 0, 0, err
 	}
-	if err := checkPos("find path: start position", startPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(startPos) {
+		return 0, 0, checkPos("find path: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("find path: end position", endPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(endPos) {
+		return 0, 0, checkPos("find path: end position", endPos) // only here: checkPos is too big to inline
 	}
 	if err := checkCostFilter(filter); err != nil {
 		return 0, 0, err

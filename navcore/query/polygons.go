@@ -141,8 +141,8 @@ func (q *Query) QueryPolygonsFunc(center, halfExtents geom.Vec3, filter *Filter,
 
 // checkBox validates the arguments of a box query.
 func checkBox(center, halfExtents geom.Vec3, filter *Filter) error {
-	if err := checkPos("center", center); err != nil {
-		return err
+	if !geom.IsFinite(center) {
+		return checkPos("center", center) // only here: checkPos is too big to inline
 	}
 	if !geom.IsFinite(halfExtents) || !(halfExtents[0] > 0 && halfExtents[1] > 0 && halfExtents[2] > 0) {
 		return fmt.Errorf("query: half extents %v must be finite and positive: %w", halfExtents, ErrInvalidParam)

@@ -59,11 +59,11 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 			return RaycastHit{}, 0, err
 		}
 	}
-	if err := checkPos("raycast: start position", startPos); err != nil {
-		return RaycastHit{}, 0, err
+	if !geom.IsFinite(startPos) {
+		return RaycastHit{}, 0, checkPos("raycast: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("raycast: end position", endPos); err != nil {
-		return RaycastHit{}, 0, err
+	if !geom.IsFinite(endPos) {
+		return RaycastHit{}, 0, checkPos("raycast: end position", endPos) // only here: checkPos is too big to inline
 	}
 	check := checkFilter
 	if options&RaycastUseCosts != 0 {
@@ -100,6 +100,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 	var status Status
 
 	curRef := startRef
+	flat := snap.TileSlots()
 	prevTile, prevPoly := tile, poly
 	nextTile, nextPoly := tile, poly
 	if prevRef != 0 {
@@ -139,8 +140,9 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 		// Follow the link across the exit edge, if any.
 		var nextRef navmesh.Ref
 		links := tile.Links
-		for i := poly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+		for i := poly.FirstLink; i != navmesh.NullLink; {
 			link := &links[i]
+			i = link.Next
 			if int(link.Edge) != segMax || link.Ref == 0 {
 				continue
 			}
@@ -148,6 +150,8 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			// name polygons of their own snapshot).
 			if link.Ref.TileIndex() == curRef.TileIndex() {
 				nextTile, nextPoly = tile, &tile.Polys[link.Ref.PolyIndex()]
+			} else if nextTile = flatTile(flat, link.Ref); nextTile != nil && link.Ref.PolyIndex() < uint32(len(nextTile.Polys)) {
+				nextPoly = &nextTile.Polys[link.Ref.PolyIndex()]
 			} else {
 				nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
 			}

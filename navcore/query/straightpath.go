@@ -56,11 +56,11 @@ type StraightPathPoint struct {
 // When points fills up, the path is cut there with StatusBufferTooSmall.
 func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
 	snap := q.mesh.Snapshot()
-	if err := checkPos("find straight path: start position", startPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(startPos) {
+		return 0, 0, checkPos("find straight path: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("find straight path: end position", endPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(endPos) {
+		return 0, 0, checkPos("find straight path: end position", endPos) // only here: checkPos is too big to inline
 	}
 	if len(path) == 0 || path[0] == 0 {
 		return 0, 0, fmt.Errorf("query: find straight path: empty corridor: %w", ErrInvalidParam)
