@@ -175,8 +175,9 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 			// Cleared cell by cell: a cell with fewer layers than the
 			// one before would leave its tiles beyond the length, kept
 			// alive after the mesh replaced them. (A loop: clear calls
-			// the runtime, which costs more than the one or two tiles.)
-			for i := range q.tiles {
+			// the runtime, which costs more than the one or two tiles; so
+			// does the forward loop, which the compiler turns into clear.)
+			for i := len(q.tiles) - 1; i >= 0; i-- {
 				q.tiles[i] = nil
 			}
 		}
