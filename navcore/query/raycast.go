@@ -72,7 +72,8 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if err := check(filter); err != nil {
 		return RaycastHit{}, 0, err
 	}
-	hit, status := q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	var hit RaycastHit
+	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
@@ -83,15 +84,18 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 	if err != nil {
 		return RaycastHit{HitEdgeIndex: -1}, 0
 	}
-	return q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	var hit RaycastHit
+	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	return hit, status
 }
 
 // raycastFrom is raycast from startRef's tile and polygon, already looked
-// up.
-func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
-	hit := RaycastHit{HitEdgeIndex: -1}
+// up, writing the hit into *hit (a pointer: the hit is large, and it saves
+// a copy on the way out).
+func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) Status {
+	*hit = RaycastHit{HitEdgeIndex: -1}
 	if prevRef != 0 && !snap.IsValid(prevRef) {
-		return hit, 0
+		return 0
 	}
 
 	n := 0
@@ -114,7 +118,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 		if !ok {
 			// The start position was not inside the start polygon.
 			hit.PathCount = n
-			return hit, status
+			return status
 		}
 		hit.HitEdgeIndex = segMax
 		if tmax > hit.T {
@@ -134,7 +138,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			if options&RaycastUseCosts != 0 {
 				hit.PathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
 			}
-			return hit, status
+			return status
 		}
 
 		// Follow the link across the exit edge, if any.
@@ -233,7 +237,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			dz := vb[2] - va[2]
 			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
 			hit.PathCount = n
-			return hit, status
+			return status
 		}
 
 		prevRef, curRef = curRef, nextRef
@@ -246,7 +250,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 		}
 	}
 	hit.PathCount = n
-	return hit, status
+	return status
 }
 
 // normalize is dtVnormalize.
