@@ -69,7 +69,17 @@ func (f *Filter) Validate() error {
 	}
 	// On the bits, as every path search checks its filter: a float32 is
 	// finite and >= 0 when its sign is clear and its exponent not all
-	// ones, or when it is -0.
+	// ones, or when it is -0. Adding 0x00800000 to the bits of a finite
+	// cost >= +0 leaves the sign bit clear; a sign bit set before or
+	// after (-0 included) sends the filter to the exact check below.
+	var bad uint32
+	for c := f.AreaCost[:]; len(c) >= 4; c = c[4:] {
+		b0, b1, b2, b3 := math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+		bad |= b0 | (b0 + 0x00800000) | b1 | (b1 + 0x00800000) | b2 | (b2 + 0x00800000) | b3 | (b3 + 0x00800000)
+	}
+	if bad&0x80000000 == 0 && len(f.AreaCost)%4 == 0 {
+		return nil
+	}
 	for area, cost := range f.AreaCost {
 		if b := math.Float32bits(cost); b >= 0x7f800000 && b != 0x80000000 {
 			return fmt.Errorf("query: filter AreaCost[%d] %v, want a finite number >= 0: %w", area, cost, ErrInvalidParam)

@@ -30,11 +30,11 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 	if err := checkRef(snap, "find path: end ref", endRef); err != nil {
 		return 0, 0, err
 	}
-	if err := checkPos("find path: start position", startPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(startPos) {
+		return 0, 0, checkPos("find path: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("find path: end position", endPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(endPos) {
+		return 0, 0, checkPos("find path: end position", endPos) // only here: checkPos is too big to inline
 	}
 	if err := checkCostFilter(filter); err != nil {
 		return 0, 0, err
@@ -48,7 +48,14 @@ func (q *Query) FindPath(startRef, endRef navmesh.Ref, startPos, endPos geom.Vec
 		return 1, 0, nil
 	}
 	for {
-		n, status, err := q.searchPath(snap, startRef, endRef, startPos, endPos, filter, path)
+		var n int
+		var status Status
+		var err error
+		if filter.Custom == nil {
+			n, status, err = q.searchPathPlain(snap, startRef, endRef, startPos, endPos, filter, path)
+		} else {
+			n, status, err = q.searchPath(snap, startRef, endRef, startPos, endPos, filter, path)
+		}
 		if err != nil || !status.OutOfNodes() || !q.growNodes() {
 			return n, status, err
 		}
@@ -142,7 +149,7 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 				continue
 			}
 			if neighbourNode.flags == 0 {
-				if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+				if mid, ok := linkMidPoint(link, bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
 					neighbourNode.pos = mid
 				}
 			}
@@ -198,6 +205,140 @@ func (q *Query) searchPath(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref,
 				open.modify(neighbourNode)
 			} else {
 				neighbourNode.flags |= nodeOpen
+				open.push(neighbourNode)
+			}
+
+			if heuristic < lastBestNodeCost {
+				lastBestNodeCost = heuristic
+				lastBestNode = neighbourNode
+			}
+		}
+	}
+
+	n, status, err := q.pathToNode(lastBestNode, path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("query: find path: %w", err)
+	}
+	if lastBestNode.ref != endRef {
+		status |= StatusPartial
+	}
+	if outOfNodes {
+		status |= StatusOutOfNodes
+	}
+	return n, status, nil
+}
+
+// searchPathPlain is searchPath for a filter without a Custom rule: the
+// same search, step for step, on the area costs and flags alone. It is a
+// copy because it is the package's hottest loop: without the custom rule's
+// variables live across it, the loop keeps its state in registers.
+func (q *Query) searchPathPlain(snap *navmesh.Snapshot, startRef, endRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, path []navmesh.Ref) (int, Status, error) {
+	pool := q.nodes
+	open := q.open
+	flat := snap.TileSlots()
+	startNode := q.startSearch(startRef, startPos, dist(startPos, endPos)*heuristicScale)
+
+	lastBestNode := startNode
+	lastBestNodeCost := startNode.total
+	outOfNodes := false
+	include, exclude := filter.IncludeFlags, filter.ExcludeFlags
+
+	for steps := maxSearchSteps(pool); !open.empty(); steps-- {
+		if steps == 0 {
+			outOfNodes = true
+			break
+		}
+		bestNode := open.closeCheapest()
+		bestRef := bestNode.ref
+		if bestRef == endRef {
+			lastBestNode = bestNode
+			break
+		}
+
+		bestTile := flatTile(flat, bestRef)
+		var bestPoly *navmesh.Poly
+		if bestTile != nil && bestRef.PolyIndex() < uint32(len(bestTile.Polys)) {
+			bestPoly = &bestTile.Polys[bestRef.PolyIndex()]
+		} else {
+			bestTile, bestPoly = snap.TileAndPolyUnchecked(bestRef)
+		}
+		bestTileIndex := bestRef.TileIndex()
+		parentRef := pool.refAt(bestNode.parent)
+
+		bestAreaCost := filter.AreaCost[bestPoly.AreaAndType&0x3f]
+		if bestPoly.Type() == navmesh.PolyTypeOffMeshConnection {
+			bestAreaCost = bestTile.OffMeshAreaCost(bestAreaCost)
+		}
+
+		links := bestTile.Links
+		for i := bestPoly.FirstLink; i != navmesh.NullLink; {
+			link := &links[i]
+			i = link.Next
+			neighbourRef := link.Ref
+			if neighbourRef == 0 || neighbourRef == parentRef {
+				continue
+			}
+			neighbourTile, neighbourPoly := bestTile, (*navmesh.Poly)(nil)
+			if neighbourRef.TileIndex() == bestTileIndex {
+				neighbourPoly = &bestTile.Polys[neighbourRef.PolyIndex()]
+			} else if neighbourTile = flatTile(flat, neighbourRef); neighbourTile != nil && neighbourRef.PolyIndex() < uint32(len(neighbourTile.Polys)) {
+				neighbourPoly = &neighbourTile.Polys[neighbourRef.PolyIndex()]
+			} else {
+				neighbourTile, neighbourPoly = snap.TileAndPolyUnchecked(neighbourRef)
+			}
+			if neighbourPoly.Flags&include == 0 || neighbourPoly.Flags&exclude != 0 {
+				continue
+			}
+
+			var crossSide uint8
+			if link.Side != 0xff {
+				crossSide = link.Side >> 1
+			}
+			neighbourNode := pool.get(neighbourRef, crossSide)
+			if neighbourNode == nil {
+				outOfNodes = true
+				continue
+			}
+			if neighbourNode.flags == 0 {
+				// linkMidPoint, its common case inlined.
+				if (bestPoly.AreaAndType|neighbourPoly.AreaAndType)>>6 != uint8(navmesh.PolyTypeGround) {
+					if mid, ok := edgeMidPoint(bestRef, bestPoly, bestTile, neighbourRef, neighbourPoly, neighbourTile); ok {
+						neighbourNode.pos = mid
+					}
+				} else if link.Side == 0xff || (link.BMin == 0 && link.BMax == 255) {
+					// The whole edge.
+					verts := bestTile.Verts
+					v0 := &verts[bestPoly.Verts[link.Edge]]
+					v1 := &verts[bestPoly.Verts[nextVert(int(link.Edge), int(bestPoly.VertCount))]]
+					neighbourNode.pos = geom.Vec3{(v0[0] + v1[0]) * 0.5, (v0[1] + v1[1]) * 0.5, (v0[2] + v1[2]) * 0.5}
+				} else {
+					neighbourNode.pos = linkEdgeMidPoint(link, bestPoly, bestTile.Verts)
+				}
+			}
+
+			var cost, heuristic float32
+			curCost := float32(dist(bestNode.pos, neighbourNode.pos) * bestAreaCost)
+			if neighbourRef == endRef {
+				endCost := float32(dist(neighbourNode.pos, endPos) * offMeshAreaCost(filter, neighbourTile, neighbourPoly))
+				cost = bestNode.cost + curCost + endCost
+			} else {
+				cost = bestNode.cost + curCost
+				heuristic = dist(neighbourNode.pos, endPos) * heuristicScale
+			}
+			total := cost + heuristic
+
+			// See searchPath: "not less" keeps NaN totals out.
+			if neighbourNode.flags&(nodeOpen|nodeClosed) != 0 && !(total < neighbourNode.total) {
+				continue
+			}
+
+			neighbourNode.parent = bestNode.index
+			neighbourNode.cost = cost
+			neighbourNode.total = total
+			if neighbourNode.flags&nodeOpen != 0 {
+				open.modify(neighbourNode)
+			} else {
+				neighbourNode.flags = neighbourNode.flags&^nodeClosed | nodeOpen
 				open.push(neighbourNode)
 			}
 

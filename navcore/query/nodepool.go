@@ -38,6 +38,9 @@ type node struct {
 	parent uint32
 	// index is this node's own pool index+1.
 	index uint32
+	// next is the index+1 of the next node in this node's hash bucket, 0
+	// for none (pool bookkeeping, not search state).
+	next  uint32
 	state uint8
 	flags nodeFlags
 	ref   navmesh.Ref
@@ -49,10 +52,9 @@ type node struct {
 type nodePool struct {
 	nodes []node
 	// first holds the index+1 of each hash bucket's newest node, 0 for an
-	// empty bucket (so clearing is a memory clear); next holds, per node,
-	// the index+1 of the next node in its bucket.
+	// empty bucket (so clearing is a memory clear); each node's next
+	// continues its bucket's chain.
 	first []uint32
-	next  []uint32
 	count int
 	// hashShift turns the 64-bit product of hashRef into a bucket: 64 minus
 	// the log2 of the bucket count.
@@ -65,7 +67,6 @@ func newNodePool(maxNodes, hashSize int) *nodePool {
 	p := &nodePool{
 		nodes:     make([]node, maxNodes),
 		first:     make([]uint32, hashSize),
-		next:      make([]uint32, maxNodes),
 		hashShift: uint8(64 - bits.TrailingZeros(uint(hashSize))),
 	}
 	for i := range p.nodes {
@@ -128,7 +129,7 @@ func (p *nodePool) refAt(idx uint32) navmesh.Ref {
 
 // find returns the node for (ref, state), nil if it has none.
 func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
-	for i := p.first[p.bucket(ref)]; i != 0; i = p.next[i-1] {
+	for i := p.first[p.bucket(ref)]; i != 0; i = p.nodes[i-1].next {
 		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
 			return n
 		}
@@ -140,7 +141,7 @@ func (p *nodePool) find(ref navmesh.Ref, state uint8) *node {
 // returns how many it wrote.
 func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 	n := 0
-	for i := p.first[p.bucket(ref)]; i != 0; i = p.next[i-1] {
+	for i := p.first[p.bucket(ref)]; i != 0; i = p.nodes[i-1].next {
 		if p.nodes[i-1].ref == ref {
 			if n >= len(dst) {
 				return n
@@ -156,24 +157,21 @@ func (p *nodePool) findAll(ref navmesh.Ref, dst []*node) int {
 // pool when it has none yet; nil when the pool is exhausted.
 func (p *nodePool) get(ref navmesh.Ref, state uint8) *node {
 	bucket := p.bucket(ref)
-	for i := p.first[bucket]; i != 0; i = p.next[i-1] {
-		if n := &p.nodes[i-1]; n.ref == ref && n.state == state {
+	head := p.first[bucket]
+	for i := head; i != 0; {
+		n := &p.nodes[i-1]
+		if n.ref == ref && n.state == state {
 			return n
 		}
-	}
-	if p.count >= len(p.nodes) {
-		return nil
+		i = n.next
 	}
 	i := p.count
-	p.count++
+	if i >= len(p.nodes) {
+		return nil
+	}
+	p.count = i + 1
 	n := &p.nodes[i]
-	n.parent = 0
-	n.cost = 0
-	n.total = 0
-	n.ref = ref
-	n.state = state
-	n.flags = 0
-	p.next[i] = p.first[bucket]
+	*n = node{index: n.index, next: head, state: state, ref: ref}
 	p.first[bucket] = n.index
 	return n
 }

@@ -141,8 +141,8 @@ func (q *Query) QueryPolygonsFunc(center, halfExtents geom.Vec3, filter *Filter,
 
 // checkBox validates the arguments of a box query.
 func checkBox(center, halfExtents geom.Vec3, filter *Filter) error {
-	if err := checkPos("center", center); err != nil {
-		return err
+	if !geom.IsFinite(center) {
+		return checkPos("center", center) // only here: checkPos is too big to inline
 	}
 	if !geom.IsFinite(halfExtents) || !(halfExtents[0] > 0 && halfExtents[1] > 0 && halfExtents[2] > 0) {
 		return fmt.Errorf("query: half extents %v must be finite and positive: %w", halfExtents, ErrInvalidParam)
@@ -175,8 +175,9 @@ func (q *Query) queryPolygons(snap *navmesh.Snapshot, center, halfExtents geom.V
 			// Cleared cell by cell: a cell with fewer layers than the
 			// one before would leave its tiles beyond the length, kept
 			// alive after the mesh replaced them. (A loop: clear calls
-			// the runtime, which costs more than the one or two tiles.)
-			for i := range q.tiles {
+			// the runtime, which costs more than the one or two tiles; so
+			// does the forward loop, which the compiler turns into clear.)
+			for i := len(q.tiles) - 1; i >= 0; i-- {
 				q.tiles[i] = nil
 			}
 		}

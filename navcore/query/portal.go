@@ -6,6 +6,7 @@ import (
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
+	"github.com/go-gl/mathgl/mgl32"
 )
 
 // PortalPoints returns the left and right end of the edge shared by the
@@ -108,6 +109,38 @@ func edgeMidPoint(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Ti
 		return geom.Vec3{}, false
 	}
 	return geom.Vec3{(left.X + right.X) * 0.5, (left.Y + right.Y) * 0.5, (left.Z + right.Z) * 0.5}, true
+}
+
+// linkMidPoint is edgeMidPoint for a search that holds the link from
+// fromPoly into toPoly, without walking fromPoly's links again: when
+// neither polygon is an off-mesh connection the portal is the link's edge
+// (the part BMin/BMax give for a link across a tile border), and the link
+// is the one edgeMidPoint would find as long as it is the first of
+// fromPoly's links into toPoly. The searches meet a polygon's links in list
+// order and key nodes by (polygon, crossed tile side); every link of one
+// polygon into another has the same side (the direction of the other's
+// tile, or none inside the tile), so later links lead to the node the first
+// one has already placed, and the searches call this only for a new node.
+// Off-mesh connections take edgeMidPoint's walk.
+func linkMidPoint(link *navmesh.Link, from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
+	to navmesh.Ref, toPoly *navmesh.Poly, toTile *navmesh.Tile) (geom.Vec3, bool) {
+	if (fromPoly.AreaAndType|toPoly.AreaAndType)>>6 != uint8(navmesh.PolyTypeGround) {
+		return edgeMidPoint(from, fromPoly, fromTile, to, toPoly, toTile)
+	}
+	return linkEdgeMidPoint(link, fromPoly, fromTile.Verts), true
+}
+
+// linkEdgeMidPoint is the middle of the part of poly's edge that link
+// covers (all of it but for a link across a tile border); verts are the
+// tile's vertices.
+func linkEdgeMidPoint(link *navmesh.Link, poly *navmesh.Poly, verts []mgl32.Vec3) geom.Vec3 {
+	v0 := fastgeom.Load(&verts[poly.Verts[link.Edge]])
+	v1 := fastgeom.Load(&verts[poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]])
+	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
+		const s = float32(1.0 / 255.0)
+		v0, v1 = fastgeom.Lerp(v0, v1, float32(link.BMin)*s), fastgeom.Lerp(v0, v1, float32(link.BMax)*s)
+	}
+	return geom.Vec3{(v0.X + v1.X) * 0.5, (v0.Y + v1.Y) * 0.5, (v0.Z + v1.Z) * 0.5}
 }
 
 // nextVert returns (i+1) % n for 0 <= i < n without a division.

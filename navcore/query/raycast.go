@@ -59,11 +59,11 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 			return RaycastHit{}, 0, err
 		}
 	}
-	if err := checkPos("raycast: start position", startPos); err != nil {
-		return RaycastHit{}, 0, err
+	if !geom.IsFinite(startPos) {
+		return RaycastHit{}, 0, checkPos("raycast: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("raycast: end position", endPos); err != nil {
-		return RaycastHit{}, 0, err
+	if !geom.IsFinite(endPos) {
+		return RaycastHit{}, 0, checkPos("raycast: end position", endPos) // only here: checkPos is too big to inline
 	}
 	check := checkFilter
 	if options&RaycastUseCosts != 0 {
@@ -72,7 +72,8 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if err := check(filter); err != nil {
 		return RaycastHit{}, 0, err
 	}
-	hit, status := q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	var hit RaycastHit
+	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
@@ -83,15 +84,18 @@ func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, 
 	if err != nil {
 		return RaycastHit{HitEdgeIndex: -1}, 0
 	}
-	return q.raycastFrom(snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	var hit RaycastHit
+	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	return hit, status
 }
 
 // raycastFrom is raycast from startRef's tile and polygon, already looked
-// up.
-func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
-	hit := RaycastHit{HitEdgeIndex: -1}
+// up, writing the hit into *hit (a pointer: the hit is large, and it saves
+// a copy on the way out).
+func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) Status {
+	*hit = RaycastHit{HitEdgeIndex: -1}
 	if prevRef != 0 && !snap.IsValid(prevRef) {
-		return hit, 0
+		return 0
 	}
 
 	n := 0
@@ -100,6 +104,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 	var status Status
 
 	curRef := startRef
+	flat := snap.TileSlots()
 	prevTile, prevPoly := tile, poly
 	nextTile, nextPoly := tile, poly
 	if prevRef != 0 {
@@ -113,7 +118,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 		if !ok {
 			// The start position was not inside the start polygon.
 			hit.PathCount = n
-			return hit, status
+			return status
 		}
 		hit.HitEdgeIndex = segMax
 		if tmax > hit.T {
@@ -133,22 +138,35 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			if options&RaycastUseCosts != 0 {
 				hit.PathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
 			}
-			return hit, status
+			return status
 		}
 
 		// Follow the link across the exit edge, if any.
 		var nextRef navmesh.Ref
 		links := tile.Links
-		for i := poly.FirstLink; i != navmesh.NullLink; i = links[i].Next {
+		for i := poly.FirstLink; i != navmesh.NullLink; {
 			link := &links[i]
+			i = link.Next
 			if int(link.Edge) != segMax || link.Ref == 0 {
 				continue
 			}
-			nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
+			// Most links stay in the tile: no lookup needed then (links only
+			// name polygons of their own snapshot).
+			if link.Ref.TileIndex() == curRef.TileIndex() {
+				nextTile, nextPoly = tile, &tile.Polys[link.Ref.PolyIndex()]
+			} else if nextTile = flatTile(flat, link.Ref); nextTile != nil && link.Ref.PolyIndex() < uint32(len(nextTile.Polys)) {
+				nextPoly = &nextTile.Polys[link.Ref.PolyIndex()]
+			} else {
+				nextTile, nextPoly = snap.TileAndPolyUnchecked(link.Ref)
+			}
 			if nextPoly.Type() == navmesh.PolyTypeOffMeshConnection {
 				continue
 			}
-			if !filter.Passes(link.Ref, nextTile, nextPoly) {
+			if filter.Custom != nil {
+				if !filter.Passes(link.Ref, nextTile, nextPoly) {
+					continue
+				}
+			} else if nextPoly.Flags&filter.IncludeFlags == 0 || nextPoly.Flags&filter.ExcludeFlags != 0 {
 				continue
 			}
 			// Inside the tile, and whole-edge border links, always lead on.
@@ -219,7 +237,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 			dz := vb[2] - va[2]
 			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
 			hit.PathCount = n
-			return hit, status
+			return status
 		}
 
 		prevRef, curRef = curRef, nextRef
@@ -232,7 +250,7 @@ func (q *Query) raycastFrom(snap *navmesh.Snapshot, tile *navmesh.Tile, poly *na
 		}
 	}
 	hit.PathCount = n
-	return hit, status
+	return status
 }
 
 // normalize is dtVnormalize.
@@ -255,23 +273,24 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 	}
 	idx := poly.Verts[:n]
 	tMin := float32(0)
-	tMax, segMax = 1, -1
+	tMax = 1
+	// exit is 1 + the index of the vertex that ends the exit edge (the
+	// edge from vertex exit-2, or n-1 for exit 1), 0 for none: one less
+	// register move a vertex than counting edges as the loop goes.
+	exit := 0
 	vj := &verts[idx[n-1]]
 	vjx, vjz := vj[0], vj[2]
-	j := n - 1
 	for i, k := range idx {
 		vi := &verts[k]
 		vix, viz := vi[0], vi[2]
 		edgeX, edgeZ := vix-vjx, viz-vjz
 		diffX, diffZ := p0x-vjx, p0z-vjz
+		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
-		vjx, vjz = vix, viz
-		edge := j
-		j = i
 		if den < eps && -den < eps {
 			if num < 0 {
-				return tMax, segMax, false
+				return tMax, -1, false
 			}
 			continue
 		}
@@ -280,16 +299,26 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 			if t > tMin {
 				tMin = t
 				if tMin > tMax {
-					return tMax, segMax, false
+					return tMax, -1, false
 				}
 			}
-		} else if t < tMax {
+			continue
+		}
+		if t < tMax {
 			tMax = t
-			segMax = edge
+			exit = i + 1
 			if tMax < tMin {
-				return tMax, segMax, false
+				return tMax, -1, false
 			}
 		}
+	}
+	switch exit {
+	case 0:
+		segMax = -1
+	case 1:
+		segMax = n - 1
+	default:
+		segMax = exit - 2
 	}
 	return tMax, segMax, true
 }

@@ -98,13 +98,13 @@ func (q *Query) RestoreSearch(s *SearchState, filter *Filter) error {
 		pool.nodes[i] = n
 		// The chains as get made them: each node at the head of its bucket.
 		bucket := pool.bucket(n.ref)
-		pool.next[i] = pool.first[bucket]
+		pool.nodes[i].next = pool.first[bucket]
 		pool.first[bucket] = n.index
 	}
 	pool.count = len(s.nodes)
 	q.open.clear()
 	for _, idx := range s.open {
-		q.open.heap[q.open.size] = makeEntry(&pool.nodes[idx-1])
+		q.open.heap[q.open.size] = q.open.entry(&pool.nodes[idx-1])
 		q.open.size++
 	}
 	q.sliced = s.sliced

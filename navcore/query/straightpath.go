@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
@@ -55,11 +56,11 @@ type StraightPathPoint struct {
 // When points fills up, the path is cut there with StatusBufferTooSmall.
 func (q *Query) FindStraightPath(startPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
 	snap := q.mesh.Snapshot()
-	if err := checkPos("find straight path: start position", startPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(startPos) {
+		return 0, 0, checkPos("find straight path: start position", startPos) // only here: checkPos is too big to inline
 	}
-	if err := checkPos("find straight path: end position", endPos); err != nil {
-		return 0, 0, err
+	if !geom.IsFinite(endPos) {
+		return 0, 0, checkPos("find straight path: end position", endPos) // only here: checkPos is too big to inline
 	}
 	if len(path) == 0 || path[0] == 0 {
 		return 0, 0, fmt.Errorf("query: find straight path: empty corridor: %w", ErrInvalidParam)
@@ -126,7 +127,7 @@ func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos g
 			step := funnelSide{index: i}
 			var leftEnd, rightEnd fastgeom.Point
 			if i+1 < len(path) {
-				portalLeftEnd, portalRightEnd, polyType, ok := portals.portal(path[i], path[i+1])
+				portalLeftEnd, portalRightEnd, polyType, ok := portals.portalAt(path, i)
 				if !ok {
 					// The corridor breaks off here: end at the point of
 					// path[i] closest to the goal.
@@ -251,9 +252,40 @@ func cornerFlags(ref navmesh.Ref, polyType navmesh.PolyType) StraightPathFlags {
 // portalLookup finds the portals between consecutive corridor polygons,
 // remembering the last two polygons it resolved: walking the corridor, each
 // step's "to" is the next step's "from".
+//
+// It also keeps the last portals it found by corridor index: after each
+// corner the funnel walks again from the corner's portal, over portals it
+// has just found.
 type portalLookup struct {
 	snap     *navmesh.Snapshot
 	from, to resolvedPoly
+	cache    [portalCacheSize]cachedPortal
+}
+
+// portalCacheSize is how many portals portalLookup keeps (a power of two).
+const portalCacheSize = 16
+
+// cachedPortal is the portal of one corridor step.
+type cachedPortal struct {
+	left, right fastgeom.Point
+	// step is the corridor index+1 of the portal's "from" polygon, 0 for
+	// an empty entry.
+	step   int32
+	toType navmesh.PolyType
+}
+
+// portalAt is portal(path[i], path[i+1]), from the cache when it holds
+// step i.
+func (l *portalLookup) portalAt(path []navmesh.Ref, i int) (left, right fastgeom.Point, toType navmesh.PolyType, ok bool) {
+	c := &l.cache[i&(portalCacheSize-1)]
+	if int(c.step) == i+1 {
+		return c.left, c.right, c.toType, true
+	}
+	left, right, toType, ok = l.portal(path[i], path[i+1])
+	if ok && i < math.MaxInt32 {
+		*c = cachedPortal{left: left, right: right, step: int32(i + 1), toType: toType}
+	}
+	return left, right, toType, ok
 }
 
 // resolvedPoly is a polygon reference with its tile and polygon.
