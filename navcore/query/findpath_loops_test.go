@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/archenav/archenav/navcore/geom"
-	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/internal/testmesh"
+	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
