@@ -185,6 +185,7 @@ func (p *Plugin) newCorridor(ref navmesh.Ref, pos geom.Vec3) (*crowd.Corridor, e
 		if c, err = crowd.NewCorridor(p.config.MaxPath); err != nil {
 			return nil, err
 		}
+		p.madeCorridors = append(p.madeCorridors, c)
 	}
 	c.Reset(ref, pos)
 	return c, nil

@@ -49,6 +49,14 @@ type Plugin struct {
 	events    generic.Resource[components.Events]
 	presets   generic.Resource[components.AvoidancePresets]
 	corridors []*crowd.Corridor // corridors of removed agents, for reuse
+	// madeCorridors holds every corridor the plugin made, in use or in the
+	// pool, so that each stays reachable by the garbage collector through
+	// the plugin itself. arche copies component memory as bytes (removing
+	// an entity moves the last one of its archetype into its slot), which
+	// the collector's write barriers do not see: a corridor reachable only
+	// through a Corridor component could be freed during a collection
+	// while an agent still walks with it ("found pointer to free object").
+	madeCorridors []*crowd.Corridor
 	// obstacles creates and reads obstacle entities.
 	obstacles    generic.Map3[components.Obstacle, components.ObstaclePose, components.ObstacleState]
 	obstacleMask ecs.Mask
