@@ -52,24 +52,36 @@ func Lerp(a, b Point, t float32) Point {
 
 // DistancePtSegSqr2D is geom.DistancePtSegSqr2D: the squared xz distance
 // from pt to segment p→q and the parameter in [0, 1] of the closest point.
+// It is too big to inline; a hot loop calls its two halves, SegmentParam2D
+// and SegmentDistSqr2D, which inline, to save the call.
 func DistancePtSegSqr2D(pt, p, q Point) (distSqr, t float32) {
-	pqx := q.X - p.X
-	pqz := q.Z - p.Z
-	dx := pt.X - p.X
-	dz := pt.Z - p.Z
+	t = SegmentParam2D(pt, p, q)
+	return SegmentDistSqr2D(pt, p, q, t), t
+}
+
+// SegmentParam2D is the parameter in [0, 1] of the point of segment p→q
+// closest to pt in the xz-plane (the first half of DistancePtSegSqr2D).
+func SegmentParam2D(pt, p, q Point) (t float32) {
+	pqx, pqz := q.X-p.X, q.Z-p.Z
 	d := float32(pqx*pqx) + float32(pqz*pqz)
-	t = float32(pqx*dx) + float32(pqz*dz)
+	t = float32(pqx*(pt.X-p.X)) + float32(pqz*(pt.Z-p.Z))
 	if d > 0 {
 		t /= d
 	}
 	if t < 0 {
-		t = 0
+		return 0
 	} else if t > 1 {
-		t = 1
+		return 1
 	}
-	dx = p.X + float32(t*pqx) - pt.X
-	dz = p.Z + float32(t*pqz) - pt.Z
-	return float32(dx*dx) + float32(dz*dz), t
+	return t
+}
+
+// SegmentDistSqr2D is the squared xz distance from pt to the point at
+// parameter t of segment p→q (the second half of DistancePtSegSqr2D).
+func SegmentDistSqr2D(pt, p, q Point, t float32) float32 {
+	dx := p.X + float32(t*(q.X-p.X)) - pt.X
+	dz := p.Z + float32(t*(q.Z-p.Z)) - pt.Z
+	return float32(dx*dx) + float32(dz*dz)
 }
 
 // ClosestHeightOnTriangle is geom.ClosestHeightOnTriangle: the height of
