@@ -203,7 +203,8 @@ func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 		a := t.detailVertex(poly, detail, tri[0])
 		b := t.detailVertex(poly, detail, tri[1])
 		c := t.detailVertex(poly, detail, tri[2])
-		if h, ok := fastgeom.ClosestHeightOnTriangle(pos, a, b, c); ok {
+		u, v, denom := fastgeom.TriangleCoords2D(pos, a, b, c)
+		if h, ok := fastgeom.TriangleHeight(a, b, c, u, v, denom); ok {
 			return h
 		}
 	}
