@@ -52,45 +52,70 @@ func Lerp(a, b Point, t float32) Point {
 
 // DistancePtSegSqr2D is geom.DistancePtSegSqr2D: the squared xz distance
 // from pt to segment p→q and the parameter in [0, 1] of the closest point.
+// It is too big to inline; a hot loop calls its two halves, SegmentParam2D
+// and SegmentDistSqr2D, which inline, to save the call.
 func DistancePtSegSqr2D(pt, p, q Point) (distSqr, t float32) {
-	pqx := q.X - p.X
-	pqz := q.Z - p.Z
-	dx := pt.X - p.X
-	dz := pt.Z - p.Z
+	t = SegmentParam2D(pt, p, q)
+	return SegmentDistSqr2D(pt, p, q, t), t
+}
+
+// SegmentParam2D is the parameter in [0, 1] of the point of segment p→q
+// closest to pt in the xz-plane (the first half of DistancePtSegSqr2D).
+func SegmentParam2D(pt, p, q Point) (t float32) {
+	pqx, pqz := q.X-p.X, q.Z-p.Z
 	d := float32(pqx*pqx) + float32(pqz*pqz)
-	t = float32(pqx*dx) + float32(pqz*dz)
+	t = float32(pqx*(pt.X-p.X)) + float32(pqz*(pt.Z-p.Z))
 	if d > 0 {
 		t /= d
 	}
 	if t < 0 {
-		t = 0
+		return 0
 	} else if t > 1 {
-		t = 1
+		return 1
 	}
-	dx = p.X + float32(t*pqx) - pt.X
-	dz = p.Z + float32(t*pqz) - pt.Z
-	return float32(dx*dx) + float32(dz*dz), t
+	return t
+}
+
+// SegmentDistSqr2D is the squared xz distance from pt to the point at
+// parameter t of segment p→q (the second half of DistancePtSegSqr2D).
+func SegmentDistSqr2D(pt, p, q Point, t float32) float32 {
+	dx := p.X + float32(t*(q.X-p.X)) - pt.X
+	dz := p.Z + float32(t*(q.Z-p.Z)) - pt.Z
+	return float32(dx*dx) + float32(dz*dz)
 }
 
 // ClosestHeightOnTriangle is geom.ClosestHeightOnTriangle: the height of
 // triangle abc at p's xz position, ok false outside its xz projection or
-// for a degenerate one (twice its xz area below 1e-6).
+// for a degenerate one (twice its xz area below 1e-6). It is too big to
+// inline; a hot loop calls its two halves, TriangleCoords2D and
+// TriangleHeight, which inline, to save the call.
 func ClosestHeightOnTriangle(p, a, b, c Point) (height float32, ok bool) {
-	const eps = float32(1e-6)
-	v0x, v0y, v0z := c.X-a.X, c.Y-a.Y, c.Z-a.Z
-	v1x, v1y, v1z := b.X-a.X, b.Y-a.Y, b.Z-a.Z
+	u, v, denom := TriangleCoords2D(p, a, b, c)
+	return TriangleHeight(a, b, c, u, v, denom)
+}
+
+// TriangleCoords2D returns p's unnormalised barycentric coordinates u (along
+// a→c) and v (along a→b) in triangle abc seen from above, and their
+// denominator, twice the triangle's signed xz area (the first half of
+// ClosestHeightOnTriangle).
+func TriangleCoords2D(p, a, b, c Point) (u, v, denom float32) {
+	v0x, v0z := c.X-a.X, c.Z-a.Z
+	v1x, v1z := b.X-a.X, b.Z-a.Z
 	v2x, v2z := p.X-a.X, p.Z-a.Z
-	denom := float32(v0x*v1z) - float32(v0z*v1x)
-	if denom < eps && -denom < eps {
-		return 0, false
-	}
-	u := float32(v1z*v2x) - float32(v1x*v2z)
-	v := float32(v0x*v2z) - float32(v0z*v2x)
+	return float32(v1z*v2x) - float32(v1x*v2z), float32(v0x*v2z) - float32(v0z*v2x), float32(v0x*v1z) - float32(v0z*v1x)
+}
+
+// TriangleHeight is the height of triangle abc at the point with
+// TriangleCoords2D's u, v and denom, ok false when the point lies outside
+// the triangle or the triangle is degenerate (|denom| below 1e-6) (the second
+// half of ClosestHeightOnTriangle).
+func TriangleHeight(a, b, c Point, u, v, denom float32) (height float32, ok bool) {
+	const eps = float32(1e-6)
 	if denom < 0 {
 		denom, u, v = -denom, -u, -v
 	}
-	if u >= 0 && v >= 0 && u+v <= denom {
-		return a.Y + (float32(v0y*u)+float32(v1y*v))/denom, true
+	if denom >= eps && u >= 0 && v >= 0 && u+v <= denom {
+		return a.Y + (float32((c.Y-a.Y)*u)+float32((b.Y-a.Y)*v))/denom, true
 	}
 	return 0, false
 }

@@ -203,7 +203,8 @@ func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 		a := t.detailVertex(poly, detail, tri[0])
 		b := t.detailVertex(poly, detail, tri[1])
 		c := t.detailVertex(poly, detail, tri[2])
-		if h, ok := fastgeom.ClosestHeightOnTriangle(pos, a, b, c); ok {
+		u, v, denom := fastgeom.TriangleCoords2D(pos, a, b, c)
+		if h, ok := fastgeom.TriangleHeight(a, b, c, u, v, denom); ok {
 			return h
 		}
 	}
@@ -215,7 +216,10 @@ func (t *Tile) heightInside(ip uint32, poly *Poly, pos fastgeom.Point) float32 {
 // closestPointOnDetailEdges is ClosestPointOnDetailEdges for poly, polygon
 // ip. The three edges of a triangle are visited in the C++ order (c→a, a→b,
 // b→c), written out rather than looped: the loop's shifts and index checks
-// cost more than the distances in the nearest-polygon search.
+// cost more than the distances in the nearest-polygon search; an edge is kept
+// when strictly nearer than the best so far (the first of equals wins, as in
+// the C++), compared here rather than in a method, which would not inline
+// and would add a call to each edge.
 func (t *Tile) closestPointOnDetailEdges(ip uint32, poly *Poly, pos fastgeom.Point, onlyBoundary bool) fastgeom.Point {
 	detail := &t.Data.DetailMeshes[ip]
 	tris := t.Data.DetailTris[detail.TriBase : detail.TriBase+uint32(detail.TriCount)]
@@ -231,13 +235,22 @@ func (t *Tile) closestPointOnDetailEdges(ip uint32, poly *Poly, pos fastgeom.Poi
 		b := t.detailVertex(poly, detail, tri[1])
 		c := t.detailVertex(poly, detail, tri[2])
 		if visitsDetailEdge(flags>>4, tri[2], tri[0], onlyBoundary) {
-			best.consider(pos, c, a)
+			s := fastgeom.SegmentParam2D(pos, c, a)
+			if d := fastgeom.SegmentDistSqr2D(pos, c, a, s); d < best.distSqr {
+				best = closestEdge{d, s, c, a, true}
+			}
 		}
 		if visitsDetailEdge(flags, tri[0], tri[1], onlyBoundary) {
-			best.consider(pos, a, b)
+			s := fastgeom.SegmentParam2D(pos, a, b)
+			if d := fastgeom.SegmentDistSqr2D(pos, a, b, s); d < best.distSqr {
+				best = closestEdge{d, s, a, b, true}
+			}
 		}
 		if visitsDetailEdge(flags>>2, tri[1], tri[2], onlyBoundary) {
-			best.consider(pos, b, c)
+			s := fastgeom.SegmentParam2D(pos, b, c)
+			if d := fastgeom.SegmentDistSqr2D(pos, b, c, s); d < best.distSqr {
+				best = closestEdge{d, s, b, c, true}
+			}
 		}
 	}
 	if !best.found {
@@ -261,14 +274,6 @@ type closestEdge struct {
 	distSqr, t float32
 	start, end fastgeom.Point
 	found      bool
-}
-
-// consider measures segment p→q from pos and keeps it when it is strictly
-// nearer than the best so far (the first of equals wins, as in the C++).
-func (e *closestEdge) consider(pos, p, q fastgeom.Point) {
-	if d, t := fastgeom.DistancePtSegSqr2D(pos, p, q); d < e.distSqr {
-		e.distSqr, e.t, e.start, e.end, e.found = d, t, p, q, true
-	}
 }
 
 // queryPolygons appends at most limit refs to dst.

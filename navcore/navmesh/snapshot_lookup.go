@@ -11,19 +11,28 @@ import (
 func tileLoc(p *Params, pos mgl32.Vec3) (tx, ty int) {
 	x := (pos[0] - p.Origin[0]) / p.TileWidth
 	y := (pos[2] - p.Origin[2]) / p.TileHeight
-	return saturateInt32(math.Floor(float64(x))), saturateInt32(math.Floor(float64(y)))
+	return floorInt32(x), floorInt32(y)
 }
 
-func saturateInt32(f float64) int {
+// floorInt32 is f floored and saturated to the int32 range, 0 for NaN. In
+// range, it truncates and steps down for a negative fraction, cheaper than
+// math.Floor: float32(i) is exact there (above 2^24 every float32 is an
+// integer, so i == f).
+func floorInt32(f float32) int {
+	if f > math.MinInt32 && f < math.MaxInt32+1 {
+		i := int(int32(f))
+		if float32(i) > f {
+			i--
+		}
+		return i
+	}
 	switch {
 	case f != f:
 		return 0
-	case f <= math.MinInt32:
+	case f < 0:
 		return math.MinInt32
-	case f >= math.MaxInt32:
-		return math.MaxInt32
 	}
-	return int(f)
+	return math.MaxInt32
 }
 
 // tileEntry is one tile in a position-lookup bucket and the link to the

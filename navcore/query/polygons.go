@@ -42,7 +42,9 @@ func (q *Query) FindNearestPoly(center, halfExtents geom.Vec3, filter *Filter) (
 	if err := checkBox(center, halfExtents, filter); err != nil {
 		return NearestPoly{}, fmt.Errorf("query: find nearest poly: %w", err)
 	}
-	q.nearest = nearestCollector{center: center, distSqr: math.MaxFloat32}
+	// point and overPoly are written with every ref, so only these need
+	// resetting (cheaper than writing the whole collector).
+	q.nearest.center, q.nearest.distSqr, q.nearest.ref = center, math.MaxFloat32, 0
 	q.queryPolygons(snap, center, halfExtents, filter, q.nearest.process)
 	if q.nearest.ref == 0 {
 		return NearestPoly{}, nil
