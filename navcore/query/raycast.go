@@ -288,15 +288,16 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
-		if den < eps && -den < eps {
-			if num < 0 {
-				return tMax, -1, false
-			}
-			continue
-		}
-		t := num / den
+		// Detour's |den| < eps test, split by sign: den > -eps is -den < eps
+		// exactly, and an entering edge then skips the second compare.
 		if den < 0 {
-			if t > tMin {
+			if den > -eps {
+				if num < 0 {
+					return tMax, -1, false
+				}
+				continue
+			}
+			if t := num / den; t > tMin {
 				tMin = t
 				if tMin > tMax {
 					return tMax, -1, false
@@ -304,7 +305,13 @@ func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ 
 			}
 			continue
 		}
-		if t < tMax {
+		if den < eps {
+			if num < 0 {
+				return tMax, -1, false
+			}
+			continue
+		}
+		if t := num / den; t < tMax {
 			tMax = t
 			exit = i + 1
 			if tMax < tMin {
