@@ -237,30 +237,25 @@ walk:
 			v1 := poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]
 			left := tile.Verts[v0]
 			right := tile.Verts[v1]
-			const s = float32(1.0 / 255.0)
+			// Sides 0 and 4 (x borders) bound the link along z, 2 and 6 along x.
+			var axis int
 			switch link.Side {
 			case 0, 4:
-				lmin := left[2] + float32((right[2]-left[2])*(float32(link.BMin)*s))
-				lmax := left[2] + float32((right[2]-left[2])*(float32(link.BMax)*s))
-				if lmin > lmax {
-					lmin, lmax = lmax, lmin
-				}
-				z := startPos[2] + float32((endPos[2]-startPos[2])*tMax)
-				if z >= lmin && z <= lmax {
-					nextRef = link.Ref
-				}
+				axis = 2
 			case 2, 6:
-				lmin := left[0] + float32((right[0]-left[0])*(float32(link.BMin)*s))
-				lmax := left[0] + float32((right[0]-left[0])*(float32(link.BMax)*s))
-				if lmin > lmax {
-					lmin, lmax = lmax, lmin
-				}
-				x := startPos[0] + float32((endPos[0]-startPos[0])*tMax)
-				if x >= lmin && x <= lmax {
-					nextRef = link.Ref
-				}
+				axis = 0
+			default:
+				continue
 			}
-			if nextRef != 0 {
+			const s = float32(1.0 / 255.0)
+			lmin := left[axis] + float32((right[axis]-left[axis])*(float32(link.BMin)*s))
+			lmax := left[axis] + float32((right[axis]-left[axis])*(float32(link.BMax)*s))
+			if lmin > lmax {
+				lmin, lmax = lmax, lmin
+			}
+			// nextRef is set only on the way out: not carried round the loop.
+			if c := startPos[axis] + float32((endPos[axis]-startPos[axis])*tMax); c >= lmin && c <= lmax {
+				nextRef = link.Ref
 				break
 			}
 		}
