@@ -63,12 +63,14 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if !geom.IsFinite(endPos) {
 		return RaycastHit{}, 0, checkPos("raycast: end position", endPos) // only here: checkPos is too big to inline
 	}
-	check := checkFilter
+	// Only costs read the area costs; otherwise the filter just must be
+	// there (checkFilter, called only to build its error: no call a ray).
 	if options&RaycastUseCosts != 0 {
-		check = checkCostFilter // only costs read the area costs
-	}
-	if err := check(filter); err != nil {
-		return RaycastHit{}, 0, err
+		if err := checkCostFilter(filter); err != nil {
+			return RaycastHit{}, 0, err
+		}
+	} else if filter == nil {
+		return RaycastHit{}, 0, checkFilter(filter)
 	}
 	var hit RaycastHit
 	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
