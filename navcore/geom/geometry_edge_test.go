@@ -314,3 +314,25 @@ func TestIsFiniteWithNaNAndInf(t *testing.T) {
 		})
 	}
 }
+
+// TestIsFiniteEveryExponent: the branch-free IsFinite agrees with the
+// per-component test for every exponent and sign in every position, beside
+// finite and non-finite others.
+func TestIsFiniteEveryExponent(t *testing.T) {
+	others := []float32{0, 1, -2.5, math.MaxFloat32, float32(math.Inf(1)), float32(math.NaN())}
+	for e := uint32(0); e < 256; e++ {
+		for _, bits := range []uint32{e << 23, e<<23 | 1, e<<23 | 0x7fffff, 1<<31 | e<<23 | 0x400000} {
+			f := math.Float32frombits(bits)
+			for pos := range 3 {
+				for _, o := range others {
+					v := Vec3{o, o, o}
+					v[pos] = f
+					want := isFinite(v[0]) && isFinite(v[1]) && isFinite(v[2])
+					if got := IsFinite(v); got != want {
+						t.Fatalf("IsFinite(%v) = %v, want %v", v, got, want)
+					}
+				}
+			}
+		}
+	}
+}

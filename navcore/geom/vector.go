@@ -102,7 +102,14 @@ const equalThresholdSqr = float32(1.0/16384.0) * float32(1.0/16384.0)
 func Equal(a, b Vec3) bool { return DistSqr(a, b) < equalThresholdSqr }
 
 // IsFinite reports whether every component of v is neither NaN nor infinite.
-func IsFinite(v Vec3) bool { return isFinite(v[0]) && isFinite(v[1]) && isFinite(v[2]) }
+func IsFinite(v Vec3) bool {
+	// Without a branch a component: a component's exponent bits plus one
+	// unit of the lowest exponent bit carry into bit 31 only when they are
+	// all ones.
+	const exp, carry = 0x7f800000, 0x00800000
+	x := (math.Float32bits(v[0])&exp + carry) | (math.Float32bits(v[1])&exp + carry) | (math.Float32bits(v[2])&exp + carry)
+	return x&0x80000000 == 0
+}
 
 // IsFinite2D reports whether the x and z components of v are finite.
 func IsFinite2D(v Vec3) bool { return isFinite(v[0]) && isFinite(v[2]) }

@@ -3,8 +3,6 @@ package query
 import (
 	"math"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
@@ -65,12 +63,14 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	if !geom.IsFinite(endPos) {
 		return RaycastHit{}, 0, checkPos("raycast: end position", endPos) // only here: checkPos is too big to inline
 	}
-	check := checkFilter
+	// Only costs read the area costs; otherwise the filter just must be
+	// there (checkFilter, called only to build its error: no call a ray).
 	if options&RaycastUseCosts != 0 {
-		check = checkCostFilter // only costs read the area costs
-	}
-	if err := check(filter); err != nil {
-		return RaycastHit{}, 0, err
+		if err := checkCostFilter(filter); err != nil {
+			return RaycastHit{}, 0, err
+		}
+	} else if filter == nil {
+		return RaycastHit{}, 0, checkFilter(filter)
 	}
 	var hit RaycastHit
 	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
@@ -111,18 +111,78 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 		prevTile, prevPoly = snap.TileAndPolyUnchecked(prevRef)
 	}
 
+walk:
 	for curRef != 0 {
-		// Clip the ray against the current polygon.
+		// Clip the ray against the current polygon: Detour's
+		// dtIntersectSegmentPoly2D, the same float32 operations in the same
+		// order, reading the vertices in place and leaving out what is not
+		// read here (the entry edge). It is written out in the loop, not
+		// called: a call spills every value the walk keeps in registers.
 		nv := int(poly.VertCount)
-		tmax, segMax, ok := clipRayToPoly(tile.Verts, poly, startPos[0], startPos[2], dir[0], dir[2])
-		if !ok {
-			// The start position was not inside the start polygon.
-			hit.PathCount = n
-			return status
+		if nv < 3 || nv > len(poly.Verts) {
+			break
+		}
+		idx, verts := poly.Verts[:nv], tile.Verts
+		tMin, tMax := float32(0), float32(1)
+		// exit is 1 + the index of the vertex that ends the exit edge (the
+		// edge from vertex exit-2, or nv-1 for exit 1), 0 for none: one less
+		// register move a vertex than counting edges as the loop goes.
+		exit := 0
+		vj := &verts[idx[nv-1]]
+		vjx, vjz := vj[0], vj[2]
+		for i, k := range idx {
+			vi := &verts[k]
+			vix, viz := vi[0], vi[2]
+			edgeX, edgeZ := vix-vjx, viz-vjz
+			diffX, diffZ := startPos[0]-vjx, startPos[2]-vjz
+			vjx, vjz = vix, viz
+			num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
+			den := float32(dir[2]*edgeX) - float32(dir[0]*edgeZ)
+			// Detour's |den| < eps test, split by sign: den > -eps is
+			// -den < eps exactly, and an entering edge then skips the
+			// second compare.
+			const eps = float32(0.000001)
+			if den < 0 {
+				if den > -eps {
+					if num < 0 {
+						break walk // the start is outside the polygon
+					}
+					continue
+				}
+				if t := num / den; t > tMin {
+					tMin = t
+					if tMin > tMax {
+						break walk
+					}
+				}
+				continue
+			}
+			if den < eps {
+				if num < 0 {
+					break walk
+				}
+				continue
+			}
+			if t := num / den; t < tMax {
+				tMax = t
+				exit = i + 1
+				if tMax < tMin {
+					break walk
+				}
+			}
+		}
+		var segMax int
+		switch exit {
+		case 0:
+			segMax = -1
+		case 1:
+			segMax = nv - 1
+		default:
+			segMax = exit - 2
 		}
 		hit.HitEdgeIndex = segMax
-		if tmax > hit.T {
-			hit.T = tmax
+		if tMax > hit.T {
+			hit.T = tMax
 		}
 		if n < len(path) {
 			path[n] = curRef
@@ -179,30 +239,25 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 			v1 := poly.Verts[nextVert(int(link.Edge), int(poly.VertCount))]
 			left := tile.Verts[v0]
 			right := tile.Verts[v1]
-			const s = float32(1.0 / 255.0)
+			// Sides 0 and 4 (x borders) bound the link along z, 2 and 6 along x.
+			var axis int
 			switch link.Side {
 			case 0, 4:
-				lmin := left[2] + float32((right[2]-left[2])*(float32(link.BMin)*s))
-				lmax := left[2] + float32((right[2]-left[2])*(float32(link.BMax)*s))
-				if lmin > lmax {
-					lmin, lmax = lmax, lmin
-				}
-				z := startPos[2] + float32((endPos[2]-startPos[2])*tmax)
-				if z >= lmin && z <= lmax {
-					nextRef = link.Ref
-				}
+				axis = 2
 			case 2, 6:
-				lmin := left[0] + float32((right[0]-left[0])*(float32(link.BMin)*s))
-				lmax := left[0] + float32((right[0]-left[0])*(float32(link.BMax)*s))
-				if lmin > lmax {
-					lmin, lmax = lmax, lmin
-				}
-				x := startPos[0] + float32((endPos[0]-startPos[0])*tmax)
-				if x >= lmin && x <= lmax {
-					nextRef = link.Ref
-				}
+				axis = 0
+			default:
+				continue
 			}
-			if nextRef != 0 {
+			const s = float32(1.0 / 255.0)
+			lmin := left[axis] + float32((right[axis]-left[axis])*(float32(link.BMin)*s))
+			lmax := left[axis] + float32((right[axis]-left[axis])*(float32(link.BMax)*s))
+			if lmin > lmax {
+				lmin, lmax = lmax, lmin
+			}
+			// nextRef is set only on the way out: not carried round the loop.
+			if c := startPos[axis] + float32((endPos[axis]-startPos[axis])*tMax); c >= lmin && c <= lmax {
+				nextRef = link.Ref
 				break
 			}
 		}
@@ -257,68 +312,4 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 func normalize(v geom.Vec3) geom.Vec3 {
 	d := 1 / geom.Sqrt(float32(v[0]*v[0])+float32(v[1]*v[1])+float32(v[2]*v[2]))
 	return geom.Vec3{v[0] * d, v[1] * d, v[2] * d}
-}
-
-// clipRayToPoly is fastgeom.IntersectSegmentPoly2D's clip of the ray from
-// (p0x, p0z) along (dirX, dirZ) (the end minus the start) against polygon
-// poly, whose vertices it reads in place from verts: the same float32
-// operations in the same order, so tMax and segMax are bit for bit the
-// general function's when ok. It leaves out what Raycast does not read
-// (the entry edge) and the copy of the vertices.
-func clipRayToPoly(verts []mgl32.Vec3, poly *navmesh.Poly, p0x, p0z, dirX, dirZ float32) (tMax float32, segMax int, ok bool) {
-	const eps = float32(0.000001)
-	n := int(poly.VertCount)
-	if n < 3 || n > len(poly.Verts) {
-		return 0, -1, false
-	}
-	idx := poly.Verts[:n]
-	tMin := float32(0)
-	tMax = 1
-	// exit is 1 + the index of the vertex that ends the exit edge (the
-	// edge from vertex exit-2, or n-1 for exit 1), 0 for none: one less
-	// register move a vertex than counting edges as the loop goes.
-	exit := 0
-	vj := &verts[idx[n-1]]
-	vjx, vjz := vj[0], vj[2]
-	for i, k := range idx {
-		vi := &verts[k]
-		vix, viz := vi[0], vi[2]
-		edgeX, edgeZ := vix-vjx, viz-vjz
-		diffX, diffZ := p0x-vjx, p0z-vjz
-		vjx, vjz = vix, viz
-		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
-		den := float32(dirZ*edgeX) - float32(dirX*edgeZ)
-		if den < eps && -den < eps {
-			if num < 0 {
-				return tMax, -1, false
-			}
-			continue
-		}
-		t := num / den
-		if den < 0 {
-			if t > tMin {
-				tMin = t
-				if tMin > tMax {
-					return tMax, -1, false
-				}
-			}
-			continue
-		}
-		if t < tMax {
-			tMax = t
-			exit = i + 1
-			if tMax < tMin {
-				return tMax, -1, false
-			}
-		}
-	}
-	switch exit {
-	case 0:
-		segMax = -1
-	case 1:
-		segMax = n - 1
-	default:
-		segMax = exit - 2
-	}
-	return tMax, segMax, true
 }

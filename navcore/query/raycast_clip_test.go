@@ -13,14 +13,21 @@ import (
 	"github.com/archenav/archenav/navcore/navmesh"
 )
 
-// TestClipRayToPolyMatchesIntersectSegmentPoly2D: Raycast's clip of the
-// ray against a polygon, read in place, gives bit for bit the exit
-// parameter and edge of the general fastgeom.IntersectSegmentPoly2D (whose
-// own tests compare it with geom's, Detour's dtIntersectSegmentPoly2D)
-// and agrees on whether the ray starts inside, on random polygons and
-// rays: convex and not, with edges and rays along the axes (parallel,
-// the eps case), rays of zero length, and polygons of 0 to 6 vertices.
-func TestClipRayToPolyMatchesIntersectSegmentPoly2D(t *testing.T) {
+// TestRaycastClipMatchesIntersectSegmentPoly2D: Raycast's clip of the ray
+// against a polygon, written out in its walk and reading the vertices in
+// place, gives bit for bit the exit parameter and edge of the general
+// fastgeom.IntersectSegmentPoly2D (whose own tests compare it with geom's,
+// Detour's dtIntersectSegmentPoly2D) and agrees on whether the ray starts
+// inside, on random polygons and rays: convex and not, with edges and rays
+// along the axes (parallel, the eps case), rays of zero length, and polygons
+// of 0 to 6 vertices. Each polygon is the start polygon of a walk, alone in
+// a tile of its own and without links, so the walk stops there: a hit at
+// the exit edge, the end inside, or no polygon crossed when the start is
+// outside.
+func TestRaycastClipMatchesIntersectSegmentPoly2D(t *testing.T) {
+	q, filter, _, _, _ := walkSetup(t, 64)
+	snap := q.mesh.Snapshot()
+	path := make([]navmesh.Ref, 1)
 	rng := &testmesh.LCG{State: 23}
 	coord := func(grid bool) float32 {
 		if grid {
@@ -33,7 +40,7 @@ func TestClipRayToPolyMatchesIntersectSegmentPoly2D(t *testing.T) {
 		grid := i%3 == 0
 		nv := int(rng.Next() * 7) // 0..6
 		verts := make([]mgl32.Vec3, nv)
-		poly := &navmesh.Poly{VertCount: uint8(nv)}
+		poly := &navmesh.Poly{VertCount: uint8(nv), FirstLink: navmesh.NullLink}
 		if i%2 == 0 && nv >= 3 {
 			// A convex polygon: points on a circle in order.
 			cx, cz, r := coord(false), coord(false), 1+float32(rng.Next()*5)
@@ -72,11 +79,16 @@ func TestClipRayToPolyMatchesIntersectSegmentPoly2D(t *testing.T) {
 			points[k] = fastgeom.FromVec3(verts[k])
 		}
 		_, wantT, _, wantSeg, wantOK := fastgeom.IntersectSegmentPoly2D(fastgeom.FromVec3(start), fastgeom.FromVec3(end), points)
-		gotT, gotSeg, gotOK := clipRayToPoly(all, poly, start[0], start[2], end[0]-start[0], end[2]-start[2])
+		var hit RaycastHit
+		q.raycastFrom(&hit, snap, &navmesh.Tile{Verts: all}, poly, 1, start, end, filter, 0, path, 0)
+		gotOK, gotSeg := hit.PathCount == 1, hit.HitEdgeIndex
 		require.Equal(t, wantOK, gotOK, "case %d: inside", i)
 		if wantOK {
-			require.Equal(t, math.Float32bits(wantT), math.Float32bits(gotT), "case %d: tmax %v, want %v", i, gotT, wantT)
 			require.Equal(t, wantSeg, gotSeg, "case %d: exit edge", i)
+			if wantSeg != -1 {
+				// The hit's T is the exit parameter, but never below 0.
+				require.Equal(t, math.Float32bits(max(wantT, 0)), math.Float32bits(hit.T), "case %d: tmax %v, want %v", i, hit.T, wantT)
+			}
 			if wantSeg == -1 {
 				cases["ends inside"]++
 			} else {
