@@ -5,31 +5,18 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/internal/testmesh"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// defaultRules is a CustomFilter that applies the default pass and cost
-// rules through the interface, so that FindPath runs its general A* loop
-// (searchPath) where a plain Filter runs its own copy (searchPathPlain).
-type defaultRules struct{ filter *Filter }
-
-func (d defaultRules) Passes(_ navmesh.Ref, _ *navmesh.Tile, poly *navmesh.Poly) bool {
-	return d.filter.DefaultPasses(poly)
-}
-
-func (d defaultRules) Cost(a, b geom.Vec3, _, cur, _ PolyContext) float32 {
-	return d.filter.DefaultCost(a, b, cur.Poly)
-}
-
 // TestFindPathLoopsAgree checks FindPath's two A* loops against each
 // other: on random pairs of the solo dungeon and tiled nav_test, with the
 // reference filter and with a small node pool (partial paths, out of
-// nodes), the plain filter's loop and the general loop fed the same rules
-// through a CustomFilter give the same corridor, status and error.
+// nodes), the plain filter's loop (searchPathPlain) and the general loop
+// (searchPath) fed the same rules through a CustomFilter
+// (passThroughFilter) give the same corridor, status and error.
 func TestFindPathLoopsAgree(t *testing.T) {
 	levels := []struct {
 		name string
@@ -45,7 +32,7 @@ func TestFindPathLoopsAgree(t *testing.T) {
 				require.NoError(t, err)
 				plain := referenceFilter()
 				general := referenceFilter()
-				general.Custom = defaultRules{plain}
+				general.Custom = passThroughFilter{base: plain}
 				rng := rand.New(rand.NewPCG(uint64(nodes), 24))
 				random := func() float32 { return rng.Float32() }
 				plainPath := make([]navmesh.Ref, 256)
