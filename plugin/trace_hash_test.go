@@ -47,7 +47,7 @@ func TestCrowdTraceHashes(t *testing.T) {
 		{"reference", 0x0993bac64ca7bb58, func(t *testing.T) traceHash {
 			return hashCrowd(t, newCrowd(t, loadDungeon(t), 80, 32, Config{Reference: true}), ticks)
 		}},
-		{"obstacles", 0xb01dd64a95c81f7c, func(t *testing.T) traceHash {
+		{"obstacles", 0x4b150f58fc8f09ba, func(t *testing.T) traceHash {
 			r := newObstacleRun(t, loadDungeonCache(t), 60, 33, Config{Workers: 2})
 			defer r.plugin.Schedule().Finalize(r.world)
 			r.apply(t, readObstacleState(t, dungeonObstaclesPath))

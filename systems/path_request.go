@@ -635,7 +635,13 @@ func (s *PathRequest) collectPaths() {
 				target.State = components.TargetFailed
 				a.event = components.EventPathFailed
 			}
-			target.ReplanTime = 0
+			// The retry keeps the agent's turn: the queue serves the longest
+			// waits first, and a search fails mostly because the navmesh
+			// changed under it (a tile cache rebuild), no fault of the
+			// agent's. The reference sends it to the back of the line.
+			if queue.ReferenceSchedule() {
+				target.ReplanTime = 0
+			}
 		}
 	}
 }

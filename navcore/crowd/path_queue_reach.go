@@ -53,3 +53,7 @@ func (pq *PathQueue) Full() bool { return pq.freeSlot() == nil }
 // FullSearchUnreachable reports whether the queue searches out-of-reach
 // targets in full, as the reference does (PathQueueConfig).
 func (pq *PathQueue) FullSearchUnreachable() bool { return pq.fullSearchUnreachable }
+
+// ReferenceSchedule reports whether the queue schedules its requests as
+// the reference's dtPathQueue does (PathQueueConfig.ReferenceSchedule).
+func (pq *PathQueue) ReferenceSchedule() bool { return pq.referenceSchedule }
