@@ -49,7 +49,9 @@ var outOfReachDelay = float32(math.Inf(1))
 // the queue at once, and a failed search frees its slot when it is seen
 // (crowd.PathQueue.Abandon; a queue with
 // crowd.PathQueueConfig.ReferenceSchedule lets them run on and expire as
-// the reference does).
+// the reference does), and the agent asks again in its turn, where the
+// reference sends it to the back of the line (a search fails mostly
+// because the navmesh changed under it).
 // Unless the path queue searches out-of-reach targets in full
 // (crowd.PathQueueConfig.FullSearchUnreachable, the reference's way), a
 // target out of the agent's reach (query.OutOfReach: in another connected
