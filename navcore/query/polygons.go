@@ -260,12 +260,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax fastgeom.Poin
 			bmax = geom.Max(bmax, v)
 		}
 		if geom.OverlapBounds(qminVec, qmaxVec, bmin, bmax) {
-			batch[n] = ref
-			n++
-			if n == polyBatchSize {
-				visit(tile, batch[:])
-				n = 0
-			}
+			n = batchRef(batch, n, ref, tile, visit)
 		}
 	}
 	if n > 0 {
@@ -324,20 +319,27 @@ func (q *Query) queryBVTree(tile *navmesh.Tile, qmin, qmax fastgeom.Point, filte
 		var count int
 		i, count = walkBVTree(tree, polys, i, &box, base, &candidates)
 		for _, ref := range candidates[:count] {
-			if !filter.customPasses(ref, tile, &polys[ref.PolyIndex()]) {
-				continue
-			}
-			batch[n] = ref
-			n++
-			if n == polyBatchSize {
-				visit(tile, batch[:])
-				n = 0
+			if filter.customPasses(ref, tile, &polys[ref.PolyIndex()]) {
+				n = batchRef(batch, n, ref, tile, visit)
 			}
 		}
 	}
 	if n > 0 {
 		visit(tile, batch[:n])
 	}
+}
+
+// batchRef puts ref after the n refs of batch and hands a full batch of
+// tile's polygons to visit; it returns the new count. It is small enough to
+// inline.
+func batchRef(batch *[polyBatchSize]navmesh.Ref, n int, ref navmesh.Ref, tile *navmesh.Tile, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) int {
+	batch[n] = ref
+	n++
+	if n == polyBatchSize {
+		visit(tile, batch[:])
+		n = 0
+	}
+	return n
 }
 
 // allFlags is every polygon flag set.
