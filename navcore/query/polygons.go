@@ -276,7 +276,7 @@ func (q *Query) queryPolygonsInTile(tile *navmesh.Tile, qmin, qmax fastgeom.Poin
 // the stack, a store and a load on every node).
 func (q *Query) queryBVTree(tile *navmesh.Tile, qmin, qmax fastgeom.Point, filter *Filter, visit func(tile *navmesh.Tile, refs []navmesh.Ref)) {
 	header := &tile.Data.Header
-	tbmin, tbmax := header.BMin, header.BMax
+	tbmin, tbmax := &header.BMin, &header.BMax
 	qfac := header.BVQuantFactor
 	// Clamp the query box to the tile and quantise it; min rounds down to
 	// even, max up to odd, as the tree's own bounds were.
