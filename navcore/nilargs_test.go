@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/collider"
 	"github.com/archenav/archenav/navcore/crowd"
 	"github.com/archenav/archenav/navcore/debugdraw"
@@ -187,6 +188,10 @@ func nilCalls(f *fixture) map[string]func(t *testing.T) {
 		},
 		"navmesh.Tile.NearestAmong": func(t *testing.T) {
 			ref, _, _, _ := f.tile.NearestAmong(f.pos, nil)
+			assert.Zero(t, ref)
+		},
+		"navmesh.Tile.NearestAmongPoint": func(t *testing.T) {
+			ref, _, _, _ := f.tile.NearestAmongPoint(fastgeom.FromVec3(f.pos), nil)
 			assert.Zero(t, ref)
 		},
 		"navmesh.Snapshot.ChangesSince": func(t *testing.T) {

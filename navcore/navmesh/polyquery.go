@@ -99,21 +99,28 @@ func (t *Tile) FindNearestPoly(center, halfExtents mgl32.Vec3) (Ref, mgl32.Vec3)
 // counts as touching. Refs whose polygon index is out of range are skipped.
 // It returns ref 0 and distSqr math.MaxFloat32 when no ref qualifies.
 func (t *Tile) NearestAmong(center mgl32.Vec3, refs []Ref) (ref Ref, closest mgl32.Vec3, posOverPoly bool, distSqr float32) {
-	c := fastgeom.FromVec3(center)
+	ref, p, posOverPoly, distSqr := t.NearestAmongPoint(fastgeom.FromVec3(center), refs)
+	return ref, p.Vec3(), posOverPoly, distSqr
+}
+
+// NearestAmongPoint is NearestAmong on fastgeom points, for the
+// nearest-polygon search of package query: a geom.Vec3 result is returned
+// through memory, written in 4-byte stores that the caller's 8-byte copy
+// must wait for, where a Point comes back in registers.
+func (t *Tile) NearestAmongPoint(center fastgeom.Point, refs []Ref) (ref Ref, closest fastgeom.Point, posOverPoly bool, distSqr float32) {
 	climb := t.Data.Header.WalkableClimb
-	var nearest fastgeom.Point
 	distSqr = math.MaxFloat32
 	for _, r := range refs {
 		ip := r.PolyIndex()
 		if ip >= uint32(len(t.Polys)) {
 			continue
 		}
-		p, over := t.closestPointOnPoly(ip, c)
-		if d := nearestDistanceSqr(c, p, over, climb); d < distSqr {
-			ref, nearest, posOverPoly, distSqr = r, p, over, d
+		p, over := t.closestPointOnPoly(ip, center)
+		if d := nearestDistanceSqr(center, p, over, climb); d < distSqr {
+			ref, closest, posOverPoly, distSqr = r, p, over, d
 		}
 	}
-	return ref, nearest.Vec3(), posOverPoly, distSqr
+	return ref, closest, posOverPoly, distSqr
 }
 
 // nearestDistanceSqr is the distance the nearest-polygon searches rank a

@@ -8,11 +8,18 @@ import (
 
 // tileLoc is dtNavMesh::calcTileLoc: the float32 quotient floored, then
 // saturated to the int32 range (NaN gives 0).
-func tileLoc(p *Params, pos mgl32.Vec3) (tx, ty int) {
-	x := (pos[0] - p.Origin[0]) / p.TileWidth
-	y := (pos[2] - p.Origin[2]) / p.TileHeight
-	return floorInt32(x), floorInt32(y)
+func tileLoc(p *Params, pos mgl32.Vec3) (tx, ty int) { return tileLocXZ(p, pos[0], pos[2]) }
+
+// tileLocXZ is tileLoc for the position's x and z.
+func tileLocXZ(p *Params, x, z float32) (tx, ty int) {
+	return floorInt32((x - p.Origin[0]) / p.TileWidth), floorInt32((z - p.Origin[2]) / p.TileHeight)
 }
+
+// TileLocXZ is CalcTileLoc for a position given by its x and z, for the
+// hot loops that keep positions in registers: a geom.Vec3 argument goes
+// through memory, and one just built there by 4-byte stores is read back
+// in an 8-byte load that must wait for them (a store-forwarding stall).
+func (s *Snapshot) TileLocXZ(x, z float32) (tx, ty int) { return tileLocXZ(&s.params, x, z) }
 
 // floorInt32 is f floored and saturated to the int32 range, 0 for NaN. In
 // range, it truncates and steps down for a negative fraction, cheaper than
