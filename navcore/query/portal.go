@@ -143,12 +143,13 @@ func linkEdgeMidPoint(link *navmesh.Link, poly *navmesh.Poly, verts []mgl32.Vec3
 	return geom.Vec3{(v0.X + v1.X) * 0.5, (v0.Y + v1.Y) * 0.5, (v0.Z + v1.Z) * 0.5}
 }
 
-// nextVert returns (i+1) % n for 0 <= i < n without a division.
+// nextVert returns (i+1) % n for 0 <= i < n without a division, and
+// without a branch (which vertex an edge ends at is data, and mispredicts
+// as a branch): n-1-(i+1) is negative, its sign bits all ones, exactly
+// when i+1 == n.
 func nextVert(i, n int) int {
-	if i+1 < n {
-		return i + 1
-	}
-	return 0
+	j := i + 1
+	return j &^ ((n - 1 - j) >> 63)
 }
 
 // flatTile returns the tile of ref in flat, a snapshot's TileSlots, nil
