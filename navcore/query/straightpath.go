@@ -117,7 +117,10 @@ func (q *Query) FindStraightPathOnCorridor(closestStart, closestEnd, endPos geom
 // funnel's own arithmetic.
 func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
 	var err error
-	sp := straightPath{points: points, snap: snap, path: path, options: options}
+	// Set field by field: a composite literal is built in a temporary and
+	// copied in 16-byte moves, whose loads wait for its 8-byte stores.
+	var sp straightPath
+	sp.points, sp.snap, sp.path, sp.options = points, snap, path, options
 	if sp.appendVertex(closestStartPos, StraightPathStart, path[0]) {
 		return sp.n, sp.status, nil
 	}
@@ -170,14 +173,14 @@ func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos g
 			var corner *funnelSide
 			if fastgeom.TriArea2D(apex, right.end, rightEnd) <= 0 {
 				if fastgeom.Equal(apex, right.end) || fastgeom.TriArea2D(apex, left.end, rightEnd) > 0 {
-					right = funnelSide{end: rightEnd, ref: ref, polyType: polyType, index: i}
+					right.end, right.ref, right.polyType, right.index = rightEnd, ref, polyType, i
 				} else {
 					corner = &left
 				}
 			}
 			if corner == nil && fastgeom.TriArea2D(apex, left.end, leftEnd) >= 0 {
 				if fastgeom.Equal(apex, left.end) || fastgeom.TriArea2D(apex, right.end, leftEnd) < 0 {
-					left = funnelSide{end: leftEnd, ref: ref, polyType: polyType, index: i}
+					left.end, left.ref, left.polyType, left.index = leftEnd, ref, polyType, i
 				} else {
 					corner = &right
 				}
@@ -335,7 +338,8 @@ func (sp *straightPath) appendVertex(pos geom.Vec3, flags StraightPathFlags, ref
 		sp.points[sp.n-1].Ref = ref
 		return false
 	}
-	sp.points[sp.n] = StraightPathPoint{Pos: pos, Flags: flags, Ref: ref}
+	p := &sp.points[sp.n] // field by field: see pullString's sp
+	p.Pos, p.Flags, p.Ref = pos, flags, ref
 	sp.n++
 	if sp.n >= len(sp.points) {
 		sp.status |= StatusBufferTooSmall
