@@ -268,11 +268,16 @@ type cachedPortal struct {
 // it with i at most one past the furthest step found so far.
 func (l *portalLookup) at(path []navmesh.Ref, i int) *cachedPortal {
 	if uint(l.last-i) < portalCacheSize {
-		return &l.cache[i%portalCacheSize]
+		return &l.cache[uint(i)%portalCacheSize]
 	}
+	return l.find(path, i)
+}
+
+// find is at for a portal not kept.
+func (l *portalLookup) find(path []navmesh.Ref, i int) *cachedPortal {
 	c := &l.spare
 	if i == l.last+1 {
-		c = &l.cache[i%portalCacheSize]
+		c = &l.cache[uint(i)%portalCacheSize]
 	}
 	from, to := path[i], path[i+1]
 	f := l.to
