@@ -90,7 +90,7 @@ func portal(from navmesh.Ref, fromPoly *navmesh.Poly, fromTile *navmesh.Tile,
 	}
 
 	v0 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[link.Edge]])
-	v1 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[nextVert(int(link.Edge), int(fromPoly.VertCount))]])
+	v1 := fastgeom.Load(&fromTile.Verts[fromPoly.Verts[nextVertSelect(int(link.Edge), int(fromPoly.VertCount))]])
 	// A link across a tile border may cover only part of the edge.
 	if link.Side != 0xff && (link.BMin != 0 || link.BMax != 255) {
 		const s = float32(1.0 / 255.0)
@@ -149,6 +149,18 @@ func nextVert(i, n int) int {
 		return i + 1
 	}
 	return 0
+}
+
+// nextVertSelect is nextVert without a branch, for portal: which edge of a
+// polygon a portal lies on is data, and as a branch it mispredicted about
+// 2.6 times a straight path on nav_test (cachegrind); without, the straight
+// path on the 1 km level ran about 6 % faster. n-1-(i+1) is negative, its
+// sign bits all ones, exactly when i+1 == n. The A* loop keeps nextVert:
+// there this form cost about 190 instructions a dungeon path (0.6 %) for
+// no time measured.
+func nextVertSelect(i, n int) int {
+	j := i + 1
+	return j &^ ((n - 1 - j) >> 63)
 }
 
 // flatTile returns the tile of ref in flat, a snapshot's TileSlots, nil

@@ -2,7 +2,6 @@ package query
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/archenav/archenav/internal/fastgeom"
 	"github.com/archenav/archenav/navcore/geom"
@@ -107,28 +106,41 @@ func (q *Query) FindStraightPathOnCorridor(closestStart, closestEnd, endPos geom
 // pullString is the funnel algorithm of FindStraightPath, from closestStartPos
 // on path[0] to closestEndPos on the last polygon (endPos's closest point
 // there).
+//
+// The funnel is the last corner (the apex) and the ends of its two sides,
+// each with the corridor step that put it there. Each step's portal (or, at
+// the end, the goal) tightens the right side, then the left: a side that
+// would cross the other makes the other's end the next corner, and the walk
+// starts again from that corner's step. The two sides are written out here
+// rather than in one helper taking them by pointer: this is the query's
+// hot loop, and the call and the pointer indirections cost more than the
+// funnel's own arithmetic.
 func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos geom.Vec3, path []navmesh.Ref, points []StraightPathPoint, options StraightPathOptions) (int, Status, error) {
 	var err error
-	sp := straightPath{points: points, snap: snap, path: path, options: options}
+	// Set field by field: a composite literal is built in a temporary and
+	// copied in 16-byte moves, whose loads wait for its 8-byte stores.
+	var sp straightPath
+	sp.points, sp.snap, sp.path, sp.options = points, snap, path, options
 	if sp.appendVertex(closestStartPos, StraightPathStart, path[0]) {
 		return sp.n, sp.status, nil
 	}
 
-	portals := portalLookup{snap: snap}
-	crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
 	if len(path) > 1 {
-		apex := fastgeom.FromVec3(closestStartPos)
-		f := funnel{apex: apex,
-			right: funnelSide{end: apex, ref: path[0]},
-			left:  funnelSide{end: apex, ref: path[0]}}
+		portals := portalLookup{snap: snap, last: -1}
+		crossings := options&(StraightPathAreaCrossings|StraightPathAllCrossings) != 0
+		goal := fastgeom.FromVec3(closestEndPos)
+		apex, apexIndex := fastgeom.FromVec3(closestStartPos), 0
+		left := funnelSide{end: apex, ref: path[0]}
+		right := left
 
 		for i := 0; i < len(path); i++ {
 			// The portal into the next polygon, or the goal.
-			step := funnelSide{index: i}
-			var leftEnd, rightEnd fastgeom.Point
+			leftEnd, rightEnd := goal, goal
+			var ref navmesh.Ref
+			var polyType navmesh.PolyType
 			if i+1 < len(path) {
-				portalLeftEnd, portalRightEnd, polyType, ok := portals.portalAt(path, i)
-				if !ok {
+				p := portals.at(path, i)
+				if p == nil {
 					// The corridor breaks off here: end at the point of
 					// path[i] closest to the goal.
 					closestEndPos, err = closestPointOnPolyBoundary(snap, path[i], endPos)
@@ -137,7 +149,7 @@ func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos g
 					}
 					if crossings {
 						// Detour ignores whether this filled the buffer.
-						sp.appendPortals(f.apexIndex, i, closestEndPos)
+						sp.appendPortals(apexIndex, i, closestEndPos)
 					}
 					sp.appendVertex(closestEndPos, 0, path[i])
 					status := sp.status | StatusPartial
@@ -148,41 +160,49 @@ func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos g
 				}
 				// Skip a first portal right at the start point.
 				if i == 0 {
-					if d, _ := fastgeom.DistancePtSegSqr2D(f.apex, portalLeftEnd, portalRightEnd); d < minPortalDist*minPortalDist {
+					t := fastgeom.SegmentParam2D(apex, p.left, p.right)
+					if fastgeom.SegmentDistSqr2D(apex, p.left, p.right, t) < minPortalDist*minPortalDist {
 						continue
 					}
 				}
-				leftEnd, rightEnd = portalLeftEnd, portalRightEnd
-				step.ref, step.polyType = path[i+1], polyType
-			} else {
-				// The end point closes the funnel.
-				leftEnd = fastgeom.FromVec3(closestEndPos)
-				rightEnd = leftEnd
+				leftEnd, rightEnd, ref, polyType = p.left, p.right, path[i+1], p.toType
 			}
 
-			// Tighten the right side, then the left. A side that crosses the
-			// other makes the other's end the next corner, and the funnel
-			// starts again from there.
-			step.end = rightEnd
-			corner := f.narrow(&f.right, &f.left, &step, 1)
-			if corner == nil {
-				step.end = leftEnd
-				corner = f.narrow(&f.left, &f.right, &step, -1)
+			// Tighten the right side, then the left (the sides' tests
+			// mirrored: left is right with the areas' signs flipped).
+			var corner *funnelSide
+			if fastgeom.TriArea2D(apex, right.end, rightEnd) <= 0 {
+				if fastgeom.Equal(apex, right.end) || fastgeom.TriArea2D(apex, left.end, rightEnd) > 0 {
+					right.end, right.ref, right.polyType, right.index = rightEnd, ref, polyType, i
+				} else {
+					corner = &left
+				}
+			}
+			if corner == nil && fastgeom.TriArea2D(apex, left.end, leftEnd) >= 0 {
+				if fastgeom.Equal(apex, left.end) || fastgeom.TriArea2D(apex, right.end, leftEnd) < 0 {
+					left.end, left.ref, left.polyType, left.index = leftEnd, ref, polyType, i
+				} else {
+					corner = &right
+				}
 			}
 			if corner == nil {
 				continue
 			}
-			if crossings && sp.appendPortals(f.apexIndex, corner.index, corner.end.Vec3()) {
+
+			// The other side's end is the next corner: restart from it.
+			if crossings && sp.appendPortals(apexIndex, corner.index, corner.end.Vec3()) {
 				return sp.result()
 			}
-			f.restartAt(*corner)
-			if sp.appendVertex(f.apex.Vec3(), cornerFlags(corner.ref, corner.polyType), corner.ref) {
+			apex, apexIndex = corner.end, corner.index
+			left.end, left.index = apex, apexIndex
+			right.end, right.index = apex, apexIndex
+			if sp.appendVertex(apex.Vec3(), cornerFlags(corner.ref, corner.polyType), corner.ref) {
 				return sp.result()
 			}
-			i = f.apexIndex
+			i = apexIndex
 		}
 
-		if crossings && sp.appendPortals(f.apexIndex, len(path)-1, closestEndPos) {
+		if crossings && sp.appendPortals(apexIndex, len(path)-1, closestEndPos) {
 			return sp.result()
 		}
 	}
@@ -195,14 +215,6 @@ func pullString(snap *navmesh.Snapshot, closestStartPos, closestEndPos, endPos g
 	return sp.n, status, nil
 }
 
-// funnel is the string-pulling state of FindStraightPath: the last corner
-// (the apex) and the current ends of the funnel's two sides.
-type funnel struct {
-	apex        fastgeom.Point
-	apexIndex   int
-	left, right funnelSide
-}
-
 // funnelSide is the end of one side of the funnel and the corridor step
 // that put it there.
 type funnelSide struct {
@@ -210,27 +222,6 @@ type funnelSide struct {
 	ref      navmesh.Ref      // the polygon entered at end, 0 at the goal
 	polyType navmesh.PolyType // its type
 	index    int              // the corridor index of the portal
-}
-
-// narrow moves side (the right one with sign 1, the left one with sign -1)
-// to step when step.end does not widen the funnel. It returns nil, or other
-// when step.end crosses over other: other's end is then the next corner.
-func (f *funnel) narrow(side, other, step *funnelSide, sign float32) *funnelSide {
-	if !(sign*fastgeom.TriArea2D(f.apex, side.end, step.end) <= 0) {
-		return nil // widens the funnel (or NaN): keep the side
-	}
-	if fastgeom.Equal(f.apex, side.end) || sign*fastgeom.TriArea2D(f.apex, other.end, step.end) > 0 {
-		*side = *step
-		return nil
-	}
-	return other
-}
-
-// restartAt makes corner the apex and closes both sides onto it.
-func (f *funnel) restartAt(corner funnelSide) {
-	f.apex, f.apexIndex = corner.end, corner.index
-	f.left.end, f.left.index = f.apex, f.apexIndex
-	f.right.end, f.right.index = f.apex, f.apexIndex
 }
 
 // minPortalDist: a first portal closer than this to the start point is
@@ -249,43 +240,74 @@ func cornerFlags(ref navmesh.Ref, polyType navmesh.PolyType) StraightPathFlags {
 	return 0
 }
 
-// portalLookup finds the portals between consecutive corridor polygons,
-// remembering the last two polygons it resolved: walking the corridor, each
-// step's "to" is the next step's "from".
-//
-// It also keeps the last portals it found by corridor index: after each
-// corner the funnel walks again from the corner's portal, over portals it
-// has just found.
+// portalLookup finds the portals between consecutive corridor polygons for
+// the funnel, which walks the corridor forwards and, after each corner,
+// again from the corner's step over portals it has just found. It keeps the
+// portals of the last portalCacheSize steps up to the furthest one found,
+// and the polygon that step leads into: the next step starts there.
 type portalLookup struct {
-	snap     *navmesh.Snapshot
-	from, to resolvedPoly
-	cache    [portalCacheSize]cachedPortal
+	snap  *navmesh.Snapshot
+	last  int          // the furthest corridor step found, -1 before the first
+	to    resolvedPoly // the polygon step last leads into
+	spare cachedPortal // a portal found again behind the cache
+	cache [portalCacheSize]cachedPortal
 }
 
 // portalCacheSize is how many portals portalLookup keeps (a power of two).
 const portalCacheSize = 16
 
-// cachedPortal is the portal of one corridor step.
+// cachedPortal is the portal of one corridor step: its ends, and the type
+// of the polygon it leads into.
 type cachedPortal struct {
 	left, right fastgeom.Point
-	// step is the corridor index+1 of the portal's "from" polygon, 0 for
-	// an empty entry.
-	step   int32
-	toType navmesh.PolyType
+	toType      navmesh.PolyType
 }
 
-// portalAt is portal(path[i], path[i+1]), from the cache when it holds
-// step i.
-func (l *portalLookup) portalAt(path []navmesh.Ref, i int) (left, right fastgeom.Point, toType navmesh.PolyType, ok bool) {
-	c := &l.cache[i&(portalCacheSize-1)]
-	if int(c.step) == i+1 {
-		return c.left, c.right, c.toType, true
+// at returns the portal from path[i] into path[i+1] (getPortalPoints), nil
+// when either polygon is invalid or they are not linked. The funnel calls
+// it with i at most one past the furthest step found so far.
+func (l *portalLookup) at(path []navmesh.Ref, i int) *cachedPortal {
+	if uint(l.last-i) < portalCacheSize {
+		return &l.cache[uint(i)%portalCacheSize]
 	}
-	left, right, toType, ok = l.portal(path[i], path[i+1])
-	if ok && i < math.MaxInt32 {
-		*c = cachedPortal{left: left, right: right, step: int32(i + 1), toType: toType}
+	return l.find(path, i)
+}
+
+// find is at for a portal not kept.
+func (l *portalLookup) find(path []navmesh.Ref, i int) *cachedPortal {
+	c := &l.spare
+	if i == l.last+1 {
+		c = &l.cache[uint(i)%portalCacheSize]
 	}
-	return left, right, toType, ok
+	from, to := path[i], path[i+1]
+	f := l.to
+	if from != f.ref || f.tile == nil {
+		tile, poly, err := l.snap.TileAndPoly(from)
+		if err != nil {
+			return nil
+		}
+		f = resolvedPoly{from, tile, poly}
+	}
+	t := resolvedPoly{ref: to}
+	if ip := to.PolyIndex(); (from^to)>>navmesh.PolyBits == 0 && to != 0 && ip < uint32(len(f.tile.Polys)) {
+		// The same tile, salt and all: TileAndPoly's checks hold.
+		t.tile, t.poly = f.tile, &f.tile.Polys[ip]
+	} else {
+		tile, poly, err := l.snap.TileAndPoly(to)
+		if err != nil {
+			return nil
+		}
+		t.tile, t.poly = tile, poly
+	}
+	left, right, ok := portal(from, f.poly, f.tile, to, t.poly, t.tile)
+	if !ok {
+		return nil
+	}
+	*c = cachedPortal{left: left, right: right, toType: t.poly.Type()}
+	if c != &l.spare {
+		l.last, l.to = i, t
+	}
+	return c
 }
 
 // resolvedPoly is a polygon reference with its tile and polygon.
@@ -293,40 +315,6 @@ type resolvedPoly struct {
 	ref  navmesh.Ref
 	tile *navmesh.Tile
 	poly *navmesh.Poly
-}
-
-// resolve returns the tile and polygon of ref, reusing a remembered one.
-func (l *portalLookup) resolve(ref navmesh.Ref) (resolvedPoly, bool) {
-	switch {
-	case ref == 0:
-		return resolvedPoly{}, false
-	case ref == l.to.ref:
-		return l.to, true
-	case ref == l.from.ref:
-		return l.from, true
-	}
-	tile, poly, err := l.snap.TileAndPoly(ref)
-	if err != nil {
-		return resolvedPoly{}, false
-	}
-	return resolvedPoly{ref, tile, poly}, true
-}
-
-// portal is getPortalPoints by reference: the portal from from into to and
-// the type of to. ok is false when either ref is invalid or they are not
-// linked.
-func (l *portalLookup) portal(from, to navmesh.Ref) (left, right fastgeom.Point, toType navmesh.PolyType, ok bool) {
-	f, ok := l.resolve(from)
-	if !ok {
-		return left, right, 0, false
-	}
-	t, ok := l.resolve(to)
-	if !ok {
-		return left, right, 0, false
-	}
-	l.from, l.to = f, t
-	left, right, ok = portal(from, f.poly, f.tile, to, t.poly, t.tile)
-	return left, right, t.poly.Type(), ok
 }
 
 // straightPath accumulates the points of FindStraightPath.
@@ -355,7 +343,8 @@ func (sp *straightPath) appendVertex(pos geom.Vec3, flags StraightPathFlags, ref
 		sp.points[sp.n-1].Ref = ref
 		return false
 	}
-	sp.points[sp.n] = StraightPathPoint{Pos: pos, Flags: flags, Ref: ref}
+	p := &sp.points[sp.n] // field by field: see pullString's sp
+	p.Pos, p.Flags, p.Ref = pos, flags, ref
 	sp.n++
 	if sp.n >= len(sp.points) {
 		sp.status |= StatusBufferTooSmall
