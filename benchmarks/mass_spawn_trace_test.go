@@ -63,7 +63,7 @@ func readMassSpawnMetrics(samples []metrics.Sample) []float64 {
 				if hi > 1e300 {
 					hi = lo
 				}
-				out[i] += float64(n) * (lo + hi) / 2
+				out[i] += float64(float64(n) * (lo + hi) / 2) // rounded: not fused
 			}
 		}
 	}
