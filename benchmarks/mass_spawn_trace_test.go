@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/archenav/archenav/internal/cputime"
 	"github.com/archenav/archenav/plugin"
 )
 
@@ -122,13 +121,7 @@ func TestMassSpawnTrace(t *testing.T) {
 				f.Close()
 			}
 			before := readMassSpawnMetrics(samples)
-			cpuBefore := cputime.Process()
-			start := time.Now()
-			if err := crowd.plugin.Step(crowd.world, crowdDt); err != nil {
-				t.Fatal(err)
-			}
-			wall := time.Since(start)
-			cpu := cputime.Process() - cpuBefore
+			wall, cpu := timedStep(t, crowd)
 			after := readMassSpawnMetrics(samples)
 			d := func(i int) float64 { return after[i] - before[i] }
 			stats := crowd.plugin.Stats(crowd.world)
