@@ -70,6 +70,17 @@ var massSpawnConfigs = []struct {
 	}},
 }
 
+// timedStep runs one tick of run and returns its wall time and the
+// process's CPU time over it.
+func timedStep(tb testing.TB, run *crowdRun) (wall, cpu time.Duration) {
+	cpuBefore := cputime.Process()
+	start := time.Now()
+	if err := run.plugin.Step(run.world, crowdDt); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Since(start), cputime.Process() - cpuBefore
+}
+
 // BenchmarkCrowdMassSpawn spawns 10,000 agents on the 1 km level in one
 // SpawnBatch call, sends each to a far target in reach, and runs 600
 // ticks (on 2 workers but for defaults-1-worker). One op is one such
@@ -115,13 +126,7 @@ func BenchmarkCrowdMassSpawn(b *testing.B) {
 				runtime.GC()
 				b.StartTimer()
 				for tick := range crowdTicks {
-					cpuBefore := cputime.Process()
-					start := time.Now()
-					if err := run.plugin.Step(run.world, crowdDt); err != nil {
-						b.Fatal(err)
-					}
-					took := time.Since(start)
-					used := cputime.Process() - cpuBefore
+					took, used := timedStep(b, run)
 					firstRun := len(raw) < crowdTicks
 					raw = append(raw, took)
 					if firstRun || took < wall[tick] {

@@ -1,6 +1,8 @@
 package components
 
 import (
+	"slices"
+
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/mlange-42/arche/ecs"
@@ -151,6 +153,15 @@ func (e *Events) All() []Event { return e.list }
 
 // Add appends an event.
 func (e *Events) Add(ev Event) { e.list = append(e.list, ev) }
+
+// Reserve grows the buffer to hold n events without allocating, so that a
+// tick in which many agents raise one (the first tick after a mass spawn)
+// does not grow it event by event.
+func (e *Events) Reserve(n int) {
+	if cap(e.list) < n {
+		e.list = slices.Grow(e.list, n-len(e.list))
+	}
+}
 
 // Clear forgets the events, keeping the buffer.
 func (e *Events) Clear() { e.list = e.list[:0] }

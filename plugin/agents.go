@@ -10,6 +10,7 @@ import (
 	"github.com/archenav/archenav/navcore/geom"
 	"github.com/archenav/archenav/navcore/navmesh"
 	"github.com/archenav/archenav/navcore/query"
+	"github.com/archenav/archenav/systems"
 	"github.com/mlange-42/arche/ecs"
 )
 
@@ -272,6 +273,9 @@ func (p *Plugin) SpawnBatch(world *ecs.World, specs []AgentSpec, dst []ecs.Entit
 		pos geom.Vec3
 	}
 	places := make([]placed, len(specs))
+	// bounds of the places on the xz-plane: min x, min z, max x, max z.
+	inf := float32(math.Inf(1))
+	bounds := [4]float32{inf, inf, -inf, -inf}
 	for i := range specs {
 		if err := p.checkParams(&specs[i].Params, what); err != nil {
 			return dst, fmt.Errorf("%w (spec %d)", err, i)
@@ -281,6 +285,7 @@ func (p *Plugin) SpawnBatch(world *ecs.World, specs []AgentSpec, dst []ecs.Entit
 			return dst, fmt.Errorf("%w (spec %d)", err, i)
 		}
 		places[i] = placed{ref, pos}
+		bounds = [4]float32{min(bounds[0], pos[0]), min(bounds[1], pos[2]), max(bounds[2], pos[0]), max(bounds[3], pos[2])}
 	}
 	// The creation order; new corridors are allocated in it too, so that
 	// they lie in memory as their agents do.
@@ -317,7 +322,42 @@ func (p *Plugin) SpawnBatch(world *ecs.World, specs []AgentSpec, dst []ecs.Entit
 		initAgent(corridors[i], places[i].pos, specs[i].Params, pParams, pPos, vel, state, corr, target, boundary, neighbours, corners, anim)
 		dst[start+i] = q.Entity()
 	}
+	p.reserve(world, dst[start:], bounds)
 	return dst, nil
+}
+
+// reserve sizes the crowd's per-agent buffers for the agents the world
+// holds after a SpawnBatch that created spawned, within bounds (min x,
+// min z, max x, max z): the stage run's agent list, the buffers of the
+// stages that are systems.Reserver, the proximity grid's index and the
+// event list (room for one event per agent). The
+// first tick after a mass spawn then does the work of any other tick
+// instead of also allocating and zeroing megabytes of buffers (issue 23).
+// Nothing it sizes changes a result.
+func (p *Plugin) reserve(world *ecs.World, spawned []ecs.Entity, bounds [4]float32) {
+	agents := p.agentCount(world)
+	entityIDs := 0
+	for _, e := range spawned {
+		entityIDs = max(entityIDs, int(e.ID())+1)
+	}
+	resources := world.Resources()
+	if id := ecs.ResourceID[systems.StageRun](world); resources.Has(id) {
+		resources.Get(id).(*systems.StageRun).Reserve(agents, entityIDs)
+	}
+	for _, st := range p.schedule.stages {
+		if r, ok := st.system.(systems.Reserver); ok {
+			r.Reserve(agents)
+		}
+	}
+	if id := ecs.ResourceID[components.Events](world); resources.Has(id) {
+		resources.Get(id).(*components.Events).Reserve(agents)
+	}
+	if id := ecs.ResourceID[components.ProximityGrid](world); resources.Has(id) {
+		if grid := resources.Get(id).(*components.ProximityGrid).Grid; grid != nil {
+			r := p.config.MaxAgentRadius
+			grid.ReserveIndex(bounds[0]-r, bounds[1]-r, bounds[2]+r, bounds[3]+r)
+		}
+	}
 }
 
 // Remove removes agent e from the world (world.RemoveEntity works too).

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"runtime"
 	"testing"
 
 	"github.com/archenav/archenav/benchmarks/bigworld"
@@ -65,5 +66,32 @@ func TestLargeLevelTicksDoNotAllocate(t *testing.T) {
 			t.Logf("%s, %d workers: %d queue requests in the measured ticks", level.name, workers, requests)
 			f.plugin.Schedule().Finalize(f.world)
 		}
+	}
+}
+
+// TestSpawnBatchReservesFirstTick spawns 2000 agents in one SpawnBatch on
+// the 400 m level and checks that the first tick allocates little: the
+// per-agent buffers of the stages, the stages' agent list and the
+// proximity grid's index were sized by SpawnBatch, outside the tick
+// (issue 23; they took about 1 KB per agent in the first tick before).
+// What is left (about 150 bytes per agent here) is the hierarchy
+// searchers' scratch growing with their first searches and the stages'
+// set-up on the first Step.
+func TestSpawnBatchReservesFirstTick(t *testing.T) {
+	if longtest.Race {
+		t.Skip("the race detector allocates")
+	}
+	const agents = 2000
+	mesh := mediumLevel(t)
+	for _, workers := range []int{1, 2} {
+		f := newCrowd(t, mesh, agents, 11, Config{Workers: workers})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f.step(t, 1)
+		runtime.ReadMemStats(&after)
+		f.plugin.Schedule().Finalize(f.world)
+		allocated := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%d workers: the first tick allocated %d bytes in %d objects", workers, allocated, after.Mallocs-before.Mallocs)
+		assert.Less(t, allocated, uint64(agents*256), "%d workers: bytes allocated by the first tick", workers)
 	}
 }

@@ -50,6 +50,15 @@ func (s *BoundaryUpdate) Initialize(world *ecs.World) {
 // Finalize does nothing.
 func (s *BoundaryUpdate) Finalize(world *ecs.World) {}
 
+// Reserve grows the stage's per-agent buffers for a crowd of n agents, so
+// that its first Update after a mass spawn does not allocate them (see
+// Reserver).
+func (s *BoundaryUpdate) Reserve(n int) {
+	if cap(s.bodies) < n {
+		s.bodies = slices.Grow(s.bodies[:0], n)
+	}
+}
+
 // Update runs the stage.
 func (s *BoundaryUpdate) Update(world *ecs.World) {
 	if !s.begin(world) || !s.gridRes.Has() || s.gridRes.Get().Grid == nil {

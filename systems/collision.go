@@ -106,12 +106,16 @@ func (s *CollisionResolve) Initialize(world *ecs.World) {
 // Finalize does nothing.
 func (s *CollisionResolve) Finalize(world *ecs.World) {}
 
-// Update runs the stage.
-func (s *CollisionResolve) Update(world *ecs.World) {
-	if !s.begin(world) {
-		return
-	}
-	n := len(s.agents)
+// Reserve grows the stage's per-agent buffers for a crowd of n agents, so
+// that its first Update after a mass spawn does not allocate them (see
+// Reserver). The buffers keep half as much again as room to grow.
+func (s *CollisionResolve) Reserve(n int) {
+	s.reserveAgents(n)
+	s.grid.reserve(n)
+}
+
+// reserveAgents grows the per-agent buffers for n agents.
+func (s *CollisionResolve) reserveAgents(n int) {
 	if cap(s.positions) < n {
 		s.positions = make([]geom.Vec3, n, n+n/2)
 		s.next = make([]geom.Vec3, n, n+n/2)
@@ -128,6 +132,15 @@ func (s *CollisionResolve) Update(world *ecs.World) {
 		s.afoot = make([]bool, n, n+n/2)
 		s.displacements = make([]geom.Vec3, n, n+n/2)
 	}
+}
+
+// Update runs the stage.
+func (s *CollisionResolve) Update(world *ecs.World) {
+	if !s.begin(world) {
+		return
+	}
+	n := len(s.agents)
+	s.reserveAgents(n)
 	s.afoot, s.displacements = s.afoot[:n], s.displacements[:n]
 	s.origins, s.pushLimits = s.origins[:n], s.pushLimits[:n]
 	if w := s.workerCount(); len(s.bodyScratch) < w {

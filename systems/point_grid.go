@@ -19,21 +19,34 @@ type pointGrid struct {
 	buckets  []int32   // each point's bucket, -1 when left out
 }
 
-// build puts points[i] for which include(i) into cells of side cellSize
-// [Limit: > 0].
-func (g *pointGrid) build(points []geom.Vec3, include []bool, cellSize float32) {
-	n := len(points)
-	size := int(geom.NextPow2(uint32(max(2*n, 16))))
-	if len(g.start) != size+1 {
+// size is the bucket table's size for n points: a power of two, at least
+// twice n.
+func (g *pointGrid) size(n int) int {
+	return int(geom.NextPow2(uint32(max(2*n, 16))))
+}
+
+// reserve grows the buffers for n points, so that build allocates nothing
+// for up to n of them: the per-point buffers with half as much again as
+// room, the bucket table exactly, as build needs it.
+func (g *pointGrid) reserve(n int) {
+	if size := g.size(n); len(g.start) != size+1 {
 		g.start = make([]int32, size+1)
 	}
-	g.cellSize, g.mask = cellSize, int32(size-1)
 	if cap(g.buckets) < n {
 		g.buckets = make([]int32, n, n+n/2)
 		g.items = make([]int32, n, n+n/2)
 		g.xs = make([]float32, n, n+n/2)
 		g.zs = make([]float32, n, n+n/2)
 	}
+}
+
+// build puts points[i] for which include(i) into cells of side cellSize
+// [Limit: > 0].
+func (g *pointGrid) build(points []geom.Vec3, include []bool, cellSize float32) {
+	n := len(points)
+	size := g.size(n)
+	g.cellSize, g.mask = cellSize, int32(size-1)
+	g.reserve(n)
 	g.buckets, g.items = g.buckets[:n], g.items[:0]
 	clear(g.start)
 	for i, p := range points {

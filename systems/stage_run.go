@@ -37,6 +37,15 @@ func (r *StageRun) Close() {
 	}
 }
 
+// Reserve grows the run's list of the agents for a crowd of agents agents
+// whose entity IDs are below entityIDs, so that the first run after a mass
+// spawn does not allocate it (see Reserver). A nil run does nothing.
+func (r *StageRun) Reserve(agents, entityIDs int) {
+	if r != nil {
+		r.table.reserve(agents, entityIDs)
+	}
+}
+
 // agents returns the run's table, listing the agents of world when the
 // run has not listed them yet, or nil when the run is closed.
 func (r *StageRun) agents(world *ecs.World) *agentTable {

@@ -11,6 +11,15 @@ type System interface {
 	Finalize(world *ecs.World)
 }
 
+// Reserver is implemented by the stages that keep per-agent buffers:
+// Reserve grows them for a crowd of agents agents, so that the first
+// Update after a mass spawn (plugin.Plugin.SpawnBatch calls it) does not
+// allocate them inside the tick. A stage that was not reserved grows its
+// buffers in its Update instead, with the same results.
+type Reserver interface {
+	Reserve(agents int)
+}
+
 // Interface checks.
 var (
 	_ System = (*ObstacleSync)(nil)
@@ -23,4 +32,7 @@ var (
 	_ System = (*CollisionResolve)(nil)
 	_ System = (*SurfaceClamp)(nil)
 	_ System = (*OffMeshAnimation)(nil)
+
+	_ Reserver = (*BoundaryUpdate)(nil)
+	_ Reserver = (*CollisionResolve)(nil)
 )

@@ -99,6 +99,17 @@ func (t *agentTable) collect(world *ecs.World) []agent {
 	return t.agents
 }
 
+// reserve grows the table's buffers for agents agents with entity IDs below
+// entityIDs, so that collecting them allocates nothing.
+func (t *agentTable) reserve(agents, entityIDs int) {
+	if cap(t.agents) < agents {
+		t.agents = slices.Grow(t.agents, agents-len(t.agents))
+	}
+	if len(t.slots) < entityIDs {
+		t.slots = append(t.slots, make([]int32, entityIDs-len(t.slots)+entityIDs/2)...)
+	}
+}
+
 // unchanged reports whether the world's agents are those of the last
 // collection, in the same order, with their components at the same
 // addresses. An archetype moves all its columns together when it grows, and

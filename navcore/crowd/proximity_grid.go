@@ -252,6 +252,34 @@ func (g *ProximityGrid) Index() bool {
 	return true
 }
 
+// ReserveIndex grows the buffers Index uses so that indexing items within
+// the rectangle [minX, maxX] × [minY, maxY] (on the xz-plane, as for Add)
+// allocates nothing: call it outside the time-critical loop, for instance
+// when a crowd is spawned, instead of letting the first Index after it grow
+// them. Bounds Index would decline (see Index) and NaN or out-of-range
+// coordinates reserve only the sorted items.
+func (g *ProximityGrid) ReserveIndex(minX, minY, maxX, maxY float32) {
+	if cap(g.sorted) < cap(g.items) {
+		g.sorted = make([]indexedItem, 0, cap(g.items))
+	}
+	iminx, ok1 := g.cellOf(minX)
+	iminy, ok2 := g.cellOf(minY)
+	imaxx, ok3 := g.cellOf(maxX)
+	imaxy, ok4 := g.cellOf(maxY)
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return
+	}
+	width := int64(imaxx) - int64(iminx) + 1
+	height := int64(imaxy) - int64(iminy) + 1
+	limit := int64(cap(g.items))*maxIndexCellsPerItem + minIndexCells
+	if width <= 0 || height <= 0 || width > limit || height > limit || width*height > limit {
+		return
+	}
+	if cells := int(width * height); cap(g.cellStart) < cells+2 {
+		g.cellStart = make([]int32, 0, cells+cells/4+2)
+	}
+}
+
 // QueryItems writes into dst the distinct ids stored in the cells the
 // rectangle [minX, maxX] × [minY, maxY] touches, and returns how many it
 // wrote. Cells are visited row by row (y outer, x inner) and, within a cell,

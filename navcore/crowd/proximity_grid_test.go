@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -163,6 +164,25 @@ func TestProximityGridDoesNotAllocate(t *testing.T) {
 		g.QueryItems(-7.2, -7.2, 7.2, 7.2, dst)
 	})
 	assert.Zero(t, allocs)
+}
+
+// TestProximityGridReserveIndex checks that after ReserveIndex over the
+// agents' bounds the first Index allocates nothing.
+func TestProximityGridReserveIndex(t *testing.T) {
+	g, err := NewProximityGrid(40, 1.8)
+	require.NoError(t, err)
+	g.ReserveIndex(-3.5-0.6, -7.5-0.6, 10.0+0.6, 5.0+0.6)
+	for i, p := range gridAgents {
+		require.NoError(t, g.Add(uint32(i+1), p[0]-0.6, p[1]-0.6, p[0]+0.6, p[1]+0.6))
+	}
+	// Not testing.AllocsPerRun: its warm-up run would index first.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	indexed := g.Index()
+	runtime.ReadMemStats(&after)
+	assert.True(t, indexed)
+	assert.Zero(t, after.Mallocs-before.Mallocs)
+	g.ReserveIndex(float32(math.NaN()), 0, 1, 1) // reserves nothing more, does not panic
 }
 
 // BenchmarkProximityGrid fills a grid and asks for every agent's
