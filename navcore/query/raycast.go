@@ -46,7 +46,11 @@ type RaycastHit struct {
 // when the buffer is full the ray stops there with StatusBufferTooSmall and
 // StatusPartial, so an empty buffer checks the start polygon only. prevRef,
 // when not 0, is the polygon before startRef, for the cost of the first step.
-func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (RaycastHit, Status, error) {
+//
+// The hit is written in place into the named result: a local hit copied out
+// at the return would read its 4-byte fields back with 16-byte moves, a
+// store-forwarding stall on every call.
+func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (hit RaycastHit, status Status, err error) {
 	snap := q.mesh.Snapshot()
 	tile, poly, err := snap.TileAndPoly(startRef)
 	if err != nil {
@@ -72,36 +76,42 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	} else if filter == nil {
 		return RaycastHit{}, 0, checkFilter(filter)
 	}
-	var hit RaycastHit
-	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	status = q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
 // raycast is Raycast after validation of the positions and filter. Invalid
 // refs give an empty hit.
-func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
+func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (hit RaycastHit, status Status) {
 	tile, poly, err := snap.TileAndPoly(startRef)
 	if err != nil {
 		return RaycastHit{HitEdgeIndex: -1}, 0
 	}
-	var hit RaycastHit
-	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	status = q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status
 }
 
 // raycastFrom is raycast from startRef's tile and polygon, already looked
 // up, writing the hit into *hit (a pointer: the hit is large, and it saves
-// a copy on the way out).
+// a copy on the way out). The hit's fields live in locals during the walk
+// and are written once, field by field, at the end: no stores and loads
+// through the pointer a polygon, and no wide copy of narrow stores.
 func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) Status {
-	*hit = RaycastHit{HitEdgeIndex: -1}
 	if prevRef != 0 && !snap.IsValid(prevRef) {
+		*hit = RaycastHit{HitEdgeIndex: -1}
 		return 0
 	}
 
+	// The ray's start and direction in the xz-plane as scalars: the clip
+	// loop keeps them in registers rather than reading the arrays.
+	sx, sz := startPos[0], startPos[2]
+	dx, dz := endPos[0]-sx, endPos[2]-sz
+
 	n := 0
-	curPos := startPos
-	dir := geom.Vec3{endPos[0] - startPos[0], endPos[1] - startPos[1], endPos[2] - startPos[2]}
 	var status Status
+	hitT, hitEdge, pathCost := float32(0), -1, float32(0)
+	var normalX, normalY, normalZ float32
+	curPos := startPos
 
 	curRef := startRef
 	flat := snap.TileSlots()
@@ -134,10 +144,16 @@ walk:
 			vi := &verts[k]
 			vix, viz := vi[0], vi[2]
 			edgeX, edgeZ := vix-vjx, viz-vjz
-			diffX, diffZ := startPos[0]-vjx, startPos[2]-vjz
+			diffX, diffZ := sx-vjx, sz-vjz
 			vjx, vjz = vix, viz
 			num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
-			den := float32(dir[2]*edgeX) - float32(dir[0]*edgeZ)
+			den := float32(dz*edgeX) - float32(dx*edgeZ)
+			// The division comes before the branches, as in Detour: the
+			// sign of den is the branch the predictor misses most, and a
+			// division issued before it survives the flush, one issued
+			// after it starts over. When |den| < eps, t is not used (and
+			// a float division never traps).
+			t := num / den
 			// Detour's |den| < eps test, split by sign: den > -eps is
 			// -den < eps exactly, and an entering edge then skips the
 			// second compare.
@@ -149,7 +165,7 @@ walk:
 					}
 					continue
 				}
-				if t := num / den; t > tMin {
+				if t > tMin {
 					tMin = t
 					if tMin > tMax {
 						break walk
@@ -163,7 +179,7 @@ walk:
 				}
 				continue
 			}
-			if t := num / den; t < tMax {
+			if t < tMax {
 				tMax = t
 				exit = i + 1
 				if tMax < tMin {
@@ -180,9 +196,9 @@ walk:
 		default:
 			segMax = exit - 2
 		}
-		hit.HitEdgeIndex = segMax
-		if tMax > hit.T {
-			hit.T = tMax
+		hitEdge = segMax
+		if tMax > hitT {
+			hitT = tMax
 		}
 		if n < len(path) {
 			path[n] = curRef
@@ -193,12 +209,11 @@ walk:
 
 		if segMax == -1 {
 			// The ray ends inside this polygon.
-			hit.T = math.MaxFloat32
-			hit.PathCount = n
+			hitT = math.MaxFloat32
 			if options&RaycastUseCosts != 0 {
-				hit.PathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
+				pathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
 			}
-			return status
+			break
 		}
 
 		// Follow the link across the exit edge, if any.
@@ -265,7 +280,7 @@ walk:
 		if options&RaycastUseCosts != 0 {
 			// The cost of the step to the exit point, at the edge's height.
 			lastPos := curPos
-			curPos = geom.Vec3{startPos[0] + float32(dir[0]*hit.T), startPos[1] + float32(dir[1]*hit.T), startPos[2] + float32(dir[2]*hit.T)}
+			curPos = geom.Vec3{sx + float32(dx*hitT), startPos[1] + float32((endPos[1]-startPos[1])*hitT), sz + float32(dz*hitT)}
 			e1 := fastgeom.Load(&tile.Verts[poly.Verts[segMax]])
 			e2 := fastgeom.Load(&tile.Verts[poly.Verts[nextVert(segMax, nv)]])
 			eDirX, eDirY, eDirZ := e2.X-e1.X, e2.Y-e1.Y, e2.Z-e1.Z
@@ -276,7 +291,7 @@ walk:
 				s = (curPos[2] - e1.Z) / eDirZ
 			}
 			curPos[1] = e1.Y + float32(eDirY*s)
-			hit.PathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
+			pathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
 		}
 
 		if nextRef == 0 {
@@ -288,11 +303,10 @@ walk:
 			}
 			va := &tile.Verts[poly.Verts[a]]
 			vb := &tile.Verts[poly.Verts[b]]
-			dx := vb[0] - va[0]
-			dz := vb[2] - va[2]
-			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
-			hit.PathCount = n
-			return status
+			ex := vb[0] - va[0]
+			ez := vb[2] - va[2]
+			normalX, normalY, normalZ = normalize3(ez, 0, -ex)
+			break
 		}
 
 		prevRef, curRef = curRef, nextRef
@@ -304,8 +318,19 @@ walk:
 			break
 		}
 	}
+	hit.T = hitT
+	hit.HitNormal[0], hit.HitNormal[1], hit.HitNormal[2] = normalX, normalY, normalZ
+	hit.HitEdgeIndex = hitEdge
 	hit.PathCount = n
+	hit.PathCost = pathCost
 	return status
+}
+
+// normalize3 is dtVnormalize on the components of a vector: scalars in
+// registers, not an array built in memory and read back.
+func normalize3(x, y, z float32) (float32, float32, float32) {
+	d := 1 / geom.Sqrt(float32(x*x)+float32(y*y)+float32(z*z))
+	return x * d, y * d, z * d
 }
 
 // normalize is dtVnormalize.
