@@ -121,80 +121,15 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 		prevTile, prevPoly = snap.TileAndPolyUnchecked(prevRef)
 	}
 
-walk:
 	for curRef != 0 {
-		// Clip the ray against the current polygon: Detour's
-		// dtIntersectSegmentPoly2D, the same float32 operations in the same
-		// order, reading the vertices in place and leaving out what is not
-		// read here (the entry edge). It is written out in the loop, not
-		// called: a call spills every value the walk keeps in registers.
+		// Clip the ray against the current polygon.
 		nv := int(poly.VertCount)
 		if nv < 3 || nv > len(poly.Verts) {
 			break
 		}
-		idx, verts := poly.Verts[:nv], tile.Verts
-		tMin, tMax := float32(0), float32(1)
-		// exit is 1 + the index of the vertex that ends the exit edge (the
-		// edge from vertex exit-2, or nv-1 for exit 1), 0 for none: one less
-		// register move a vertex than counting edges as the loop goes.
-		exit := 0
-		vj := &verts[idx[nv-1]]
-		vjx, vjz := vj[0], vj[2]
-		for i, k := range idx {
-			vi := &verts[k]
-			vix, viz := vi[0], vi[2]
-			edgeX, edgeZ := vix-vjx, viz-vjz
-			diffX, diffZ := sx-vjx, sz-vjz
-			vjx, vjz = vix, viz
-			num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
-			den := float32(dz*edgeX) - float32(dx*edgeZ)
-			// The division comes before the branches, as in Detour: the
-			// sign of den is the branch the predictor misses most, and a
-			// division issued before it survives the flush, one issued
-			// after it starts over. When |den| < eps, t is not used (and
-			// a float division never traps).
-			t := num / den
-			// Detour's |den| < eps test, split by sign: den > -eps is
-			// -den < eps exactly, and an entering edge then skips the
-			// second compare.
-			const eps = float32(0.000001)
-			if den < 0 {
-				if den > -eps {
-					if num < 0 {
-						break walk // the start is outside the polygon
-					}
-					continue
-				}
-				if t > tMin {
-					tMin = t
-					if tMin > tMax {
-						break walk
-					}
-				}
-				continue
-			}
-			if den < eps {
-				if num < 0 {
-					break walk
-				}
-				continue
-			}
-			if t < tMax {
-				tMax = t
-				exit = i + 1
-				if tMax < tMin {
-					break walk
-				}
-			}
-		}
-		var segMax int
-		switch exit {
-		case 0:
-			segMax = -1
-		case 1:
-			segMax = nv - 1
-		default:
-			segMax = exit - 2
+		tMax, segMax, ok := clipXZ(poly.Verts[:nv], tile.Verts, sx, sz, dx, dz)
+		if !ok {
+			break
 		}
 		hitEdge = segMax
 		if tMax > hitT {
@@ -324,6 +259,82 @@ walk:
 	hit.PathCount = n
 	hit.PathCost = pathCost
 	return status
+}
+
+// clipXZ clips the ray from (sx, sz) along (dx, dz) against the polygon of
+// the vertices verts[idx[i]], seen from above: Detour's
+// dtIntersectSegmentPoly2D, the same float32 values, reading the vertices in
+// place and leaving out what Raycast does not read (the entry edge). It
+// returns the exit parameter, the exit edge (-1 when the ray ends inside)
+// and false when the ray misses the polygon (starts outside it). idx has at
+// least 3 entries.
+//
+// Whether an edge is entered, left or parallel to the ray is the sign of
+// den, which no branch predictor guesses (it depends on the ray's
+// direction): so the loop has no branch on it. Each edge's t goes into
+// both bounds through masks, as +0 (no change) where it does not apply,
+// and the two ways Detour gives up early (a parallel edge with the start
+// outside, tMin past tMax) are tested once at the end, which is the same
+// answer since tMin only grows and tMax only shrinks:
+//   - tMin = max(tMin, t) over entering edges, as the bits of an int32:
+//     tMin >= +0, and among such floats and below them (negative t, -0
+//     included, are negative int32s) the int32 order is the float order;
+//   - tMax = min(tMax, t) over leaving edges (+Inf elsewhere), and the exit
+//     edge where t < tMax, the compare Detour makes. Where Detour keeps
+//     tMax = +0 against t = -0, min gives -0: that zero is never returned
+//     (T only takes a tMax above T >= 0) and compares equal to +0 in every
+//     later use, so the results are the same bits.
+func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float32, segMax int, ok bool) {
+	const eps = float32(0.000001)
+	const inf = 0x7f800000 // +Inf's bits
+	nv := len(idx)
+	tMinBits := int32(0)
+	tMax = 1
+	// exit is 1 + the index of the vertex that ends the exit edge (the
+	// edge from vertex exit-2, or nv-1 for exit 1), 0 for none.
+	exit := 0
+	var outside uint32 // a parallel edge with the start on its outer side
+	vj := &verts[idx[nv-1]]
+	vjx, vjz := vj[0], vj[2]
+	for i, k := range idx {
+		vi := &verts[k]
+		vix, viz := vi[0], vi[2]
+		edgeX, edgeZ := vix-vjx, viz-vjz
+		diffX, diffZ := sx-vjx, sz-vjz
+		vjx, vjz = vix, viz
+		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
+		den := float32(dz*edgeX) - float32(dx*edgeZ)
+		t := math.Float32bits(num / den)
+		var enter, leave, neg uint32
+		if den <= -eps {
+			enter = ^uint32(0)
+		}
+		if den >= eps {
+			leave = ^uint32(0)
+		}
+		if num < 0 {
+			neg = 1
+		}
+		outside |= neg &^ (enter | leave)
+		tMinBits = max(tMinBits, int32(t&enter))
+		tOut := math.Float32frombits(t&leave | inf&^leave)
+		if tOut < tMax {
+			exit = i + 1
+		}
+		tMax = min(tMax, tOut)
+	}
+	if outside != 0 || math.Float32frombits(uint32(tMinBits)) > tMax {
+		return 0, 0, false
+	}
+	switch exit {
+	case 0:
+		segMax = -1
+	case 1:
+		segMax = nv - 1
+	default:
+		segMax = exit - 2
+	}
+	return tMax, segMax, true
 }
 
 // normalize3 is dtVnormalize on the components of a vector: scalars in
