@@ -127,6 +127,15 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 		if nv < 3 || nv > len(poly.Verts) {
 			break
 		}
+		// The polygon's first link is copied before the clip, which does not
+		// need it: on a large level the link array is often not in the
+		// cache, and the miss then overlaps the clip's arithmetic instead
+		// of starting after it.
+		links, first := tile.Links, poly.FirstLink
+		var head navmesh.Link
+		if first != navmesh.NullLink {
+			head = links[first]
+		}
 		tMax, segMax, ok := clipXZ(poly.Verts[:nv], tile.Verts, sx, sz, dx, dz)
 		if !ok {
 			break
@@ -153,9 +162,10 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 
 		// Follow the link across the exit edge, if any.
 		var nextRef navmesh.Ref
-		links := tile.Links
-		for i := poly.FirstLink; i != navmesh.NullLink; {
-			link := &links[i]
+		for i, link := first, &head; i != navmesh.NullLink; link = nil {
+			if link == nil {
+				link = &links[i]
+			}
 			i = link.Next
 			if int(link.Edge) != segMax || link.Ref == 0 {
 				continue
