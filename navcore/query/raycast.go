@@ -282,24 +282,24 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 // Whether an edge is entered, left or parallel to the ray is the sign of
 // den, which no branch predictor guesses (it depends on the ray's
 // direction): so the loop has no branch on it. Each edge's t goes into
-// both bounds through masks, as +0 (no change) where it does not apply,
-// and the two ways Detour gives up early (a parallel edge with the start
-// outside, tMin past tMax) are tested once at the end, which is the same
-// answer since tMin only grows and tMax only shrinks:
-//   - tMin = max(tMin, t) over entering edges, as the bits of an int32:
-//     tMin >= +0, and among such floats and below them (negative t, -0
-//     included, are negative int32s) the int32 order is the float order;
+// both bounds through masks, as a value that changes nothing where it does
+// not apply, and the two ways Detour gives up early (a parallel edge with
+// the start outside, tMin past tMax) are tested once at the end, which is
+// the same answer since tMin only grows and tMax only shrinks. Both bounds
+// are kept as the bits of an int32, whose order is the floats' order for
+// floats >= +0, with every negative float (-0 included) below them:
+//   - tMin = max(tMin, t) over entering edges (+0 elsewhere): tMin >= +0,
+//     and a t below it changes it in neither order;
 //   - tMax = min(tMax, t) over leaving edges (+Inf elsewhere), and the exit
-//     edge where t < tMax, the compare Detour makes. Where Detour keeps
-//     tMax = +0 against t = -0, min gives -0: that zero is never returned
-//     (T only takes a tMax above T >= 0) and compares equal to +0 in every
-//     later use, so the results are the same bits.
+//     edge where t < tMax, Detour's compare; t + 0 turns -0 into +0, which
+//     compares the same as floats and keeps the int32 order right. A
+//     negative tMax means the ray misses (tMin >= 0 is past it), and it
+//     stays negative, so the order among negatives never matters.
 func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float32, segMax int, ok bool) {
 	const eps = float32(0.000001)
 	const inf = 0x7f800000 // +Inf's bits
 	nv := len(idx)
-	tMinBits := int32(0)
-	tMax = 1
+	tMinBits, tMaxBits := int32(0), int32(math.Float32bits(1))
 	// exit is 1 + the index of the vertex that ends the exit edge (the
 	// edge from vertex exit-2, or nv-1 for exit 1), 0 for none.
 	exit := 0
@@ -314,25 +314,27 @@ func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float
 		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dz*edgeX) - float32(dx*edgeZ)
-		t := math.Float32bits(num / den)
-		var enter, leave, neg uint32
+		t := math.Float32bits(num/den + 0)
+		var enter, leave, parallel uint32
 		if den <= -eps {
 			enter = ^uint32(0)
 		}
 		if den >= eps {
 			leave = ^uint32(0)
 		}
-		if num < 0 {
-			neg = 1
+		// Detour's |den| < eps, which a NaN den (a far end: both products
+		// overflow) fails as it fails the two compares above: no change.
+		if math.Float32frombits(math.Float32bits(den)&^(1<<31)) < eps && num < 0 {
+			parallel = 1
 		}
-		outside |= neg &^ (enter | leave)
+		outside |= parallel
 		tMinBits = max(tMinBits, int32(t&enter))
-		tOut := math.Float32frombits(t&leave | inf&^leave)
-		if tOut < tMax {
+		if tOut := int32(t&leave | inf&^leave); tOut < tMaxBits {
+			tMaxBits = tOut
 			exit = i + 1
 		}
-		tMax = min(tMax, tOut)
 	}
+	tMax = math.Float32frombits(uint32(tMaxBits))
 	if outside != 0 || math.Float32frombits(uint32(tMinBits)) > tMax {
 		return 0, 0, false
 	}
