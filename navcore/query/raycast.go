@@ -102,8 +102,8 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 		return 0
 	}
 
-	// The ray's start and direction in the xz-plane as scalars: the clip
-	// loop keeps them in registers rather than reading the arrays.
+	// The ray's start and direction in the xz-plane as scalars, passed to
+	// the clip in registers rather than read from the arrays.
 	sx, sz := startPos[0], startPos[2]
 	dx, dz := endPos[0]-sx, endPos[2]-sz
 
