@@ -314,12 +314,16 @@ func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float
 		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dz*edgeX) - float32(dx*edgeZ)
-		t := math.Float32bits(num/den + 0)
+		tf := num/den + 0
+		t := math.Float32bits(tf)
+		// A NaN t (a far start: both of num's products overflow) fails
+		// Detour's compares of t: it changes neither bound, whatever its
+		// bits say as an int32.
 		var enter, leave, parallel uint32
-		if den <= -eps {
+		if den <= -eps && tf == tf {
 			enter = ^uint32(0)
 		}
-		if den >= eps {
+		if den >= eps && tf == tf {
 			leave = ^uint32(0)
 		}
 		// Detour's |den| < eps, which a NaN den (a far end: both products
