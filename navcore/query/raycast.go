@@ -314,18 +314,21 @@ func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float
 		vjx, vjz = vix, viz
 		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
 		den := float32(dz*edgeX) - float32(dx*edgeZ)
-		tf := num/den + 0
-		t := math.Float32bits(tf)
-		// A NaN t (a far start: both of num's products overflow) fails
-		// Detour's compares of t: it changes neither bound, whatever its
-		// bits say as an int32.
+		t := math.Float32bits(num/den + 0)
 		var enter, leave, parallel uint32
-		if den <= -eps && tf == tf {
+		if den <= -eps {
 			enter = ^uint32(0)
 		}
-		if den >= eps && tf == tf {
+		if den >= eps {
 			leave = ^uint32(0)
 		}
+		// A NaN t (a far start: both of num's products overflow) fails
+		// Detour's compares of t, so it must change neither bound, whatever
+		// its bits say as an int32: nan is all ones for one (its bits
+		// without the sign are above +Inf's), found without a branch.
+		nan := uint32(int32(inf-t&^(1<<31)) >> 31)
+		enter &^= nan
+		leave &^= nan
 		// Detour's |den| < eps, which a NaN den (a far end: both products
 		// overflow) fails as it fails the two compares above: no change.
 		if math.Float32frombits(math.Float32bits(den)&^(1<<31)) < eps && num < 0 {
