@@ -46,7 +46,11 @@ type RaycastHit struct {
 // when the buffer is full the ray stops there with StatusBufferTooSmall and
 // StatusPartial, so an empty buffer checks the start polygon only. prevRef,
 // when not 0, is the polygon before startRef, for the cost of the first step.
-func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (RaycastHit, Status, error) {
+//
+// The hit is written in place into the named result: a local hit copied out
+// at the return would read its 4-byte fields back with 16-byte moves, a
+// store-forwarding stall on every call.
+func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, prevRef navmesh.Ref, path []navmesh.Ref) (hit RaycastHit, status Status, err error) {
 	snap := q.mesh.Snapshot()
 	tile, poly, err := snap.TileAndPoly(startRef)
 	if err != nil {
@@ -72,36 +76,42 @@ func (q *Query) Raycast(startRef navmesh.Ref, startPos, endPos geom.Vec3, filter
 	} else if filter == nil {
 		return RaycastHit{}, 0, checkFilter(filter)
 	}
-	var hit RaycastHit
-	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	status = q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status, nil
 }
 
 // raycast is Raycast after validation of the positions and filter. Invalid
 // refs give an empty hit.
-func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (RaycastHit, Status) {
+func (q *Query) raycast(snap *navmesh.Snapshot, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) (hit RaycastHit, status Status) {
 	tile, poly, err := snap.TileAndPoly(startRef)
 	if err != nil {
 		return RaycastHit{HitEdgeIndex: -1}, 0
 	}
-	var hit RaycastHit
-	status := q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
+	status = q.raycastFrom(&hit, snap, tile, poly, startRef, startPos, endPos, filter, options, path, prevRef)
 	return hit, status
 }
 
 // raycastFrom is raycast from startRef's tile and polygon, already looked
 // up, writing the hit into *hit (a pointer: the hit is large, and it saves
-// a copy on the way out).
+// a copy on the way out). The hit's fields live in locals during the walk
+// and are written once, field by field, at the end: no stores and loads
+// through the pointer a polygon, and no wide copy of narrow stores.
 func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navmesh.Tile, poly *navmesh.Poly, startRef navmesh.Ref, startPos, endPos geom.Vec3, filter *Filter, options RaycastOptions, path []navmesh.Ref, prevRef navmesh.Ref) Status {
-	*hit = RaycastHit{HitEdgeIndex: -1}
 	if prevRef != 0 && !snap.IsValid(prevRef) {
+		*hit = RaycastHit{HitEdgeIndex: -1}
 		return 0
 	}
 
+	// The ray's start and direction in the xz-plane as scalars, passed to
+	// the clip in registers rather than read from the arrays.
+	sx, sz := startPos[0], startPos[2]
+	dx, dz := endPos[0]-sx, endPos[2]-sz
+
 	n := 0
-	curPos := startPos
-	dir := geom.Vec3{endPos[0] - startPos[0], endPos[1] - startPos[1], endPos[2] - startPos[2]}
 	var status Status
+	hitT, hitEdge, pathCost := float32(0), -1, float32(0)
+	var normalX, normalY, normalZ float32
+	curPos := startPos
 
 	curRef := startRef
 	flat := snap.TileSlots()
@@ -111,78 +121,28 @@ func (q *Query) raycastFrom(hit *RaycastHit, snap *navmesh.Snapshot, tile *navme
 		prevTile, prevPoly = snap.TileAndPolyUnchecked(prevRef)
 	}
 
-walk:
 	for curRef != 0 {
-		// Clip the ray against the current polygon: Detour's
-		// dtIntersectSegmentPoly2D, the same float32 operations in the same
-		// order, reading the vertices in place and leaving out what is not
-		// read here (the entry edge). It is written out in the loop, not
-		// called: a call spills every value the walk keeps in registers.
+		// Clip the ray against the current polygon.
 		nv := int(poly.VertCount)
 		if nv < 3 || nv > len(poly.Verts) {
 			break
 		}
-		idx, verts := poly.Verts[:nv], tile.Verts
-		tMin, tMax := float32(0), float32(1)
-		// exit is 1 + the index of the vertex that ends the exit edge (the
-		// edge from vertex exit-2, or nv-1 for exit 1), 0 for none: one less
-		// register move a vertex than counting edges as the loop goes.
-		exit := 0
-		vj := &verts[idx[nv-1]]
-		vjx, vjz := vj[0], vj[2]
-		for i, k := range idx {
-			vi := &verts[k]
-			vix, viz := vi[0], vi[2]
-			edgeX, edgeZ := vix-vjx, viz-vjz
-			diffX, diffZ := startPos[0]-vjx, startPos[2]-vjz
-			vjx, vjz = vix, viz
-			num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
-			den := float32(dir[2]*edgeX) - float32(dir[0]*edgeZ)
-			// Detour's |den| < eps test, split by sign: den > -eps is
-			// -den < eps exactly, and an entering edge then skips the
-			// second compare.
-			const eps = float32(0.000001)
-			if den < 0 {
-				if den > -eps {
-					if num < 0 {
-						break walk // the start is outside the polygon
-					}
-					continue
-				}
-				if t := num / den; t > tMin {
-					tMin = t
-					if tMin > tMax {
-						break walk
-					}
-				}
-				continue
-			}
-			if den < eps {
-				if num < 0 {
-					break walk
-				}
-				continue
-			}
-			if t := num / den; t < tMax {
-				tMax = t
-				exit = i + 1
-				if tMax < tMin {
-					break walk
-				}
-			}
+		// The polygon's first link is copied before the clip, which does not
+		// need it: on a large level the link array is often not in the
+		// cache, and the miss then overlaps the clip's arithmetic instead
+		// of starting after it.
+		links, first := tile.Links, poly.FirstLink
+		var head navmesh.Link
+		if first != navmesh.NullLink {
+			head = links[first]
 		}
-		var segMax int
-		switch exit {
-		case 0:
-			segMax = -1
-		case 1:
-			segMax = nv - 1
-		default:
-			segMax = exit - 2
+		tMax, segMax, ok := clipXZ(poly.Verts[:nv], tile.Verts, sx, sz, dx, dz)
+		if !ok {
+			break
 		}
-		hit.HitEdgeIndex = segMax
-		if tMax > hit.T {
-			hit.T = tMax
+		hitEdge = segMax
+		if tMax > hitT {
+			hitT = tMax
 		}
 		if n < len(path) {
 			path[n] = curRef
@@ -193,19 +153,19 @@ walk:
 
 		if segMax == -1 {
 			// The ray ends inside this polygon.
-			hit.T = math.MaxFloat32
-			hit.PathCount = n
+			hitT = math.MaxFloat32
 			if options&RaycastUseCosts != 0 {
-				hit.PathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
+				pathCost += filter.cost(&curPos, &endPos, prevRef, prevTile, prevPoly, curRef, tile, poly, curRef, tile, poly)
 			}
-			return status
+			break
 		}
 
 		// Follow the link across the exit edge, if any.
 		var nextRef navmesh.Ref
-		links := tile.Links
-		for i := poly.FirstLink; i != navmesh.NullLink; {
-			link := &links[i]
+		for i, link := first, &head; i != navmesh.NullLink; link = nil {
+			if link == nil {
+				link = &links[i]
+			}
 			i = link.Next
 			if int(link.Edge) != segMax || link.Ref == 0 {
 				continue
@@ -265,7 +225,7 @@ walk:
 		if options&RaycastUseCosts != 0 {
 			// The cost of the step to the exit point, at the edge's height.
 			lastPos := curPos
-			curPos = geom.Vec3{startPos[0] + float32(dir[0]*hit.T), startPos[1] + float32(dir[1]*hit.T), startPos[2] + float32(dir[2]*hit.T)}
+			curPos = geom.Vec3{sx + float32(dx*hitT), startPos[1] + float32((endPos[1]-startPos[1])*hitT), sz + float32(dz*hitT)}
 			e1 := fastgeom.Load(&tile.Verts[poly.Verts[segMax]])
 			e2 := fastgeom.Load(&tile.Verts[poly.Verts[nextVert(segMax, nv)]])
 			eDirX, eDirY, eDirZ := e2.X-e1.X, e2.Y-e1.Y, e2.Z-e1.Z
@@ -276,7 +236,7 @@ walk:
 				s = (curPos[2] - e1.Z) / eDirZ
 			}
 			curPos[1] = e1.Y + float32(eDirY*s)
-			hit.PathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
+			pathCost += filter.cost(&lastPos, &curPos, prevRef, prevTile, prevPoly, curRef, tile, poly, nextRef, nextTile, nextPoly)
 		}
 
 		if nextRef == 0 {
@@ -288,11 +248,10 @@ walk:
 			}
 			va := &tile.Verts[poly.Verts[a]]
 			vb := &tile.Verts[poly.Verts[b]]
-			dx := vb[0] - va[0]
-			dz := vb[2] - va[2]
-			hit.HitNormal = normalize(geom.Vec3{dz, 0, -dx})
-			hit.PathCount = n
-			return status
+			ex := vb[0] - va[0]
+			ez := vb[2] - va[2]
+			normalX, normalY, normalZ = normalize3(ez, 0, -ex)
+			break
 		}
 
 		prevRef, curRef = curRef, nextRef
@@ -304,8 +263,104 @@ walk:
 			break
 		}
 	}
+	hit.T = hitT
+	hit.HitNormal[0], hit.HitNormal[1], hit.HitNormal[2] = normalX, normalY, normalZ
+	hit.HitEdgeIndex = hitEdge
 	hit.PathCount = n
+	hit.PathCost = pathCost
 	return status
+}
+
+// clipXZ clips the ray from (sx, sz) along (dx, dz) against the polygon of
+// the vertices verts[idx[i]], seen from above: Detour's
+// dtIntersectSegmentPoly2D, the same float32 values, reading the vertices in
+// place and leaving out what Raycast does not read (the entry edge). It
+// returns the exit parameter, the exit edge (-1 when the ray ends inside)
+// and false when the ray misses the polygon (starts outside it). idx has at
+// least 3 entries.
+//
+// Whether an edge is entered, left or parallel to the ray is the sign of
+// den, which no branch predictor guesses (it depends on the ray's
+// direction): so the loop has no branch on it. Each edge's t goes into
+// both bounds through masks, as a value that changes nothing where it does
+// not apply, and the two ways Detour gives up early (a parallel edge with
+// the start outside, tMin past tMax) are tested once at the end, which is
+// the same answer since tMin only grows and tMax only shrinks. Both bounds
+// are kept as the bits of an int32, whose order is the floats' order for
+// floats >= +0, with every negative float (-0 included) below them:
+//   - tMin = max(tMin, t) over entering edges (+0 elsewhere): tMin >= +0,
+//     and a t below it changes it in neither order;
+//   - tMax = min(tMax, t) over leaving edges (+Inf elsewhere), and the exit
+//     edge where t < tMax, Detour's compare; t + 0 turns -0 into +0, which
+//     compares the same as floats and keeps the int32 order right. A
+//     negative tMax means the ray misses (tMin >= 0 is past it), and it
+//     stays negative, so the order among negatives never matters.
+func clipXZ(idx []uint16, verts []geom.Vec3, sx, sz, dx, dz float32) (tMax float32, segMax int, ok bool) {
+	const eps = float32(0.000001)
+	const inf = 0x7f800000 // +Inf's bits
+	nv := len(idx)
+	tMinBits, tMaxBits := int32(0), int32(math.Float32bits(1))
+	// exit is 1 + the index of the vertex that ends the exit edge (the
+	// edge from vertex exit-2, or nv-1 for exit 1), 0 for none.
+	exit := 0
+	var outside uint32 // a parallel edge with the start on its outer side
+	vj := &verts[idx[nv-1]]
+	vjx, vjz := vj[0], vj[2]
+	for i, k := range idx {
+		vi := &verts[k]
+		vix, viz := vi[0], vi[2]
+		edgeX, edgeZ := vix-vjx, viz-vjz
+		diffX, diffZ := sx-vjx, sz-vjz
+		vjx, vjz = vix, viz
+		num := float32(edgeZ*diffX) - float32(edgeX*diffZ)
+		den := float32(dz*edgeX) - float32(dx*edgeZ)
+		t := math.Float32bits(num/den + 0)
+		var enter, leave, parallel uint32
+		if den <= -eps {
+			enter = ^uint32(0)
+		}
+		if den >= eps {
+			leave = ^uint32(0)
+		}
+		// A NaN t (a far start: both of num's products overflow) fails
+		// Detour's compares of t, so it must change neither bound, whatever
+		// its bits say as an int32: nan is all ones for one (its bits
+		// without the sign are above +Inf's), found without a branch.
+		nan := uint32(int32(inf-t&^(1<<31)) >> 31)
+		enter &^= nan
+		leave &^= nan
+		// Detour's |den| < eps, which a NaN den (a far end: both products
+		// overflow) fails as it fails the two compares above: no change.
+		if math.Float32frombits(math.Float32bits(den)&^(1<<31)) < eps && num < 0 {
+			parallel = 1
+		}
+		outside |= parallel
+		tMinBits = max(tMinBits, int32(t&enter))
+		if tOut := int32(t&leave | inf&^leave); tOut < tMaxBits {
+			tMaxBits = tOut
+			exit = i + 1
+		}
+	}
+	tMax = math.Float32frombits(uint32(tMaxBits))
+	if outside != 0 || math.Float32frombits(uint32(tMinBits)) > tMax {
+		return 0, 0, false
+	}
+	switch exit {
+	case 0:
+		segMax = -1
+	case 1:
+		segMax = nv - 1
+	default:
+		segMax = exit - 2
+	}
+	return tMax, segMax, true
+}
+
+// normalize3 is dtVnormalize on the components of a vector: scalars in
+// registers, not an array built in memory and read back.
+func normalize3(x, y, z float32) (float32, float32, float32) {
+	d := 1 / geom.Sqrt(float32(x*x)+float32(y*y)+float32(z*z))
+	return x * d, y * d, z * d
 }
 
 // normalize is dtVnormalize.
