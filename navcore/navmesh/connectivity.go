@@ -29,9 +29,27 @@ import (
 // A Connectivity describes one snapshot and never changes. It is safe for
 // concurrent use, and its lookups take O(1) time and allocate nothing.
 type Connectivity struct {
+	// flatSlots locates the labels of each slot's tile when every tile of
+	// the snapshot sits in its flat slot array (Snapshot.TileSlots): one
+	// index, and one allocation to build; slots does otherwise (flat is
+	// false).
+	flat       bool
+	flatSlots  []slotLabels
 	slots      radixTable[slotLabels]
 	labels     []uint32
 	components []ComponentInfo
+}
+
+// slot returns where the labels of the tile in slot it lie (polys 0 for
+// none).
+func (c *Connectivity) slot(it uint32) slotLabels {
+	if c.flat {
+		if it < uint32(len(c.flatSlots)) {
+			return c.flatSlots[it]
+		}
+		return slotLabels{}
+	}
+	return c.slots.at(it)
 }
 
 // ComponentInfo describes one connected component of a Connectivity.
@@ -179,7 +197,7 @@ func (c *Connectivity) Component(ref Ref) uint32 {
 	if ref == 0 {
 		return 0
 	}
-	slot := c.slots.at(it)
+	slot := c.slot(it)
 	if ip >= slot.polys || slot.salt != ref.Salt() {
 		return 0
 	}
@@ -220,8 +238,13 @@ func (c *Connectivity) Info(id uint32) (ComponentInfo, bool) {
 // neighbours it links with) label their polygons again: the rest costs a
 // pass over the links between tiles and one label per polygon.
 func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
-	c := &Connectivity{}
-	slots := editRadix(radixTable[slotLabels]{})
+	c := &Connectivity{flat: s.flatAll}
+	var slots radixEdit[slotLabels]
+	if c.flat {
+		c.flatSlots = make([]slotLabels, len(s.flat))
+	} else {
+		slots = editRadix(radixTable[slotLabels]{})
+	}
 	type tileEntry struct {
 		tile  *Tile
 		local *tileComponents
@@ -232,13 +255,20 @@ func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
 	var scratch componentScratch
 	s.eachTile(func(t *Tile) {
 		local := t.componentsOf(rule, &scratch)
-		slots.set(t.index, slotLabels{base: polys, polys: uint32(len(t.Polys)), salt: t.salt, entry: uint32(len(entries))})
+		labels := slotLabels{base: polys, polys: uint32(len(t.Polys)), salt: t.salt, entry: uint32(len(entries))}
+		if c.flat {
+			c.flatSlots[t.index] = labels
+		} else {
+			slots.set(t.index, labels)
+		}
 		entries = append(entries, tileEntry{tile: t, local: local, node: nodes})
 		polys += uint32(len(t.Polys))
 		nodes += uint32(len(local.infos))
 	})
 
-	c.slots = slots.table
+	if !c.flat {
+		c.slots = slots.table
+	}
 	parent := make([]uint32, nodes)
 	for i := range parent {
 		parent[i] = uint32(i)
@@ -246,7 +276,7 @@ func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
 	for _, e := range entries {
 		for _, link := range e.local.external {
 			it, ip := link.target.TileIndex(), link.target.PolyIndex()
-			slot := c.slots.at(it)
+			slot := c.slot(it)
 			if ip >= slot.polys || slot.salt != link.target.Salt() {
 				continue
 			}
@@ -278,7 +308,7 @@ func computeConnectivity(s *Snapshot, rule flagRule) *Connectivity {
 	}
 	c.labels = make([]uint32, polys)
 	for _, e := range entries {
-		labels := c.labels[c.slots.at(e.tile.index).base:]
+		labels := c.labels[c.slot(e.tile.index).base:]
 		for ip, label := range e.local.labels {
 			if label != 0 {
 				labels[ip] = numbers[e.node+label-1]
@@ -476,7 +506,7 @@ func (s *Snapshot) eachTile(fn func(*Tile)) {
 // no labelled polygon.
 func (c *Connectivity) flatIndex(ref Ref) (uint32, bool) {
 	it, ip := ref.TileIndex(), ref.PolyIndex()
-	slot := c.slots.at(it)
+	slot := c.slot(it)
 	if ip >= slot.polys || slot.salt != ref.Salt() {
 		return 0, false
 	}
