@@ -365,6 +365,6 @@ func normalize3(x, y, z float32) (float32, float32, float32) {
 
 // normalize is dtVnormalize.
 func normalize(v geom.Vec3) geom.Vec3 {
-	d := 1 / geom.Sqrt(float32(v[0]*v[0])+float32(v[1]*v[1])+float32(v[2]*v[2]))
-	return geom.Vec3{v[0] * d, v[1] * d, v[2] * d}
+	x, y, z := normalize3(v[0], v[1], v[2])
+	return geom.Vec3{x, y, z}
 }
